@@ -1,0 +1,33 @@
+# The README's two commands, thin over CMake presets.
+#   make run    installs what is missing, builds, and opens the app (CLI demo without a GUI)
+#   make test   installs what is missing, builds, and runs every test through CTest
+BUILD_DIR := build
+JOBS ?= $(shell nproc)
+
+.PHONY: run test build deps gpu-build clean format
+
+deps:
+	@scripts/install-deps
+
+$(BUILD_DIR)/build.ninja:
+	cmake --preset default
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	@if [ -x $(BUILD_DIR)/app/ui/tilescope ]; then \
+	  $(BUILD_DIR)/app/ui/tilescope $(ARGS); \
+	else \
+	  echo "tilescope: the desktop app is not built here (no GUI libraries); running the CLI demo"; \
+	  $(BUILD_DIR)/app/cli/tilescope-cli demo; \
+	fi
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR)
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh')

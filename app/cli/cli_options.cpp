@@ -1,0 +1,150 @@
+#include "cli_options.h"
+
+#include <charconv>
+#include <limits>
+
+namespace tilescope::cli {
+
+const char* const kUsage = R"(usage: tilescope-cli COMMAND [flags]
+
+commands:
+  kernels            list the kernels with a one-line description
+  run                run a kernel, verify it against the double-precision reference
+  trace              run the instrumented kernel and write its trace as JSON
+  demo               trace the book's 4x4 example (figs. 5.7-5.8) and print it phase by phase
+
+flags:
+  --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic        (default tiled)
+  --size W           square matrices W x W                               (default 4)
+  --dims J,K,L       M is J x K, N is K x L, P is J x L
+  --tile T           tile width of the tiled kernels, 1..32              (default 2)
+  --block BXxBY      block shape of naive, e.g. 32x8 (at most 1024 threads) (default 16x16)
+  --seed S           seed of the random inputs                           (default 1)
+  --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)
+  --json             machine-readable output
+  --out FILE         write the output to FILE instead of standard output
+  --help             this text
+
+exit codes: 0 success, 1 verification failed, 2 bad input or backend unavailable, 3 runtime error
+)";
+
+Result<int> parseInt(const std::string& flag, const std::string& text, int min, int max) {
+  long long v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    return invalidInput(flag + " expects a whole number, got '" + text + "'");
+  if (v < min || v > max)
+    return invalidInput(flag + " " + text + " is out of range: it must be " + std::to_string(min) + " to " +
+                        std::to_string(max));
+  return int(v);
+}
+
+Result<std::vector<int>> parseIntList(const std::string& flag, const std::string& text, char sep, int min,
+                                      int max) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = text.find(sep, start);
+    auto v = parseInt(flag, text.substr(start, end - start), min, max);
+    if (!v) return v.error();
+    out.push_back(*v);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+namespace {
+Result<uint64_t> parseSeed(const std::string& text) {
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    return invalidInput("--seed expects a non-negative whole number, got '" + text + "'");
+  return v;
+}
+}  // namespace
+
+Result<Options> parseOptions(const std::vector<std::string>& args) {
+  Options o;
+  bool dimsGiven = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto next = [&]() -> Result<std::string> {
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) return invalidInput(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a == "--json") {
+      o.json = true;
+    } else if (a == "--kernel" || a == "--size" || a == "--dims" || a == "--tile" || a == "--block" ||
+               a == "--seed" || a == "--backend" || a == "--out") {
+      auto v = next();
+      if (!v) return v.error();
+      const std::string& s = *v;
+      if (a == "--kernel") {
+        auto id = kernelByName(s);
+        if (!id) {
+          std::string names;
+          for (const auto& k : kKernels) names += (names.empty() ? "" : ", ") + std::string(k.name);
+          return invalidInput("unknown kernel '" + s + "': the kernels are " + names);
+        }
+        o.config.kernel = *id;
+        o.kernelGiven = true;
+      } else if (a == "--size") {
+        auto w = parseInt(a, s, 1, kMaxDimension);
+        if (!w) return w.error();
+        o.config.dims = {*w, *w, *w};
+        o.sizeGiven = true;
+      } else if (a == "--dims") {
+        auto d = parseIntList(a, s, ',', 1, kMaxDimension);
+        if (!d) return d.error();
+        if (d->size() != 3) return invalidInput("--dims expects J,K,L (three numbers), got '" + s + "'");
+        o.config.dims = {(*d)[0], (*d)[1], (*d)[2]};
+        dimsGiven = true;
+      } else if (a == "--tile") {
+        auto t = parseInt(a, s, 1, kMaxTileWidth);
+        if (!t) return invalidInput("tile width: " + t.error().message);
+        o.config.tile = *t;
+        o.tileGiven = true;
+      } else if (a == "--block") {
+        auto b = parseIntList(a, s, 'x', 1, kMaxThreadsPerBlock);
+        if (!b || b->size() != 2) return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
+        if ((*b)[0] * (*b)[1] > kMaxThreadsPerBlock)
+          return invalidInput("--block " + s + " has " + std::to_string((*b)[0] * (*b)[1]) +
+                              " threads: the limit is " + std::to_string(kMaxThreadsPerBlock) + " threads per block");
+        o.config.blockX = (*b)[0];
+        o.config.blockY = (*b)[1];
+        o.blockGiven = true;
+      } else if (a == "--seed") {
+        auto seed = parseSeed(s);
+        if (!seed) return seed.error();
+        o.config.seed = *seed;
+      } else if (a == "--backend") {
+        if (s == "emu" || s == "emulator") o.backend = BackendChoice::Emulator;
+        else if (s == "cuda") o.backend = BackendChoice::Cuda;
+        else if (s == "auto") o.backend = BackendChoice::Auto;
+        else return invalidInput("--backend expects emu, cuda or auto, got '" + s + "'");
+      } else {
+        o.out = s;
+      }
+    } else if (a.rfind("--", 0) == 0) {
+      // Command-specific flags (bench, analyze) travel on with their value, if any.
+      o.extra.push_back(a);
+      if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.extra.push_back(args[++i]);
+    } else if (o.command.empty()) {
+      o.command = a;
+    } else {
+      return invalidInput("unexpected argument '" + a + "' (commands take flags only)");
+    }
+  }
+  if (o.sizeGiven && dimsGiven) return invalidInput("give either --size or --dims, not both");
+  o.sizeGiven = o.sizeGiven || dimsGiven;
+  const bool tiled = kernelInfo(o.config.kernel).tiled;
+  if (o.blockGiven && tiled)
+    return invalidInput("--block applies to naive only: the tiled kernels use T x T blocks (set --tile)");
+  if (o.tileGiven && !tiled) return invalidInput("--tile applies to the tiled kernels only: naive takes --block");
+  return o;
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,183 @@
+#include "commands.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "core/bounds_report.h"
+#include "core/json_writer.h"
+#include "core/run.h"
+#include "core/trace_json.h"
+
+namespace tilescope::cli {
+
+int reportError(const Error& e) {
+  std::cerr << "tilescope-cli: " << e.message << "\n";
+  return e.kind == ErrorKind::Failed ? kExitRuntime : kExitBadInput;
+}
+
+namespace {
+
+Status noExtraFlags(const Options& o) {
+  if (!o.extra.empty()) return invalidInput("unknown flag '" + o.extra.front() + "' for '" + o.command + "'");
+  return Ok{};
+}
+
+Result<Run> execute(const Options& o, bool traced) {
+  auto backend = makeBackend(o.backend);
+  if (!backend) return backend.error();
+  return executeRun(**backend, o.config, traced);
+}
+
+void writeVerificationJson(JsonWriter& json, const Verification& v) {
+  json.field("verified", v.passed);
+  json.field("max_rel_error", v.maxRelativeError);
+  json.field("tolerance", v.tolerance);
+  json.field("checked", v.checked);
+  json.field("wrong", v.wrong);
+  json.field("non_finite", v.nonFinite);
+}
+
+}  // namespace
+
+int listKernels(const Options& o, std::ostream& out) {
+  if (auto s = noExtraFlags(o); !s) return reportError(s.error());
+  if (o.json) {
+    JsonWriter json(out);
+    json.beginArray();
+    for (const auto& k : kKernels)
+      json.beginObject()
+          .field("name", k.name)
+          .field("description", k.description)
+          .field("tiled", k.tiled)
+          .field("source", k.sourceFile)
+          .endObject();
+    json.endArray();
+    out << "\n";
+    return kExitOk;
+  }
+  for (const auto& k : kKernels) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%-14s %s\n", std::string(k.name).c_str(), std::string(k.description).c_str());
+    out << line;
+  }
+  return kExitOk;
+}
+
+int runCommand(const Options& o, std::ostream& out) {
+  if (auto s = noExtraFlags(o); !s) return reportError(s.error());
+  // Trace when the config fits the trace cap: the trace is what reveals out-of-bounds
+  // accesses the way figs. 5.11-5.12 describe them.
+  const bool traced = planLaunch(o.config, true).ok();
+  auto run = execute(o, traced);
+  if (!run) return reportError(run.error());
+  const Run& r = *run;
+  const auto violations = r.trace ? findBoundsViolations(*r.trace) : std::vector<BoundsViolation>{};
+  const KernelLaunch& L = r.plan.launch;
+
+  if (o.json) {
+    JsonWriter json(out);
+    json.beginObject();
+    json.field("kernel", kernelInfo(L.kernel).name);
+    json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
+    json.key("tile");
+    if (kernelInfo(L.kernel).tiled) json.value(L.tile);
+    else json.null();
+    json.key("block").beginArray().value(L.blockX).value(L.blockY).endArray();
+    json.key("grid").beginArray().value(L.gridX).value(L.gridY).endArray();
+    json.field("phases", r.plan.phases);
+    json.field("seed", r.config.seed);
+    json.field("backend", r.backend);
+    json.field("device", r.device);
+    writeVerificationJson(json, r.verification);
+    json.field("traced", r.trace.has_value());
+    json.key("out_of_bounds").beginArray();
+    for (const auto& v : violations) {
+      json.beginObject()
+          .field("matrix", std::string(1, v.matrix))
+          .key("element").pairOrNull(v.event.globalRow, v.event.globalCol)
+          .key("block").pairOrNull(v.event.blockX, v.event.blockY)
+          .key("thread").pairOrNull(v.event.threadX, v.event.threadY)
+          .field("phase", int(v.event.phase))
+          .field("line", int(v.event.line))
+          .field("index", v.linearIndex)
+          .field("inside_allocation", v.insideAllocation)
+          .key("wraps_to").pairOrNull(v.wrapsToRow, v.wrapsToCol)
+          .endObject();
+    }
+    json.endArray();
+    json.field("outside_allocation", uint64_t(r.outcome.outOfBoundsTotal));
+    json.key("barrier_divergence").beginArray();
+    for (const auto& d : r.outcome.divergences)
+      json.beginObject()
+          .key("block").pairOrNull(int(d.block.x), int(d.block.y))
+          .field("arrived", d.arrived)
+          .field("exited", d.exited)
+          .field("line", d.line)
+          .endObject();
+    json.endArray();
+    json.field("seconds", r.seconds);
+    json.endObject();
+    out << "\n";
+  } else {
+    out << describe(r.config) << " on " << r.backend << " (" << r.device << ")\n";
+    out << "grid " << L.gridX << "x" << L.gridY << " blocks of " << L.blockX << "x" << L.blockY << " threads";
+    if (r.plan.phases > 0) out << ", " << r.plan.phases << " phase" << (r.plan.phases == 1 ? "" : "s");
+    out << ", seed " << r.config.seed << "\n";
+    out << r.verification.summary() << "\n";
+    if (r.trace) {
+      out << "out-of-bounds accesses: " << (violations.empty() ? "none" : std::to_string(violations.size())) << "\n";
+      const std::size_t shown = std::min<std::size_t>(violations.size(), 12);
+      for (std::size_t i = 0; i < shown; ++i) out << "  " << violations[i].describe() << "\n";
+      if (violations.size() > shown) out << "  ... and " << violations.size() - shown << " more\n";
+    } else {
+      out << "out-of-bounds accesses: not checked (the config is over the trace cap)\n";
+    }
+    if (r.outcome.outOfBoundsTotal > 0)
+      out << "accesses outside an allocation (caught by the emulator): " << r.outcome.outOfBoundsTotal << "\n";
+    for (const auto& d : r.outcome.divergences)
+      out << "barrier divergence in block (" << d.block.x << "," << d.block.y << "): " << d.arrived
+          << " threads wait at the barrier on line " << d.line << ", " << d.exited << " never reach it\n";
+  }
+  return r.verification.passed ? kExitOk : kExitVerifyFailed;
+}
+
+int traceCommand(const Options& o, std::ostream& out) {
+  if (auto s = noExtraFlags(o); !s) return reportError(s.error());
+  auto run = execute(o, true);
+  if (!run) return reportError(run.error());
+  JsonWriter json(out);
+  writeTraceJson(json, *run->trace);
+  out << "\n";
+  if (!run->verification.passed) std::cerr << "tilescope-cli: " << run->verification.summary() << "\n";
+  return run->verification.passed ? kExitOk : kExitVerifyFailed;
+}
+
+int demoCommand(const Options& o, std::ostream& out) {
+  Options d = o;
+  if (!o.sizeGiven) d.config.dims = {4, 4, 4};
+  if (!o.tileGiven) d.config.tile = 2;
+  d.backend = o.backend;
+  auto run = execute(d, true);
+  if (!run) return reportError(run.error());
+  const Trace& t = *run->trace;
+  out << "tilescope demo: " << describe(d.config) << " (the book's figs. 5.7-5.8), block (0,0), on "
+      << run->device << "\n";
+  int phase = -1;
+  for (const Event& e : t.events) {
+    if (e.blockX != 0 || e.blockY != 0) break;
+    if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
+    if (e.phase != phase) {
+      phase = e.phase;
+      out << "phase " << phase << ":\n";
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "  thread(%d,%d) loads %c(%d,%d) -> %cds[%d][%d] = %+.4f\n", e.threadY,
+                  e.threadX, e.op == Op::LoadM ? 'M' : 'N', e.globalRow, e.globalCol, e.op == Op::LoadM ? 'M' : 'N',
+                  e.sharedRow, e.sharedCol, double(e.value));
+    out << line;
+  }
+  out << t.events.size() << " events traced; " << run->verification.summary() << "\n";
+  return run->verification.passed ? kExitOk : kExitVerifyFailed;
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,19 @@
+// The CLI's commands. Each writes to `out` and returns the process exit code.
+#pragma once
+#include <ostream>
+
+#include "cli_options.h"
+
+namespace tilescope::cli {
+
+enum ExitCode { kExitOk = 0, kExitVerifyFailed = 1, kExitBadInput = 2, kExitRuntime = 3 };
+
+int listKernels(const Options& o, std::ostream& out);
+int runCommand(const Options& o, std::ostream& out);
+int traceCommand(const Options& o, std::ostream& out);
+int demoCommand(const Options& o, std::ostream& out);
+
+// Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
+int reportError(const Error& e);
+
+}  // namespace tilescope::cli

@@ -1,0 +1,48 @@
+// Backends execute a planned launch: the CPU emulator always, CUDA when the build has
+// nvcc and the machine a device. The core draws the inputs, poisons P, decodes the trace
+// and verifies, so every backend is held to the same checks.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/emu/emulator.h"
+#include "kernels/trace_event.h"
+#include "launch_config.h"
+#include "matrix.h"
+#include "result.h"
+
+namespace tilescope {
+
+enum class BackendKind { Emulator, Cuda };
+enum class BackendChoice { Emulator, Cuda, Auto };
+
+struct LaunchOutcome {
+  // Accesses outside an allocation (the emulator sees them; a GPU does not report them).
+  std::vector<emu::OutOfBoundsAccess> outOfBounds;
+  std::size_t outOfBoundsTotal = 0;
+  std::vector<emu::BarrierDivergence> divergences;
+  bool traceOverflowed = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+  virtual std::string name() const = 0;        // "emulator", "cuda"
+  virtual std::string deviceName() const = 0;  // "CPU emulator", "NVIDIA H100 80GB HBM3"
+  // Runs `plan` on M and N into P. With `slots` non-null the traced kernels run and fill
+  // plan.traceSlots events into it.
+  virtual Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
+                                       std::vector<Event>* slots) = 0;
+  // Whether this backend has the kernel instantiation `plan` needs.
+  virtual Status supports(const LaunchPlan& plan) const = 0;
+};
+
+std::unique_ptr<Backend> makeEmulatorBackend();
+// The CUDA backend, or why there is none ("built without CUDA", "no CUDA device").
+Result<std::unique_ptr<Backend>> makeCudaBackend();
+// Auto picks CUDA when a device is present, else the emulator.
+Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice);
+
+}  // namespace tilescope

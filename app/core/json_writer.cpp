@@ -1,0 +1,109 @@
+#include "json_writer.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace tilescope {
+
+void JsonWriter::separate() {
+  if (afterKey_) {
+    afterKey_ = false;
+    return;
+  }
+  if (!first_.back()) out_.put(',');
+  first_.back() = false;
+}
+
+JsonWriter& JsonWriter::beginObject() {
+  separate();
+  out_.put('{');
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::endObject() {
+  first_.pop_back();
+  out_.put('}');
+  return *this;
+}
+JsonWriter& JsonWriter::beginArray() {
+  separate();
+  out_.put('[');
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::endArray() {
+  first_.pop_back();
+  out_.put(']');
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+  value(k);
+  out_.put(':');
+  afterKey_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  separate();
+  out_.put('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': raw("\\\""); break;
+      case '\\': raw("\\\\"); break;
+      case '\n': raw("\\n"); break;
+      case '\t': raw("\\t"); break;
+      case '\r': raw("\\r"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          raw(buf);
+        } else {
+          out_.put(c);
+        }
+    }
+  }
+  out_.put('"');
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+  separate();
+  raw(b ? "true" : "false");
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t n) {
+  separate();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  raw(std::string_view(buf, std::size_t(r.ptr - buf)));
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double d) {
+  if (!std::isfinite(d)) return null();
+  separate();
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, d);  // shortest round-trip form
+  raw(std::string_view(buf, std::size_t(r.ptr - buf)));
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  separate();
+  raw("null");
+  return *this;
+}
+
+JsonWriter& JsonWriter::pairOrNull(int a, int b) {
+  if (a < 0) return null();
+  beginArray();
+  value(a);
+  value(b);
+  return endArray();
+}
+
+}  // namespace tilescope

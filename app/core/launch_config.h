@@ -1,0 +1,44 @@
+// What the user asks for (LaunchConfig) and what will run (LaunchPlan): the one place that
+// checks every limit, so the CLI, the app and the tests refuse bad input the same way.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "kernels/launch_params.h"
+#include "result.h"
+
+namespace tilescope {
+
+struct Dims {
+  int j = 4, k = 4, l = 4;  // M is j x k, N is k x l, P is j x l
+  bool operator==(const Dims&) const = default;
+};
+
+struct LaunchConfig {
+  KernelId kernel = KernelId::Tiled;
+  Dims dims;
+  int tile = 2;                  // tiled kernels: T, the block is T x T
+  int blockX = 16, blockY = 16;  // naive: block shape
+  uint64_t seed = 1;             // inputs are drawn from it
+  bool operator==(const LaunchConfig&) const = default;
+};
+
+struct LaunchPlan {
+  KernelLaunch launch;
+  int phases = 0;                // tiles of k walked by each block (0 for naive)
+  unsigned slotsPerThread = 0;   // trace slots each thread may fill
+  uint64_t threads = 0;          // threads in the grid
+  uint64_t traceSlots = 0;       // threads * slotsPerThread
+};
+
+inline constexpr int kMaxDimension = 16384;          // per matrix side: 1 GiB per matrix at most
+inline constexpr uint64_t kMaxTraceEvents = 1ull << 26;  // 64 Mi events, 2 GiB of trace
+inline constexpr uint64_t kEventBytes = 32;
+
+// Checks `config` against every limit and derives the launch. `traced` adds the trace cap.
+Result<LaunchPlan> planLaunch(const LaunchConfig& config, bool traced);
+
+// "tiled 33x17x9 T=4" or "naive 64x64x64 block 32x8".
+std::string describe(const LaunchConfig& config);
+
+}  // namespace tilescope

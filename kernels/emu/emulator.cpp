@@ -1,0 +1,167 @@
+#include "emulator.h"
+
+#include <sys/mman.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "fiber.h"
+
+namespace tilescope {
+thread_local float Mds_Nds[kEmuDynamicSharedFloats];
+}
+
+namespace tilescope::emu {
+
+thread_local ThreadContext* currentThread = nullptr;
+
+namespace {
+
+// Kernel frames are small (a few locals, no recursion); 64 KiB leaves a wide margin and is
+// only committed where touched.
+constexpr std::size_t kStackBytes = 64 * 1024;
+
+enum class ThreadState : uint8_t { Runnable, AtBarrier, Exited };
+
+// Fiber stacks for up to 1024 threads, mapped once per grid and reused by every block.
+class StackPool {
+ public:
+  explicit StackPool(std::size_t count) : bytes_(count * kStackBytes) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+  }
+  ~StackPool() {
+    if (base_) munmap(base_, bytes_);
+  }
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  char* stack(std::size_t i) const { return base_ + i * kStackBytes; }
+  bool ok() const { return base_ != nullptr; }
+
+ private:
+  std::size_t bytes_;
+  char* base_ = nullptr;
+};
+
+}  // namespace
+
+// Runs the threads of one block at a time.
+struct BlockRunner {
+  Report* report = nullptr;
+  ThreadBody* body = nullptr;
+  Fiber scheduler;
+  std::vector<Fiber> fibers;
+  std::vector<ThreadContext> contexts;
+  std::vector<ThreadState> states;
+  std::vector<int> barrierLines;
+  std::size_t running = 0;  // index of the thread whose fiber is executing
+  uint64_t clock = 0;
+  float scratch = 0.0f;     // stands in for out-of-bounds cells
+
+  static void threadMain(void* arg) {
+    auto* runner = static_cast<BlockRunner*>(arg);
+    (*runner->body)();
+    runner->states[runner->running] = ThreadState::Exited;
+    switchFiber(runner->fibers[runner->running], runner->scheduler);
+  }
+
+  void runBlock(Dim3 grid, Dim3 block, Dim3 blockIdx, const StackPool& stacks) {
+    const std::size_t n = std::size_t(block.x) * block.y * block.z;
+    for (std::size_t t = 0; t < n; ++t) {
+      ThreadContext& c = contexts[t];
+      c.threadIdx = {unsigned(t % block.x), unsigned((t / block.x) % block.y), unsigned(t / (block.x * block.y))};
+      c.blockIdx = blockIdx;
+      c.blockDim = block;
+      c.gridDim = grid;
+      c.runner = this;
+      states[t] = ThreadState::Runnable;
+      initFiber(fibers[t], stacks.stack(t), kStackBytes, &BlockRunner::threadMain, this);
+    }
+    clock = 0;
+    for (;;) {
+      // One barrier interval: every runnable thread, in threadIdx order, runs to the next
+      // barrier or to its end.
+      for (std::size_t t = 0; t < n; ++t) {
+        if (states[t] != ThreadState::Runnable) continue;
+        running = t;
+        currentThread = &contexts[t];
+        switchFiber(scheduler, fibers[t]);
+      }
+      currentThread = nullptr;
+      int waiting = 0, exited = 0, firstLine = 0, otherLine = 0;
+      for (std::size_t t = 0; t < n; ++t) {
+        if (states[t] == ThreadState::Exited) {
+          ++exited;
+          continue;
+        }
+        ++waiting;
+        if (firstLine == 0) firstLine = barrierLines[t];
+        else if (barrierLines[t] != firstLine && otherLine == 0) otherLine = barrierLines[t];
+      }
+      if (waiting == 0) return;  // every thread finished
+      if (exited > 0 || otherLine != 0) {
+        // The waiting fibers are abandoned: kernel frames hold only trivially destructible
+        // locals, and the stacks are reused by the next block.
+        report->divergences.push_back({blockIdx, waiting, exited, firstLine, otherLine});
+        return;
+      }
+      for (std::size_t t = 0; t < n; ++t) states[t] = ThreadState::Runnable;  // release the barrier
+    }
+  }
+};
+
+void syncThreads(int line) {
+  BlockRunner* runner = currentThread->runner;
+  const std::size_t t = runner->running;
+  runner->states[t] = ThreadState::AtBarrier;
+  runner->barrierLines[t] = line;
+  switchFiber(runner->fibers[t], runner->scheduler);
+  // Resumed by the scheduler: every thread of the block has arrived.
+  currentThread = &runner->contexts[t];
+}
+
+float& outOfBoundsAccess(const char* array, long index, long count, bool isWrite) {
+  BlockRunner* runner = currentThread->runner;
+  Report& report = *runner->report;
+  if (report.outOfBounds.size() < Report::kMaxRecordedOutOfBounds)
+    report.outOfBounds.push_back({array, index, count, isWrite, currentThread->blockIdx, currentThread->threadIdx});
+  ++report.outOfBoundsTotal;
+  // A read past the allocation has no defined value: NaN makes its use visible downstream.
+  runner->scratch = std::numeric_limits<float>::quiet_NaN();
+  return runner->scratch;
+}
+
+uint64_t logicalClock() { return currentThread->runner->clock++; }
+
+void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report) {
+  const std::size_t n = std::size_t(block.x) * block.y * block.z;
+  if (n == 0 || n > 1024) {
+    report.error = "block of " + std::to_string(n) + " threads: the limit is 1 to 1024 threads per block";
+    return;
+  }
+  if (dynamicSharedBytes > sizeof(Mds_Nds)) {
+    report.error = "dynamic shared memory of " + std::to_string(dynamicSharedBytes) + " bytes exceeds the " +
+                   std::to_string(sizeof(Mds_Nds)) + "-byte limit per block";
+    return;
+  }
+  StackPool stacks(n);
+  if (!stacks.ok()) {
+    report.error = "could not map fiber stacks for " + std::to_string(n) + " threads";
+    return;
+  }
+  auto runner = std::make_unique<BlockRunner>();
+  runner->report = &report;
+  runner->body = &body;
+  runner->fibers.resize(n);
+  runner->contexts.resize(n);
+  runner->states.resize(n);
+  runner->barrierLines.resize(n);
+  ThreadContext* saved = currentThread;
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) runner->runBlock(grid, block, Dim3{x, y, z}, stacks);
+  currentThread = saved;
+}
+
+}  // namespace tilescope::emu

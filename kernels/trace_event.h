@@ -1,0 +1,46 @@
+// The one record every executor writes: the emulator and the GPU fill the same struct
+// through the same probe, so their traces can be compared field by field.
+#pragma once
+#include <cstdint>
+
+namespace tilescope {
+
+// What one event did. Values are stable: they are stored in trace files.
+enum class Op : uint8_t {
+  None = 0,     // an unused trace slot
+  LoadM = 1,    // read of M from global memory (into shared memory for tiled kernels)
+  LoadN = 2,    // read of N from global memory
+  ReadM = 3,    // read of the M tile from shared memory in the k loop
+  ReadN = 4,    // read of the N tile from shared memory in the k loop
+  Barrier = 5,  // a thread arrived at __syncthreads()
+  StoreP = 6,   // store of P to global memory
+};
+inline constexpr int kOpCount = 7;
+
+enum EventFlags : uint8_t {
+  kInBounds = 1u << 0,  // the (row, col) it touched lies inside its matrix
+  kZeroFill = 1u << 1,  // a boundary check wrote 0 to shared memory instead of loading
+};
+
+// 32 bytes. Coordinates not used by an op are -1 (written as null in JSON).
+struct Event {
+  Op op;
+  uint8_t flags;
+  uint16_t line;          // kernel source line of the hook
+  uint16_t blockX, blockY;
+  uint16_t threadX, threadY;
+  int16_t phase;          // tiled phase (0 for kernels without phases)
+  int16_t k;              // step of the dot product, where it applies
+  int32_t globalRow, globalCol;  // element of M, N or P
+  int16_t sharedRow, sharedCol;  // slot of the Mds or Nds tile
+  float value;            // the value loaded, read or stored
+};
+static_assert(sizeof(Event) == 32, "Event is stored and copied as 32 raw bytes");
+
+// Barrier events carry the arrival clock (GPU clock64, or the emulator's logical clock)
+// in the otherwise unused globalRow/globalCol fields.
+inline uint64_t barrierClock(const Event& e) {
+  return (uint64_t(uint32_t(e.globalRow)) << 32) | uint32_t(e.globalCol);
+}
+
+}  // namespace tilescope
