@@ -11,6 +11,14 @@
 #include "tiled.cuh"
 #include "tiled_bounds.cuh"
 #include "tiled_dynamic.cuh"
+#include "tiled_no_first_sync.cuh"
+#include "tiled_no_second_sync.cuh"
+#include "tiled_transposed.cuh"
+#include "tiled_rect.cuh"
+#include "bug_k_typo.cuh"
+#include "bug_sync_in_k.cuh"
+#include "bug_rect_index.cuh"
+#include "bug_square_grid.cuh"
 
 namespace tilescope {
 
@@ -55,6 +63,38 @@ bool launchKernel(Exec& exec, const KernelLaunch& L, typename Exec::template Ptr
                   L.l, L.tile, tileFloats, tileFloats, probe);
       return true;
     }
+    case KernelId::TiledNoFirstSync:
+      return withTileWidth(TileList{}, L.tile, [&](auto T) {
+        exec.launch(tiledNoFirstSyncKernel<decltype(T)::value, Probe>, grid, block, 0, M, N, P, L.j, L.k, L.l, probe);
+      });
+    case KernelId::TiledNoSecondSync:
+      return withTileWidth(TileList{}, L.tile, [&](auto T) {
+        exec.launch(tiledNoSecondSyncKernel<decltype(T)::value, Probe>, grid, block, 0, M, N, P, L.j, L.k, L.l, probe);
+      });
+    case KernelId::TiledTransposed:
+      exec.launch(tiledTransposedKernel<Probe>, grid, block, L.dynamicSharedFloats * sizeof(float), M, N, P, L.j, L.k,
+                  L.l, L.tile, L.pad, probe);
+      return true;
+    case KernelId::TiledRect:
+      exec.launch(tiledRectKernel<Probe>, grid, block, L.dynamicSharedFloats * sizeof(float), M, N, P, L.j, L.k, L.l,
+                  probe);
+      return true;
+    case KernelId::BugRectIndex:
+      exec.launch(bugRectIndexKernel<Probe>, grid, block, L.dynamicSharedFloats * sizeof(float), M, N, P, L.j, L.k,
+                  L.l, probe);
+      return true;
+    case KernelId::BugKTypo:
+      return withTileWidth(TileList{}, L.tile, [&](auto T) {
+        exec.launch(bugKTypoKernel<decltype(T)::value, Probe>, grid, block, 0, M, N, P, L.j, L.k, L.l, probe);
+      });
+    case KernelId::BugSyncInK:
+      return withTileWidth(TileList{}, L.tile, [&](auto T) {
+        exec.launch(bugSyncInKKernel<decltype(T)::value, Probe>, grid, block, 0, M, N, P, L.j, L.k, L.l, probe);
+      });
+    case KernelId::BugSquareGrid:
+      return withTileWidth(TileList{}, L.tile, [&](auto T) {
+        exec.launch(bugSquareGridKernel<decltype(T)::value, Probe>, grid, block, 0, M, N, P, L.j, L.k, L.l, probe);
+      });
   }
   return false;
 }

@@ -11,6 +11,7 @@ struct KernelLaunch {
   int tile = 0;  // tiled kernels
   unsigned gridX = 1, gridY = 1, blockX = 1, blockY = 1;
   unsigned dynamicSharedFloats = 0;  // tiled-dynamic: Mds then Nds
+  int pad = 0;                       // tiled-transposed: extra floats per tile row
 };
 
 }  // namespace tilescope

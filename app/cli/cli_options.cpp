@@ -14,11 +14,12 @@ commands:
   demo               trace the book's 4x4 example (figs. 5.7-5.8) and print it phase by phase
 
 flags:
-  --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic        (default tiled)
+  --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic | ... (see 'kernels')
   --size W           square matrices W x W                               (default 4)
   --dims J,K,L       M is J x K, N is K x L, P is J x L
   --tile T           tile width of the tiled kernels, 1..32              (default 2)
   --block BXxBY      block shape of naive, e.g. 32x8 (at most 1024 threads) (default 16x16)
+  --pad P            tiled-transposed: shared tile rows of T + P floats, 0..32 (default 0)
   --seed S           seed of the random inputs                           (default 1)
   --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)
   --json             machine-readable output
@@ -78,7 +79,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--kernel" || a == "--size" || a == "--dims" || a == "--tile" || a == "--block" ||
-               a == "--seed" || a == "--backend" || a == "--out") {
+               a == "--seed" || a == "--backend" || a == "--out" || a == "--pad") {
       auto v = next();
       if (!v) return v.error();
       const std::string& s = *v;
@@ -116,6 +117,11 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
         o.config.blockX = (*b)[0];
         o.config.blockY = (*b)[1];
         o.blockGiven = true;
+      } else if (a == "--pad") {
+        auto pad = parseInt(a, s, 0, kMaxPad);
+        if (!pad) return pad.error();
+        o.config.pad = *pad;
+        o.padGiven = true;
       } else if (a == "--seed") {
         auto seed = parseSeed(s);
         if (!seed) return seed.error();
@@ -144,6 +150,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
   if (o.blockGiven && tiled)
     return invalidInput("--block applies to naive only: the tiled kernels use T x T blocks (set --tile)");
   if (o.tileGiven && !tiled) return invalidInput("--tile applies to the tiled kernels only: naive takes --block");
+  if (o.padGiven && o.config.kernel != KernelId::TiledTransposed)
+    return invalidInput("--pad applies to tiled-transposed only (the row stride of its shared tiles is T + pad)");
   return o;
 }
 

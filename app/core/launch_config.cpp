@@ -1,5 +1,6 @@
 #include "launch_config.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "kernels/ceil_div.h"
@@ -24,6 +25,7 @@ std::string describe(const LaunchConfig& c) {
   std::string s = std::string(info.name) + " " + dimsText(c.dims);
   if (info.tiled) s += " T=" + std::to_string(c.tile);
   else s += " block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY);
+  if (c.kernel == KernelId::TiledTransposed) s += " pad=" + std::to_string(c.pad);
   return s;
 }
 
@@ -51,6 +53,15 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
     // Per phase: two tile loads, two barrier arrivals, and T reads of each tile; then one store.
     plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * c.tile) + 1;
     if (c.kernel == KernelId::TiledDynamic) L.dynamicSharedFloats = unsigned(2 * c.tile * c.tile);
+    if (c.kernel == KernelId::TiledTransposed) {
+      if (c.pad < 0 || c.pad > kMaxPad)
+        return invalidInput("pad " + std::to_string(c.pad) + " is out of range: it must be 0 to " +
+                            std::to_string(kMaxPad));
+      L.pad = c.pad;
+      L.dynamicSharedFloats = unsigned(2 * c.tile * (c.tile + c.pad));  // Mds then Nds, rows of T + pad
+    }
+    if (c.kernel == KernelId::BugSyncInK)  // 1 + T barriers and one store per phase, no final store
+      plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 3 * c.tile);
   } else {
     if (c.blockX < 1 || c.blockY < 1 || c.blockX * c.blockY > kMaxThreadsPerBlock)
       return invalidInput("block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY) +
@@ -60,9 +71,19 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
     L.blockY = unsigned(c.blockY);
     plan.phases = 0;
     plan.slotsPerThread = unsigned(2 * c.dims.k + 1);  // a load of M and of N per step, one store
+    if (c.kernel == KernelId::TiledRect || c.kernel == KernelId::BugRectIndex) {
+      const int tk = std::min(c.blockX, c.blockY);  // phase width: the shorter side of the block
+      plan.phases = ceilDiv(c.dims.k, tk);
+      plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * tk) + 1;
+      L.dynamicSharedFloats = unsigned(c.blockY * tk + tk * c.blockX);  // Mds (bh x TK) then Nds (TK x bw)
+    }
   }
   L.gridX = unsigned(ceilDiv(c.dims.l, int(L.blockX)));
   L.gridY = unsigned(ceilDiv(c.dims.j, int(L.blockY)));
+  if (c.kernel == KernelId::BugSquareGrid) {  // the bug walks gridDim.x phases, not ceil(k / T)
+    plan.phases = int(L.gridX);
+    plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * c.tile) + 1;
+  }
   if (L.gridX > unsigned(kMaxGridDim) || L.gridY > unsigned(kMaxGridDim))
     return invalidInput("grid " + std::to_string(L.gridX) + "x" + std::to_string(L.gridY) +
                         " is too large: each grid dimension may be at most " + std::to_string(kMaxGridDim));

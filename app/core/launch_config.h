@@ -19,6 +19,7 @@ struct LaunchConfig {
   Dims dims;
   int tile = 2;                  // tiled kernels: T, the block is T x T
   int blockX = 16, blockY = 16;  // naive: block shape
+  int pad = 0;                   // tiled-transposed: extra floats per shared tile row (bank conflicts)
   uint64_t seed = 1;             // inputs are drawn from it
   bool operator==(const LaunchConfig&) const = default;
 };
@@ -34,6 +35,7 @@ struct LaunchPlan {
 inline constexpr int kMaxDimension = 16384;          // per matrix side: 1 GiB per matrix at most
 inline constexpr uint64_t kMaxTraceEvents = 1ull << 26;  // 64 Mi events, 2 GiB of trace
 inline constexpr uint64_t kEventBytes = 32;
+inline constexpr int kMaxPad = 32;  // tiled-transposed: row stride T + pad, pad 0..32
 
 // Checks `config` against every limit and derives the launch. `traced` adds the trace cap.
 Result<LaunchPlan> planLaunch(const LaunchConfig& config, bool traced);

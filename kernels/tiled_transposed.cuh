@@ -1,0 +1,54 @@
+// tiled-transposed: the bank-conflict lesson. tiled-dynamic (fig. 5.14) with one change:
+// the N tile is stored transposed, Nds[tx][ty] instead of Nds[ty][tx], so that the k loop
+// reads both tiles along a row (Mds[ty][kk], Nds[tx][kk]), a layout often tried to make the
+// inner loop look symmetric. Both tiles have a run-time row stride of tileWidth + pad floats.
+//
+// Why it conflicts: a warp's threads differ mostly in tx, and Nds[tx][..] puts consecutive
+// tx one row (tileWidth words) apart. With tileWidth = 32 and pad = 0 all 32 words of a
+// warp's Nds access sit in one bank (32 wavefronts); with pad = 1 the rows are 33 words
+// apart, tx walks through all 32 banks and the access is conflict-free. At tileWidth = 16
+// pad 0 gives 8 wavefronts on the read; pad 1 gives 1.
+//   M is j x k, N is k x l, P is j x l; Mds[ty * stride + tx], Nds[tx * stride + ty].
+#pragma once
+#include "probe.h"
+
+namespace tilescope {
+
+template <class Probe>
+__global__ void tiledTransposedKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
+                                      int j, int k, int l, int tileWidth, int pad, Probe probe) {
+  extern __shared__ float Mds_Nds[];
+  const int stride = tileWidth + pad;  // floats from one tile row to the next
+  float* Mds = Mds_Nds;
+  float* Nds = Mds_Nds + tileWidth * stride;
+
+  int bx = blockIdx.x;  int by = blockIdx.y;
+  int tx = threadIdx.x; int ty = threadIdx.y;
+  int Row = by * tileWidth + ty;
+  int Col = bx * tileWidth + tx;
+
+  float Pvalue = 0;
+  for (int ph = 0; ph < ceilDiv(k, tileWidth); ++ph) {
+    probe.beginPhase(ph);
+    if (Row < j && ph * tileWidth + tx < k)
+      Mds[ty * stride + tx] = probe.loadTileM(M[Row * k + ph * tileWidth + tx], Row, ph * tileWidth + tx, ty, tx);
+    else
+      Mds[ty * stride + tx] = probe.zeroTileM(Row, ph * tileWidth + tx, ty, tx);
+    // The global read is the same coalesced row of N as in tiled; only the shared slot is
+    // transposed, so the write walks a column of Nds.
+    if (ph * tileWidth + ty < k && Col < l)
+      Nds[tx * stride + ty] = probe.loadTileN(N[(ph * tileWidth + ty) * l + Col], ph * tileWidth + ty, Col, tx, ty);
+    else
+      Nds[tx * stride + ty] = probe.zeroTileN(ph * tileWidth + ty, Col, tx, ty);
+    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+
+    for (int kk = 0; kk < tileWidth; ++kk) {
+      Pvalue += probe.readM(Mds[ty * stride + kk], ty, kk, kk) * probe.readN(Nds[tx * stride + kk], tx, kk, kk);
+    }
+    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+  }
+  if (Row < j && Col < l)
+    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+}
+
+}  // namespace tilescope
