@@ -1,0 +1,56 @@
+// tiled-rect: the tiled kernel for a rectangular block of bw x bh threads (blockDim.x x
+// blockDim.y), in the style of the lectures' shared-memory matmul, which numbers the
+// threads of a block linearly and lets thread number li load slot li of each tile.
+//
+// A bh x bw block computes a bh x bw tile of P. A phase covers TK = min(bw, bh) steps of k,
+// so the M tile (bh x TK) and the N tile (TK x bw) each hold at most bw * bh elements and
+// every thread loads at most one element of each. Both tiles live in the dynamic shared
+// array (bh * TK + TK * bw floats, sized by the launch). Boundary checks as in fig. 5.13.
+//   M is j x k, N is k x l, P is j x l; Mds[r * TK + c] (bh x TK), Nds[r * bw + c] (TK x bw).
+#pragma once
+#include "probe.h"
+
+namespace tilescope {
+
+template <class Probe>
+__global__ void tiledRectKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
+                                int j, int k, int l, Probe probe) {
+  extern __shared__ float Mds_Nds[];
+  const int bw = int(blockDim.x), bh = int(blockDim.y);
+  const int TK = bw < bh ? bw : bh;  // phase width: the shorter side of the block
+  float* Mds = Mds_Nds;              // bh x TK
+  float* Nds = Mds_Nds + bh * TK;    // TK x bw
+
+  int tx = threadIdx.x; int ty = threadIdx.y;
+  int Row = blockIdx.y * bh + ty;
+  int Col = blockIdx.x * bw + tx;
+  // Linear thread number, row-major over the block (the numbering warps are cut from).
+  int li = ty * blockDim.x + tx;
+
+  float Pvalue = 0;
+  for (int ph = 0; ph < ceilDiv(k, TK); ++ph) {
+    probe.beginPhase(ph);
+    if (li < bh * TK) {  // thread li loads slot li of the M tile
+      int r = li / TK, c = li % TK;
+      int gRow = blockIdx.y * bh + r, gCol = ph * TK + c;
+      if (gRow < j && gCol < k) Mds[li] = probe.loadTileM(M[gRow * k + gCol], gRow, gCol, r, c);
+      else Mds[li] = probe.zeroTileM(gRow, gCol, r, c);
+    }
+    if (li < TK * bw) {  // and slot li of the N tile
+      int r = li / bw, c = li % bw;
+      int gRow = ph * TK + r, gCol = blockIdx.x * bw + c;
+      if (gRow < k && gCol < l) Nds[li] = probe.loadTileN(N[gRow * l + gCol], gRow, gCol, r, c);
+      else Nds[li] = probe.zeroTileN(gRow, gCol, r, c);
+    }
+    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+
+    for (int kk = 0; kk < TK; ++kk) {
+      Pvalue += probe.readM(Mds[ty * TK + kk], ty, kk, kk) * probe.readN(Nds[kk * bw + tx], kk, tx, kk);
+    }
+    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+  }
+  if (Row < j && Col < l)
+    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+}
+
+}  // namespace tilescope
