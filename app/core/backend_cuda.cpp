@@ -1,0 +1,119 @@
+// The CUDA backend: runs a planned launch on device 0 with the kernels instantiated in
+// kernels/cuda/run_on_gpu.cu, plain or traced, and brings back P and the trace slots.
+//
+// Allocations are padded: a kernel that indexes past the end of a matrix (the unchecked
+// tiled kernel on other sizes, the bug gallery) lands in padding that belongs to the same
+// allocation, never in another buffer such as the trace. M's and N's padding holds NaN, so
+// a value read from outside the matrix shows up as NaN, as a garbage read should.
+#include <algorithm>
+#include <string>
+
+#include "backend.h"
+#include "kernels/cuda/device_buffer.h"
+#include "kernels/cuda/gpu_info.h"
+#include "kernels/cuda/run_on_gpu.h"
+
+namespace tilescope {
+
+namespace {
+using cuda::DeviceBuffer;
+
+// Elements to allocate for a matrix so that every index a kernel of this launch can form
+// stays inside the allocation. Kernels index row * width + col with row and col below the
+// largest extent the launch covers (matrix sides, grid coverage, phases rounded up to T),
+// so extent * (extent + 1) bounds every such index.
+std::size_t paddedElements(const LaunchPlan& plan) {
+  const KernelLaunch& L = plan.launch;
+  const std::size_t tile = std::size_t(std::max(L.tile, 1));
+  const std::size_t kCovered = (std::size_t(L.k) + tile - 1) / tile * tile + tile;
+  const std::size_t extent = std::max({std::size_t(L.j), std::size_t(L.k), std::size_t(L.l), kCovered,
+                                       std::size_t(L.gridX) * L.blockX, std::size_t(L.gridY) * L.blockY});
+  return extent * (extent + 1);
+}
+
+// A float whose bits are all ones is a NaN; cudaMemset writes bytes, so 0xff fills with it.
+constexpr int kNaNByte = 0xff;
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(cuda::GpuInfo info) : info_(std::move(info)) {}
+
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string name() const override { return "cuda"; }
+  std::string deviceName() const override { return info_.name; }
+
+  Status supports(const LaunchPlan& plan) const override {
+    if (!gpuSupports(plan.launch))
+      return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(plan.launch.kernel).name) +
+                          " for tile width " + std::to_string(plan.launch.tile) + " (built for " +
+                          gpuTileWidthsText() + "; tiled-dynamic takes any width)");
+    return Ok{};
+  }
+
+  Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
+                               std::vector<Event>* slots) override {
+    // planLaunch refuses these already; checked again because this is where the memory
+    // would be taken, and a caller may have built the plan by hand.
+    if (slots && plan.traceSlots > kMaxTraceEvents)
+      return invalidInput("trace of " + std::to_string(plan.traceSlots) + " events is over the cap of " +
+                          std::to_string(kMaxTraceEvents) + " events (kMaxTraceEvents)");
+    if (auto s = supports(plan); !s) return s.error();
+
+    const std::size_t elements = paddedElements(plan);
+    auto dM = DeviceBuffer<float>::allocate(elements, "M");
+    if (!dM) return dM.error();
+    auto dN = DeviceBuffer<float>::allocate(elements, "N");
+    if (!dN) return dN.error();
+    auto dP = DeviceBuffer<float>::allocate(elements, "P");
+    if (!dP) return dP.error();
+    CUDA_TRY(cudaMemset(dM->data(), kNaNByte, dM->bytes()));
+    CUDA_TRY(cudaMemset(dN->data(), kNaNByte, dN->bytes()));
+    CUDA_TRY(cudaMemset(dP->data(), kNaNByte, dP->bytes()));  // poison: an unwritten element comes back NaN
+    CUDA_TRY(cudaMemcpy(dM->data(), M.values.data(), M.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(dN->data(), N.values.data(), N.size() * sizeof(float), cudaMemcpyHostToDevice));
+
+    DeviceBuffer<Event> dSlots;
+    DeviceBuffer<unsigned> dOverflow;
+    GpuTraceBuffers trace;
+    if (slots) {
+      auto s = DeviceBuffer<Event>::allocate(plan.traceSlots, "trace slots");
+      if (!s) return s.error();
+      dSlots = std::move(*s);
+      auto o = DeviceBuffer<unsigned>::allocate(1, "trace overflow flag");
+      if (!o) return o.error();
+      dOverflow = std::move(*o);
+      CUDA_TRY(cudaMemset(dSlots.data(), 0, dSlots.bytes()));  // every slot starts as Op::None
+      CUDA_TRY(cudaMemset(dOverflow.data(), 0, sizeof(unsigned)));
+      trace = GpuTraceBuffers{dSlots.data(), plan.slotsPerThread, dOverflow.data()};
+    }
+
+    if (auto s = launchOnGpu(plan.launch, dM->data(), dN->data(), dP->data(), slots ? &trace : nullptr); !s)
+      return s.error();
+    CUDA_TRY(cudaDeviceSynchronize());  // errors raised while the kernel ran surface here
+
+    CUDA_TRY(cudaMemcpy(P.values.data(), dP->data(), P.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    LaunchOutcome outcome;
+    if (slots) {
+      slots->resize(plan.traceSlots);
+      CUDA_TRY(cudaMemcpy(slots->data(), dSlots.data(), dSlots.bytes(), cudaMemcpyDeviceToHost));
+      unsigned overflow = 0;
+      CUDA_TRY(cudaMemcpy(&overflow, dOverflow.data(), sizeof overflow, cudaMemcpyDeviceToHost));
+      outcome.traceOverflowed = overflow != 0;
+    }
+    return outcome;
+  }
+
+ private:
+  cuda::GpuInfo info_;
+};
+}  // namespace
+
+Result<std::unique_ptr<Backend>> makeCudaBackend() {
+  auto count = cuda::deviceCount();
+  if (!count) return count.error();
+  auto info = cuda::queryGpu(0);
+  if (!info) return info.error();
+  return std::unique_ptr<Backend>(std::make_unique<CudaBackend>(std::move(*info)));
+}
+
+}  // namespace tilescope

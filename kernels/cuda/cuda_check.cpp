@@ -1,0 +1,23 @@
+#include "cuda_check.h"
+
+#include <cublas_v2.h>
+
+#include <string>
+
+namespace tilescope::cuda {
+
+Status check(cudaError_t code, const char* call) {
+  if (code == cudaSuccess) return Ok{};
+  // Clear a sticky-free error so the next unrelated call does not report it again.
+  (void)cudaGetLastError();
+  return failure(std::string(call) + " failed: " + cudaGetErrorString(code) + " (" + cudaGetErrorName(code) + ")");
+}
+
+Status checkCublas(int code, const char* call) {
+  if (code == CUBLAS_STATUS_SUCCESS) return Ok{};
+  const auto status = cublasStatus_t(code);
+  return failure(std::string(call) + " failed: " + cublasGetStatusString(status) + " (" +
+                 cublasGetStatusName(status) + ")");
+}
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,36 @@
+// Host-facing entry to the GPU executor: launch one kernel, plain or traced, on device
+// pointers. The kernel templates are instantiated in run_on_gpu.cu, the only translation
+// unit nvcc compiles for them, so callers are plain C++ and need no CUDA compiler.
+#pragma once
+#include <string>
+
+#include "core/result.h"
+#include "kernels/launch_params.h"
+
+#include "kernels/trace_event.h"
+
+namespace tilescope {
+
+// Where the traced kernels write: device pointers. (The TraceSink the probe takes is built
+// from this and the launch inside run_on_gpu.cu, so host callers never include probe.h,
+// whose emulator macros would collide with the CUDA runtime's headers.)
+struct GpuTraceBuffers {
+  Event* slots = nullptr;       // slotsPerThread events per thread of the grid, zeroed (Op::None)
+  unsigned slotsPerThread = 0;
+  unsigned* overflow = nullptr;  // one flag, zeroed
+};
+
+// Launches L on the default stream: the plain kernels when `trace` is null, else the
+// traced ones writing into its device buffers.
+// M, N, P are device pointers to at least the elements the kernel indexes (callers that
+// run the unchecked tiled kernel on other sizes pad them). Checks the launch with
+// cudaGetLastError; does not synchronize.
+Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace);
+
+// Whether run_on_gpu.cu has an instantiation for this kernel and tile width.
+bool gpuSupports(const KernelLaunch& L);
+
+// The tile widths the compile-time tiled kernels are built for on the GPU, for messages.
+std::string gpuTileWidthsText();
+
+}  // namespace tilescope
