@@ -12,6 +12,9 @@ commands:
   run                run a kernel, verify it against the double-precision reference
   trace              run the instrumented kernel and write its trace as JSON
   demo               trace the book's 4x4 example (figs. 5.7-5.8) and print it phase by phase
+  analyze            trace a launch and report coalescing, bank conflicts, hazards, traffic,
+                     intensity and occupancy; its flags: --profile textbook|a100|h100
+                     (default a100), --registers R (registers per thread for occupancy)
 
 flags:
   --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic | ... (see 'kernels')

@@ -1,0 +1,39 @@
+// Every analysis of one traced run, together: what `tilescope-cli analyze` prints and the
+// app's panels show. Each part lives in its own file; this only gathers them.
+#pragma once
+#include <ostream>
+#include <vector>
+
+#include "bank_conflicts.h"
+#include "coalescing.h"
+#include "device_profile.h"
+#include "occupancy.h"
+#include "races.h"
+#include "traffic.h"
+
+namespace tilescope {
+
+class JsonWriter;
+
+struct AnalysisReport {
+  CoalescingReport coalescing;
+  BankReport banks;
+  std::vector<Hazard> hazards;
+  Traffic traffic;
+  DeviceProfile profile;
+  KernelResources resources;
+  Occupancy occupancy;
+  RooflinePoint roofline;
+};
+
+// `resources` defaults to kernelResources(trace.launch) when registersPerThread is 0.
+AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources = {});
+
+// The keys documented for `tilescope-cli analyze --json` (docs-notes/analysis.md); the
+// caller has opened an object, this adds the fields.
+void writeAnalysisFields(JsonWriter& json, const AnalysisReport& report);
+
+// A plain-text summary, one figure a line.
+void writeAnalysisText(std::ostream& out, const AnalysisReport& report);
+
+}  // namespace tilescope

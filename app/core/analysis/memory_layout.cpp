@@ -1,0 +1,67 @@
+#include "memory_layout.h"
+
+namespace tilescope {
+
+namespace {
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+GlobalLayout globalLayout(const KernelLaunch& L) {
+  GlobalLayout g;
+  g.j = L.j;
+  g.k = L.k;
+  g.l = L.l;
+  // Start above zero so that no address is mistaken for "none"; any multiple of 256 works.
+  g.baseM = kAllocationAlignment;
+  g.baseN = alignUp(g.baseM + uint64_t(L.j) * L.k * kElementBytes, kAllocationAlignment);
+  g.baseP = alignUp(g.baseN + uint64_t(L.k) * L.l * kElementBytes, kAllocationAlignment);
+  return g;
+}
+
+SharedLayout sharedLayout(const KernelLaunch& L) {
+  SharedLayout s;
+  if (!kernelInfo(L.kernel).tiled) return s;
+  s.rowStride = L.tile + (L.kernel == KernelId::TiledTransposed ? L.pad : 0);
+  const uint32_t tileBytes = uint32_t(L.tile) * uint32_t(s.rowStride) * kElementBytes;
+  s.baseM = 0;
+  s.baseN = tileBytes;
+  s.bytes = 2 * tileBytes;
+  return s;
+}
+
+std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
+  switch (e.op) {
+    case Op::LoadM:
+      if (zeroFilled(e)) return std::nullopt;
+      return g.baseM + (uint64_t(e.globalRow) * g.k + uint64_t(e.globalCol)) * kElementBytes;
+    case Op::LoadN:
+      if (zeroFilled(e)) return std::nullopt;
+      return g.baseN + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
+    case Op::StoreP:
+      return g.baseP + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool writesShared(const Event& e) { return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0; }
+bool readsShared(const Event& e) { return e.op == Op::ReadM || e.op == Op::ReadN; }
+
+std::optional<uint32_t> sharedAddress(const Event& e, const SharedLayout& s) {
+  if (!writesShared(e) && !readsShared(e)) return std::nullopt;
+  const bool m = e.op == Op::LoadM || e.op == Op::ReadM;
+  return (m ? s.baseM : s.baseN) + (uint32_t(e.sharedRow) * uint32_t(s.rowStride) + uint32_t(e.sharedCol)) * kElementBytes;
+}
+
+char matrixOf(const Event& e) {
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::ReadM: return 'M';
+    case Op::LoadN:
+    case Op::ReadN: return 'N';
+    case Op::StoreP: return 'P';
+    default: return '-';
+  }
+}
+
+}  // namespace tilescope

@@ -1,0 +1,48 @@
+// Warp-level requests: the unit in which the hardware serves memory accesses.
+//
+// A request is one dynamic instance of one memory instruction executed by one warp: the
+// lanes of the warp that were active when it ran, each with its address. In the trace an
+// instruction is a probe hook's source line (with its op), and a dynamic instance of it is
+// told apart by the loop iteration it belongs to, (phase, k): in every kernel here a
+// thread executes each memory hook at most once per (phase, k) (tile loads once per phase,
+// the k loop's reads and naive's loads once per k, the store once). So the events of one
+// request are exactly those with the same block, warp, op, line, phase and k. Should a
+// thread ever repeat a key, its second event starts a new instance rather than being
+// merged with the first.
+//
+// Source-level, not SASS-level: the two branches of a boundary check (load or zero fill)
+// are two instructions here, and nvcc may merge them, or merge four consecutive shared
+// reads into one 128-bit load. The analyses say where this matters.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/trace.h"
+
+namespace tilescope {
+
+inline constexpr int kWarpSize = 32;
+
+struct RequestLane {
+  uint8_t lane = 0;     // 0..31, the thread's position in its warp
+  uint32_t event = 0;   // index into trace.events
+  uint64_t address = 0; // byte address (global or shared, see memory_layout.h)
+};
+
+struct WarpRequest {
+  uint16_t blockX = 0, blockY = 0;
+  uint16_t warp = 0;  // warp index inside the block
+  Op op = Op::None;
+  uint16_t line = 0;
+  int16_t phase = 0, k = -1;
+  bool write = false;
+  std::vector<RequestLane> lanes;  // ascending lane order
+};
+
+enum class MemorySpace { Global, Shared };
+
+// Every request of the trace in the given space, block by block in canonical order; inside
+// a block, in the order of each request's first event.
+std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space);
+
+}  // namespace tilescope
