@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace tilescope::emu {
@@ -22,8 +23,9 @@ extern thread_local ThreadContext* currentThread;
 
 // Parks the calling emulated thread at a barrier until all threads of its block arrive.
 void syncThreads(int line);
-// Records a global access outside its allocation; returns the scratch cell to use instead.
-float& outOfBoundsAccess(const char* array, long index, long count, bool isWrite);
+// Records a global access outside its allocation; returns a scratch cell (16 bytes,
+// aligned) for the access to use instead.
+void* outOfBoundsAccess(const char* array, long index, long count, bool isWrite);
 // A deterministic stand-in for clock64(): count of events the block has recorded.
 uint64_t logicalClock();
 
@@ -36,7 +38,13 @@ class CheckedPtr {
   CheckedPtr(T* base, long count, const char* name) : base_(base), count_(count), name_(name) {}
   T& operator[](long index) const {
     if (index >= 0 && index < count_) return base_[index];
-    return const_cast<T&>(outOfBoundsAccess(name_, index, count_, !std::is_const_v<T>));
+    using Value = std::remove_const_t<T>;
+    static_assert(sizeof(Value) <= 16, "the scratch cell holds 16 bytes");
+    auto* cell = static_cast<Value*>(outOfBoundsAccess(name_, index, count_, !std::is_const_v<T>));
+    // A read past the allocation has no defined value: NaN makes its use visible downstream.
+    if constexpr (std::is_floating_point_v<Value>) *cell = std::numeric_limits<Value>::quiet_NaN();
+    else *cell = Value{};
+    return *cell;
   }
 
  private:
@@ -49,9 +57,8 @@ class CheckedPtr {
 
 
 namespace tilescope {
-// Backing store of `extern __shared__ float Mds_Nds[]` (fig. 5.14) under the emulator: a
-// kernel's block-scope extern declaration names this per-OS-thread array. The emulator
-// refuses launches that ask for more than it holds (the GPU's default 48 KiB limit).
+// Capacity of `extern __shared__ float Mds_Nds[]` (fig. 5.14) under the emulator: the GPU's
+// default 48 KiB of dynamic shared memory per block. The array itself is defined in
+// run_on_emulator.cpp, the one file that instantiates the kernels.
 inline constexpr std::size_t kEmuDynamicSharedFloats = 48 * 1024 / sizeof(float);
-extern thread_local float Mds_Nds[kEmuDynamicSharedFloats];
 }  // namespace tilescope

@@ -8,10 +8,6 @@
 
 #include "fiber.h"
 
-namespace tilescope {
-thread_local float Mds_Nds[kEmuDynamicSharedFloats];
-}
-
 namespace tilescope::emu {
 
 thread_local ThreadContext* currentThread = nullptr;
@@ -57,7 +53,7 @@ struct BlockRunner {
   std::vector<int> barrierLines;
   std::size_t running = 0;  // index of the thread whose fiber is executing
   uint64_t clock = 0;
-  float scratch = 0.0f;     // stands in for out-of-bounds cells
+  alignas(16) unsigned char scratch[16] = {};  // stands in for out-of-bounds cells
 
   static void threadMain(void* arg) {
     auto* runner = static_cast<BlockRunner*>(arg);
@@ -121,14 +117,12 @@ void syncThreads(int line) {
   currentThread = &runner->contexts[t];
 }
 
-float& outOfBoundsAccess(const char* array, long index, long count, bool isWrite) {
+void* outOfBoundsAccess(const char* array, long index, long count, bool isWrite) {
   BlockRunner* runner = currentThread->runner;
   Report& report = *runner->report;
   if (report.outOfBounds.size() < Report::kMaxRecordedOutOfBounds)
     report.outOfBounds.push_back({array, index, count, isWrite, currentThread->blockIdx, currentThread->threadIdx});
   ++report.outOfBoundsTotal;
-  // A read past the allocation has no defined value: NaN makes its use visible downstream.
-  runner->scratch = std::numeric_limits<float>::quiet_NaN();
   return runner->scratch;
 }
 
@@ -140,9 +134,9 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
     report.error = "block of " + std::to_string(n) + " threads: the limit is 1 to 1024 threads per block";
     return;
   }
-  if (dynamicSharedBytes > sizeof(Mds_Nds)) {
+  if (dynamicSharedBytes > kEmuDynamicSharedFloats * sizeof(float)) {
     report.error = "dynamic shared memory of " + std::to_string(dynamicSharedBytes) + " bytes exceeds the " +
-                   std::to_string(sizeof(Mds_Nds)) + "-byte limit per block";
+                   std::to_string(kEmuDynamicSharedFloats * sizeof(float)) + "-byte limit per block";
     return;
   }
   StackPool stacks(n);

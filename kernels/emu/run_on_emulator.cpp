@@ -1,5 +1,15 @@
 #include "run_on_emulator.h"
 
+#include "emu_types.h"
+
+namespace tilescope {
+// The dynamic shared memory of fig. 5.14 (`extern __shared__ float Mds_Nds[]`): with
+// __shared__ as thread_local, the kernel's block-scope extern declaration names this array.
+// It is defined here, next to the kernels, so the compiler sees it needs no dynamic
+// initialisation when the kernels touch it.
+constinit thread_local float Mds_Nds[kEmuDynamicSharedFloats] = {};
+}  // namespace tilescope
+
 #include "../launch.h"
 
 namespace tilescope {

@@ -1,0 +1,110 @@
+// Runs the real tilescope-cli binary and checks exit codes, messages and output.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int exitCode = -1;
+  std::string out, err;
+};
+
+CliResult runCli(const std::string& args) {
+  // One file per test: CTest runs the tests of this binary in parallel processes.
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(test->test_suite_name()) + "_" + test->name();
+  for (char& c : name)
+    if (c == '/') c = '_';
+  const std::string errFile = ::testing::TempDir() + "cli_stderr_" + name + ".txt";
+  const std::string cmd = std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(errFile);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  return r;
+}
+
+TEST(CliRun, TiledBounds_T4_dims_33x17x9_VerifiesInJson) {
+  const CliResult r = runCli("run --kernel tiled-bounds --dims 33,17,9 --tile 4 --json --backend emu --seed 12345");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("\"kernel\":\"tiled-bounds\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"dims\":{\"j\":33,\"k\":17,\"l\":9}"), std::string::npos);
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos);
+  EXPECT_NE(r.out.find("\"max_rel_error\":"), std::string::npos);
+  EXPECT_NE(r.out.find("\"grid\":[3,9]"), std::string::npos);
+}
+
+TEST(CliRun, Tiled_T2_dims_3x3x3_FailsVerificationWithExitCode1AndListsTheBadLoads) {
+  const CliResult r = runCli("run --kernel tiled --size 3 --tile 2 --backend emu");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("M(0,3) by blockIdx (0,0) threadIdx (1,0) in phase 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wraps to M(1,0)"), std::string::npos);
+}
+
+TEST(CliKernels, ListsEveryKernelWithADescription) {
+  const CliResult r = runCli("kernels");
+  EXPECT_EQ(r.exitCode, 0);
+  for (const char* name : {"naive ", "tiled ", "tiled-bounds ", "tiled-dynamic "})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+  EXPECT_NE(r.out.find("fig. 5.9"), std::string::npos);
+}
+
+TEST(CliTrace, WritesTheTraceToAFile) {
+  const std::string file = ::testing::TempDir() + "cli_test_trace.json";
+  const CliResult r = runCli("trace --kernel tiled --size 4 --tile 2 --backend emu --out " + file);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string s = ss.str();
+  EXPECT_EQ(s.rfind("{\"kernel\":\"tiled\"", 0), 0u);
+  // 16 threads x (2 phases x (2 loads + 2 barriers + 4 reads) + 1 store) = 272 events.
+  std::size_t events = 0;
+  for (std::size_t p = s.find("{\"op\""); p != std::string::npos; p = s.find("{\"op\"", p + 1)) ++events;
+  EXPECT_EQ(events, 272u);
+}
+
+struct BadInput {
+  const char* args;
+  const char* mustMention;
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, ExitsWith2AndNamesTheLimit) {
+  const CliResult r = runCli(GetParam().args);
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(GetParam().mustMention), std::string::npos) << r.err;
+  if (std::string(GetParam().mustMention) != "usage")  // no command at all prints the whole usage
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Paths, CliBadInput,
+    ::testing::Values(BadInput{"run --tile 0", "1 to 32"}, BadInput{"run --tile 33", "1 to 32"},
+                      BadInput{"run --tile x", "whole number"}, BadInput{"run --kernel naive --block 64x32", "1024"},
+                      BadInput{"run --kernel naive --block 32", "BXxBY"}, BadInput{"run --kernel fast", "unknown kernel"},
+                      BadInput{"run --size 0", "1 to 16384"}, BadInput{"run --dims 3,4", "J,K,L"},
+                      BadInput{"run --size 4 --dims 4,4,4", "either"}, BadInput{"run --bogus", "unknown flag"},
+                      BadInput{"trace --size 1024 --tile 16", "cap"}, BadInput{"run --backend gpu", "emu, cuda or auto"},
+                      BadInput{"run --kernel naive --tile 4", "--tile applies"},
+                      BadInput{"run --kernel tiled --block 8x8", "--block applies"}, BadInput{"frobnicate", "unknown command"},
+                      BadInput{"run --seed -1", "--seed"}, BadInput{"run --size", "needs a value"},
+                      BadInput{"", "usage"}),
+    [](const auto& info) { return "case" + std::to_string(info.index); });
+
+}  // namespace

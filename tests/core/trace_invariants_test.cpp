@@ -1,0 +1,142 @@
+// What the trace guarantees, checked on fresh random inputs for many shapes.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <tuple>
+
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+struct TiledCase {
+  KernelId kernel;
+  Dims dims;
+  int tile;
+};
+
+std::string caseName(const ::testing::TestParamInfo<TiledCase>& info) {
+  std::string name(kernelInfo(info.param.kernel).name);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  const Dims& d = info.param.dims;
+  return name + "_T" + std::to_string(info.param.tile) + "_dims_" + std::to_string(d.j) + "x" + std::to_string(d.k) +
+         "x" + std::to_string(d.l);
+}
+
+class TiledTrace : public ::testing::TestWithParam<TiledCase> {
+ protected:
+  void SetUp() override {
+    const uint64_t seed = testing::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    run_ = testing::runEmulated(testing::tiledConfig(GetParam().kernel, GetParam().dims, GetParam().tile, seed), true);
+    ASSERT_TRUE(run_.trace);
+  }
+  tilescope::Run run_;
+};
+
+TEST_P(TiledTrace, EachThreadLoadsOneMAndOneNElementPerPhase) {
+  // (block, thread, phase) -> loads of M, loads of N (zero fills count: they fill the slot).
+  std::map<std::tuple<int, int, int, int, int>, std::pair<int, int>> loads;
+  for (const Event& e : run_.trace->events) {
+    auto key = std::tuple{int(e.blockX), int(e.blockY), int(e.threadX), int(e.threadY), int(e.phase)};
+    if (e.op == Op::LoadM) ++loads[key].first;
+    if (e.op == Op::LoadN) ++loads[key].second;
+  }
+  const KernelLaunch& L = run_.plan.launch;
+  EXPECT_EQ(loads.size(), std::size_t(L.gridX) * L.gridY * L.blockX * L.blockY * std::size_t(run_.plan.phases));
+  for (const auto& [key, count] : loads) {
+    EXPECT_EQ(count.first, 1);
+    EXPECT_EQ(count.second, 1);
+  }
+}
+
+TEST_P(TiledTrace, EachSharedSlotIsWrittenOncePerPhasePerBlock) {
+  std::map<std::tuple<int, int, int, char, int, int>, int> writes;
+  for (const Event& e : run_.trace->events)
+    if (e.op == Op::LoadM || e.op == Op::LoadN)
+      ++writes[{e.blockX, e.blockY, e.phase, e.op == Op::LoadM ? 'M' : 'N', e.sharedRow, e.sharedCol}];
+  const int T = GetParam().tile;
+  const KernelLaunch& L = run_.plan.launch;
+  EXPECT_EQ(writes.size(), std::size_t(L.gridX) * L.gridY * std::size_t(run_.plan.phases) * 2 * T * T);
+  for (const auto& [slot, n] : writes) EXPECT_EQ(n, 1);
+}
+
+TEST_P(TiledTrace, EveryBarrierIntervalEndsWithAllThreadsArriving) {
+  // In canonical order the events of a block come interval by interval; inside one, every
+  // thread appears once, in linear order, and ends with its barrier arrival.
+  const KernelLaunch& L = run_.plan.launch;
+  const int threads = int(L.blockX * L.blockY);
+  const auto& ev = run_.trace->events;
+  std::size_t i = 0;
+  int blocksSeen = 0;
+  while (i < ev.size()) {
+    const int bx = ev[i].blockX, by = ev[i].blockY;
+    EXPECT_EQ(by * int(L.gridX) + bx, blocksSeen) << "blocks in y-major order";
+    int barriers = 0, lastThread = -1;
+    for (; i < ev.size() && ev[i].blockX == bx && ev[i].blockY == by; ++i) {
+      const int t = linearThread(ev[i], L.blockX);
+      EXPECT_GE(t, lastThread) << "threads in linear order inside an interval";
+      lastThread = t;
+      if (ev[i].op == Op::Barrier) {
+        ++barriers;
+        if (t == threads - 1) lastThread = -1;  // the interval closes: the next one starts at thread 0
+      }
+    }
+    EXPECT_EQ(barriers, threads * 2 * run_.plan.phases);
+    ++blocksSeen;
+  }
+  EXPECT_EQ(blocksSeen, int(L.gridX * L.gridY));
+}
+
+TEST_P(TiledTrace, TwoRunsOfTheSameConfigGiveIdenticalTraces) {
+  const tilescope::Run again = testing::runEmulated(run_.config, true);
+  ASSERT_TRUE(again.trace);
+  ASSERT_EQ(again.trace->events.size(), run_.trace->events.size());
+  for (std::size_t i = 0; i < run_.trace->events.size(); ++i) {
+    const Event &a = run_.trace->events[i], &b = again.trace->events[i];
+    EXPECT_EQ(std::memcmp(&a, &b, sizeof(Event)), 0) << "event " << i;
+    if (std::memcmp(&a, &b, sizeof(Event)) != 0) break;
+  }
+}
+
+TEST_P(TiledTrace, LoadedValuesAreTheInputElements) {
+  for (const Event& e : run_.trace->events) {
+    if (e.op == Op::LoadM && !zeroFilled(e) && inBounds(e)) EXPECT_EQ(e.value, run_.m.at(e.globalRow, e.globalCol));
+    if (e.op == Op::LoadN && !zeroFilled(e) && inBounds(e)) EXPECT_EQ(e.value, run_.n.at(e.globalRow, e.globalCol));
+    if (e.op == Op::StoreP) EXPECT_EQ(e.value, run_.p.at(e.globalRow, e.globalCol));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, TiledTrace,
+    ::testing::Values(TiledCase{KernelId::Tiled, {4, 4, 4}, 2}, TiledCase{KernelId::Tiled, {32, 16, 48}, 8},
+                      TiledCase{KernelId::Tiled, {64, 64, 64}, 16}, TiledCase{KernelId::TiledBounds, {3, 3, 3}, 2},
+                      TiledCase{KernelId::TiledBounds, {33, 17, 9}, 4}, TiledCase{KernelId::TiledDynamic, {33, 17, 9}, 5},
+                      TiledCase{KernelId::TiledDynamic, {20, 20, 20}, 32}),
+    caseName);
+
+class GlobalLoadsShrinkByT : public ::testing::TestWithParam<int> {};
+
+TEST_P(GlobalLoadsShrinkByT, TiledLoadsAreNaiveLoadsDividedByT) {
+  const int T = GetParam();
+  const Dims dims{64, 64, 64};
+  const uint64_t seed = testing::freshSeed();
+  const tilescope::Run tiled = testing::runEmulated(testing::tiledConfig(KernelId::Tiled, dims, T, seed), true);
+  const tilescope::Run naive = testing::runEmulated(testing::naiveConfig(dims, 16, 16, seed), true);
+  auto globalLoads = [](const tilescope::Run& r) {
+    long n = 0;
+    for (const Event& e : r.trace->events) n += (e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e);
+    return n;
+  };
+  const long naiveLoads = globalLoads(naive);
+  EXPECT_EQ(naiveLoads, 2L * 64 * 64 * 64);  // every thread reads k elements of M and of N
+  EXPECT_EQ(globalLoads(tiled) * T, naiveLoads);
+}
+
+INSTANTIATE_TEST_SUITE_P(TileWidths, GlobalLoadsShrinkByT, ::testing::Values(1, 2, 4, 8, 16, 32),
+                         [](const auto& info) { return "T" + std::to_string(info.param); });
+
+}  // namespace
+}  // namespace tilescope

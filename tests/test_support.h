@@ -1,0 +1,48 @@
+// Helpers every core test uses: fresh random seeds (printed on failure) and one call that
+// runs a config on the emulator.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "core/run.h"
+
+namespace tilescope::testing {
+
+// A new seed per call, so every run of the suite draws new inputs; SCOPED_TRACE it.
+inline uint64_t freshSeed() {
+  static std::random_device device;
+  return (uint64_t(device()) << 32) | device();
+}
+
+inline Run runEmulated(const LaunchConfig& config, bool traced) {
+  auto backend = makeEmulatorBackend();
+  auto run = executeRun(*backend, config, traced);
+  if (!run) {
+    ADD_FAILURE() << "executeRun(" << describe(config) << ") failed: " << run.error().message;
+    return Run{};
+  }
+  return std::move(*run);
+}
+
+inline LaunchConfig tiledConfig(KernelId kernel, Dims dims, int tile, uint64_t seed) {
+  LaunchConfig c;
+  c.kernel = kernel;
+  c.dims = dims;
+  c.tile = tile;
+  c.seed = seed;
+  return c;
+}
+
+inline LaunchConfig naiveConfig(Dims dims, int bx, int by, uint64_t seed) {
+  LaunchConfig c;
+  c.kernel = KernelId::Naive;
+  c.dims = dims;
+  c.blockX = bx;
+  c.blockY = by;
+  c.seed = seed;
+  return c;
+}
+
+}  // namespace tilescope::testing
