@@ -15,6 +15,9 @@ commands:
   analyze            trace a launch and report coalescing, bank conflicts, hazards, traffic,
                      intensity and occupancy; its flags: --profile textbook|a100|h100
                      (default a100), --registers R (registers per thread for occupancy)
+  bench              time the plain kernels on the GPU next to cuBLAS (each verified first);
+                     --preset lecture|live|targets, --kernels a,b --sizes N1,N2 --tiles T1,T2
+                     --blocks 64x16,32x32 --repeats R --warmup W --no-cublas, --csv or --json
 
 flags:
   --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic | ... (see 'kernels')

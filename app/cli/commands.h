@@ -13,6 +13,7 @@ int runCommand(const Options& o, std::ostream& out);
 int traceCommand(const Options& o, std::ostream& out);
 int demoCommand(const Options& o, std::ostream& out);
 int analyzeCommand(const Options& o, std::ostream& out);  // analyze_command.cpp
+int benchCommand(const Options& o, std::ostream& out);    // bench_command.cpp
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

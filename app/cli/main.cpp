@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   else if (o.command == "trace") code = traceCommand(o, out);
   else if (o.command == "demo") code = demoCommand(o, out);
   else if (o.command == "analyze") code = analyzeCommand(o, out);
+  else if (o.command == "bench") code = benchCommand(o, out);
   else return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
 
   out.flush();

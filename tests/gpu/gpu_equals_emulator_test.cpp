@@ -1,0 +1,213 @@
+// GPU = emulator: for every kernel and a spread of shapes, the trace the GPU records equals
+// the emulator's event for event in canonical order, and the GPU's P verifies exactly when
+// the emulator's does. This is the proof behind "the picture is the GPU's".
+//
+// What may differ, and why the comparison allows it:
+//  - barrier events carry the arrival clock (clock64 on the GPU, a logical clock on the
+//    emulator): their clock fields are not compared;
+//  - the GPU contracts a * b + sum into one FMA, the emulator's host build does not: the
+//    stored sums agree within a float tolerance, loads and shared reads exactly;
+//  - a read past the end of an allocation is undefined on a GPU (our backend pads with NaN)
+//    and a scratch cell on the emulator: such values, and every value computed from them,
+//    are not compared;
+//  - the race kernels (a barrier removed on purpose) read shared memory while it is being
+//    written: their read and store values depend on timing, so only the events themselves
+//    (which access, where, by whom, in which order) are compared.
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "gpu_support.h"
+#include "test_support.h"
+
+namespace tilescope::testing {
+namespace {
+
+bool isRace(KernelId id) { return id == KernelId::TiledNoFirstSync || id == KernelId::TiledNoSecondSync; }
+
+bool isMultipleOf(const Dims& d, int t) { return d.j % t == 0 && d.k % t == 0 && d.l % t == 0; }
+
+std::string describeEvent(const Event& e) {
+  std::ostringstream s;
+  s << opName(e.op) << " block(" << e.blockX << "," << e.blockY << ") thread(" << e.threadX << "," << e.threadY
+    << ") phase " << e.phase << " k " << e.k << " global(" << e.globalRow << "," << e.globalCol << ") shared("
+    << e.sharedRow << "," << e.sharedCol << ") line " << e.line << " flags " << int(e.flags) << " value " << e.value;
+  return s.str();
+}
+
+// Whether a global load read outside its matrix's allocation (row-major, so a column past
+// the edge that still lands inside the allocation reads a real, well-defined element).
+bool loadOutsideAllocation(const Event& e, const KernelLaunch& L) {
+  const long rows = e.op == Op::LoadM ? L.j : L.k;
+  const long cols = e.op == Op::LoadM ? L.k : L.l;
+  const long index = long(e.globalRow) * cols + e.globalCol;
+  return !zeroFilled(e) && (index < 0 || index >= rows * cols);
+}
+
+// Compares the two traces; returns the number of differing events and describes the first.
+long compareTraces(const Trace& emu, const Trace& gpu, KernelId kernel, std::string* first) {
+  const KernelLaunch& L = emu.launch;
+  const bool race = isRace(kernel);
+  const double tolerance = 2e-6 * (L.k + 1);
+  // Taint: which shared slots (per block) and which threads hold a value derived from a read
+  // outside an allocation. Events of a block are contiguous in canonical order.
+  std::map<std::tuple<int, int, int>, bool> taintedSlot;  // (matrix, sharedRow, sharedCol)
+  std::map<int, bool> taintedThread;
+  int block = -1;
+  long differences = 0;
+  for (std::size_t i = 0; i < emu.events.size(); ++i) {
+    const Event& a = emu.events[i];
+    const Event& b = gpu.events[i];
+    const int thisBlock = int(a.blockY) * int(L.gridX) + a.blockX;
+    if (thisBlock != block) {
+      block = thisBlock;
+      taintedSlot.clear();
+      taintedThread.clear();
+    }
+    const int thread = linearThread(a, L.blockX);
+    bool tainted = false;
+    if (a.op == Op::LoadM || a.op == Op::LoadN) {
+      tainted = loadOutsideAllocation(a, L);
+      if (a.sharedRow >= 0) taintedSlot[{int(a.op), a.sharedRow, a.sharedCol}] = tainted;
+      else if (tainted) taintedThread[thread] = true;
+    } else if (a.op == Op::ReadM || a.op == Op::ReadN) {
+      const Op loadOp = a.op == Op::ReadM ? Op::LoadM : Op::LoadN;
+      tainted = taintedSlot[{int(loadOp), a.sharedRow, a.sharedCol}];
+      if (tainted) taintedThread[thread] = true;
+    } else if (a.op == Op::StoreP) {
+      tainted = taintedThread[thread];
+    }
+
+    bool same = a.op == b.op && a.flags == b.flags && a.line == b.line && a.blockX == b.blockX &&
+                a.blockY == b.blockY && a.threadX == b.threadX && a.threadY == b.threadY && a.phase == b.phase &&
+                a.k == b.k && a.sharedRow == b.sharedRow && a.sharedCol == b.sharedCol;
+    if (a.op != Op::Barrier) same = same && a.globalRow == b.globalRow && a.globalCol == b.globalCol;
+    const bool racyValue = race && (a.op == Op::ReadM || a.op == Op::ReadN || a.op == Op::StoreP);
+    if (same && !tainted && !racyValue && a.op != Op::Barrier) {
+      if (std::isnan(a.value) || std::isnan(b.value)) same = std::isnan(a.value) && std::isnan(b.value);
+      else if (a.op == Op::StoreP)
+        same = std::fabs(double(a.value) - b.value) <= tolerance * std::max(1.0, std::fabs(double(a.value)));
+      else same = a.value == b.value;
+    }
+    if (!same && differences++ == 0)
+      *first = "event " + std::to_string(i) + ":\n  emulator " + describeEvent(a) + "\n  gpu      " + describeEvent(b);
+  }
+  return differences;
+}
+
+// Every shape a kernel is checked at: tile widths 1..32 on multiples and non-multiples,
+// naive-style kernels at square and non-square block shapes.
+std::vector<LaunchConfig> shapesFor(const KernelInfo& info, uint64_t seed) {
+  std::vector<LaunchConfig> out;
+  auto add = [&](Dims d, int tile, int bx, int by, int pad) {
+    LaunchConfig c;
+    c.kernel = info.id;
+    c.dims = d;
+    c.tile = tile;
+    c.blockX = bx;
+    c.blockY = by;
+    c.pad = pad;
+    c.seed = seed + out.size();
+    out.push_back(c);
+  };
+  if (info.tiled) {
+    const std::vector<int> tiles = info.tileIsCompileTime ? std::vector<int>{1, 2, 3, 4, 8, 16, 32}
+                                                          : std::vector<int>{1, 2, 3, 5, 7, 8, 13, 16, 32};
+    for (int t : tiles) {
+      add({2 * t, 3 * t, t}, t, 16, 16, 0);                        // multiples, j != k != l
+      if (t > 1) add({2 * t + 1, t + 3, t - 1}, t, 16, 16, 0);     // none a multiple of T
+      if (info.id == KernelId::TiledTransposed) add({2 * t, t, 3 * t}, t, 16, 16, 1);
+    }
+  } else {
+    const std::pair<int, int> blocks[] = {{16, 16}, {32, 8}, {8, 32}, {3, 5}, {64, 4}, {1, 1}, {32, 32}};
+    for (auto [bx, by] : blocks) {
+      add({33, 17, 9}, 2, bx, by, 0);
+      add({64, 64, 64}, 2, bx, by, 0);
+    }
+    add({1, 1, 1}, 2, 16, 16, 0);
+  }
+  return out;
+}
+
+class GpuEqualsEmulator : public ::testing::TestWithParam<KernelId> {};
+
+TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  auto emulator = makeEmulatorBackend();
+  const KernelInfo& info = kernelInfo(GetParam());
+  const uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  int compared = 0;
+  for (const LaunchConfig& config : shapesFor(info, seed)) {
+    SCOPED_TRACE(describe(config));
+    auto plan = planLaunch(config, true);
+    if (!plan || !gpu->supports(*plan)) continue;  // a shape this kernel does not take
+    auto e = executeRun(*emulator, config, true);
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    // A barrier some threads never reach hangs or is undefined on a GPU: not launched there.
+    if (!e->outcome.divergences.empty()) continue;
+    auto g = executeRun(*gpu, config, true);
+    ASSERT_TRUE(g.ok()) << g.error().message;
+    ASSERT_TRUE(e->trace && g->trace);
+    ASSERT_EQ(e->trace->events.size(), g->trace->events.size());
+    std::string first;
+    EXPECT_EQ(compareTraces(*e->trace, *g->trace, config.kernel, &first), 0) << first;
+
+    const bool defined = !isRace(config.kernel) && (!info.needsMultipleOfTile || isMultipleOf(config.dims, config.tile));
+    if (defined) {
+      EXPECT_EQ(g->verification.passed, e->verification.passed)
+          << "gpu: " << g->verification.summary() << "\nemulator: " << e->verification.summary();
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 0) << "no shape of " << info.name << " ran on both executors";
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKernel, GpuEqualsEmulator,
+                         ::testing::ValuesIn([] {
+                           std::vector<KernelId> ids;
+                           for (const auto& k : kKernels) ids.push_back(k.id);
+                           return ids;
+                         }()),
+                         [](const ::testing::TestParamInfo<KernelId>& p) {
+                           std::string name(kernelInfo(p.param).name);
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+// The correct kernels give a verified P on the GPU at sizes past one block, including the
+// tile widths the emulator would take too long for.
+TEST(GpuResult, CorrectKernelsVerifyAtLargerSizes) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  const uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const LaunchConfig configs[] = {
+      naiveConfig({300, 257, 129}, 32, 8, seed),
+      naiveConfig({512, 512, 512}, 64, 16, seed + 1),
+      tiledConfig(KernelId::Tiled, {512, 256, 1024}, 32, seed + 2),
+      tiledConfig(KernelId::TiledBounds, {333, 517, 129}, 16, seed + 3),
+      tiledConfig(KernelId::TiledDynamic, {333, 517, 129}, 24, seed + 4),
+      tiledConfig(KernelId::TiledDynamic, {1000, 999, 1001}, 32, seed + 5),
+  };
+  for (const LaunchConfig& c : configs) {
+    SCOPED_TRACE(describe(c));
+    auto run = executeRun(*gpu, c, false);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_TRUE(run->verification.passed) << run->verification.summary();
+    EXPECT_EQ(run->verification.nonFinite, 0);
+  }
+}
+
+TEST(GpuBackend, RefusesTileWidthsItWasNotBuiltFor) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  auto plan = planLaunch(tiledConfig(KernelId::Tiled, {20, 20, 20}, 5, 1), true);
+  ASSERT_TRUE(plan.ok());
+  auto s = gpu->supports(*plan);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("tile width 5"), std::string::npos) << s.error().message;
+}
+
+}  // namespace
+}  // namespace tilescope::testing
