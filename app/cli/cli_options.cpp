@@ -18,13 +18,17 @@ commands:
   bench              time the plain kernels on the GPU next to cuBLAS (each verified first);
                      --preset lecture|live|targets, --kernels a,b --sizes N1,N2 --tiles T1,T2
                      --blocks 64x16,32x32 --repeats R --warmup W --no-cublas, --csv or --json
+  bugs               the bug gallery; --show ID runs a bug and prints its symptom, --fixed
+                     runs its fixed kernel instead (exit 0 when it behaves as described)
+  save               trace a launch and save it: --file F.tstrace [--chrome F.json]
+  open               summarise a saved trace: --file F.tstrace [--chrome F.json for Perfetto]
 
 flags:
   --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic | ... (see 'kernels')
   --size W           square matrices W x W                               (default 4)
   --dims J,K,L       M is J x K, N is K x L, P is J x L
   --tile T           tile width of the tiled kernels, 1..32              (default 2)
-  --block BXxBY      block shape of naive, e.g. 32x8 (at most 1024 threads) (default 16x16)
+  --block BXxBY      block shape of naive and tiled-rect, e.g. 32x8 (at most 1024 threads) (default 16x16)
   --pad P            tiled-transposed: shared tile rows of T + P floats, 0..32 (default 0)
   --seed S           seed of the random inputs                           (default 1)
   --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)

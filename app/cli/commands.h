@@ -14,6 +14,9 @@ int traceCommand(const Options& o, std::ostream& out);
 int demoCommand(const Options& o, std::ostream& out);
 int analyzeCommand(const Options& o, std::ostream& out);  // analyze_command.cpp
 int benchCommand(const Options& o, std::ostream& out);    // bench_command.cpp
+int bugsCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
+int saveCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
+int openCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   else if (o.command == "demo") code = demoCommand(o, out);
   else if (o.command == "analyze") code = analyzeCommand(o, out);
   else if (o.command == "bench") code = benchCommand(o, out);
+  else if (o.command == "bugs") code = bugsCommand(o, out);
+  else if (o.command == "save") code = saveCommand(o, out);
+  else if (o.command == "open") code = openCommand(o, out);
   else return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
 
   out.flush();
