@@ -1,0 +1,471 @@
+#include "timeline.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace tilescope {
+namespace {
+
+// Per-thread exact counts are kept only while they stay small; past this the counters of a
+// partly done step are interpolated (step totals stay exact).
+constexpr std::size_t kMaxStepThreadEntries = std::size_t(1) << 21;
+
+enum CountField { kLoads, kZeroFills, kOutOfBounds, kSharedReads, kFmas, kStores };
+
+// Gives each event its dense step key: interval * span + sub, where sub orders the parts of
+// an interval: 0 before the k loop, 1 + k inside it, span - 2 after it, span - 1 the barrier.
+// Walks one block at a time in canonical order (a thread's events of one interval are
+// contiguous and in program order there).
+class KeyWalker {
+ public:
+  KeyWalker(uint64_t span, int threadsPerBlock) : span_(span), barriers_(std::size_t(threadsPerBlock), 0) {}
+  void startBlock() {
+    std::fill(barriers_.begin(), barriers_.end(), 0);
+    lastThread_ = -1;
+  }
+  uint64_t key(const Event& e, int thread) {
+    if (thread != lastThread_) {
+      lastThread_ = thread;
+      seenK_ = false;
+    }
+    const uint64_t interval = barriers_[std::size_t(thread)];
+    uint64_t sub = 0;
+    if (e.op == Op::Barrier) {
+      sub = span_ - 1;
+      ++barriers_[std::size_t(thread)];
+      seenK_ = false;
+    } else if (e.k >= 0) {
+      sub = 1 + uint64_t(e.k);
+      seenK_ = true;
+    } else {
+      sub = seenK_ ? span_ - 2 : 0;
+    }
+    return interval * span_ + sub;
+  }
+
+ private:
+  uint64_t span_;
+  std::vector<uint32_t> barriers_;
+  int lastThread_ = -1;
+  bool seenK_ = false;
+};
+
+ThreadState activityOf(const Event& e) {
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN: return e.k >= 0 ? ThreadState::Computing : ThreadState::Loading;
+    case Op::ReadM:
+    case Op::ReadN: return ThreadState::Computing;
+    case Op::Barrier: return ThreadState::Waiting;
+    case Op::StoreP: return ThreadState::Stored;
+    default: return ThreadState::Idle;
+  }
+}
+
+void add(Counters& c, const std::array<uint32_t, 6>& n) {
+  c.globalLoads += n[kLoads];
+  c.zeroFills += n[kZeroFills];
+  c.outOfBounds += n[kOutOfBounds];
+  c.sharedReads += n[kSharedReads];
+  c.fmas += n[kFmas];
+  c.stores += n[kStores];
+}
+
+void countEvent(std::array<uint32_t, 6>& n, const Event& e) {
+  const bool zero = zeroFilled(e);
+  if (!zero && !inBounds(e) && e.op != Op::Barrier) ++n[kOutOfBounds];
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN:
+      ++n[zero ? kZeroFills : kLoads];
+      if (e.op == Op::LoadM && e.k >= 0) ++n[kFmas];  // naive: each M load feeds one multiply-add
+      break;
+    case Op::ReadM: ++n[kSharedReads], ++n[kFmas]; break;
+    case Op::ReadN: ++n[kSharedReads]; break;
+    case Op::StoreP: ++n[kStores]; break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+std::string_view granularityName(Granularity g) {
+  switch (g) {
+    case Granularity::Phase: return "phase";
+    case Granularity::Interval: return "interval";
+    case Granularity::KStep: return "k";
+  }
+  return "?";
+}
+
+std::string_view threadStateName(ThreadState s) {
+  switch (s) {
+    case ThreadState::Idle: return "idle";
+    case ThreadState::Loading: return "loading";
+    case ThreadState::Waiting: return "waiting at barrier";
+    case ThreadState::Released: return "released";
+    case ThreadState::Computing: return "computing";
+    case ThreadState::Stored: return "stored";
+  }
+  return "?";
+}
+
+Timeline Timeline::build(const Trace& trace) {
+  Timeline t;
+  t.trace_ = &trace;
+  const KernelLaunch& launch = trace.launch;
+  t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
+  const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
+  const auto& events = trace.events;
+  auto blockOf = [&](const Event& e) { return std::size_t(e.blockY) * launch.gridX + e.blockX; };
+  auto threadOf = [&](const Event& e) { return linearThread(e, launch.blockX); };
+
+  // Pass 1: block ranges, the largest k and the most barriers any thread passes.
+  t.blockBegin_.assign(nBlocks + 1, events.size());
+  int maxK = -1;
+  uint32_t maxBarriers = 0;
+  {
+    std::vector<uint32_t> barriers(std::size_t(t.threadsPerBlock_), 0);
+    std::size_t current = SIZE_MAX;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      const std::size_t b = blockOf(e);
+      if (b != current) {
+        current = b;
+        t.blockBegin_[b] = i;
+        std::fill(barriers.begin(), barriers.end(), 0);
+      }
+      maxK = std::max(maxK, int(e.k));
+      if (e.op == Op::Barrier) maxBarriers = std::max(maxBarriers, ++barriers[std::size_t(threadOf(e))]);
+    }
+    // Blocks without events start where the next block does.
+    for (std::size_t b = nBlocks; b-- > 0;)
+      if (t.blockBegin_[b] == events.size() || t.blockBegin_[b] > t.blockBegin_[b + 1])
+        t.blockBegin_[b] = t.blockBegin_[b + 1];
+  }
+  t.keySpan_ = uint64_t(maxK + 1) + 3;
+  const uint64_t keys = (uint64_t(maxBarriers) + 1) * t.keySpan_;
+
+  // Pass 2: which keys occur, with their ops and phase.
+  struct KeyInfo {
+    bool used = false;
+    uint8_t ops = 0;  // bit per StepKind seen
+    int phase = 0;
+  };
+  std::vector<KeyInfo> info(keys);
+  KeyWalker walker(t.keySpan_, t.threadsPerBlock_);
+  auto walk = [&](auto&& visit) {
+    for (std::size_t b = 0; b < nBlocks; ++b) {
+      walker.startBlock();
+      for (std::size_t i = t.blockBegin_[b]; i < t.blockBegin_[b + 1]; ++i) {
+        const Event& e = events[i];
+        visit(i, e, walker.key(e, threadOf(e)));
+      }
+    }
+  };
+  walk([&](std::size_t, const Event& e, uint64_t key) {
+    KeyInfo& k = info[key];
+    if (!k.used) k.phase = e.phase;
+    k.used = true;
+    StepKind kind = StepKind::Mixed;
+    switch (activityOf(e)) {
+      case ThreadState::Loading: kind = StepKind::Load; break;
+      case ThreadState::Computing: kind = StepKind::Compute; break;
+      case ThreadState::Waiting: kind = StepKind::Barrier; break;
+      case ThreadState::Stored: kind = StepKind::Store; break;
+      default: break;
+    }
+    k.ops |= uint8_t(1u << int(kind));
+  });
+
+  t.keyToStep_.assign(keys, -1);
+  for (uint64_t key = 0; key < keys; ++key) {
+    if (!info[key].used) continue;
+    StepInfo s;
+    s.interval = int(key / t.keySpan_);
+    const uint64_t sub = key % t.keySpan_;
+    s.k = (sub >= 1 && sub <= uint64_t(maxK) + 1) ? int(sub - 1) : -1;
+    s.phase = info[key].phase;
+    const uint8_t ops = info[key].ops;
+    s.kind = (ops & (ops - 1)) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
+    t.keyToStep_[key] = int(t.steps_.size());
+    t.steps_.push_back(s);
+  }
+  if (t.steps_.empty()) t.steps_.push_back(StepInfo{});  // an empty trace still has a cursor
+  const std::size_t nSteps = t.steps_.size();
+  for (std::size_t s = 0, count = 0; s < nSteps; ++s) {
+    if (s > 0 && t.steps_[s].phase != t.steps_[s - 1].phase) count = 0;
+    if (t.steps_[s].kind == StepKind::Barrier) t.steps_[s].barrierOfPhase = int(++count);
+  }
+
+  // Pass 3: counts per step and thread, and who stores each P element when.
+  const bool perThread = nSteps * std::size_t(t.threadsPerBlock_) <= kMaxStepThreadEntries;
+  std::vector<std::array<uint32_t, 6>> stepTotals(nSteps, std::array<uint32_t, 6>{});
+  if (perThread) t.stepThreadCounts_.assign(nSteps * std::size_t(t.threadsPerBlock_), {});
+  t.pCols_ = launch.l;
+  t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
+  t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
+  walk([&](std::size_t i, const Event& e, uint64_t key) {
+    const int s = t.keyToStep_[key];
+    countEvent(stepTotals[std::size_t(s)], e);
+    if (perThread) countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + threadOf(e)], e);
+    if (e.op == Op::StoreP && inBounds(e)) {
+      const std::size_t cell = std::size_t(e.globalRow) * std::size_t(launch.l) + std::size_t(e.globalCol);
+      t.pStoreEvent_[cell] = int64_t(i);
+      t.pStoreStep_[cell] = s;
+    }
+  });
+  t.cumulative_.assign(nSteps + 1, Counters{});
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    t.cumulative_[s + 1] = t.cumulative_[s];
+    add(t.cumulative_[s + 1], stepTotals[s]);
+  }
+
+  // Groups: a new group starts where the grouping key changes. The P store is its own
+  // phase group so that "step phase" ends on it rather than folding it into the last phase.
+  for (int g = 0; g < kGranularityCount; ++g) {
+    auto keyOf = [&](const StepInfo& s) -> int64_t {
+      switch (Granularity(g)) {
+        case Granularity::Phase: return s.kind == StepKind::Store ? -1 : s.phase;
+        case Granularity::Interval: return s.interval;
+        case Granularity::KStep: break;
+      }
+      return 0;
+    };
+    auto& groupOf = t.groupOf_[std::size_t(g)];
+    auto& groupEnd = t.groupEnd_[std::size_t(g)];
+    for (std::size_t s = 0; s < nSteps; ++s) {
+      const bool fresh = s == 0 || Granularity(g) == Granularity::KStep || keyOf(t.steps_[s]) != keyOf(t.steps_[s - 1]);
+      if (fresh) groupEnd.push_back(int(s));
+      groupEnd.back() = int(s);
+      groupOf.push_back(int(groupEnd.size()) - 1);
+    }
+  }
+  t.phaseLastStep_.assign(std::size_t(std::max(trace.phases, 0)), -1);
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    const StepInfo& st = t.steps_[s];
+    if (st.kind != StepKind::Store && st.phase >= 0 && st.phase < int(t.phaseLastStep_.size()))
+      t.phaseLastStep_[std::size_t(st.phase)] = int(s);
+  }
+  return t;
+}
+
+std::pair<std::size_t, std::size_t> Timeline::blockRange(int bx, int by) const {
+  const std::size_t b = std::size_t(by) * trace_->launch.gridX + std::size_t(bx);
+  if (b + 1 >= blockBegin_.size()) return {0, 0};
+  return {blockBegin_[b], blockBegin_[b + 1]};
+}
+
+std::string Timeline::stepLabel(int s) const {
+  const StepInfo& st = step(s);
+  const bool phased = trace_->phases > 0;
+  const std::string phase = phased ? "phase " + std::to_string(st.phase) + " \xc2\xb7 " : "";
+  switch (st.kind) {
+    case StepKind::Load: return phase + "load tiles";
+    case StepKind::Barrier: {
+      const bool afterLoads = s > 0 && step(s - 1).kind == StepKind::Load;
+      return phase + "barrier " + std::to_string(st.barrierOfPhase) +
+             (afterLoads ? " (tiles loaded: read-after-write)" : " (reads done: write-after-read)");
+    }
+    case StepKind::Compute: return phase + "k = " + std::to_string(st.k);
+    case StepKind::Store: return "store P";
+    case StepKind::Mixed: break;
+  }
+  return phase + "step " + std::to_string(s);
+}
+
+Cursor Timeline::end() const { return {steps() - 1, threadsPerBlock_}; }
+
+Cursor Timeline::normalize(Cursor c) const {
+  if (c.step < 0) return begin();
+  if (c.step >= steps()) return end();
+  c.threads = std::clamp(c.threads, 0, threadsPerBlock_);
+  if (c.threads == 0 && c.step > 0) return {c.step - 1, threadsPerBlock_};
+  return c;
+}
+
+Cursor Timeline::stepForward(Cursor c, Granularity g) const {
+  c = normalize(c);
+  int group = groupOf(c.step, g);
+  const bool atGroupEnd = c.step == groupEndStep(group, g) && c.threads == threadsPerBlock_;
+  if (atGroupEnd) ++group;
+  if (group >= groups(g)) return end();
+  return stepEnd(groupEndStep(group, g));
+}
+
+Cursor Timeline::stepBack(Cursor c, Granularity g) const {
+  c = normalize(c);
+  if (c == begin()) return c;
+  const int group = groupOf(c.step, g);
+  const bool atGroupEnd = c.step == groupEndStep(group, g) && c.threads == threadsPerBlock_;
+  const int target = atGroupEnd ? group - 1 : group - 1;  // mid-group also goes to the previous end
+  return target < 0 ? begin() : stepEnd(groupEndStep(target, g));
+}
+
+Cursor Timeline::seekPhase(int p) const {
+  for (int s = 0; s < steps(); ++s)
+    if (step(s).phase >= p && step(s).kind != StepKind::Store) return stepEnd(s);
+  return end();
+}
+
+double Timeline::position(Cursor c) const {
+  c = normalize(c);
+  return double(c.step) + double(c.threads) / double(threadsPerBlock_);
+}
+
+Cursor Timeline::atPosition(double position) const {
+  if (!(position > 0.0)) return begin();
+  const double whole = std::floor(position);
+  const int s = int(std::min(whole, double(steps())));
+  const int threads = int(std::lround((position - whole) * threadsPerBlock_));
+  return normalize({s, threads});
+}
+
+Counters Timeline::countersAt(Cursor c) const {
+  c = normalize(c);
+  Counters out = cumulative_[std::size_t(c.step)];
+  if (c.threads >= threadsPerBlock_) {
+    out = cumulative_[std::size_t(c.step) + 1];
+  } else if (!stepThreadCounts_.empty()) {
+    const std::size_t row = std::size_t(c.step) * std::size_t(threadsPerBlock_);
+    for (int thread = 0; thread < c.threads; ++thread) add(out, stepThreadCounts_[row + std::size_t(thread)]);
+  } else {
+    // Interpolated: see kMaxStepThreadEntries.
+    const Counters& a = cumulative_[std::size_t(c.step)];
+    const Counters& b = cumulative_[std::size_t(c.step) + 1];
+    const double f = double(c.threads) / double(threadsPerBlock_);
+    auto lerp = [&](uint64_t x, uint64_t y) { return x + uint64_t(double(y - x) * f); };
+    out = {lerp(a.globalLoads, b.globalLoads), lerp(a.zeroFills, b.zeroFills), lerp(a.outOfBounds, b.outOfBounds),
+           lerp(a.sharedReads, b.sharedReads), lerp(a.fmas, b.fmas), lerp(a.stores, b.stores)};
+  }
+  return out;
+}
+
+int Timeline::phasesDone(Cursor c) const {
+  c = normalize(c);
+  int n = 0;
+  for (int last : phaseLastStep_)
+    if (last >= 0 && (last < c.step || (last == c.step && c.threads == threadsPerBlock_))) ++n;
+  return n;
+}
+
+bool Timeline::pStored(Cursor c, int row, int col) const {
+  const std::size_t cell = std::size_t(row) * std::size_t(pCols_) + std::size_t(col);
+  const int s = pStoreStep_[cell];
+  if (s < 0) return false;
+  const Event& e = trace_->events[std::size_t(pStoreEvent_[cell])];
+  return done(normalize(c), s, linearThread(e, trace_->launch.blockX));
+}
+
+// --- BlockTimeline -------------------------------------------------------------------------
+
+BlockTimeline BlockTimeline::build(const Timeline& timeline, int bx, int by) {
+  BlockTimeline b;
+  b.timeline_ = &timeline;
+  b.bx_ = bx;
+  b.by_ = by;
+  b.threads_ = timeline.threadsPerBlock();
+  const auto& events = timeline.trace().events;
+  const unsigned blockX = timeline.trace().launch.blockX;
+  const auto [first, last] = timeline.blockRange(bx, by);
+  const std::size_t nSteps = std::size_t(timeline.steps());
+
+  // Counting sort of the block's events by step; stable, so canonical order survives.
+  std::vector<int> stepOf(last - first);
+  KeyWalker walker(timeline.keySpan(), b.threads_);
+  walker.startBlock();
+  b.stepBegin_.assign(nSteps + 1, 0);
+  for (std::size_t i = first; i < last; ++i) {
+    const Event& e = events[i];
+    const int s = timeline.stepOfKey(walker.key(e, linearThread(e, blockX)));
+    stepOf[i - first] = s;
+    ++b.stepBegin_[std::size_t(s) + 1];
+  }
+  for (std::size_t s = 0; s < nSteps; ++s) b.stepBegin_[s + 1] += b.stepBegin_[s];
+  b.order_.resize(last - first);
+  std::vector<uint32_t> fill(b.stepBegin_.begin(), b.stepBegin_.end() - 1);
+  b.activity_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
+  b.arrivals_.assign(nSteps, 0);
+  std::vector<char> loads(nSteps, 0);
+  for (std::size_t i = first; i < last; ++i) {
+    const std::size_t s = std::size_t(stepOf[i - first]);
+    b.order_[fill[s]++] = uint32_t(i);
+    const Event& e = events[i];
+    // The thread's last event in the step (program order) is what it is doing after it.
+    b.activity_[s * std::size_t(b.threads_) + std::size_t(linearThread(e, blockX))] = activityOf(e);
+    if (e.op == Op::Barrier) ++b.arrivals_[s];
+    if (e.op == Op::LoadM || e.op == Op::LoadN) loads[s] = 1;
+  }
+  b.loadStepAt_.assign(nSteps, -1);
+  b.before_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    b.loadStepAt_[s] = loads[s] ? int(s) : (s > 0 ? b.loadStepAt_[s - 1] : -1);
+    if (s + 1 == nSteps) break;
+    const bool released = b.arrivals_[s] == b.threads_;
+    for (std::size_t t = 0; t < std::size_t(b.threads_); ++t) {
+      ThreadState a = b.activity_[s * b.threads_ + t];
+      if (a == ThreadState::Waiting && released) a = ThreadState::Released;
+      b.before_[(s + 1) * b.threads_ + t] = a == ThreadState::Idle ? b.before_[s * b.threads_ + t] : a;
+    }
+  }
+  return b;
+}
+
+std::span<const uint32_t> BlockTimeline::stepEvents(int s) const {
+  if (s < 0 || s + 1 >= int(stepBegin_.size())) return {};
+  return std::span<const uint32_t>(order_).subspan(stepBegin_[std::size_t(s)],
+                                                   stepBegin_[std::size_t(s) + 1] - stepBegin_[std::size_t(s)]);
+}
+
+ThreadState BlockTimeline::threadState(Cursor c, int thread) const {
+  c = timeline_->normalize(c);
+  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
+  const ThreadState a = activity_[row + std::size_t(thread)];
+  if (a != ThreadState::Idle && thread < c.threads) {
+    // Everyone has arrived only when the whole block is past this barrier step.
+    if (a == ThreadState::Waiting && c.threads == threads_ && arrivals_[std::size_t(c.step)] == threads_)
+      return ThreadState::Released;
+    return a;
+  }
+  return before_[row + std::size_t(thread)];
+}
+
+int BlockTimeline::barrierArrivals(Cursor c) const {
+  c = timeline_->normalize(c);
+  if (timeline_->step(c.step).kind != StepKind::Barrier) return -1;
+  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
+  int n = 0;
+  for (int t = 0; t < c.threads; ++t) n += activity_[row + std::size_t(t)] == ThreadState::Waiting;
+  return n;
+}
+
+int64_t BlockTimeline::currentEvent(Cursor c) const {
+  c = timeline_->normalize(c);
+  const auto& events = timeline_->trace().events;
+  const unsigned blockX = timeline_->trace().launch.blockX;
+  for (int s = c.step; s >= 0; --s) {
+    const auto span = stepEvents(s);
+    for (std::size_t i = span.size(); i-- > 0;)
+      if (timeline_->done(c, s, linearThread(events[span[i]], blockX))) return span[i];
+  }
+  return -1;
+}
+
+int64_t BlockTimeline::lastEventAt(Cursor c, std::span<const Op> ops, int row, int col) const {
+  c = timeline_->normalize(c);
+  const auto& events = timeline_->trace().events;
+  const unsigned blockX = timeline_->trace().launch.blockX;
+  for (int s = c.step; s >= 0; --s) {
+    const auto span = stepEvents(s);
+    for (std::size_t i = span.size(); i-- > 0;) {
+      const Event& e = events[span[i]];
+      if (e.globalRow != row || e.globalCol != col) continue;
+      if (std::find(ops.begin(), ops.end(), e.op) == ops.end()) continue;
+      if (timeline_->done(c, s, linearThread(e, blockX))) return span[i];
+    }
+  }
+  return -1;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,181 @@
+#include "gfx/grid_renderer.h"
+
+#include <glad/gl.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "gfx/gl_context.h"
+
+namespace tilescope::gfx {
+namespace {
+
+void unpack(Rgba c, float out[4]) {
+  for (int i = 0; i < 4; ++i) out[i] = float((c >> (8 * i)) & 0xffu) / 255.0f;
+}
+
+// Saves and restores the state the grid pass changes, so ImGui's own GL backend (and any
+// other pass) finds the context as it left it.
+struct SavedState {
+  GLint framebuffer = 0, program = 0, vao = 0, arrayBuffer = 0, viewport[4] = {};
+  GLboolean scissor = GL_FALSE, blend = GL_FALSE, depth = GL_FALSE, cull = GL_FALSE;
+  SavedState() {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &arrayBuffer);
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    scissor = glIsEnabled(GL_SCISSOR_TEST);
+    blend = glIsEnabled(GL_BLEND);
+    depth = glIsEnabled(GL_DEPTH_TEST);
+    cull = glIsEnabled(GL_CULL_FACE);
+  }
+  ~SavedState() {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(framebuffer));
+    glUseProgram(GLuint(program));
+    glBindVertexArray(GLuint(vao));
+    glBindBuffer(GL_ARRAY_BUFFER, GLuint(arrayBuffer));
+    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+    auto set = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
+    set(GL_SCISSOR_TEST, scissor);
+    set(GL_BLEND, blend);
+    set(GL_DEPTH_TEST, depth);
+    set(GL_CULL_FACE, cull);
+  }
+};
+
+Status resize(GridCanvas& canvas, unsigned& framebuffer, unsigned& texture, int width, int height) {
+  if (!texture) glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  // Nearest: the canvas is drawn 1:1 with screen pixels, so filtering would only blur.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  if (!framebuffer) glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    return failure("grid canvas framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
+                   " is incomplete");
+  return Ok{};
+}
+
+}  // namespace
+
+GridCanvas::~GridCanvas() {
+  if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
+  if (texture_) glDeleteTextures(1, &texture_);
+}
+
+GridRenderer::GridRenderer(GridRenderer&& o) noexcept { *this = std::move(o); }
+
+GridRenderer& GridRenderer::operator=(GridRenderer&& o) noexcept {
+  if (this == &o) return *this;
+  program_ = std::move(o.program_);
+  vao_ = std::exchange(o.vao_, 0);
+  instances_ = std::exchange(o.instances_, 0);
+  uCols_ = o.uCols_, uCanvas_ = o.uCanvas_, uOrigin_ = o.uOrigin_, uCell_ = o.uCell_;
+  uOutline_ = o.uOutline_, uHighlight_ = o.uHighlight_, uMark_ = o.uMark_;
+  draws_ = o.draws_;
+  return *this;
+}
+
+GridRenderer::~GridRenderer() {
+  if (instances_) glDeleteBuffers(1, &instances_);
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+}
+
+Result<GridRenderer> GridRenderer::create(const std::string& shaderDir) {
+  auto vs = shaderSource("shaders/grid.vert", shaderDir);
+  if (!vs) return vs.error();
+  auto fs = shaderSource("shaders/grid.frag", shaderDir);
+  if (!fs) return fs.error();
+  auto program = ShaderProgram::build("shaders/grid.vert", *vs, "shaders/grid.frag", *fs);
+  if (!program) return program.error();
+
+  GridRenderer r;
+  r.program_ = std::move(*program);
+  r.uCols_ = r.program_.uniform("uCols");
+  r.uCanvas_ = r.program_.uniform("uCanvas");
+  r.uOrigin_ = r.program_.uniform("uOrigin");
+  r.uCell_ = r.program_.uniform("uCell");
+  r.uOutline_ = r.program_.uniform("uOutlinePx");
+  r.uHighlight_ = r.program_.uniform("uHighlightPx");
+  r.uMark_ = r.program_.uniform("uMark");
+
+  GLint savedVao = 0, savedBuffer = 0;
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &savedVao);
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &savedBuffer);
+  glGenVertexArrays(1, &r.vao_);
+  glGenBuffers(1, &r.instances_);
+  glBindVertexArray(r.vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, r.instances_);
+  const GLsizei stride = sizeof(CellStyle);
+  for (GLuint a = 0; a < 3; ++a) {
+    glEnableVertexAttribArray(a);
+    glVertexAttribPointer(a, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                          reinterpret_cast<const void*>(std::size_t(a) * sizeof(Rgba)));
+    glVertexAttribDivisor(a, 1);
+  }
+  glEnableVertexAttribArray(3);
+  glVertexAttribIPointer(3, 1, GL_UNSIGNED_INT, stride, reinterpret_cast<const void*>(offsetof(CellStyle, marks)));
+  glVertexAttribDivisor(3, 1);
+  glBindVertexArray(GLuint(savedVao));
+  glBindBuffer(GL_ARRAY_BUFFER, GLuint(savedBuffer));
+  if (auto e = takeGlError("creating the grid renderer"); !e.empty()) return failure(e);
+  return r;
+}
+
+Status GridRenderer::draw(GridCanvas& canvas, const GridImage& image) {
+  if (image.width <= 0 || image.height <= 0) return Ok{};
+  if (canvas.valid_ && canvas.last_ == image) return Ok{};
+  if (image.cells.size() != std::size_t(image.rows) * std::size_t(image.cols))
+    return invalidInput("grid image has " + std::to_string(image.cells.size()) + " cells for " +
+                        std::to_string(image.rows) + "x" + std::to_string(image.cols));
+
+  SavedState saved;
+  if (canvas.width_ != image.width || canvas.height_ != image.height || !canvas.framebuffer_) {
+    if (auto s = resize(canvas, canvas.framebuffer_, canvas.texture_, image.width, image.height); !s) return s;
+    canvas.width_ = image.width;
+    canvas.height_ = image.height;
+  }
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, canvas.framebuffer_);
+  glViewport(0, 0, image.width, image.height);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_BLEND);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  float bg[4];
+  unpack(image.background, bg);
+  glClearColor(bg[0], bg[1], bg[2], bg[3]);
+  glClear(GL_COLOR_BUFFER_BIT);
+
+  if (!image.cells.empty()) {
+    glUseProgram(program_.id());
+    glUniform1i(uCols_, image.cols);
+    glUniform2f(uCanvas_, float(image.width), float(image.height));
+    glUniform2f(uOrigin_, 0.0f, 0.0f);
+    glUniform2f(uCell_, image.cellWidth, image.cellHeight);
+    glUniform1f(uOutline_, image.outlinePx);
+    glUniform1f(uHighlight_, image.highlightPx);
+    float mark[4];
+    unpack(image.mark, mark);
+    glUniform4fv(uMark_, 1, mark);
+    glBindVertexArray(vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, instances_);
+    // Orphan and refill: the driver need not wait for last frame's draw to finish.
+    const auto bytes = GLsizeiptr(image.cells.size() * sizeof(CellStyle));
+    glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, image.cells.data());
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(image.cells.size()));
+  }
+  ++draws_;
+  canvas.last_ = image;
+  canvas.valid_ = true;
+  if (auto e = takeGlError("drawing a grid"); !e.empty()) return failure(e);
+  return Ok{};
+}
+
+}  // namespace tilescope::gfx

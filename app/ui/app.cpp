@@ -1,0 +1,290 @@
+// [SECTION] platform: GLFW window, GL context, ImGui backends, fonts
+// [SECTION] keyboard shortcuts
+// [SECTION] frame loop
+#include "app.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "apply_intents.h"
+#include "frame_report.h"
+#include "gfx/gl_context.h"
+#include "gfx/grid_renderer.h"
+#include "gfx/screenshot.h"
+#include "panels.h"
+#include "script.h"
+
+namespace tilescope::ui {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] platform
+// ---------------------------------------------------------------------------------------
+
+std::string g_glfwError;  // GLFW reports errors through a C callback with no user pointer
+
+void onGlfwError(int, const char* description) { g_glfwError = description ? description : "unknown GLFW error"; }
+
+constexpr const char* kSansFonts[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+constexpr const char* kMonoFonts[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
+constexpr float kBaseFontPx = 15.0f;
+
+struct Fonts {
+  ImFont* sans = nullptr;
+  ImFont* mono = nullptr;
+  float builtScale = 0.0f;
+};
+
+ImFont* addFont(const char* const* candidates, std::size_t count, float px) {
+  ImGuiIO& io = ImGui::GetIO();
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::filesystem::exists(candidates[i])) return io.Fonts->AddFontFromFileTTF(candidates[i], px);
+  ImFontConfig config;  // no DejaVu (fonts-dejavu-core): ImGui's built-in font, scaled
+  config.SizePixels = std::round(13.0f * px / kBaseFontPx);
+  return io.Fonts->AddFontDefault(&config);
+}
+
+// Rebuilds the font atlas at the new scale: crisp text at 1x-3x instead of stretched pixels.
+void buildFonts(Fonts& fonts, float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  fonts.sans = addFont(kSansFonts, std::size(kSansFonts), std::round(kBaseFontPx * scale));
+  fonts.mono = addFont(kMonoFonts, std::size(kMonoFonts), std::round(kBaseFontPx * scale));
+  io.Fonts->Build();
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  fonts.builtScale = scale;
+}
+
+struct Platform {
+  GLFWwindow* window = nullptr;
+  bool imguiGlfw = false, imguiGl = false;
+  int windowedX = 0, windowedY = 0, windowedW = 0, windowedH = 0;
+  bool fullscreen = false;
+  ~Platform() {
+    if (imguiGl) ImGui_ImplOpenGL3_Shutdown();
+    if (imguiGlfw) ImGui_ImplGlfw_Shutdown();
+    if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
+    if (window) glfwDestroyWindow(window);
+    glfwTerminate();
+  }
+};
+
+Result<gfx::GlInfo> openWindow(Platform& p, const AppOptions& options, bool interactive) {
+  glfwSetErrorCallback(onGlfwError);
+  if (!glfwInit())
+    return unavailable("cannot open a window (no display?): " + g_glfwError +
+                       "\n  run under a desktop session, or headless with: xvfb-run -s \"-screen 0 1280x800x24\" tilescope ...");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (!interactive) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  p.window = glfwCreateWindow(options.width, options.height, "tilescope", nullptr, nullptr);
+  if (!p.window) return unavailable("cannot create an OpenGL 3.3 core window: " + g_glfwError);
+  glfwMakeContextCurrent(p.window);
+  // Scripts and reports measure our frame time, not the display's refresh.
+  glfwSwapInterval(interactive ? 1 : 0);
+  auto gl = gfx::loadGl(reinterpret_cast<gfx::GlProcLoader>(glfwGetProcAddress));
+  if (!gl) return gl.error();
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  p.imguiGlfw = ImGui_ImplGlfw_InitForOpenGL(p.window, true);
+  p.imguiGl = ImGui_ImplOpenGL3_Init("#version 330 core");
+  if (!p.imguiGlfw || !p.imguiGl) return unavailable("cannot start Dear ImGui's GLFW/OpenGL3 backends");
+  return gl;
+}
+
+void syncFullscreen(Platform& p, bool want) {
+  if (want == p.fullscreen) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (want && mode) {
+    glfwGetWindowPos(p.window, &p.windowedX, &p.windowedY);
+    glfwGetWindowSize(p.window, &p.windowedW, &p.windowedH);
+    glfwSetWindowMonitor(p.window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!want) {
+    glfwSetWindowMonitor(p.window, nullptr, p.windowedX, p.windowedY, p.windowedW, p.windowedH, 0);
+  }
+  p.fullscreen = want;
+}
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] keyboard shortcuts: space play/pause, arrows step, +/- speed, F, P
+// ---------------------------------------------------------------------------------------
+
+void shortcuts(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;  // typing into a field is not a command
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, true); };
+  auto& q = state.intents;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) q.push_back(TogglePlaying{});
+  if (pressed(GLFW_KEY_RIGHT)) q.push_back(Step{1});
+  if (pressed(GLFW_KEY_LEFT)) q.push_back(Step{-1});
+  if (pressed(GLFW_KEY_UP)) q.push_back(SetGranularity{Granularity(std::max(0, int(state.playback.granularity) - 1))});
+  if (pressed(GLFW_KEY_DOWN))
+    q.push_back(SetGranularity{Granularity(std::min(kGranularityCount - 1, int(state.playback.granularity) + 1))});
+  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) q.push_back(ScaleSpeed{2.0});
+  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) q.push_back(ScaleSpeed{0.5});
+  if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) q.push_back(ToggleFullscreen{});
+  if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) q.push_back(TogglePresentation{});
+  if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) q.push_back(SeekStart{});
+  if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) q.push_back(SeekEnd{});
+}
+
+double clockSeconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] frame loop
+// ---------------------------------------------------------------------------------------
+
+int runApp(const AppOptions& options) {
+  std::optional<ScriptRunner> script;
+  if (!options.script.empty()) {
+    auto loaded = loadScript(options.script);
+    if (!loaded) {
+      std::fprintf(stderr, "tilescope: %s\n", loaded.error().message.c_str());
+      return 2;
+    }
+    script.emplace(std::move(*loaded));
+  }
+  const bool interactive = !script && options.screenshot.empty() && options.frames < 0;
+
+  Platform platform;
+  auto gl = openWindow(platform, options, interactive);
+  if (!gl) {
+    std::fprintf(stderr, "tilescope: %s\n", gl.error().message.c_str());
+    return 3;
+  }
+  auto renderer = gfx::GridRenderer::create(options.shaderDir);
+  if (!renderer) {
+    std::fprintf(stderr, "tilescope: %s\n", renderer.error().message.c_str());
+    return 3;
+  }
+  Fonts fonts;
+  GridPainter grids(*renderer);
+  RunWorker worker;
+  AppState state;
+  state.now = clockSeconds();
+  state.intents.push_back(ApplyPreset{options.preset});
+  if (options.play) state.intents.push_back(SetPlaying{true});
+  FrameStats stats;
+  ScriptRequests requests;
+  std::string screenshotPath = options.screenshot;
+  int exitCode = 0, frame = 0, settle = 0;
+  bool styled = false, lastPresentation = false;
+  Palette lastPalette = state.view.palette;
+  double last = clockSeconds();
+
+  while (!state.quit) {
+    const double start = clockSeconds();
+    const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration;
+    if (interactive && !busy && !state.playback.playing) glfwWaitEventsTimeout(0.25);  // idle: sleep until input
+    else glfwPollEvents();
+    state.now = clockSeconds();
+    if (glfwWindowShouldClose(platform.window)) state.quit = true;
+    if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
+    else state.cudaUnavailable.clear();
+
+    if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
+    if (script) {
+      const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
+      if (auto s = script->tick(state, runPending, requests); !s) {
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+        exitCode = 1;
+        break;
+      }
+    }
+    applyIntents(state, worker);
+    const bool newPicture = collectRun(state, worker);
+    // Benchmarks loop the animation so every measured frame is a playing frame.
+    if (options.play && options.frames > 0 && !state.playback.playing && shownRun(state))
+      state.intents.push_back(SetPlaying{true});
+    advancePlayback(state, std::min(state.now - last, 0.1));
+    last = state.now;
+
+    if (!styled || fonts.builtScale != state.view.fontScale || lastPresentation != state.view.presentation ||
+        lastPalette != state.view.palette) {
+      if (fonts.builtScale != state.view.fontScale) buildFonts(fonts, state.view.fontScale);
+      applyImGuiStyle(state.theme, state.view.presentation, state.view.fontScale);
+      styled = true;
+      lastPresentation = state.view.presentation;
+      lastPalette = state.view.palette;
+    }
+    syncFullscreen(platform, state.view.fullscreen);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    state.layout = {};
+    PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono};
+    drawPanels(ctx);
+    state.view.activeTab.clear();
+    ImGui::Render();
+
+    int fbWidth = 0, fbHeight = 0;
+    glfwGetFramebufferSize(platform.window, &fbWidth, &fbHeight);
+    const Rgba bg = state.theme.background;
+    gfx::beginFrame(fbWidth, fbHeight, float(bg & 0xff) / 255.f, float((bg >> 8) & 0xff) / 255.f,
+                    float((bg >> 16) & 0xff) / 255.f);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    if (!requests.layout.empty()) {
+      if (auto s = writeLayout(requests.layout, state, fbWidth, fbHeight); !s) {
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+        exitCode = 1;
+        break;
+      }
+      requests.layout.clear();
+    }
+    if (!requests.screenshot.empty() || (!screenshotPath.empty() && shownRun(state) && ++settle > 2)) {
+      const std::string path = requests.screenshot.empty() ? screenshotPath : requests.screenshot;
+      if (auto s = gfx::saveScreenshot(path, fbWidth, fbHeight); !s) {
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+        exitCode = 1;
+        break;
+      }
+      std::printf("tilescope: wrote %s (%dx%d)\n", path.c_str(), fbWidth, fbHeight);
+      if (requests.screenshot.empty()) state.quit = true;
+      requests.screenshot.clear();
+    }
+    if (!grids.lastError().empty()) {
+      std::fprintf(stderr, "tilescope: %s\n", grids.lastError().c_str());
+      exitCode = 3;
+      break;
+    }
+    glfwSwapBuffers(platform.window);
+
+    const double end = clockSeconds();
+    if (newPicture) {
+      state.lastPictureLatency = end - state.request.requestedAt;
+      state.pictureLatencies.push_back(state.lastPictureLatency);
+    }
+    stats.frameSeconds.push_back(end - start);
+    if (requests.report) {
+      std::printf("%s\n", frameReport(stats, state).c_str());
+      requests.report = false;
+    }
+    ++frame;
+    if (options.frames > 0 && frame >= options.frames && (!script || script->finished())) state.quit = true;
+  }
+  if (options.report) std::printf("%s\n", frameReport(stats, state).c_str());
+  return exitCode;
+}
+
+}  // namespace tilescope::ui

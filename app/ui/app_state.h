@@ -1,0 +1,85 @@
+// Everything the app knows, in explicit structs (no function-static state anywhere).
+// Panels read AppState and push intents; only applyIntents() and the frame loop write it.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "intents.h"
+#include "run_worker.h"
+#include "theme.h"
+
+namespace tilescope::ui {
+
+struct Playback {
+  bool playing = false;
+  double stepsPerSecond = 2.0;  // fine (k-step) steps per second
+  double position = 0.0;        // the cursor as a playback position, advanced each frame
+  Granularity granularity = Granularity::KStep;
+};
+
+struct ViewOptions {
+  bool presentation = false;  // high contrast, thicker lines, larger fonts
+  float fontScale = 1.0f;     // 1..3; presentation mode starts at 1.75
+  Palette palette = Palette::OkabeIto;
+  bool fullscreen = false;
+  std::map<std::string, std::string> activeTab;  // slot name -> panel to bring to front
+};
+
+// The request side: what the controls show and the newest run asked for.
+struct Request {
+  LaunchConfig config;
+  BackendChoice backend = BackendChoice::Emulator;
+  uint64_t generation = 0;      // bumped by every new request
+  uint64_t shownGeneration = 0;  // generation of the run on screen (or of the last failure)
+  double requestedAt = 0.0;      // clock seconds when the newest request was made
+  std::string error;             // why the newest request failed, shown in the UI
+  int seekPhaseOnArrival = -1;   // presets place the cursor when their run arrives
+};
+
+// The run on screen: may be older than the request while the worker is busy.
+struct Shown {
+  std::shared_ptr<const LoadedRun> loaded;
+  std::shared_ptr<const BlockTimeline> block;
+  int bx = 0, by = 0;  // selected block
+  Cursor cursor;
+};
+
+// A grid as drawn this frame, in window pixels: what script mode's `layout` writes.
+struct GridRect {
+  std::string name;  // "M", "N", "P", "Mds", "Nds", "block"
+  float x = 0, y = 0, width = 0, height = 0;
+  int rows = 0, cols = 0;
+  float cellWidth = 0, cellHeight = 0, outlinePx = 0, highlightPx = 0;
+};
+struct WindowRect {
+  std::string name;
+  float x = 0, y = 0, width = 0, height = 0;
+};
+struct FrameLayout {
+  std::vector<GridRect> grids;
+  std::vector<WindowRect> windows;
+};
+
+struct AppState {
+  Request request;
+  Shown shown;
+  Playback playback;
+  ViewOptions view;
+  Theme theme = makeTheme(Palette::OkabeIto, false);
+  IntentQueue intents;
+  FrameLayout layout;  // rebuilt every frame
+  bool quit = false;
+  double now = 0.0;                 // clock seconds at the start of the frame
+  double lastPictureLatency = -1.0;  // request to first frame showing its run, seconds
+  std::vector<double> pictureLatencies;
+  std::string cudaUnavailable;      // why the CUDA backend cannot be chosen ("" = it can)
+};
+
+// The shown run, or null before the first run arrives.
+inline const LoadedRun* shownRun(const AppState& s) { return s.shown.loaded.get(); }
+
+}  // namespace tilescope::ui

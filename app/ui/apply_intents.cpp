@@ -1,0 +1,166 @@
+#include "apply_intents.h"
+
+#include <algorithm>
+
+#include "panels.h"
+#include "presets.h"
+
+namespace tilescope::ui {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+void submitRun(AppState& state, RunWorker& worker) {
+  Request& r = state.request;
+  ++r.generation;
+  r.requestedAt = state.now;
+  worker.submit({r.generation, r.config, r.backend});
+}
+
+void setCursor(AppState& state, Cursor c) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return;
+  state.shown.cursor = run->timeline.normalize(c);
+  state.playback.position = run->timeline.position(state.shown.cursor);
+}
+
+void selectBlock(AppState& state, int bx, int by) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return;
+  const auto& launch = run->run.plan.launch;
+  bx = std::clamp(bx, 0, int(launch.gridX) - 1);
+  by = std::clamp(by, 0, int(launch.gridY) - 1);
+  if (state.shown.block && state.shown.block->bx() == bx && state.shown.block->by() == by) return;
+  state.shown.bx = bx;
+  state.shown.by = by;
+  state.shown.block = std::make_shared<const BlockTimeline>(BlockTimeline::build(run->timeline, bx, by));
+}
+
+}  // namespace
+
+void applyIntents(AppState& state, RunWorker& worker) {
+  IntentQueue intents = std::exchange(state.intents, {});
+  const LoadedRun* run = shownRun(state);
+  const Timeline* timeline = run ? &run->timeline : nullptr;
+  for (const Intent& intent : intents) {
+    std::visit(Overloaded{
+                   [&](const SetConfig& i) {
+                     state.request.config = i.config;
+                     state.request.seekPhaseOnArrival = -1;
+                     submitRun(state, worker);
+                   },
+                   [&](const SetBackend& i) {
+                     state.request.backend = i.backend;
+                     submitRun(state, worker);
+                   },
+                   [&](const ApplyPreset& i) {
+                     const Preset* p = findPreset(i.name);
+                     if (!p) return;
+                     state.request.config = p->config;
+                     state.request.seekPhaseOnArrival = p->seekPhase;
+                     state.shown.bx = state.shown.by = 0;
+                     state.shown.block.reset();
+                     submitRun(state, worker);
+                   },
+                   [&](const SelectBlock& i) { selectBlock(state, i.bx, i.by); },
+                   [&](const Step& i) {
+                     if (!timeline) return;
+                     state.playback.playing = false;
+                     Cursor c = state.shown.cursor;
+                     for (int n = 0; n < std::abs(i.count); ++n)
+                       c = i.count > 0 ? timeline->stepForward(c, state.playback.granularity)
+                                       : timeline->stepBack(c, state.playback.granularity);
+                     setCursor(state, c);
+                   },
+                   [&](const SeekPhase& i) {
+                     if (timeline) setCursor(state, timeline->seekPhase(i.phase));
+                   },
+                   [&](const SeekStart&) {
+                     if (timeline) setCursor(state, timeline->begin());
+                   },
+                   [&](const SeekEnd&) {
+                     if (timeline) setCursor(state, timeline->end());
+                   },
+                   [&](const SeekPosition& i) {
+                     if (timeline) setCursor(state, timeline->atPosition(i.position));
+                   },
+                   [&](const SetPlaying& i) {
+                     state.playback.playing = i.playing;
+                     // Play from the start when the cursor sits at the end.
+                     if (i.playing && timeline && timeline->atEnd(state.shown.cursor)) setCursor(state, timeline->begin());
+                   },
+                   [&](const TogglePlaying&) {
+                     const bool play = !state.playback.playing;
+                     state.playback.playing = play;
+                     if (play && timeline && timeline->atEnd(state.shown.cursor)) setCursor(state, timeline->begin());
+                   },
+                   [&](const ScaleSpeed& i) {
+                     state.playback.stepsPerSecond = std::clamp(state.playback.stepsPerSecond * i.factor, 0.125, 256.0);
+                   },
+                   [&](const SetSpeed& i) { state.playback.stepsPerSecond = std::clamp(i.stepsPerSecond, 0.125, 256.0); },
+                   [&](const SetGranularity& i) { state.playback.granularity = i.granularity; },
+                   [&](const SetPresentation& i) {
+                     state.view.presentation = i.on;
+                     state.view.fontScale = i.on ? 1.75f : 1.0f;
+                   },
+                   [&](const TogglePresentation&) {
+                     state.view.presentation = !state.view.presentation;
+                     state.view.fontScale = state.view.presentation ? 1.75f : 1.0f;
+                   },
+                   [&](const SetFontScale& i) { state.view.fontScale = std::clamp(i.scale, 1.0f, 3.0f); },
+                   [&](const SetPalette& i) { state.view.palette = i.palette; },
+                   [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
+                   [&](const ShowPanel& i) {
+                     if (const PanelEntry* p = findPanel(i.name))
+                       state.view.activeTab[std::string(slotTitle(p->slot))] = i.name;
+                   },
+                   [&](const Quit&) { state.quit = true; },
+               },
+               intent);
+  }
+  state.theme = makeTheme(state.view.palette, state.view.presentation);
+}
+
+bool collectRun(AppState& state, RunWorker& worker) {
+  auto result = worker.poll();
+  if (!result) return false;
+  Request& r = state.request;
+  if (result->generation != r.generation) return false;  // a newer request is on its way
+  r.shownGeneration = result->generation;
+  if (!result->loaded) {
+    r.error = result->error;  // the previous run stays on screen, the error says why it is not updated
+    return false;
+  }
+  r.error.clear();
+  const bool wasAtEnd = state.shown.loaded && state.shown.loaded->timeline.atEnd(state.shown.cursor);
+  const Cursor previous = state.shown.cursor;
+  state.shown.loaded = result->loaded;
+  state.shown.block.reset();
+  selectBlock(state, state.shown.bx, state.shown.by);
+  const Timeline& timeline = state.shown.loaded->timeline;
+  if (r.seekPhaseOnArrival >= 0) {
+    setCursor(state, timeline.seekPhase(r.seekPhaseOnArrival));
+    r.seekPhaseOnArrival = -1;
+  } else if (wasAtEnd) {
+    setCursor(state, timeline.end());
+  } else {
+    setCursor(state, previous);  // same step index, clamped to the new timeline
+  }
+  return true;
+}
+
+void advancePlayback(AppState& state, double seconds) {
+  const LoadedRun* run = shownRun(state);
+  if (!state.playback.playing || !run) return;
+  const Timeline& t = run->timeline;
+  state.playback.position += state.playback.stepsPerSecond * seconds;
+  state.shown.cursor = t.atPosition(state.playback.position);
+  if (t.atEnd(state.shown.cursor)) state.playback.playing = false;
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,60 @@
+#include "event_text.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+namespace tilescope::ui {
+namespace {
+
+std::string at(int r, int c) { return "[" + std::to_string(r) + "][" + std::to_string(c) + "]"; }
+
+}  // namespace
+
+std::string describeEvent(const Event& e) {
+  std::string who = "thread (" + std::to_string(e.threadX) + "," + std::to_string(e.threadY) + ") of block (" +
+                    std::to_string(e.blockX) + "," + std::to_string(e.blockY) + ")";
+  char value[32];
+  std::snprintf(value, sizeof value, "%.4g", double(e.value));
+  std::string what;
+  const bool zero = (e.flags & kZeroFill) != 0;
+  const bool outside = (e.flags & kInBounds) == 0;
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN: {
+      const char* matrix = e.op == Op::LoadM ? "M" : "N";
+      const char* tile = e.op == Op::LoadM ? "Mds" : "Nds";
+      if (zero) what = std::string("wrote 0 into ") + tile + at(e.sharedRow, e.sharedCol) + " instead of " + matrix +
+                       at(e.globalRow, e.globalCol) + " (outside the matrix)";
+      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + at(e.globalRow, e.globalCol) + " = " + value +
+                                        " into " + tile + at(e.sharedRow, e.sharedCol);
+      else what = std::string("read ") + matrix + at(e.globalRow, e.globalCol) + " = " + value + " from global memory";
+      if (outside && !zero) what += " OUT OF BOUNDS";
+      break;
+    }
+    case Op::ReadM:
+    case Op::ReadN:
+      what = std::string("read ") + (e.op == Op::ReadM ? "Mds" : "Nds") + at(e.sharedRow, e.sharedCol) + " = " + value;
+      break;
+    case Op::Barrier: what = "arrived at __syncthreads()"; break;
+    case Op::StoreP:
+      what = "stored P" + at(e.globalRow, e.globalCol) + " = " + value + (outside ? " OUT OF BOUNDS" : "");
+      break;
+    default: what = "?"; break;
+  }
+  std::string where = " (";
+  if (e.phase >= 0) where += "phase " + std::to_string(e.phase) + ", ";
+  if (e.k >= 0) where += "k " + std::to_string(e.k) + ", ";
+  where += "line " + std::to_string(e.line) + ")";
+  return who + " " + what + where;
+}
+
+void tooltip(const std::string& text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,15 @@
+// How the panels describe events and elements in tooltips, in one wording.
+#pragma once
+#include <string>
+
+#include "kernels/trace_event.h"
+
+namespace tilescope::ui {
+
+// "thread (1,0) of block (0,1) loaded M[1][2] into Mds[0][1] (phase 1, line 31)"
+std::string describeEvent(const Event& e);
+
+// Shows `text` as a tooltip when the last item is hovered (wrapped at a readable width).
+void tooltip(const std::string& text);
+
+}  // namespace tilescope::ui

@@ -1,0 +1,80 @@
+#include "frame_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "core/json_writer.h"
+
+namespace tilescope::ui {
+namespace {
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t i = std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5));
+  return v[i];
+}
+
+}  // namespace
+
+std::string frameReport(const FrameStats& stats, const AppState& state) {
+  const auto& f = stats.frameSeconds;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "frames %zu: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", f.size(),
+                percentile(f, 0.5) * 1e3, percentile(f, 0.9) * 1e3, percentile(f, 0.99) * 1e3,
+                f.empty() ? 0.0 : *std::max_element(f.begin(), f.end()) * 1e3);
+  std::string out = text;
+  if (const LoadedRun* run = shownRun(state)) out += " [" + describe(run->run.config) + "]";
+  const auto& l = state.pictureLatencies;
+  if (!l.empty()) {
+    std::snprintf(text, sizeof text, "\nrequest to new picture: %zu changes, median %.1f ms, max %.1f ms", l.size(),
+                  percentile(l, 0.5) * 1e3, *std::max_element(l.begin(), l.end()) * 1e3);
+    out += text;
+  }
+  return out;
+}
+
+Status writeLayout(const std::string& path, const AppState& state, int width, int height) {
+  std::ofstream out(path);
+  if (!out) return failure("cannot write the layout file " + path);
+  JsonWriter j(out);
+  const Theme& t = state.theme;
+  j.beginObject();
+  j.field("width", width).field("height", height);
+  j.key("theme").beginObject();
+  j.field("highlight", hexColour(t.highlight)).field("pStored", hexColour(t.pStored));
+  j.field("pPending", hexColour(t.pPending)).field("cellIdle", hexColour(t.cellIdle));
+  j.field("error", hexColour(t.error)).field("zeroFilled", hexColour(t.zeroFilled));
+  j.field("text", hexColour(t.panelText)).field("background", hexColour(t.background));
+  j.key("threads").beginArray();
+  for (Rgba c : t.threadColours) j.value(hexColour(c));
+  j.endArray();
+  j.endObject();
+  j.field("presentation", state.view.presentation).field("fontScale", double(state.view.fontScale));
+  j.key("grids").beginArray();
+  for (const GridRect& g : state.layout.grids) {
+    j.beginObject().field("name", g.name).field("x", double(g.x)).field("y", double(g.y));
+    j.field("width", double(g.width)).field("height", double(g.height)).field("rows", g.rows).field("cols", g.cols);
+    j.field("cellWidth", double(g.cellWidth)).field("cellHeight", double(g.cellHeight));
+    j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx)).endObject();
+  }
+  j.endArray();
+  j.key("windows").beginArray();
+  for (const WindowRect& w : state.layout.windows)
+    j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
+        .field("width", double(w.width)).field("height", double(w.height)).endObject();
+  j.endArray();
+  if (const LoadedRun* run = shownRun(state)) {
+    const Cursor c = state.shown.cursor;
+    j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
+    j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
+    j.field("config", describe(run->run.config));
+  }
+  j.endObject();
+  out << "\n";
+  return out ? Status(Ok{}) : Status(failure("cannot write the layout file " + path));
+}
+
+}  // namespace tilescope::ui

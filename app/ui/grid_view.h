@@ -1,0 +1,46 @@
+// Draws a matrix grid inside the current ImGui window: the cells go to the gfx grid
+// renderer (an offscreen texture per grid), the texture is shown with ImGui::Image, and the
+// grid's on-screen rectangle is recorded for script mode's `layout` command.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app_state.h"
+#include "gfx/grid_renderer.h"
+
+namespace tilescope::ui {
+
+struct CellIndex {
+  int row = 0, col = 0;
+};
+
+struct GridRequest {
+  std::string name;  // unique per grid on screen; also its name in the layout file
+  int rows = 0, cols = 0;
+  std::vector<gfx::CellStyle> cells;  // row-major
+  ImVec2 maxSize;                     // the space it may take, in pixels
+  float maxCell = 56.0f;              // largest cell side, in pixels
+};
+
+class GridPainter {
+ public:
+  explicit GridPainter(gfx::GridRenderer& renderer) : renderer_(renderer) {}
+  // Draws the grid at the cursor position and returns the hovered cell, if any.
+  std::optional<CellIndex> draw(GridRequest&& request, const Theme& theme, FrameLayout& layout);
+  // The largest cell side that fits `rows` x `cols` in `space` (at least 1).
+  static float cellSide(int rows, int cols, ImVec2 space, float maxCell);
+  const std::string& lastError() const { return error_; }
+  int redraws() const { return renderer_.drawsIssued(); }
+
+ private:
+  gfx::GridRenderer& renderer_;
+  std::map<std::string, std::unique_ptr<gfx::GridCanvas>> canvases_;
+  std::string error_;
+};
+
+}  // namespace tilescope::ui

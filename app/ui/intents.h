@@ -1,0 +1,45 @@
+// Intents: everything the user (or a script) can ask the app to do. Panels, keyboard
+// shortcuts and script mode only push intents; applyIntents() is the one place that turns
+// them into state changes and new runs, so the three paths behave identically.
+#pragma once
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/launch_config.h"
+#include "core/timeline.h"
+#include "theme.h"
+
+namespace tilescope::ui {
+
+struct SetConfig { LaunchConfig config; };        // re-runs the kernel (off the UI thread)
+struct SetBackend { BackendChoice backend; };
+struct ApplyPreset { std::string name; };         // see presets.h
+struct SelectBlock { int bx, by; };
+struct Step { int count; };                       // +n forward, -n back, at the current granularity
+struct SeekPhase { int phase; };
+struct SeekStart {};
+struct SeekEnd {};
+struct SeekPosition { double position; };         // in fine steps (Timeline::position)
+struct SetPlaying { bool playing; };
+struct TogglePlaying {};
+struct ScaleSpeed { double factor; };             // speed *= factor
+struct SetSpeed { double stepsPerSecond; };
+struct SetGranularity { Granularity granularity; };
+struct SetPresentation { bool on; };
+struct TogglePresentation {};
+struct SetFontScale { float scale; };             // 1..3
+struct SetPalette { Palette palette; };
+struct ToggleFullscreen {};
+struct ShowPanel { std::string name; };           // selects a panel's tab in its slot
+struct Quit {};
+
+using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
+                            SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
+                            SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
+                            ShowPanel, Quit>;
+
+using IntentQueue = std::vector<Intent>;
+
+}  // namespace tilescope::ui

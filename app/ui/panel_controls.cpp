@@ -1,0 +1,144 @@
+// Controls: what runs (kernel, sizes, tile width or block shape, seed, backend), which block
+// is shown, the presets, and the classroom options. Every change is an intent; the kernel
+// re-runs off the UI thread and the views switch when its result arrives.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "event_text.h"
+#include "panels.h"
+#include "presets.h"
+
+namespace tilescope::ui {
+namespace {
+
+constexpr int kMaxUiSize = 512;  // sliders stop here; larger sizes are typed (and refused past the trace cap)
+
+void sectionTitle(const char* text) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", text);
+  ImGui::Separator();
+}
+
+void presetButtons(PanelContext& ctx, int first, int last, bool sameLine) {
+  const auto all = presets();
+  for (int i = first; i < last && i < int(all.size()); ++i) {
+    const Preset& p = all[std::size_t(i)];
+    if (sameLine && i > first) ImGui::SameLine();
+    if (ImGui::Button(std::string(p.label).c_str())) ctx.emit(ApplyPreset{std::string(p.name)});
+    if (ImGui::IsItemHovered()) tooltip(std::string(p.tip));
+  }
+}
+
+}  // namespace
+
+void drawControlsPanel(PanelContext& ctx) {
+  const AppState& s = ctx.state;
+  LaunchConfig config = s.request.config;
+  bool changed = false;
+
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  const KernelInfo& info = kernelInfo(config.kernel);
+  if (ImGui::BeginCombo("kernel", std::string(info.name).c_str())) {
+    for (const auto& k : kKernels) {
+      if (ImGui::Selectable(std::string(k.name).c_str(), k.id == config.kernel)) {
+        config.kernel = k.id;
+        changed = true;
+      }
+      if (ImGui::IsItemHovered()) tooltip(std::string(k.description));
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) tooltip(std::string(info.description));
+
+  bool square = config.dims.j == config.dims.k && config.dims.k == config.dims.l;
+  int size = config.dims.j;
+  if (square) {
+    if (ImGui::SliderInt("size", &size, 1, kMaxUiSize, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
+      config.dims = {size, size, size};
+      changed = true;
+    }
+  }
+  int jkl[3] = {config.dims.j, config.dims.k, config.dims.l};
+  if (ImGui::InputInt3("j, k, l", jkl)) {
+    config.dims = {std::clamp(jkl[0], 1, kMaxDimension), std::clamp(jkl[1], 1, kMaxDimension),
+                   std::clamp(jkl[2], 1, kMaxDimension)};
+    changed = true;
+  }
+  if (ImGui::IsItemHovered()) tooltip("M is j x k, N is k x l, P is j x l");
+
+  if (kernelInfo(config.kernel).tiled) {
+    if (ImGui::SliderInt("tile T", &config.tile, 1, kMaxTileWidth, "%d", ImGuiSliderFlags_AlwaysClamp)) changed = true;
+  } else {
+    if (ImGui::SliderInt("block x", &config.blockX, 1, kMaxThreadsPerBlock, "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+    if (ImGui::SliderInt("block y", &config.blockY, 1, kMaxThreadsPerBlock, "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+  }
+  int seed = int(config.seed);
+  if (ImGui::InputInt("seed", &seed)) {
+    config.seed = uint64_t(std::max(seed, 0));
+    changed = true;
+  }
+  const bool cudaOk = s.cudaUnavailable.empty();
+  int backend = s.request.backend == BackendChoice::Cuda ? 1 : 0;
+  ImGui::TextUnformatted("backend");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("emulator", backend == 0) && backend != 0) ctx.emit(SetBackend{BackendChoice::Emulator});
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!cudaOk);
+  if (ImGui::RadioButton("CUDA", backend == 1) && backend != 1) ctx.emit(SetBackend{BackendChoice::Cuda});
+  ImGui::EndDisabled();
+  if (!cudaOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(s.cudaUnavailable);
+  if (changed) ctx.emit(SetConfig{config});
+
+  // Block selector: the grid of the run on screen.
+  if (const LoadedRun* run = shownRun(s)) {
+    const KernelLaunch& L = run->run.plan.launch;
+    int b[2] = {s.shown.bx, s.shown.by};
+    ImGui::BeginDisabled(L.gridX * L.gridY <= 1);
+    if (ImGui::SliderInt2("block", b, 0, int(std::max(L.gridX, L.gridY)) - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+      ctx.emit(SelectBlock{std::min(b[0], int(L.gridX) - 1), std::min(b[1], int(L.gridY) - 1)});
+    ImGui::EndDisabled();
+    ImGui::TextDisabled("grid %ux%u blocks of %ux%u threads", L.gridX, L.gridY, L.blockX, L.blockY);
+  }
+  ImGui::PopItemWidth();
+
+  // Status: the newest request's fate.
+  if (!s.request.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
+    ImGui::TextWrapped("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
+    ImGui::PopStyleColor();
+  } else if (s.request.generation != s.request.shownGeneration) {
+    ImGui::TextDisabled("running %s...", describe(s.request.config).c_str());
+  } else if (const LoadedRun* run = shownRun(s)) {
+    const auto& v = run->run.verification;
+    ImGui::TextWrapped("%s on %s: %s (%.0f ms)", describe(run->run.config).c_str(), run->run.backend.c_str(),
+                       v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
+  }
+
+  sectionTitle("Presets");
+  presetButtons(ctx, 0, 3, false);
+  ImGui::TextDisabled("lecture block shapes (naive, 64x64):");
+  presetButtons(ctx, 3, 9, true);
+  presetButtons(ctx, 9, 10, false);
+
+  sectionTitle("Classroom");
+  bool presentation = s.view.presentation;
+  if (ImGui::Checkbox("presentation (P)", &presentation)) ctx.emit(SetPresentation{presentation});
+  ImGui::SameLine();
+  bool fullscreen = s.view.fullscreen;
+  if (ImGui::Checkbox("fullscreen (F)", &fullscreen)) ctx.emit(ToggleFullscreen{});
+  float scale = s.view.fontScale;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  if (ImGui::SliderFloat("font scale", &scale, 1.0f, 3.0f, "%.2fx")) ctx.emit(SetFontScale{scale});
+  ImGui::PopItemWidth();
+  bool okabe = s.view.palette == Palette::OkabeIto;
+  if (ImGui::Checkbox("colour-blind-safe palette", &okabe))
+    ctx.emit(SetPalette{okabe ? Palette::OkabeIto : Palette::Vivid});
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,211 @@
+// Matrices: M (j x k), N (k x l) and P (j x l) laid out as in the book's figures (N above P,
+// M to its left). The current phase's tiles carry the highlight ring, each element coloured
+// by the thread that loaded it; zero-filled elements are hatched, out-of-bounds ones red;
+// P cells fill in as they are stored. Click a P cell to select its block.
+#include <imgui.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "event_text.h"
+#include "panels.h"
+#include "tile_state.h"
+
+namespace tilescope::ui {
+namespace {
+
+using gfx::CellStyle;
+
+struct Extent {
+  int rows, cols;
+};
+
+// Tiled kernels are shown padded to whole tiles, so a boundary phase's elements outside the
+// matrix (fig. 5.11) have cells to land in.
+struct Padded {
+  Extent m, n, p;
+};
+
+Padded paddedExtents(const LoadedRun& run) {
+  const KernelLaunch& L = run.run.plan.launch;
+  const int phases = run.run.plan.phases;
+  Padded out{{L.j, L.k}, {L.k, L.l}, {L.j, L.l}};
+  if (L.tile > 0 && phases > 0) {
+    const int covK = phases * L.tile;
+    const int covJ = int(L.gridY * L.blockY), covL = int(L.gridX * L.blockX);
+    out.m = {std::max(L.j, covJ), std::max(L.k, covK)};
+    out.n = {std::max(L.k, covK), std::max(L.l, covL)};
+    out.p = {std::max(L.j, covJ), std::max(L.l, covL)};
+  }
+  return out;
+}
+
+std::vector<CellStyle> baseCells(Extent e, int realRows, int realCols, const Theme& theme) {
+  std::vector<CellStyle> cells(std::size_t(e.rows) * std::size_t(e.cols));
+  for (int r = 0; r < e.rows; ++r)
+    for (int c = 0; c < e.cols; ++c)
+      cells[std::size_t(r) * e.cols + c] = {(r < realRows && c < realCols) ? theme.cellIdle : theme.cellGhost,
+                                            theme.cellOutline, 0, gfx::kMarkNone};
+  return cells;
+}
+
+CellStyle* cellAt(std::vector<CellStyle>& cells, Extent e, int r, int c) {
+  if (r < 0 || c < 0 || r >= e.rows || c >= e.cols) return nullptr;
+  return &cells[std::size_t(r) * e.cols + c];
+}
+
+void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
+  const float side = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), colour);
+  if (marks & gfx::kMarkHatch)
+    for (float d = 0; d < side; d += 4) draw->AddLine(ImVec2(p.x + d, p.y + side), ImVec2(p.x + side, p.y + d), IM_COL32(255, 255, 255, 120));
+  ImGui::Dummy(ImVec2(side, side));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, ImGui::GetFontSize());
+}
+
+}  // namespace
+
+void drawMatricesPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!run || !block) {
+    ImGui::TextDisabled("Running the kernel...");
+    return;
+  }
+  const Theme& theme = ctx.theme();
+  const Timeline& timeline = run->timeline;
+  const auto& events = timeline.trace().events;
+  const KernelLaunch& L = run->run.plan.launch;
+  const Cursor c = timeline.normalize(ctx.state.shown.cursor);
+  const Padded ext = paddedExtents(*run);
+
+  auto m = baseCells(ext.m, L.j, L.k, theme);
+  auto n = baseCells(ext.n, L.k, L.l, theme);
+  auto p = baseCells(ext.p, L.j, L.l, theme);
+
+  // The current tiles: every element this block loads in the current load step is ringed;
+  // the ones already loaded take their loader's colour.
+  const int loadStep = block->loadStepAt(c.step);
+  for (uint32_t i : block->stepEvents(loadStep)) {
+    const Event& e = events[i];
+    if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
+    auto& cells = e.op == Op::LoadM ? m : n;
+    CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? ext.m : ext.n, e.globalRow, e.globalCol);
+    if (!cell) continue;
+    cell->highlight = theme.highlight;
+    if (!timeline.done(c, loadStep, linearThread(e, L.blockX))) continue;
+    if (zeroFilled(e)) {
+      cell->fill = theme.zeroFilled;
+      cell->marks |= gfx::kMarkHatch;
+    } else if (!inBounds(e)) {
+      cell->fill = theme.error;
+      cell->marks |= gfx::kMarkCross;
+    } else {
+      cell->fill = theme.threadColour(linearThread(e, L.blockX));
+    }
+  }
+  // Elements whose shared slot is read at this k step get a dot.
+  const TileState tiles = tileStateAt(*run, *block, c);
+  for (int r = 0; r < tiles.rows && tiles.reading; ++r)
+    for (int col = 0; col < tiles.cols; ++col)
+      for (bool isM : {true, false}) {
+        const SlotState& s = tiles.slot(isM, r, col);
+        if (s.readers.empty() || s.loadEvent < 0) continue;
+        const Event& e = events[std::size_t(s.loadEvent)];
+        if (CellStyle* cell = cellAt(isM ? m : n, isM ? ext.m : ext.n, e.globalRow, e.globalCol))
+          cell->marks |= gfx::kMarkDot;
+      }
+  // P: stored so far (all blocks in lockstep), wrong ones red; the selected block's tile ringed.
+  for (int r = 0; r < L.j; ++r)
+    for (int col = 0; col < L.l; ++col) {
+      if (!timeline.pStored(c, r, col)) continue;
+      CellStyle& cell = p[std::size_t(r) * ext.p.cols + col];
+      const bool wrong = run->wrongP[std::size_t(r) * L.l + col] != 0;
+      cell.fill = wrong ? theme.error : theme.pStored;
+      if (wrong) cell.marks |= gfx::kMarkCross;
+    }
+  for (unsigned ty = 0; ty < L.blockY; ++ty)
+    for (unsigned tx = 0; tx < L.blockX; ++tx)
+      if (CellStyle* cell = cellAt(p, ext.p, int(block->by() * L.blockY + ty), int(block->bx() * L.blockX + tx)))
+        cell->highlight = theme.highlight;
+
+  // Layout: N above P, M left of P, captions above each grid, a legend line at the bottom.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = line + 6.0f;
+  const int wideCells = ext.m.cols + ext.p.cols, tallCells = ext.n.rows + ext.p.rows;
+  const float side = GridPainter::cellSide(tallCells, wideCells,
+                                           ImVec2(avail.x - gap, avail.y - 2 * gap - line * 1.5f), 56.0f);
+  const ImVec2 origin = ImGui::GetCursorPos();
+  const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
+  auto place = [&](float x, float y, const char* caption) {
+    ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y));
+    ImGui::TextUnformatted(caption);
+    ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y + line));
+  };
+  char caption[96];
+  auto grid = [&](const char* name, Extent e, std::vector<CellStyle>& cells) {
+    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(side * e.cols, side * e.rows), side},
+                          theme, ctx.layout);
+  };
+  std::snprintf(caption, sizeof caption, "N (%d x %d)", L.k, L.l);
+  place(leftW, 0, caption);
+  const auto hoverN = grid("N", ext.n, n);
+  std::snprintf(caption, sizeof caption, "M (%d x %d)", L.j, L.k);
+  place(0, topH - gap, caption);
+  const auto hoverM = grid("M", ext.m, m);
+  std::snprintf(caption, sizeof caption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
+  place(leftW, topH - gap, caption);
+  const auto hoverP = grid("P", ext.p, p);
+  if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    ctx.emit(SelectBlock{hoverP->col / int(L.blockX), hoverP->row / int(L.blockY)});
+
+  // Tooltips: the element and the event that last touched it at the cursor.
+  auto elementTip = [&](const char* name, std::optional<CellIndex> at, int rows, int cols, const Matrix& values,
+                        std::array<Op, 1> ops) {
+    if (!at) return;
+    std::string text = std::string(name) + "[" + std::to_string(at->row) + "][" + std::to_string(at->col) + "]";
+    if (at->row < rows && at->col < cols) {
+      char v[32];
+      std::snprintf(v, sizeof v, " = %.4g", double(values.at(at->row, at->col)));
+      text += v;
+    } else {
+      text += " (outside the matrix)";
+    }
+    const int64_t e = block->lastEventAt(c, ops, at->row, at->col);
+    text += e >= 0 ? "\n" + describeEvent(events[std::size_t(e)]) : "\nnot touched by this block yet";
+    tooltip(text);
+  };
+  elementTip("M", hoverM, L.j, L.k, run->run.m, {Op::LoadM});
+  elementTip("N", hoverN, L.k, L.l, run->run.n, {Op::LoadN});
+  if (hoverP) {
+    std::string text = "P[" + std::to_string(hoverP->row) + "][" + std::to_string(hoverP->col) + "]";
+    if (hoverP->row < L.j && hoverP->col < L.l) {
+      const int64_t e = timeline.pStoreEvent(hoverP->row, hoverP->col);
+      const bool stored = timeline.pStored(c, hoverP->row, hoverP->col);
+      text += stored ? "\n" + describeEvent(events[std::size_t(e)]) : "\nnot stored yet";
+      if (stored && run->wrongP[std::size_t(hoverP->row) * L.l + hoverP->col]) text += "\nWRONG: differs from the host reference";
+    } else {
+      text += " (outside the matrix: no thread may store here)";
+    }
+    text += "\nclick: select block (" + std::to_string(hoverP->col / int(L.blockX)) + "," +
+            std::to_string(hoverP->row / int(L.blockY)) + ")";
+    tooltip(text);
+  }
+
+  // Legend.
+  ImGui::SetCursorPos(ImVec2(origin.x, origin.y + topH + side * ext.p.rows + 4.0f));
+  legendSwatch(theme.threadColour(0), "loaded by thread");
+  legendSwatch(theme.highlight, "current tile");
+  legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
+  legendSwatch(theme.pStored, "P stored");
+  legendSwatch(theme.error, "wrong / out of bounds");
+  ImGui::NewLine();
+}
+
+}  // namespace tilescope::ui

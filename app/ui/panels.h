@@ -1,0 +1,53 @@
+// Panels: one file each (panel_<name>.cpp), one function each. A panel reads AppState,
+// draws with ImGui (and grids through GridPainter), and changes nothing itself: it pushes
+// intents. See docs-notes/gui.md, "How to add a panel".
+#pragma once
+#include <span>
+#include <string_view>
+
+#include "app_state.h"
+#include "grid_view.h"
+
+namespace tilescope::ui {
+
+struct PanelContext {
+  const AppState& state;
+  IntentQueue& intents;  // push what the user asked for; applied before the next frame
+  GridPainter& grids;
+  FrameLayout& layout;
+  ImFont* monoFont = nullptr;  // for source code
+  const Theme& theme() const { return state.theme; }
+  void emit(Intent intent) { intents.push_back(std::move(intent)); }
+};
+
+// Where a panel lives: the window is laid out by slot (layout.cpp) so that nothing
+// overlaps at 1280x720; panels sharing a slot become tabs of its window.
+enum class Slot { Left, LeftBottom, Center, RightTop, RightMiddle, RightBottom, Bottom };
+inline constexpr int kSlotCount = 7;
+std::string_view slotTitle(Slot slot);
+
+using PanelFn = void (*)(PanelContext&);
+
+struct PanelEntry {
+  std::string_view name;  // tab label, and the name `show` takes in scripts
+  Slot slot;
+  PanelFn draw;
+};
+
+// Every panel, in tab order. Add new panels in panels.cpp.
+std::span<const PanelEntry> panelRegistry();
+const PanelEntry* findPanel(std::string_view name);
+
+// Draws every slot's window with its panels (tabs when a slot has several).
+void drawPanels(PanelContext& ctx);
+
+// The panels (one file each).
+void drawControlsPanel(PanelContext& ctx);
+void drawCountersPanel(PanelContext& ctx);
+void drawMatricesPanel(PanelContext& ctx);
+void drawSharedPanel(PanelContext& ctx);
+void drawThreadBlockPanel(PanelContext& ctx);
+void drawSourcePanel(PanelContext& ctx);
+void drawTimelinePanel(PanelContext& ctx);
+
+}  // namespace tilescope::ui

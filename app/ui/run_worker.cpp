@@ -1,0 +1,118 @@
+#include "run_worker.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/reference.h"
+
+namespace tilescope::ui {
+namespace {
+
+// Marks each P element that is not finite or is off the reference by more than the
+// verification tolerance (relative to the magnitude its dot product went through).
+std::vector<uint8_t> wrongElements(const Run& run) {
+  const int j = run.p.rows, l = run.p.cols, k = run.m.cols;
+  std::vector<uint8_t> wrong(std::size_t(j) * std::size_t(l), 0);
+  const double tolerance = verificationTolerance(k);
+  for (int r = 0; r < j; ++r)
+    for (int c = 0; c < l; ++c) {
+      double ref = 0.0, magnitude = 0.0;
+      for (int i = 0; i < k; ++i) {
+        const double term = double(run.m.at(r, i)) * double(run.n.at(i, c));
+        ref += term;
+        magnitude += std::fabs(term);
+      }
+      const double p = run.p.at(r, c);
+      const bool bad = !std::isfinite(p) || std::fabs(p - ref) > tolerance * std::max(magnitude, 1e-30);
+      wrong[std::size_t(r) * std::size_t(l) + std::size_t(c)] = bad;
+    }
+  return wrong;
+}
+
+}  // namespace
+
+RunWorker::RunWorker() : thread_([this] { loop(); }) {}
+
+RunWorker::~RunWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void RunWorker::submit(const RunRequest& request) {
+  {
+    std::lock_guard lock(mutex_);
+    queued_ = request;
+  }
+  wake_.notify_all();
+}
+
+std::optional<RunResult> RunWorker::poll() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(finished_, std::nullopt);
+}
+
+bool RunWorker::idle() const {
+  std::lock_guard lock(mutex_);
+  return !queued_ && !running_ && !finished_;
+}
+
+std::optional<std::string> RunWorker::cudaUnavailableReason() const {
+  std::lock_guard lock(mutex_);
+  if (!cudaProbed_) return std::string("checking for a CUDA device...");
+  return cudaReason_;
+}
+
+void RunWorker::loop() {
+  {
+    // Probe CUDA once, here, so a slow driver start never stalls a frame.
+    auto cuda = makeCudaBackend();
+    std::lock_guard lock(mutex_);
+    if (cuda) cuda_ = std::move(*cuda);
+    else cudaReason_ = cuda.error().message;
+    cudaProbed_ = true;
+    emulator_ = makeEmulatorBackend();
+  }
+  for (;;) {
+    RunRequest request;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stop_ || queued_.has_value(); });
+      if (stop_) return;
+      request = *std::exchange(queued_, std::nullopt);
+      running_ = true;
+    }
+    auto loaded = execute(request);
+    RunResult result;
+    result.generation = request.generation;
+    result.config = request.config;
+    if (loaded) result.loaded = std::move(*loaded);
+    else result.error = loaded.error().message;
+    std::lock_guard lock(mutex_);
+    finished_ = std::move(result);  // an unpolled older result is stale: replace it
+    running_ = false;
+  }
+}
+
+Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  Backend* backend = emulator_.get();
+  if (request.backend == BackendChoice::Cuda || request.backend == BackendChoice::Auto) {
+    if (cuda_) backend = cuda_.get();
+    else if (request.backend == BackendChoice::Cuda) return unavailable("CUDA backend: " + cudaReason_.value_or("?"));
+  }
+  auto run = executeRun(*backend, request.config, true);
+  if (!run) return run.error();
+  if (!run->trace) return failure("the run produced no trace");
+  auto loaded = std::make_shared<LoadedRun>();
+  loaded->run = std::move(*run);
+  loaded->timeline = Timeline::build(*loaded->run.trace);
+  loaded->wrongP = wrongElements(loaded->run);
+  loaded->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::shared_ptr<const LoadedRun>(std::move(loaded));
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,72 @@
+// Runs kernels off the UI thread. The UI submits a request and polls each frame; a frame
+// never waits. Only the newest request matters: one submitted while another is still queued
+// replaces it, and results carry the generation they were asked for so the app can drop
+// any that an later request made stale.
+#pragma once
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/run.h"
+#include "core/timeline.h"
+
+namespace tilescope::ui {
+
+// A finished run with what the views precompute from it (off the UI thread too).
+struct LoadedRun {
+  Run run;
+  Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
+  std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
+  double seconds = 0.0;         // run + timeline + checks
+  LoadedRun() = default;
+  LoadedRun(const LoadedRun&) = delete;
+  LoadedRun& operator=(const LoadedRun&) = delete;
+};
+
+struct RunRequest {
+  uint64_t generation = 0;
+  LaunchConfig config;
+  BackendChoice backend = BackendChoice::Emulator;
+};
+
+struct RunResult {
+  uint64_t generation = 0;
+  LaunchConfig config;
+  std::shared_ptr<const LoadedRun> loaded;  // null when it failed
+  std::string error;
+};
+
+class RunWorker {
+ public:
+  RunWorker();
+  ~RunWorker();
+  RunWorker(const RunWorker&) = delete;
+  RunWorker& operator=(const RunWorker&) = delete;
+
+  void submit(const RunRequest& request);
+  std::optional<RunResult> poll();
+  bool idle() const;  // nothing queued, nothing running, nothing unpolled
+  // Whether the CUDA backend can be made here, or why not (asked once, off the UI thread).
+  std::optional<std::string> cudaUnavailableReason() const;
+
+ private:
+  void loop();
+  Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request);
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<RunRequest> queued_;
+  std::optional<RunResult> finished_;
+  bool running_ = false, stop_ = false;
+  std::unique_ptr<Backend> emulator_, cuda_;
+  std::optional<std::string> cudaReason_;
+  bool cudaProbed_ = false;
+  std::thread thread_;
+};
+
+}  // namespace tilescope::ui

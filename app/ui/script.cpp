@@ -1,0 +1,214 @@
+#include "script.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "panels.h"
+#include "presets.h"
+
+namespace tilescope::ui {
+namespace {
+
+constexpr double kRunTimeoutSeconds = 120.0;
+constexpr int kSettleFrames = 2;  // frames rendered after the last change before a capture
+
+bool parseInt(const std::string& s, int& out) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool parseDouble(const std::string& s, double& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stod(s, &used);
+    return used == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+// Checks one line's shape; returns the problem or "".
+std::string check(const std::vector<std::string>& w) {
+  const std::string& c = w[0];
+  const std::size_t n = w.size();
+  int i = 0;
+  double d = 0;
+  auto ints = [&](std::size_t from, std::size_t count) {
+    if (n != from + count) return false;
+    for (std::size_t k = from; k < n; ++k)
+      if (!parseInt(w[k], i)) return false;
+    return true;
+  };
+  if (c == "preset") {
+    if (n != 2) return "usage: preset NAME";
+    return findPreset(w[1]) ? "" : "unknown preset '" + w[1] + "'";
+  }
+  if (c == "set") {
+    if (n < 3) return "usage: set WHAT VALUE";
+    const std::string& what = w[1];
+    if (what == "kernel") return n == 3 && kernelByName(w[2]) ? "" : "unknown kernel '" + w[2] + "'";
+    if (what == "size" || what == "tile" || what == "seed") return ints(2, 1) ? "" : "set " + what + " takes an integer";
+    if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
+    if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
+    if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
+    if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
+    if (what == "palette") return n == 3 && (w[2] == "okabe-ito" || w[2] == "vivid") ? "" : "set palette okabe-ito|vivid";
+    if (what == "granularity")
+      return n == 3 && (w[2] == "phase" || w[2] == "interval" || w[2] == "k") ? "" : "set granularity phase|interval|k";
+    if (what == "font-scale" || what == "speed") return n == 3 && parseDouble(w[2], d) ? "" : "set " + what + " takes a number";
+    return "unknown setting '" + what + "'";
+  }
+  if (c == "select") return n == 4 && w[1] == "block" && ints(2, 2) ? "" : "usage: select block BX BY";
+  if (c == "step") return ints(1, 1) ? "" : "usage: step N";
+  if (c == "seek") {
+    if (n == 2 && (w[1] == "start" || w[1] == "end")) return "";
+    return n == 3 && w[1] == "phase" && parseInt(w[2], i) ? "" : "usage: seek phase P | seek start | seek end";
+  }
+  if (c == "play" || c == "frames") return ints(1, 1) && i >= 0 ? "" : "usage: " + c + " FRAMES";
+  if (c == "wait" || c == "quit" || c == "report") return n == 1 ? "" : c + " takes no arguments";
+  if (c == "show") {
+    std::string name;
+    for (std::size_t k = 1; k < n; ++k) name += (k > 1 ? " " : "") + w[k];
+    return findPanel(name) ? "" : "unknown panel '" + name + "'";
+  }
+  if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
+  if (c == "expect") {
+    if (n == 2 && w[1] == "no-error") return "";
+    return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
+  }
+  return "unknown command '" + c + "'";
+}
+
+std::string rest(const std::vector<std::string>& w, std::size_t from) {
+  std::string out;
+  for (std::size_t k = from; k < w.size(); ++k) out += (k > from ? " " : "") + w[k];
+  return out;
+}
+
+}  // namespace
+
+Result<Script> parseScript(const std::string& file, const std::string& text) {
+  Script script;
+  script.file = file;
+  std::istringstream in(text);
+  std::string raw;
+  for (int number = 1; std::getline(in, raw); ++number) {
+    if (const auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+    std::istringstream words(raw);
+    ScriptLine line{number, {}};
+    for (std::string w; words >> w;) line.words.push_back(w);
+    if (line.words.empty()) continue;
+    if (std::string problem = check(line.words); !problem.empty())
+      return invalidInput(file + ":" + std::to_string(number) + ": " + problem);
+    script.lines.push_back(std::move(line));
+  }
+  return script;
+}
+
+Result<Script> loadScript(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return invalidInput(path + ": cannot open the script");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseScript(path, text.str());
+}
+
+Status ScriptRunner::fail(const ScriptLine& line, const std::string& message) const {
+  return failure(script_.file + ":" + std::to_string(line.number) + ": " + message);
+}
+
+Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requests) {
+  if (framesToWait_ > 0) {
+    if (--framesToWait_ > 0) return Ok{};
+    if (playing_) state.intents.push_back(SetPlaying{false});
+    playing_ = false;
+  }
+  while (next_ < script_.lines.size()) {
+    const ScriptLine& line = script_.lines[next_];
+    const auto& w = line.words;
+    const std::string& c = w[0];
+    const bool configures = c == "preset" || c == "set";
+    // Every command but set/preset acts on the newest run, so it waits for it.
+    if (!configures && (runPending || !state.intents.empty())) {
+      if (waitStarted_ < 0) waitStarted_ = state.now;
+      if (state.now - waitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the kernel run");
+      return Ok{};
+    }
+    waitStarted_ = -1.0;
+    if ((c == "screenshot" || c == "layout") && settle_ < kSettleFrames) {
+      ++settle_;
+      return Ok{};  // let the frame reflect every change first
+    }
+    settle_ = 0;
+    ++next_;
+    auto& q = state.intents;
+    int a = 0, b = 0, e = 0;
+    double d = 0;
+    if (c == "preset") {
+      q.push_back(ApplyPreset{w[1]});
+    } else if (c == "set") {
+      LaunchConfig config = state.request.config;
+      const std::string& what = w[1];
+      if (what == "kernel") config.kernel = *kernelByName(w[2]);
+      else if (what == "size") parseInt(w[2], a), config.dims = {a, a, a};
+      else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
+      else if (what == "tile") parseInt(w[2], config.tile);
+      else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
+      else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
+      else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
+      else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
+      else if (what == "palette") q.push_back(SetPalette{w[2] == "vivid" ? Palette::Vivid : Palette::OkabeIto});
+      else if (what == "font-scale") parseDouble(w[2], d), q.push_back(SetFontScale{float(d)});
+      else if (what == "speed") parseDouble(w[2], d), q.push_back(SetSpeed{d});
+      else if (what == "granularity")
+        q.push_back(SetGranularity{w[2] == "phase" ? Granularity::Phase
+                                   : w[2] == "interval" ? Granularity::Interval : Granularity::KStep});
+      if (!(config == state.request.config)) {
+        q.push_back(SetConfig{config});
+        return Ok{};  // the next set line builds on this one once applyIntents has taken it
+      }
+    } else if (c == "select") {
+      parseInt(w[2], a), parseInt(w[3], b);
+      q.push_back(SelectBlock{a, b});
+    } else if (c == "step") {
+      parseInt(w[1], a);
+      q.push_back(Step{a});
+    } else if (c == "seek") {
+      if (w[1] == "start") q.push_back(SeekStart{});
+      else if (w[1] == "end") q.push_back(SeekEnd{});
+      else parseInt(w[2], a), q.push_back(SeekPhase{a});
+    } else if (c == "play" || c == "frames") {
+      parseInt(w[1], a);
+      if (c == "play") q.push_back(SetPlaying{true});
+      playing_ = c == "play";
+      framesToWait_ = a;
+      if (a > 0) return Ok{};
+    } else if (c == "show") {
+      q.push_back(ShowPanel{rest(w, 1)});
+    } else if (c == "screenshot") {
+      requests.screenshot = w[1];
+      return Ok{};
+    } else if (c == "layout") {
+      requests.layout = w[1];
+      return Ok{};
+    } else if (c == "expect") {
+      const std::string& error = state.request.error;
+      if (w[1] == "no-error" && !error.empty()) return fail(line, "expected no error, the app shows: " + error);
+      if (w[1] == "error") {
+        const std::string want = rest(w, 2);
+        if (error.find(want) == std::string::npos)
+          return fail(line, "expected an error containing '" + want + "', the app shows: '" + error + "'");
+      }
+    } else if (c == "report") {
+      requests.report = true;
+    } else if (c == "quit") {
+      q.push_back(Quit{});
+      return Ok{};
+    }
+    // "wait" needs nothing more: reaching it means the run is in.
+  }
+  return Ok{};
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,67 @@
+// Script mode: `tilescope --script FILE` runs commands, one per line, through the same
+// intents the UI uses. The whole file is checked before the window opens, so a bad line is
+// reported as FILE:LINE with nothing else done. '#' starts a comment.
+//
+//   preset NAME                    book-4x4, boundary-3x3, naive-32x8, tiled-128, ...
+//   set kernel NAME | size N | dims J K L | tile T | block BX BY | seed S
+//   set backend emulator|cuda | presentation on|off | font-scale X | palette okabe-ito|vivid
+//   set granularity phase|interval|k | speed STEPS_PER_SECOND
+//   select block BX BY             step N (negative: back)
+//   seek phase P | seek start | seek end
+//   play FRAMES                    plays for that many frames, then pauses
+//   frames N                       renders N frames
+//   wait                           waits for the pending run (every command but set/preset does)
+//   show PANEL                     brings a tabbed panel to the front
+//   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
+//   expect error TEXT | expect no-error    fails the script unless the run's error matches
+//   report                         prints frame-time percentiles so far
+//   quit
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app_state.h"
+#include "core/result.h"
+
+namespace tilescope::ui {
+
+struct ScriptLine {
+  int number = 0;
+  std::vector<std::string> words;
+};
+
+struct Script {
+  std::string file;
+  std::vector<ScriptLine> lines;
+};
+
+// Reads and checks every line; the error names FILE:LINE and what is wrong.
+Result<Script> loadScript(const std::string& path);
+Result<Script> parseScript(const std::string& file, const std::string& text);
+
+// What the frame loop must do for the script this frame.
+struct ScriptRequests {
+  std::string screenshot;  // capture this frame to this path
+  std::string layout;      // write this frame's layout to this path
+  bool report = false;
+};
+
+class ScriptRunner {
+ public:
+  explicit ScriptRunner(Script script) : script_(std::move(script)) {}
+  // Runs commands until one must wait for a later frame. `runPending`: a run is queued or
+  // running. Returns an error (FILE:LINE: ...) when a command fails.
+  Status tick(AppState& state, bool runPending, ScriptRequests& requests);
+  bool finished() const { return next_ >= script_.lines.size(); }
+
+ private:
+  Status fail(const ScriptLine& line, const std::string& message) const;
+  Script script_;
+  std::size_t next_ = 0;
+  int framesToWait_ = 0;  // for play/frames
+  bool playing_ = false;
+  int settle_ = 0;        // frames to render before a capture
+  double waitStarted_ = -1.0;
+};
+
+}  // namespace tilescope::ui
