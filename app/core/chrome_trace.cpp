@@ -121,11 +121,9 @@ void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase
       addEvent(intervals[std::size_t(interval)], e, i - begin);
       if (e.op == Op::Barrier) ++intervalOf[std::size_t(thread)];
     }
-    uint64_t clockBase = UINT64_MAX;
-    if (clocks)
-      for (const auto& w : perWarp)
-        for (const auto& iv : w)
-          if (iv.closed) clockBase = std::min(clockBase, iv.barrierClock);
+    uint64_t clockBase = UINT64_MAX;  // the block's first barrier arrival
+    for (std::size_t i = begin; clocks && i < end; ++i)
+      if (ev[i].op == Op::Barrier) clockBase = std::min(clockBase, barrierClock(ev[i]));
     if (clockBase == UINT64_MAX) clockBase = 0;
 
     writeMetadata(json, "process_name", pid, -1,
