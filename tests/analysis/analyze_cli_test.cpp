@@ -1,0 +1,70 @@
+// tilescope-cli analyze as a user runs it: the JSON keys, the numbers of one hand-checked
+// config, the racing kernel's hazards and the --profile error.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int exitCode = -1;
+  std::string out;
+};
+
+CliResult runCli(const std::string& args) {
+  CliResult r;
+  FILE* pipe = popen((std::string(TILESCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(AnalyzeCli, Tiled_T16_size64_JsonKeysAndValues) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 64 --tile 16 --json");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  for (const char* key : {"global_load_requests", "global_load_sectors", "global_store_requests",
+                          "global_store_sectors", "shared_load_requests", "shared_load_wavefronts",
+                          "shared_bank_conflicts", "hazards", "flops", "global_bytes", "intensity", "occupancy",
+                          "blocks_per_sm", "threads_per_sm", "limiter", "profile"})
+    EXPECT_TRUE(has(r.out, std::string("\"") + key + "\":")) << key << " missing in " << r.out;
+  // 16 blocks x 4 phases x 8 warps x 2 loads, 4 sectors each; 8 blocks of 256 on an A100.
+  EXPECT_TRUE(has(r.out, "\"global_load_requests\":1024")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"global_load_sectors\":4096")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"shared_bank_conflicts\":0")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"hazards\":[]")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"flops\":524288")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"intensity\":4")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"blocks_per_sm\":8")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"profile\":\"a100\"")) << r.out;
+}
+
+TEST(AnalyzeCli, NoFirstSync_ReportsReadAfterWriteAndWrongP) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled-no-first-sync --size 32 --tile 16 --json");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "\"type\":\"RAW\"")) << r.out;
+  EXPECT_FALSE(has(r.out, "\"type\":\"WAR\"")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"verified\":false")) << r.out;
+}
+
+TEST(AnalyzeCli, UnknownProfile_Exit2ListsNames) {
+  const CliResult r = runCli("analyze --backend emu --profile v100");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(has(r.out, "textbook, a100, h100")) << r.out;
+}
+
+TEST(AnalyzeCli, TextbookProfile_RegistersFlag_TheCliff) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 32 --tile 16 --profile textbook --registers 12");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "5 blocks/SM, 1280 threads/SM")) << r.out;
+  EXPECT_TRUE(has(r.out, "limited by registers")) << r.out;
+}
+
+}  // namespace

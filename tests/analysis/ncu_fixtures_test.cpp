@@ -1,0 +1,103 @@
+// Holds the model to Nsight Compute's counters, measured on a GPU (tests/fixtures/ncu,
+// README there says how). Each fixture row names a launch and one metric; the test traces
+// the same launch on the emulator and computes the same figure from the trace.
+//   Global request and sector counts are compared for every kernel.
+//   Shared-memory loads only where the compiled code has one 32-bit shared load per source
+//   read (tiled-dynamic, tiled-transposed: run-time T); the static tiled kernels' Mds reads
+//   become 128-bit loads, and the fixture records those rows as information only.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "analysis_support.h"
+#include "core/analysis/bank_conflicts.h"
+#include "core/analysis/coalescing.h"
+
+namespace tilescope {
+namespace {
+
+struct FixtureRow {
+  std::string file;
+  LaunchConfig config;
+  std::string metric;
+  uint64_t value = 0;
+};
+
+// Rows of "kernel,j,k,l,tile,bx,by,pad,metric,value" (a '#' line is a comment).
+std::vector<FixtureRow> readFixtures() {
+  std::vector<FixtureRow> rows;
+  const std::filesystem::path dir(TILESCOPE_NCU_FIXTURES);
+  if (!std::filesystem::exists(dir)) return rows;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".csv") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#' || line.rfind("kernel,", 0) == 0) continue;
+      std::stringstream ss(line);
+      std::vector<std::string> f;
+      for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+      if (f.size() != 10) {
+        ADD_FAILURE() << entry.path() << ": malformed row '" << line << "'";
+        continue;
+      }
+      auto id = kernelByName(f[0]);
+      if (!id) {
+        ADD_FAILURE() << entry.path() << ": unknown kernel " << f[0];
+        continue;
+      }
+      FixtureRow r;
+      r.file = entry.path().filename().string();
+      r.config.kernel = *id;
+      r.config.dims = {std::stoi(f[1]), std::stoi(f[2]), std::stoi(f[3])};
+      r.config.tile = std::stoi(f[4]);
+      r.config.blockX = std::stoi(f[5]);
+      r.config.blockY = std::stoi(f[6]);
+      r.config.pad = std::stoi(f[7]);
+      r.metric = f[8];
+      r.value = uint64_t(std::stod(f[9]));
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+bool sharedMatchesSass(KernelId id) { return id == KernelId::TiledDynamic || id == KernelId::TiledTransposed; }
+
+TEST(NcuFixtures, ModelEqualsNsightCompute) {
+  const auto rows = readFixtures();
+  if (rows.empty()) GTEST_SKIP() << "no ncu fixtures under " << TILESCOPE_NCU_FIXTURES;
+  std::map<std::string, std::map<std::string, uint64_t>> model;  // config -> metric -> value
+  int compared = 0;
+  for (const FixtureRow& row : rows) {
+    const std::string key = describe(row.config);
+    if (!model.count(key)) {
+      LaunchConfig c = row.config;
+      c.seed = analysis_testing::freshSeed();
+      const tilescope::Run run = analysis_testing::traced(c);
+      if (!run.trace) continue;
+      const CoalescingReport g = analyzeCoalescing(*run.trace);
+      const BankReport b = analyzeBankConflicts(*run.trace);
+      model[key] = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", g.loads.requests},
+                    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", g.loads.sectors},
+                    {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", g.stores.requests},
+                    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", g.stores.sectors},
+                    {"smsp__sass_inst_executed_op_shared_ld.sum", b.loads.requests},
+                    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", b.loads.wavefronts}};
+    }
+    const auto& m = model[key];
+    auto it = m.find(row.metric);
+    if (it == m.end()) continue;  // recorded for information (e.g. shared stores)
+    const bool shared = row.metric.find("shared") != std::string::npos;
+    if (shared && !sharedMatchesSass(row.config.kernel)) continue;
+    EXPECT_EQ(it->second, row.value) << row.file << ": " << key << " " << row.metric;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+}
+
+}  // namespace
+}  // namespace tilescope
