@@ -1,7 +1,9 @@
 // tilescope-cli analyze: traces one launch and prints every analysis of app/core/analysis
 // (coalescing, bank conflicts, hazards, traffic and intensity, occupancy) for a device
 // profile. Flags of its own: --profile NAME, --registers R (registers per thread for the
-// occupancy model, instead of the estimate). A racing kernel's wrong result is reported,
+// occupancy model, instead of the estimate), --plain-run (after the traced launch, launch
+// the plain NoProbe instantiation once more: what scripts/gpu-analysis profiles with ncu,
+// since the traced kernel's own trace stores would swamp the store counters). A racing kernel's wrong result is reported,
 // not an error: showing it is the point, so the exit code is 0 once the analysis ran.
 #include <iostream>
 
@@ -16,6 +18,7 @@ namespace {
 struct AnalyzeFlags {
   std::string profile = "a100";
   int registers = 0;  // 0: the estimate
+  bool plainRun = false;
 };
 
 Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
@@ -23,7 +26,9 @@ Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
   for (std::size_t i = 0; i < extra.size(); ++i) {
     const std::string& a = extra[i];
     const bool hasValue = i + 1 < extra.size() && extra[i + 1].rfind("--", 0) != 0;
-    if (a == "--profile" || a == "--registers") {
+    if (a == "--plain-run") {
+      f.plainRun = true;
+    } else if (a == "--profile" || a == "--registers") {
       if (!hasValue) return invalidInput(a + " needs a value");
       const std::string& v = extra[++i];
       if (a == "--profile") {
@@ -34,7 +39,7 @@ Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
         f.registers = *r;
       }
     } else {
-      return invalidInput("unknown flag '" + a + "' for 'analyze' (it takes --profile NAME and --registers R)");
+      return invalidInput("unknown flag '" + a + "' for 'analyze' (it takes --profile NAME, --registers R, --plain-run)");
     }
   }
   return f;
@@ -51,6 +56,10 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   auto run = executeRun(**backend, o.config, true);
   if (!run) return reportError(run.error());
   const Run& r = *run;
+  if (flags->plainRun) {
+    auto plain = executeRun(**backend, o.config, false);
+    if (!plain) return reportError(plain.error());
+  }
 
   KernelResources resources = kernelResources(r.plan.launch);
   if (flags->registers > 0) {
