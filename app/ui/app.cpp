@@ -8,6 +8,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -230,6 +231,8 @@ int runApp(const AppOptions& options) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
+    if (!interactive) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     state.layout = {};
     PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono};

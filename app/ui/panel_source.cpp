@@ -1,9 +1,65 @@
+// Source: the kernel source that ran (embedded at build time from kernels/), with the lines
+// of the current step's events highlighted and the newest event's line marked.
 #include <imgui.h>
 
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "gfx/embedded_files.h"
 #include "panels.h"
 
 namespace tilescope::ui {
 
-void drawSourcePanel(PanelContext& ctx) { ImGui::TextDisabled("Source: coming next"); }
+void drawSourcePanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!run || !block) return;
+  const Theme& theme = ctx.theme();
+  const KernelInfo& info = kernelInfo(run->run.config.kernel);
+  const std::string path = "kernels/" + std::string(info.sourceFile);
+  const auto source = embeddedFile(path);
+  ImGui::TextDisabled("%s", path.c_str());
+  if (!source) {
+    ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
+    return;
+  }
+  const Timeline& t = run->timeline;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const auto& events = t.trace().events;
+  std::set<int> stepLines;
+  for (uint32_t i : block->stepEvents(c.step)) stepLines.insert(events[i].line);
+  const int64_t current = block->currentEvent(c);
+  const int currentLine = current >= 0 ? events[std::size_t(current)].line : -1;
+
+  ImGui::BeginChild("code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (ctx.monoFont) ImGui::PushFont(ctx.monoFont);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float lineH = ImGui::GetTextLineHeightWithSpacing();
+  std::string_view text = *source;
+  int number = 1;
+  float currentY = -1;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    if (stepLines.count(number)) {
+      const Rgba band = number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
+      draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + lineH),
+                          (band & 0x00ffffffu) | 0x50000000u);
+      if (number == currentLine) currentY = ImGui::GetCursorPosY();
+    }
+    ImGui::TextDisabled("%3d", number);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ++number;
+  }
+  // Keep the current line in view when it changes.
+  if (currentY >= 0 && (currentY < ImGui::GetScrollY() || currentY > ImGui::GetScrollY() + ImGui::GetWindowHeight() - lineH))
+    ImGui::SetScrollY(currentY - ImGui::GetWindowHeight() * 0.4f);
+  if (ctx.monoFont) ImGui::PopFont();
+  ImGui::EndChild();
+}
 
 }  // namespace tilescope::ui

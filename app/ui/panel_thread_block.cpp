@@ -1,9 +1,71 @@
+// Thread block: the selected block's threads laid out as threadIdx (y rows, x columns),
+// coloured by state at the cursor; warps alternate their outline; barrier arrivals count up
+// until the block is released.
 #include <imgui.h>
 
+#include <string>
+
+#include "event_text.h"
 #include "panels.h"
 
 namespace tilescope::ui {
 
-void drawThreadBlockPanel(PanelContext& ctx) { ImGui::TextDisabled("Thread block: coming next"); }
+void drawThreadBlockPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!run || !block) return;
+  const Theme& theme = ctx.theme();
+  const Timeline& t = run->timeline;
+  const KernelLaunch& L = run->run.plan.launch;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const int rows = int(L.blockY), cols = int(L.blockX);
+
+  ImGui::Text("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+              (rows * cols + 31) / 32, rows * cols > 32 ? "s" : "");
+  const int arrivals = block->barrierArrivals(c);
+  if (arrivals >= 0) {
+    const bool released = arrivals == rows * cols;
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
+                                                           : theme.stateColour(ThreadState::Waiting));
+    char label[96];
+    std::snprintf(label, sizeof label, "barrier: %d/%d arrived%s", arrivals, rows * cols, released ? ", released" : "");
+    ImGui::ProgressBar(float(arrivals) / float(rows * cols), ImVec2(-1, 0), label);
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextDisabled("no barrier at this step");
+  }
+
+  std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
+  int counts[6] = {};
+  for (int i = 0; i < rows * cols; ++i) {
+    const ThreadState s = block->threadState(c, i);
+    ++counts[int(s)];
+    // Odd warps get a light outline, so warp boundaries show at a glance.
+    cells[std::size_t(i)] = {theme.stateColour(s), (i / 32) % 2 ? theme.warpTint : theme.cellOutline, 0,
+                             gfx::kMarkNone};
+  }
+  const float legendH = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  ImVec2 space = ImGui::GetContentRegionAvail();
+  space.y -= legendH;
+  const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(cells), space, 40.0f}, theme, ctx.layout);
+  if (hovered) {
+    const int linear = hovered->row * cols + hovered->col;
+    std::string text = "thread (" + std::to_string(hovered->col) + "," + std::to_string(hovered->row) + "), linear " +
+                       std::to_string(linear) + ", warp " + std::to_string(linear / 32) + "\n" +
+                       std::string(threadStateName(block->threadState(c, linear)));
+    tooltip(text);
+  }
+  // Legend with live counts.
+  static constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
+                                           ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
+  for (int i = 0; i < 6; ++i) {
+    const ThreadState s = kShown[i];
+    if (i % 3) ImGui::SameLine();
+    ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+    ImGui::SameLine();
+    ImGui::Text("%s %d", std::string(threadStateName(s)).c_str(), counts[int(s)]);
+  }
+}
 
 }  // namespace tilescope::ui

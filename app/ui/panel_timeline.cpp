@@ -1,9 +1,99 @@
+// Timeline: the selected block's steps as a strip (phases as segments, barriers as markers),
+// a scrubber, transport buttons, speed and step granularity.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "event_text.h"
 #include "panels.h"
 
 namespace tilescope::ui {
 
-void drawTimelinePanel(PanelContext& ctx) { ImGui::TextDisabled("Timeline: coming next"); }
+void drawTimelinePanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) {
+    ImGui::TextDisabled("Running the kernel...");
+    return;
+  }
+  const Timeline& t = run->timeline;
+  const Theme& theme = ctx.theme();
+  const Playback& play = ctx.state.playback;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+
+  // Transport.
+  if (ImGui::Button("|<")) ctx.emit(SeekStart{});
+  ImGui::SameLine();
+  if (ImGui::Button("<")) ctx.emit(Step{-1});
+  if (ImGui::IsItemHovered()) tooltip("step back (left arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(play.playing ? "pause" : "play", ImVec2(ImGui::GetFontSize() * 3.5f, 0))) ctx.emit(TogglePlaying{});
+  if (ImGui::IsItemHovered()) tooltip("play / pause (space)");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) ctx.emit(Step{1});
+  if (ImGui::IsItemHovered()) tooltip("step forward (right arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
+  ImGui::SameLine();
+  ImGui::TextUnformatted("step by");
+  static constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
+  for (int g = 0; g < kGranularityCount; ++g) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+  }
+  ImGui::SameLine();
+  float speed = float(play.stepsPerSecond);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))
+    ctx.emit(SetSpeed{speed});
+  if (ImGui::IsItemHovered()) tooltip("playback speed (+ / -)");
+
+  // The strip: one segment per fine step, coloured by kind; phase boundaries and barriers
+  // drawn over it; the cursor as a bar.
+  const float stripH = ImGui::GetFontSize() * 1.6f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::InvisibleButton("strip", ImVec2(width, stripH));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int steps = t.steps();
+  const float stepW = width / float(steps);
+  for (int s = 0; s < steps; ++s) {
+    const StepInfo& st = t.step(s);
+    Rgba colour = theme.cellIdle;
+    switch (st.kind) {
+      case StepKind::Load: colour = theme.stateColour(ThreadState::Loading); break;
+      case StepKind::Compute: colour = theme.stateColour(ThreadState::Computing); break;
+      case StepKind::Store: colour = theme.pStored; break;
+      case StepKind::Barrier: colour = theme.stateColour(ThreadState::Waiting); break;
+      default: break;
+    }
+    const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
+    const bool doneStep = t.done(c, s, t.threadsPerBlock() - 1);
+    draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), doneStep ? colour : (colour & 0x00ffffffu) | 0x60000000u);
+    if (s > 0 && st.phase != t.step(s - 1).phase)
+      draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
+  }
+  const float cx = p0.x + width * float(t.position(c) / double(steps));
+  draw->AddRectFilled(ImVec2(cx - 1.5f, p0.y - 3), ImVec2(cx + 1.5f, p0.y + stripH + 3), theme.highlight);
+  if (ImGui::IsItemActive() || (ImGui::IsItemHovered() && ImGui::IsMouseClicked(0))) {
+    const double pos = double(ImGui::GetMousePos().x - p0.x) / double(width) * double(steps);
+    ctx.emit(SeekPosition{pos});
+  } else if (ImGui::IsItemHovered()) {
+    const int s = std::clamp(int((ImGui::GetMousePos().x - p0.x) / stepW), 0, steps - 1);
+    tooltip(t.stepLabel(s) + "\nclick or drag to seek");
+  }
+
+  // Where we are, in words.
+  char where[256];
+  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, steps,
+                t.stepLabel(c.step).c_str(), t.phasesDone(c), t.phases());
+  ImGui::TextUnformatted(where);
+  if (c.threads < t.threadsPerBlock()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("  %d/%d threads through it", c.threads, t.threadsPerBlock());
+  }
+}
 
 }  // namespace tilescope::ui
