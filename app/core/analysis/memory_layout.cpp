@@ -20,12 +20,21 @@ GlobalLayout globalLayout(const KernelLaunch& L) {
 
 SharedLayout sharedLayout(const KernelLaunch& L) {
   SharedLayout s;
-  if (!kernelInfo(L.kernel).tiled) return s;
-  s.rowStride = L.tile + (L.kernel == KernelId::TiledTransposed ? L.pad : 0);
-  const uint32_t tileBytes = uint32_t(L.tile) * uint32_t(s.rowStride) * kElementBytes;
+  int rowsM = 0;
+  if (L.kernel == KernelId::TiledRect || L.kernel == KernelId::BugRectIndex) {
+    const int bw = int(L.blockX), bh = int(L.blockY);
+    const int tk = bw < bh ? bw : bh;
+    rowsM = bh;
+    s.strideM = tk;
+    s.strideN = bw;
+    s.bytes = uint32_t(bh * tk + tk * bw) * kElementBytes;
+  } else if (kernelInfo(L.kernel).tiled) {
+    rowsM = L.tile;
+    s.strideM = s.strideN = L.tile + (L.kernel == KernelId::TiledTransposed ? L.pad : 0);
+    s.bytes = 2 * uint32_t(L.tile * s.strideM) * kElementBytes;
+  }
   s.baseM = 0;
-  s.baseN = tileBytes;
-  s.bytes = 2 * tileBytes;
+  s.baseN = uint32_t(rowsM * s.strideM) * kElementBytes;
   return s;
 }
 
@@ -50,7 +59,8 @@ bool readsShared(const Event& e) { return e.op == Op::ReadM || e.op == Op::ReadN
 std::optional<uint32_t> sharedAddress(const Event& e, const SharedLayout& s) {
   if (!writesShared(e) && !readsShared(e)) return std::nullopt;
   const bool m = e.op == Op::LoadM || e.op == Op::ReadM;
-  return (m ? s.baseM : s.baseN) + (uint32_t(e.sharedRow) * uint32_t(s.rowStride) + uint32_t(e.sharedCol)) * kElementBytes;
+  const uint32_t stride = uint32_t(m ? s.strideM : s.strideN);
+  return (m ? s.baseM : s.baseN) + (uint32_t(e.sharedRow) * stride + uint32_t(e.sharedCol)) * kElementBytes;
 }
 
 char matrixOf(const Event& e) {

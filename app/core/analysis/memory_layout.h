@@ -12,8 +12,9 @@
 // declared, Mds at byte 0 and Nds right after it at 4*T*T (nvcc places a kernel's static
 // __shared__ arrays in declaration order, each aligned to its element size; a T*T float
 // array needs no padding). The dynamic kernels carve Mds and Nds out of one extern array
-// the same way (fig. 5.14). tiled-transposed has rows of T + pad floats. Slot (r, c) of
-// a tile is at base + 4 * (r * rowStride + c), with (r, c) the slot the probe recorded.
+// the same way (fig. 5.14). tiled-transposed has rows of T + pad floats; tiled-rect (and
+// its bug twin) a bh x TK Mds and a TK x bw Nds, TK = min(bw, bh). Slot (r, c) of a tile
+// is at base + 4 * (r * stride + c), with (r, c) the slot the probe recorded.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -32,8 +33,8 @@ struct GlobalLayout {
 
 struct SharedLayout {
   uint32_t baseM = 0, baseN = 0;  // byte offsets of Mds and Nds
-  int rowStride = 0;              // floats from one tile row to the next
-  uint32_t bytes = 0;             // both tiles together
+  int strideM = 0, strideN = 0;   // floats from one tile row to the next
+  uint32_t bytes = 0;             // both tiles together; 0: the kernel uses no shared memory
 };
 
 GlobalLayout globalLayout(const KernelLaunch& launch);
