@@ -22,6 +22,8 @@ commands:
                      runs its fixed kernel instead (exit 0 when it behaves as described)
   save               trace a launch and save it: --file F.tstrace [--chrome F.json]
   open               summarise a saved trace: --file F.tstrace [--chrome F.json for Perfetto]
+  lessons            list the guided lessons; --show NAME prints one, --script NAME writes it
+                     as an app script (tilescope --script); --dir DIR reads another directory
 
 flags:
   --kernel NAME      naive | tiled | tiled-bounds | tiled-dynamic | ... (see 'kernels')

@@ -17,6 +17,7 @@ int benchCommand(const Options& o, std::ostream& out);    // bench_command.cpp
 int bugsCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
 int saveCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
 int openCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
+int lessonsCommand(const Options& o, std::ostream& out);  // teaching_commands.cpp
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

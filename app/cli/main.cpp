@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   else if (o.command == "bugs") code = bugsCommand(o, out);
   else if (o.command == "save") code = saveCommand(o, out);
   else if (o.command == "open") code = openCommand(o, out);
+  else if (o.command == "lessons") code = lessonsCommand(o, out);
   else return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
 
   out.flush();

@@ -9,6 +9,7 @@
 #include "core/bugs.h"
 #include "core/chrome_trace.h"
 #include "core/json_writer.h"
+#include "core/lesson.h"
 #include "core/trace_file.h"
 
 namespace tilescope::cli {
@@ -198,6 +199,50 @@ int openCommand(const Options& o, std::ostream& out) {
     if (auto s = exportChrome(saved->run, flags->at("--chrome")); !s) return reportError(s.error());
   if (o.json) writeSummaryJson(out, *saved);
   else printSummary(out, *saved, path);
+  return kExitOk;
+}
+
+int lessonsCommand(const Options& o, std::ostream& out) {
+  auto flags = commandFlags(o, {"--show", "--script", "--dir"}, {});
+  if (!flags) return reportError(flags.error());
+  const std::string dir = flags->count("--dir") ? flags->at("--dir") : defaultLessonDirectory();
+  auto lessons = loadLessonDirectory(dir);
+  if (!lessons) return reportError(lessons.error());
+  const bool show = flags->count("--show") > 0, script = flags->count("--script") > 0;
+  if (show && script) return reportError(invalidInput("give --show NAME or --script NAME, not both"));
+  if (!show && !script) {
+    for (std::size_t i = 0; i < lessons->size(); ++i) {
+      const Lesson& l = (*lessons)[i];
+      char line[256];
+      std::snprintf(line, sizeof line, "%2zu  %-22s %s (%zu pages)\n", i + 1, l.name.c_str(), l.title.c_str(),
+                    l.pages.size());
+      out << line;
+    }
+    out << "open one in the app: tilescope --lesson NAME; read one here: tilescope-cli lessons --show NAME\n";
+    return kExitOk;
+  }
+  const std::string key = show ? flags->at("--show") : flags->at("--script");
+  const Lesson* lesson = findLesson(*lessons, key);
+  if (!lesson) return reportError(invalidInput("no lesson '" + key + "' in " + dir + ": see tilescope-cli lessons"));
+  if (script) {
+    // The whole lesson as one script-mode file: each page's commands, then a wait for its
+    // run and a rendered frame, as the app's Next button would do it.
+    out << "# " << lesson->title << " (" << lesson->file << ")\n";
+    for (const LessonPage& page : lesson->pages) {
+      out << "# page: " << page.title << "\n";
+      for (const std::string& line : pageScript(page)) out << line << "\n";
+      out << "wait\nframes 1\n";
+    }
+    out << "quit\n";
+    return kExitOk;
+  }
+  out << lesson->title << "\n";
+  for (std::size_t i = 0; i < lesson->pages.size(); ++i) {
+    const LessonPage& page = lesson->pages[i];
+    out << "\n[" << i + 1 << "/" << lesson->pages.size() << "] " << page.title << "  (" << describe(page.config)
+        << ")\n";
+    for (const std::string& p : page.paragraphs) out << "  " << p << "\n";
+  }
   return kExitOk;
 }
 
