@@ -15,6 +15,7 @@ constexpr std::array kPanels{
     PanelEntry{"Shared memory", Slot::RightTop, drawSharedPanel},
     PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
     PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
+    PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
 };
 

@@ -49,5 +49,6 @@ void drawSharedPanel(PanelContext& ctx);
 void drawThreadBlockPanel(PanelContext& ctx);
 void drawSourcePanel(PanelContext& ctx);
 void drawTimelinePanel(PanelContext& ctx);
+void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 
 }  // namespace tilescope::ui

@@ -1,0 +1,106 @@
+// Bug gallery: the mistakes of the teaching material (app/core/bugs.h), each one click from
+// its buggy launch and one click from its fix. When the run on screen is a gallery launch,
+// the panel lists its measured symptoms: wrong P cells with expected and actual values,
+// out-of-bounds loads, barriers per thread and the stale shared reads. The Matrices panel
+// already paints the wrong P cells and the out-of-bounds loads.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "core/bugs.h"
+#include "event_text.h"
+#include "panels.h"
+
+namespace tilescope::ui {
+namespace {
+
+// The gallery entry whose buggy (or fixed) launch is on screen, if any.
+const Bug* bugOnScreen(const LaunchConfig& c, bool& fixed) {
+  for (const Bug& bug : bugGallery())
+    for (bool f : {false, true}) {
+      auto bc = bugConfig(bug, f, c.seed);
+      if (bc && bc->kernel == c.kernel && bc->dims == c.dims && bc->tile == c.tile &&
+          (kernelInfo(c.kernel).tiled || (bc->blockX == c.blockX && bc->blockY == c.blockY))) {
+        fixed = f;
+        return &bug;
+      }
+    }
+  return nullptr;
+}
+
+void evidence(PanelContext& ctx, const Run& run) {
+  // Gallery launches are tiny (at most a few thousand events): measuring per frame is cheap.
+  const BugEvidence ev = examineRun(run);
+  const ImU32 bad = ctx.theme().error;
+  auto line = [&](bool isBad, const std::string& text) {
+    if (isBad) ImGui::PushStyleColor(ImGuiCol_Text, bad);
+    ImGui::TextWrapped("%s", text.c_str());
+    if (isBad) ImGui::PopStyleColor();
+  };
+  line(!ev.wrongCells.empty(), ev.wrongCells.empty() ? "P matches the reference"
+                                                     : std::to_string(ev.wrongCells.size()) + " wrong P cells");
+  char buf[160];
+  for (std::size_t i = 0; i < std::min<std::size_t>(ev.wrongCells.size(), 6); ++i) {
+    const WrongCell& w = ev.wrongCells[i];
+    std::snprintf(buf, sizeof buf, "  P(%d,%d): expected %+.4f, got %+.4f", w.row, w.col, w.expected,
+                  double(w.actual));
+    ImGui::TextUnformatted(buf);
+  }
+  line(!ev.outOfBounds.empty(), std::to_string(ev.outOfBounds.size()) + " out-of-bounds accesses");
+  for (std::size_t i = 0; i < std::min<std::size_t>(ev.outOfBounds.size(), 4); ++i)
+    ImGui::TextWrapped("  %s", ev.outOfBounds[i].describe().c_str());
+  std::snprintf(buf, sizeof buf, "barriers: %u per thread over %d phases (2 per phase needed); P stores: %u per thread",
+                ev.maxBarriersPerThread, ev.phases, ev.maxStoresPerThread);
+  line(showsSymptom(Symptom::ExtraBarriers, ev), buf);
+  line(!ev.staleReads.empty(), std::to_string(ev.staleReads.size()) + " stale shared-memory reads");
+  for (std::size_t i = 0; i < std::min<std::size_t>(ev.staleReads.size(), 4); ++i) {
+    const StaleRead& s = ev.staleReads[i];
+    const Event& e = s.read;
+    std::snprintf(buf, sizeof buf, "  thread (%d,%d) of block (%d,%d), phase %d: %s[%d][%d] = %+.4f%s", e.threadX,
+                  e.threadY, e.blockX, e.blockY, int(e.phase), e.op == Op::ReadM ? "Mds" : "Nds", e.sharedRow,
+                  e.sharedCol, double(e.value), s.expectedKnown ? "" : " (never loaded)");
+    ImGui::TextUnformatted(buf);
+    if (s.expectedKnown) {
+      ImGui::SameLine();
+      ImGui::Text("(phase's value %+.4f)", double(s.expected));
+    }
+  }
+}
+
+}  // namespace
+
+void drawBugGalleryPanel(PanelContext& ctx) {
+  const uint64_t seed = ctx.state.request.config.seed;
+  for (const Bug& bug : bugGallery()) {
+    ImGui::PushID(bug.id.data(), bug.id.data() + bug.id.size());
+    const bool open = ImGui::TreeNode("bug", "%.*s", int(bug.title.size()), bug.title.data());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("buggy"))
+      if (auto c = bugConfig(bug, false, seed)) ctx.emit(SetConfig{*c});
+    ImGui::SameLine();
+    if (ImGui::SmallButton("fixed"))
+      if (auto c = bugConfig(bug, true, seed)) ctx.emit(SetConfig{*c});
+    if (open) {
+      ImGui::TextDisabled("%.*s -> %.*s, from %.*s", int(bug.buggyKernel.size()), bug.buggyKernel.data(),
+                          int(bug.fixedKernel.size()), bug.fixedKernel.data(), int(bug.origin.size()),
+                          bug.origin.data());
+      ImGui::TextWrapped("%.*s", int(bug.explanation.size()), bug.explanation.data());
+      ImGui::TextWrapped("Look for: %.*s", int(bug.lookFor.size()), bug.lookFor.data());
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) return;
+  bool fixed = false;
+  const Bug* bug = bugOnScreen(run->run.config, fixed);
+  if (!bug) {
+    ImGui::TextDisabled("The run on screen is not a gallery launch: press buggy or fixed above.");
+    return;
+  }
+  ImGui::Text("On screen: %.*s (%s)", int(bug->title.size()), bug->title.data(), fixed ? "fixed" : "buggy");
+  evidence(ctx, run->run);
+}
+
+}  // namespace tilescope::ui
