@@ -73,11 +73,14 @@ GridRenderer::GridRenderer(GridRenderer&& o) noexcept { *this = std::move(o); }
 
 GridRenderer& GridRenderer::operator=(GridRenderer&& o) noexcept {
   if (this == &o) return *this;
-  program_ = std::move(o.program_);
+  instanced_ = std::move(o.instanced_);
+  textured_ = std::move(o.textured_);
+  instancedU_ = o.instancedU_;
+  texturedU_ = o.texturedU_;
   vao_ = std::exchange(o.vao_, 0);
   instances_ = std::exchange(o.instances_, 0);
-  uCols_ = o.uCols_, uCanvas_ = o.uCanvas_, uOrigin_ = o.uOrigin_, uCell_ = o.uCell_;
-  uOutline_ = o.uOutline_, uHighlight_ = o.uHighlight_, uMark_ = o.uMark_;
+  quadVao_ = std::exchange(o.quadVao_, 0);
+  cellTexture_ = std::exchange(o.cellTexture_, 0);
   draws_ = o.draws_;
   return *this;
 }
@@ -85,29 +88,60 @@ GridRenderer& GridRenderer::operator=(GridRenderer&& o) noexcept {
 GridRenderer::~GridRenderer() {
   if (instances_) glDeleteBuffers(1, &instances_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
+  if (quadVao_) glDeleteVertexArrays(1, &quadVao_);
+  if (cellTexture_) glDeleteTextures(1, &cellTexture_);
 }
 
-Result<GridRenderer> GridRenderer::create(const std::string& shaderDir) {
-  auto vs = shaderSource("shaders/grid.vert", shaderDir);
+GridRenderer::Uniforms GridRenderer::locate(const ShaderProgram& p) {
+  Uniforms u;
+  u.cols = p.uniform("uCols");
+  u.canvas = p.uniform("uCanvas");
+  u.origin = p.uniform("uOrigin");
+  u.cell = p.uniform("uCell");
+  u.outline = p.uniform("uOutlinePx");
+  u.highlight = p.uniform("uHighlightPx");
+  u.mark = p.uniform("uMark");
+  u.extent = p.uniform("uExtent");
+  u.cells = p.uniform("uCells");
+  return u;
+}
+
+namespace {
+
+// The fragment stages share grid_cell.glsl: it goes right after their #version line.
+Result<ShaderProgram> buildGridProgram(const char* vertPath, const char* fragPath, const std::string& common,
+                                       const std::string& shaderDir) {
+  auto vs = shaderSource(vertPath, shaderDir);
   if (!vs) return vs.error();
-  auto fs = shaderSource("shaders/grid.frag", shaderDir);
+  auto fs = shaderSource(fragPath, shaderDir);
   if (!fs) return fs.error();
-  auto program = ShaderProgram::build("shaders/grid.vert", *vs, "shaders/grid.frag", *fs);
-  if (!program) return program.error();
+  std::string frag = *fs;
+  const auto eol = frag.find('\n');
+  frag.insert(eol == std::string::npos ? frag.size() : eol + 1, common + "\n#line 2\n");
+  return ShaderProgram::build(vertPath, *vs, fragPath, frag);
+}
+
+}  // namespace
+
+Result<GridRenderer> GridRenderer::create(const std::string& shaderDir) {
+  auto common = shaderSource("shaders/grid_cell.glsl", shaderDir);
+  if (!common) return common.error();
+  auto instanced = buildGridProgram("shaders/grid.vert", "shaders/grid.frag", *common, shaderDir);
+  if (!instanced) return instanced.error();
+  auto textured = buildGridProgram("shaders/grid_texture.vert", "shaders/grid_texture.frag", *common, shaderDir);
+  if (!textured) return textured.error();
 
   GridRenderer r;
-  r.program_ = std::move(*program);
-  r.uCols_ = r.program_.uniform("uCols");
-  r.uCanvas_ = r.program_.uniform("uCanvas");
-  r.uOrigin_ = r.program_.uniform("uOrigin");
-  r.uCell_ = r.program_.uniform("uCell");
-  r.uOutline_ = r.program_.uniform("uOutlinePx");
-  r.uHighlight_ = r.program_.uniform("uHighlightPx");
-  r.uMark_ = r.program_.uniform("uMark");
+  r.instanced_ = std::move(*instanced);
+  r.textured_ = std::move(*textured);
+  r.instancedU_ = locate(r.instanced_);
+  r.texturedU_ = locate(r.textured_);
 
-  GLint savedVao = 0, savedBuffer = 0;
+  GLint savedVao = 0, savedBuffer = 0, savedTexture = 0;
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &savedVao);
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &savedBuffer);
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &savedTexture);
+  glGenVertexArrays(1, &r.quadVao_);  // the texture path has no attributes, but core GL wants a VAO
   glGenVertexArrays(1, &r.vao_);
   glGenBuffers(1, &r.instances_);
   glBindVertexArray(r.vao_);
@@ -122,6 +156,12 @@ Result<GridRenderer> GridRenderer::create(const std::string& shaderDir) {
   glEnableVertexAttribArray(3);
   glVertexAttribIPointer(3, 1, GL_UNSIGNED_INT, stride, reinterpret_cast<const void*>(offsetof(CellStyle, marks)));
   glVertexAttribDivisor(3, 1);
+  glGenTextures(1, &r.cellTexture_);
+  glBindTexture(GL_TEXTURE_2D, r.cellTexture_);
+  // Integer textures must not be filtered.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, GLuint(savedTexture));
   glBindVertexArray(GLuint(savedVao));
   glBindBuffer(GL_ARRAY_BUFFER, GLuint(savedBuffer));
   if (auto e = takeGlError("creating the grid renderer"); !e.empty()) return failure(e);
@@ -153,23 +193,44 @@ Status GridRenderer::draw(GridCanvas& canvas, const GridImage& image) {
   glClear(GL_COLOR_BUFFER_BIT);
 
   if (!image.cells.empty()) {
-    glUseProgram(program_.id());
-    glUniform1i(uCols_, image.cols);
-    glUniform2f(uCanvas_, float(image.width), float(image.height));
-    glUniform2f(uOrigin_, 0.0f, 0.0f);
-    glUniform2f(uCell_, image.cellWidth, image.cellHeight);
-    glUniform1f(uOutline_, image.outlinePx);
-    glUniform1f(uHighlight_, image.highlightPx);
+    const bool textured = image.cells.size() > kInstancedMaxCells;
+    const Uniforms& u = textured ? texturedU_ : instancedU_;
+    glUseProgram(textured ? textured_.id() : instanced_.id());
+    glUniform1i(u.cols, image.cols);
+    glUniform2f(u.canvas, float(image.width), float(image.height));
+    glUniform2f(u.origin, 0.0f, 0.0f);
+    glUniform2f(u.cell, image.cellWidth, image.cellHeight);
+    glUniform2f(u.extent, image.cellWidth * float(image.cols), image.cellHeight * float(image.rows));
+    glUniform1f(u.outline, image.outlinePx);
+    glUniform1f(u.highlight, image.highlightPx);
     float mark[4];
     unpack(image.mark, mark);
-    glUniform4fv(uMark_, 1, mark);
-    glBindVertexArray(vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, instances_);
-    // Orphan and refill: the driver need not wait for last frame's draw to finish.
-    const auto bytes = GLsizeiptr(image.cells.size() * sizeof(CellStyle));
-    glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, image.cells.data());
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(image.cells.size()));
+    glUniform4fv(u.mark, 1, mark);
+    if (textured) {
+      GLint savedTexture = 0, savedUnit = 0, savedAlign = 0;
+      glGetIntegerv(GL_ACTIVE_TEXTURE, &savedUnit);
+      glActiveTexture(GL_TEXTURE0);
+      glGetIntegerv(GL_TEXTURE_BINDING_2D, &savedTexture);
+      glGetIntegerv(GL_UNPACK_ALIGNMENT, &savedAlign);
+      glBindTexture(GL_TEXTURE_2D, cellTexture_);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32UI, image.cols, image.rows, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT,
+                   image.cells.data());
+      glUniform1i(u.cells, 0);
+      glBindVertexArray(quadVao_);
+      glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, savedAlign);
+      glBindTexture(GL_TEXTURE_2D, GLuint(savedTexture));
+      glActiveTexture(GLenum(savedUnit));
+    } else {
+      glBindVertexArray(vao_);
+      glBindBuffer(GL_ARRAY_BUFFER, instances_);
+      // Orphan and refill: the driver need not wait for last frame's draw to finish.
+      const auto bytes = GLsizeiptr(image.cells.size() * sizeof(CellStyle));
+      glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+      glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, image.cells.data());
+      glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(image.cells.size()));
+    }
   }
   ++draws_;
   canvas.last_ = image;

@@ -79,7 +79,7 @@ class GridRenderer {
   GridRenderer& operator=(const GridRenderer&) = delete;
   ~GridRenderer();
 
-  // Builds the program from shaders/grid.vert and grid.frag (embedded, or from
+  // Builds the programs from shaders/grid*.vert|frag + grid_cell.glsl (embedded, or from
   // `shaderDir` when not empty). Fails with the info log.
   static Result<GridRenderer> create(const std::string& shaderDir);
 
@@ -89,10 +89,19 @@ class GridRenderer {
 
   int drawsIssued() const { return draws_; }  // for the frame report: redraws, not skips
 
+  // Grids with more cells take the texture path (one quad, styles in a texture): a software
+  // rasteriser pays per triangle, and a 128x128 grid of 2-pixel quads is 32k triangles.
+  static constexpr std::size_t kInstancedMaxCells = 4096;
+
  private:
-  ShaderProgram program_;
-  unsigned vao_ = 0, instances_ = 0;
-  int uCols_ = -1, uCanvas_ = -1, uOrigin_ = -1, uCell_ = -1, uOutline_ = -1, uHighlight_ = -1, uMark_ = -1;
+  struct Uniforms {
+    int cols = -1, canvas = -1, origin = -1, cell = -1, outline = -1, highlight = -1, mark = -1, extent = -1,
+        cells = -1;
+  };
+  static Uniforms locate(const ShaderProgram& program);
+  ShaderProgram instanced_, textured_;
+  Uniforms instancedU_, texturedU_;
+  unsigned vao_ = 0, instances_ = 0, quadVao_ = 0, cellTexture_ = 0;
   int draws_ = 0;
 };
 

@@ -278,12 +278,14 @@ int runApp(const AppOptions& options) {
       state.lastPictureLatency = end - state.request.requestedAt;
       state.pictureLatencies.push_back(state.lastPictureLatency);
     }
-    stats.frameSeconds.push_back(end - start);
+    // Frames before the first run arrives draw nothing but "running": they would flatter the report.
+    const bool measured = shownRun(state) != nullptr;
+    if (measured) stats.frameSeconds.push_back(end - start);
     if (requests.report) {
       std::printf("%s\n", frameReport(stats, state).c_str());
       requests.report = false;
     }
-    ++frame;
+    if (measured) ++frame;
     if (options.frames > 0 && frame >= options.frames && (!script || script->finished())) state.quit = true;
   }
   if (options.report) std::printf("%s\n", frameReport(stats, state).c_str());

@@ -7,7 +7,10 @@ namespace tilescope::ui {
 
 float GridPainter::cellSide(int rows, int cols, ImVec2 space, float maxCell) {
   if (rows <= 0 || cols <= 0) return 1.0f;
-  const float side = std::floor(std::min(space.x / float(cols), space.y / float(rows)));
+  // Large cells are whole pixels (crisp outlines); small ones may be fractional, since they
+  // have no outlines and the texture path maps any pixel to its cell.
+  const float exact = std::min(space.x / float(cols), space.y / float(rows));
+  const float side = exact >= kSmallCell ? std::floor(exact) : std::floor(exact * 4.0f) / 4.0f;
   return std::clamp(side, 1.0f, maxCell);
 }
 
@@ -19,11 +22,26 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
   image.cols = request.cols;
   image.cells = std::move(request.cells);
   image.cellWidth = image.cellHeight = side;
-  image.width = int(side) * request.cols;
-  image.height = int(side) * request.rows;
-  // Small cells drop their outline and narrow the ring, so a 128x128 grid stays readable.
-  image.outlinePx = side >= 6.0f ? theme.outlinePx : 0.0f;
-  image.highlightPx = std::max(1.0f, std::min(theme.highlightPx, std::floor(side * 0.2f)));
+  image.width = int(std::ceil(side * float(request.cols)));
+  image.height = int(std::ceil(side * float(request.rows)));
+  const bool small = side < kSmallCell;
+  // Small cells drop their outline, and a ring per cell would hide the cell's own colour, so
+  // highlighted regions get one frame around their bounding box instead (one per colour).
+  std::vector<std::pair<Rgba, ImVec4>> frames;  // colour, (col0, row0, col1, row1)
+  if (small) {
+    for (int r = 0; r < request.rows; ++r)
+      for (int c = 0; c < request.cols; ++c) {
+        gfx::CellStyle& cell = image.cells[std::size_t(r) * std::size_t(request.cols) + std::size_t(c)];
+        if ((cell.highlight >> 24) == 0) continue;
+        auto it = std::find_if(frames.begin(), frames.end(), [&](const auto& f) { return f.first == cell.highlight; });
+        if (it == frames.end()) frames.push_back({cell.highlight, ImVec4(float(c), float(r), float(c + 1), float(r + 1))});
+        else it->second = ImVec4(std::min(it->second.x, float(c)), std::min(it->second.y, float(r)),
+                                 std::max(it->second.z, float(c + 1)), std::max(it->second.w, float(r + 1)));
+        cell.highlight = 0;
+      }
+  }
+  image.outlinePx = small ? 0.0f : theme.outlinePx;
+  image.highlightPx = small ? 0.0f : std::max(1.0f, std::min(theme.highlightPx, std::floor(side * 0.2f)));
   image.background = theme.background;
   image.mark = theme.cellMark;
 
@@ -34,6 +52,11 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
   const ImVec2 size(float(image.width), float(image.height));
   ImGui::Image(canvas->textureId(), size);
   const ImVec2 origin = ImGui::GetItemRectMin();
+  const float thickness = std::max(2.0f, theme.highlightPx * 0.75f);
+  for (const auto& [colour, box] : frames)
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(origin.x + box.x * side - thickness * 0.5f, origin.y + box.y * side - thickness * 0.5f),
+                                        ImVec2(origin.x + box.z * side + thickness * 0.5f, origin.y + box.w * side + thickness * 0.5f),
+                                        colour, 0.0f, 0, thickness);
   layout.grids.push_back({request.name, origin.x, origin.y, size.x, size.y, image.rows, image.cols, side, side,
                           image.outlinePx, image.highlightPx});
   if (!ImGui::IsItemHovered()) return std::nullopt;

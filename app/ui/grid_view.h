@@ -29,6 +29,7 @@ struct GridRequest {
 
 class GridPainter {
  public:
+  static constexpr float kSmallCell = 8.0f;  // below this: no outlines, fractional sizes, framed highlights
   explicit GridPainter(gfx::GridRenderer& renderer) : renderer_(renderer) {}
   // Draws the grid at the cursor position and returns the hovered cell, if any.
   std::optional<CellIndex> draw(GridRequest&& request, const Theme& theme, FrameLayout& layout);

@@ -40,11 +40,12 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   for (int i = 0; i < rows * cols; ++i) {
     const ThreadState s = block->threadState(c, i);
     ++counts[int(s)];
-    // Odd warps get a light outline, so warp boundaries show at a glance.
-    cells[std::size_t(i)] = {theme.stateColour(s), (i / 32) % 2 ? theme.warpTint : theme.cellOutline, 0,
-                             gfx::kMarkNone};
+    // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
+    Rgba fill = theme.stateColour(s);
+    if ((i / 32) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
+    cells[std::size_t(i)] = {fill, (i / 32) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
-  const float legendH = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float legendH = ImGui::GetFrameHeightWithSpacing() * 3.2f;
   ImVec2 space = ImGui::GetContentRegionAvail();
   space.y -= legendH;
   const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(cells), space, 40.0f}, theme, ctx.layout);
@@ -56,11 +57,11 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     tooltip(text);
   }
   // Legend with live counts.
-  static constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
-                                           ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
+  constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
+                                    ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
   for (int i = 0; i < 6; ++i) {
     const ThreadState s = kShown[i];
-    if (i % 3) ImGui::SameLine();
+    if (i % 2) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f + ImGui::GetStyle().WindowPadding.x);
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     ImGui::SameLine();

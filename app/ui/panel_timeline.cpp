@@ -38,7 +38,7 @@ void drawTimelinePanel(PanelContext& ctx) {
   if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
   ImGui::SameLine();
   ImGui::TextUnformatted("step by");
-  static constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
+  constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
   for (int g = 0; g < kGranularityCount; ++g) {
     ImGui::SameLine();
     if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});

@@ -33,8 +33,8 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale) {
   const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.36f));
   const float centerW = W - left - right;
   switch (slot) {
-    case Slot::Left: return {0, 0, left, std::round(H * 0.62f)};
-    case Slot::LeftBottom: return {0, std::round(H * 0.62f), left, H - std::round(H * 0.62f)};
+    case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};
+    case Slot::LeftBottom: return {0, std::round(H * 0.66f), left, H - std::round(H * 0.66f)};
     case Slot::Center: return {left, 0, centerW, H - bottom};
     case Slot::Bottom: return {left, H - bottom, centerW, bottom};
     case Slot::RightTop: return {W - right, 0, right, std::round(H * 0.36f)};

@@ -104,6 +104,15 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
     if (cuda_) backend = cuda_.get();
     else if (request.backend == BackendChoice::Cuda) return unavailable("CUDA backend: " + cudaReason_.value_or("?"));
   }
+  // The app keeps the whole trace and its timeline in memory and must stay responsive, so
+  // it animates smaller traces than the core's cap allows (the CLI takes the larger ones).
+  auto plan = planLaunch(request.config, true);
+  if (!plan) return plan.error();
+  if (plan->traceSlots > kAppMaxTraceEvents)
+    return invalidInput("the app animates traces of up to " + std::to_string(kAppMaxTraceEvents >> 20) +
+                        " Mi events; " + describe(request.config) + " would need " +
+                        std::to_string((plan->traceSlots + (1u << 20) - 1) >> 20) +
+                        " Mi (trace it with tilescope-cli, or pick a smaller size)");
   auto run = executeRun(*backend, request.config, true);
   if (!run) return run.error();
   if (!run->trace) return failure("the run produced no trace");

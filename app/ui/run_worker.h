@@ -17,6 +17,9 @@
 
 namespace tilescope::ui {
 
+// 8 Mi events (256 MiB of trace): 128x128 with T=16 (4.7 Mi) fits with room to spare.
+inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
+
 // A finished run with what the views precompute from it (off the UI thread too).
 struct LoadedRun {
   Run run;
