@@ -103,7 +103,11 @@ TEST(NcuFixtures, ModelEqualsNsightCompute) {
                     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", g.stores.requests},
                     {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", g.stores.sectors},
                     {"smsp__sass_inst_executed_op_shared_ld.sum", b.loads.requests},
-                    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", b.loads.wavefronts}};
+                    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", b.loads.wavefronts},
+                    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", b.loads.conflicts()},
+                    {"smsp__sass_inst_executed_op_shared_st.sum", b.stores.requests},
+                    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", b.stores.wavefronts},
+                    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", b.stores.conflicts()}};
     }
     const auto& m = model[key];
     if (!sharedMatchesSass(row.config.kernel) && kernelInfo(row.config.kernel).tileIsCompileTime &&
