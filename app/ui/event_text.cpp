@@ -57,4 +57,9 @@ void tooltip(const std::string& text) {
   ImGui::EndTooltip();
 }
 
+void sameLineIfFits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
 }  // namespace tilescope::ui

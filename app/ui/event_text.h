@@ -12,4 +12,8 @@ std::string describeEvent(const Event& e);
 // Shows `text` as a tooltip when the last item is hovered (wrapped at a readable width).
 void tooltip(const std::string& text);
 
+// Continues on the same line when an item `width` pixels wide still fits in the window, so
+// rows of buttons and legends wrap instead of running off (presentation mode's big fonts).
+void sameLineIfFits(float width);
+
 }  // namespace tilescope::ui

@@ -32,6 +32,12 @@ std::string frameReport(const FrameStats& stats, const AppState& state) {
     std::snprintf(text, sizeof text, "\nrequest to new picture: %zu changes, median %.1f ms, max %.1f ms", l.size(),
                   percentile(l, 0.5) * 1e3, *std::max_element(l.begin(), l.end()) * 1e3);
     out += text;
+    out += " (each:";
+    for (double x : l) {
+      std::snprintf(text, sizeof text, " %.0f", x * 1e3);
+      out += text;
+    }
+    out += ")";
   }
   return out;
 }

@@ -26,11 +26,7 @@ void presetButtons(PanelContext& ctx, int first, int last, bool sameLine) {
   for (int i = first; i < last && i < int(all.size()); ++i) {
     const Preset& p = all[std::size_t(i)];
     const std::string label(p.label);
-    // Wrap onto a new line when the next button would not fit.
-    const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (sameLine && i > first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <
-                                     ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-      ImGui::SameLine();
+    if (sameLine && i > first) sameLineIfFits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::Button(label.c_str())) ctx.emit(ApplyPreset{std::string(p.name)});
     if (ImGui::IsItemHovered()) tooltip(std::string(p.tip));
   }

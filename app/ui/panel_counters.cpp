@@ -34,9 +34,9 @@ void drawCountersPanel(PanelContext& ctx) {
   std::snprintf(v, sizeof v, "%llu / %llu", ull(now.globalLoads), ull(total.globalLoads));
   row("global loads", v, "reads of M and N from global memory so far / in the whole run");
   std::snprintf(v, sizeof v, "%llu", ull(now.naiveLoads()));
-  row("naive would load", v, "the naive kernel loads 2 elements per multiply-add");
-  if (now.globalLoads) {
-    std::snprintf(v, sizeof v, "%.2fx fewer", double(now.naiveLoads()) / double(now.globalLoads));
+  row("naive loads", v, "the naive kernel loads 2 elements per multiply-add");
+  if (now.globalLoads && now.fmas) {
+    std::snprintf(v, sizeof v, "%.2fx", double(now.naiveLoads()) / double(now.globalLoads));
     row("saving", v, "tiling divides global loads by the tile width");
   }
   std::snprintf(v, sizeof v, "%llu B", ull(now.bytesLoaded()));
@@ -48,7 +48,7 @@ void drawCountersPanel(PanelContext& ctx) {
   std::snprintf(v, sizeof v, "%llu", ull(now.sharedReads));
   row("shared reads", v);
   std::snprintf(v, sizeof v, "%llu", ull(now.zeroFills));
-  row("zero-filled slots", v);
+  row("zero-filled", v);
   std::snprintf(v, sizeof v, "%llu", ull(now.outOfBounds));
   row("out-of-bounds", v, "accesses outside their matrix (the unchecked kernel on odd sizes)");
   std::snprintf(v, sizeof v, "%llu / %d", ull(now.stores), run->run.config.dims.j * run->run.config.dims.l);

@@ -57,6 +57,7 @@ CellStyle* cellAt(std::vector<CellStyle>& cells, Extent e, int r, int c) {
 
 void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
   const float side = ImGui::GetTextLineHeight();
+  sameLineIfFits(side + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), colour);
@@ -65,7 +66,6 @@ void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
   ImGui::Dummy(ImVec2(side, side));
   ImGui::SameLine();
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(0, ImGui::GetFontSize());
 }
 
 }  // namespace
@@ -140,7 +140,7 @@ void drawMatricesPanel(PanelContext& ctx) {
   const float gap = line + 6.0f;
   const int wideCells = ext.m.cols + ext.p.cols, tallCells = ext.n.rows + ext.p.rows;
   const float side = GridPainter::cellSide(tallCells, wideCells,
-                                           ImVec2(avail.x - gap, avail.y - 2 * gap - line * 1.5f), 56.0f);
+                                           ImVec2(avail.x - gap, avail.y - 2 * gap - line * 2.5f), 56.0f);
   const ImVec2 origin = ImGui::GetCursorPos();
   const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
   auto place = [&](float x, float y, const char* caption) {
@@ -200,6 +200,7 @@ void drawMatricesPanel(PanelContext& ctx) {
 
   // Legend.
   ImGui::SetCursorPos(ImVec2(origin.x, origin.y + topH + side * ext.p.rows + 4.0f));
+  ImGui::Dummy(ImVec2(0, 0));
   legendSwatch(theme.threadColour(0), "loaded by thread");
   legendSwatch(theme.highlight, "current tile");
   legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);

@@ -3,6 +3,7 @@
 // until the block is released.
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "event_text.h"
@@ -45,9 +46,11 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     if ((i / 32) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
     cells[std::size_t(i)] = {fill, (i / 32) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
-  const float legendH = ImGui::GetFrameHeightWithSpacing() * 3.2f;
+  // Grid on the left, legend (with live counts) in a column on its right.
+  const float legendW = ImGui::CalcTextSize("waiting at barrier 0000").x + ImGui::GetFontSize() * 2.0f;
   ImVec2 space = ImGui::GetContentRegionAvail();
-  space.y -= legendH;
+  space.x = std::max(space.x - legendW, space.x * 0.4f);
+  ImGui::BeginGroup();
   const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(cells), space, 40.0f}, theme, ctx.layout);
   if (hovered) {
     const int linear = hovered->row * cols + hovered->col;
@@ -56,17 +59,19 @@ void drawThreadBlockPanel(PanelContext& ctx) {
                        std::string(threadStateName(block->threadState(c, linear)));
     tooltip(text);
   }
-  // Legend with live counts.
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
   constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
                                     ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
   for (int i = 0; i < 6; ++i) {
     const ThreadState s = kShown[i];
-    if (i % 2) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f + ImGui::GetStyle().WindowPadding.x);
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     ImGui::SameLine();
     ImGui::Text("%s %d", std::string(threadStateName(s)).c_str(), counts[int(s)]);
   }
+  ImGui::EndGroup();
 }
 
 }  // namespace tilescope::ui

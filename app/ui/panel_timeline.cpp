@@ -36,14 +36,16 @@ void drawTimelinePanel(PanelContext& ctx) {
   if (ImGui::IsItemHovered()) tooltip("step forward (right arrow)");
   ImGui::SameLine();
   if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
-  ImGui::SameLine();
+  // Items continue on the same line while they fit (presentation mode's large fonts wrap).
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  sameLineIfFits(ImGui::CalcTextSize("step by").x);
   ImGui::TextUnformatted("step by");
   constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
   for (int g = 0; g < kGranularityCount; ++g) {
-    ImGui::SameLine();
+    sameLineIfFits(radio + ImGui::CalcTextSize(kNames[g]).x);
     if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
   }
-  ImGui::SameLine();
+  sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::CalcTextSize("steps/s").x);
   float speed = float(play.stepsPerSecond);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))

@@ -27,10 +27,10 @@ struct Rect {
 // larger fonts widen the side columns and the timeline band.
 Rect slotRect(Slot slot, ImVec2 display, float fontScale) {
   const float W = display.x, H = display.y;
-  const float grow = std::sqrt(fontScale);
+  const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
   const float right = std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
-  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.36f));
+  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
   const float centerW = W - left - right;
   switch (slot) {
     case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};

@@ -120,6 +120,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   loaded->run = std::move(*run);
   loaded->timeline = Timeline::build(*loaded->run.trace);
   loaded->wrongP = wrongElements(loaded->run);
+  loaded->analysis = analyzeTrace(*loaded->run.trace, *profileByName("a100"));  // off the UI thread
   loaded->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const LoadedRun>(std::move(loaded));
 }

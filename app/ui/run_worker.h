@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/analysis/analysis.h"
 #include "core/backend.h"
 #include "core/run.h"
 #include "core/timeline.h"
@@ -25,6 +26,7 @@ struct LoadedRun {
   Run run;
   Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
   std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
+  AnalysisReport analysis;      // app/core/analysis on the trace (A100 profile; panels may redo occupancy)
   double seconds = 0.0;         // run + timeline + checks
   LoadedRun() = default;
   LoadedRun(const LoadedRun&) = delete;
