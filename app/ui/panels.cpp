@@ -16,6 +16,11 @@ constexpr std::array kPanels{
     PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
     PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
     PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
+    PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
+    PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
+    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel},
+    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel},
+    PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
 };
 

@@ -49,6 +49,12 @@ void drawSharedPanel(PanelContext& ctx);
 void drawThreadBlockPanel(PanelContext& ctx);
 void drawSourcePanel(PanelContext& ctx);
 void drawTimelinePanel(PanelContext& ctx);
+// The analysis panels (docs-notes/analysis.md).
+void drawCoalescingPanel(PanelContext& ctx);
+void drawBanksPanel(PanelContext& ctx);
+void drawRooflinePanel(PanelContext& ctx);
+void drawOccupancyPanel(PanelContext& ctx);
+void drawHazardsPanel(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 
 }  // namespace tilescope::ui
