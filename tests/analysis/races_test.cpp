@@ -102,6 +102,20 @@ TEST(Races, RacingKernels_WrongProductOnTheEmulator) {
   EXPECT_TRUE(findHazards(*onePhase.trace).empty());
 }
 
+// The bug gallery's bug-rect-index numbers threads ty * blockDim.y + tx: with a 16x8 block
+// threads (8,0) and (0,1) both get slot 8 and both write it in the same interval, a
+// write-after-write the detector names (compute-sanitizer's racecheck reported none on an
+// H200: both threads store the same value; tests/fixtures/ncu/racecheck_h200.txt).
+TEST(Races, BugRectIndex_Block16x8_WriteAfterWrite) {
+  const tilescope::Run run = traced(config(KernelId::BugRectIndex, {32, 32, 32}, 0, 16, 8));
+  const auto hazards = findHazards(*run.trace);
+  ASSERT_FALSE(hazards.empty());
+  for (const Hazard& h : hazards) {
+    EXPECT_EQ(h.type, HazardType::WriteAfterWrite);
+    EXPECT_EQ(h.first.line, h.second.line);
+  }
+}
+
 // Hand-made trace of a 2-thread block (tiled, T = 2 layout): both threads write Mds[0][0]
 // with no barrier between them (WAW); after a barrier, thread 1 reads it (safe).
 TEST(Races, HandMadeTrace_WriteAfterWrite_ThenSafeAfterBarrier) {
