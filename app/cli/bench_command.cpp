@@ -160,13 +160,13 @@ Status traceCaptureTarget(std::ostream& out, JsonWriter* json) {
   for (int r = 0; r < 6; ++r) {
     Matrix P(256, 256);
     poison(P);
-    std::vector<Event> slots;
+    EventVector slots;
     const auto t0 = Clock::now();
     auto outcome = (*backend)->launch(*plan, M, N, P, &slots);
     if (!outcome) return outcome.error();
     const double tCapture = since(t0);
     const auto t1 = Clock::now();
-    auto trace = decodeTrace(*plan, slots, outcome->traceOverflowed);
+    auto trace = finishTrace(*plan, std::move(slots), *outcome);
     if (!trace) return trace.error();
     const double tDecode = since(t1);
     events = trace->events.size();

@@ -9,6 +9,7 @@
 #include "kernels/emu/emulator.h"
 #include "kernels/trace_event.h"
 #include "launch_config.h"
+#include "trace.h"
 #include "matrix.h"
 #include "result.h"
 
@@ -23,6 +24,9 @@ struct LaunchOutcome {
   std::size_t outOfBoundsTotal = 0;
   std::vector<emu::BarrierDivergence> divergences;
   bool traceOverflowed = false;
+  // The backend returned the trace already in canonical order (the GPU decodes on the
+  // device), holding only the recorded events; otherwise `slots` are raw per-thread slots.
+  bool slotsDecoded = false;
 };
 
 class Backend {
@@ -32,9 +36,9 @@ class Backend {
   virtual std::string name() const = 0;        // "emulator", "cuda"
   virtual std::string deviceName() const = 0;  // "CPU emulator", "NVIDIA H100 80GB HBM3"
   // Runs `plan` on M and N into P. With `slots` non-null the traced kernels run and fill
-  // plan.traceSlots events into it.
+  // it: plan.traceSlots raw slots, or the canonical trace when outcome.slotsDecoded.
   virtual Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
-                                       std::vector<Event>* slots) = 0;
+                                       EventVector* slots) = 0;
   // Whether this backend has the kernel instantiation `plan` needs.
   virtual Status supports(const LaunchPlan& plan) const = 0;
 };

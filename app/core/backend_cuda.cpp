@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backend.h"
+#include "kernels/cuda/decode_trace.h"
 #include "kernels/cuda/device_buffer.h"
 #include "kernels/cuda/gpu_info.h"
 #include "kernels/cuda/run_on_gpu.h"
@@ -51,7 +52,7 @@ class CudaBackend final : public Backend {
   }
 
   Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
-                               std::vector<Event>* slots) override {
+                               EventVector* slots) override {
     // planLaunch refuses these already; checked again because this is where the memory
     // would be taken, and a caller may have built the plan by hand.
     if (slots && plan.traceSlots > kMaxTraceEvents)
@@ -94,11 +95,24 @@ class CudaBackend final : public Backend {
     CUDA_TRY(cudaMemcpy(P.values.data(), dP->data(), P.size() * sizeof(float), cudaMemcpyDeviceToHost));
     LaunchOutcome outcome;
     if (slots) {
-      slots->resize(plan.traceSlots);
-      CUDA_TRY(cudaMemcpy(slots->data(), dSlots.data(), dSlots.bytes(), cudaMemcpyDeviceToHost));
       unsigned overflow = 0;
       CUDA_TRY(cudaMemcpy(&overflow, dOverflow.data(), sizeof overflow, cudaMemcpyDeviceToHost));
       outcome.traceOverflowed = overflow != 0;
+      // Decode on the device and bring back only the canonical trace: one copy of what was
+      // recorded instead of every slot followed by a host-side reorder.
+      const cuda::SlotLayout layout{plan.launch.gridX * plan.launch.gridY, plan.launch.blockX * plan.launch.blockY,
+                                    plan.slotsPerThread};
+      auto offsets = DeviceBuffer<unsigned long long>::allocate(std::size_t(layout.blocks) + 1, "trace block offsets");
+      if (!offsets) return offsets.error();
+      auto count = cuda::countTraceEvents(dSlots.data(), layout, offsets->data());
+      if (!count) return count.error();
+      auto decoded = DeviceBuffer<Event>::allocate(*count, "decoded trace");
+      if (!decoded) return decoded.error();
+      if (auto s = cuda::decodeTraceOnGpu(dSlots.data(), layout, offsets->data(), decoded->data()); !s)
+        return s.error();
+      slots->resize(*count);  // EventAllocator: no zero fill before the copy overwrites it
+      CUDA_TRY(cudaMemcpy(slots->data(), decoded->data(), *count * sizeof(Event), cudaMemcpyDeviceToHost));
+      outcome.slotsDecoded = true;
     }
     return outcome;
   }

@@ -19,7 +19,7 @@ class EmulatorBackend final : public Backend {
   }
 
   Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
-                               std::vector<Event>* slots) override {
+                               EventVector* slots) override {
     unsigned overflow = 0;
     TraceSink sink;
     if (slots) {

@@ -23,12 +23,12 @@ Result<Run> executeRun(Backend& backend, const LaunchConfig& config, bool traced
   poison(run.p);
 
   const auto start = std::chrono::steady_clock::now();
-  std::vector<Event> slots;
+  EventVector slots;
   auto outcome = backend.launch(run.plan, run.m, run.n, run.p, traced ? &slots : nullptr);
   if (!outcome) return outcome.error();
   run.outcome = std::move(*outcome);
   if (traced) {
-    auto trace = decodeTrace(run.plan, slots, run.outcome.traceOverflowed);
+    auto trace = finishTrace(run.plan, std::move(slots), run.outcome);
     if (!trace) return trace.error();
     run.trace = std::move(*trace);
   }

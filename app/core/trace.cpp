@@ -1,8 +1,11 @@
 #include "trace.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <thread>
 
+#include "backend.h"
 #include "launch_config.h"
 
 namespace tilescope {
@@ -42,10 +45,43 @@ void decodeBlock(const Event* blockSlots, unsigned slotsPerThread, const unsigne
 }
 }  // namespace
 
-Result<Trace> decodeTrace(const LaunchPlan& plan, const std::vector<Event>& slots, bool overflowed) {
+void* allocateEventStorage(std::size_t bytes) {
+  constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  if (bytes < 32 * kHugePage) {
+    if (void* p = std::malloc(std::max<std::size_t>(bytes, 1))) return p;
+    throw std::bad_alloc();
+  }
+  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = std::aligned_alloc(kHugePage, rounded);
+  if (!p) throw std::bad_alloc();
+  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is just slower
+  return p;
+}
+
+namespace {
+Status checkOverflow(const LaunchPlan& plan, bool overflowed) {
   if (overflowed)
     return failure("trace overflow: a thread recorded more than the " + std::to_string(plan.slotsPerThread) +
                    " events planned for it (a kernel/plan mismatch)");
+  return Ok{};
+}
+}  // namespace
+
+Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome) {
+  if (!outcome.slotsDecoded) return decodeTrace(plan, slots, outcome.traceOverflowed);
+  if (auto s = checkOverflow(plan, outcome.traceOverflowed); !s) return s.error();
+  if (slots.size() > plan.traceSlots)
+    return failure("the backend returned " + std::to_string(slots.size()) + " events, more than the " +
+                   std::to_string(plan.traceSlots) + " slots of the plan");
+  Trace trace;
+  trace.launch = plan.launch;
+  trace.phases = plan.phases;
+  trace.events = std::move(slots);
+  return trace;
+}
+
+Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool overflowed) {
+  if (auto s = checkOverflow(plan, overflowed); !s) return s.error();
   if (slots.size() != plan.traceSlots)
     return failure("trace buffer holds " + std::to_string(slots.size()) + " slots, expected " +
                    std::to_string(plan.traceSlots));

@@ -8,6 +8,9 @@
 // replaying the events in this order is a legal execution of the block.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -18,16 +21,52 @@
 namespace tilescope {
 
 struct LaunchPlan;
+struct LaunchOutcome;
+
+// Allocates without value-initialising (a decode or a device copy writes every byte
+// anyway) and, for large traces, on 2 MiB boundaries with transparent huge pages asked
+// for, so filling a gigabyte takes thousands of page faults instead of hundreds of
+// thousands. Traces of the largest traceable sizes are about 1 GiB.
+template <class T>
+struct EventAllocator {
+  using value_type = T;
+  EventAllocator() = default;
+  template <class U>
+  EventAllocator(const EventAllocator<U>&) {}
+  T* allocate(std::size_t n);
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  template <class U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;  // default-initialise: no zeroing
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <class U>
+  bool operator==(const EventAllocator<U>&) const { return true; }
+};
+void* allocateEventStorage(std::size_t bytes);  // the allocation behind EventAllocator
+template <class T>
+T* EventAllocator<T>::allocate(std::size_t n) {
+  return static_cast<T*>(allocateEventStorage(n * sizeof(T)));
+}
+
+using EventVector = std::vector<Event, EventAllocator<Event>>;
 
 struct Trace {
   KernelLaunch launch;
   int phases = 0;
-  std::vector<Event> events;
+  EventVector events;
 };
 
 // Turns the executors' per-thread slots into the canonical order. `slots` holds
 // plan.traceSlots events, plan.slotsPerThread per thread, unused ones Op::None.
-Result<Trace> decodeTrace(const LaunchPlan& plan, const std::vector<Event>& slots, bool overflowed);
+Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool overflowed);
+
+// The trace of a launch whose backend filled `slots`: decoded here, or adopted as it is
+// when the backend already put it in canonical order (LaunchOutcome::slotsDecoded).
+Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome);
 
 inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY) * int(blockX) + e.threadX; }
 inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / 32; }

@@ -14,7 +14,7 @@ namespace tilescope::ui {
 namespace {
 
 std::vector<gfx::CellStyle> slotCells(const TileState& tiles, bool isM, const Theme& theme,
-                                      const std::vector<Event>& events, unsigned blockX) {
+                                      const EventVector& events, unsigned blockX) {
   std::vector<gfx::CellStyle> cells(std::size_t(tiles.rows) * std::size_t(tiles.cols));
   for (int r = 0; r < tiles.rows; ++r)
     for (int c = 0; c < tiles.cols; ++c) {

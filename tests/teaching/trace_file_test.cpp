@@ -25,7 +25,7 @@ bool sameBits(const Matrix& a, const Matrix& b) {
          std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) == 0;
 }
 
-bool sameEvents(const std::vector<Event>& a, const std::vector<Event>& b) {
+bool sameEvents(const EventVector& a, const EventVector& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Event)) == 0;
 }
 
