@@ -12,6 +12,7 @@
 #include "kernels/cuda/decode_trace.h"
 #include "kernels/cuda/device_buffer.h"
 #include "kernels/cuda/gpu_info.h"
+#include "kernels/cuda/host_copy.h"
 #include "kernels/cuda/run_on_gpu.h"
 
 namespace tilescope {
@@ -111,7 +112,7 @@ class CudaBackend final : public Backend {
       if (auto s = cuda::decodeTraceOnGpu(dSlots.data(), layout, offsets->data(), decoded->data()); !s)
         return s.error();
       slots->resize(*count);  // EventAllocator: no zero fill before the copy overwrites it
-      CUDA_TRY(cudaMemcpy(slots->data(), decoded->data(), *count * sizeof(Event), cudaMemcpyDeviceToHost));
+      if (auto s = copier_.toHost(slots->data(), decoded->data(), *count * sizeof(Event)); !s) return s.error();
       outcome.slotsDecoded = true;
     }
     return outcome;
@@ -119,6 +120,7 @@ class CudaBackend final : public Backend {
 
  private:
   cuda::GpuInfo info_;
+  cuda::StagedCopier copier_;  // pinned buffers, kept for the next trace
 };
 }  // namespace
 

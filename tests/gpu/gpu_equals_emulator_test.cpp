@@ -243,5 +243,28 @@ TEST(GpuBackend, RefusesTileWidthsItWasNotBuiltFor) {
   EXPECT_NE(s.error().message.find("tile width 5"), std::string::npos) << s.error().message;
 }
 
+// A trace larger than one staging chunk (64 MiB) takes the whole fast path: decoded on the
+// device, copied through the pinned buffers in several chunks. It must still be the
+// emulator's trace, event for event.
+TEST(GpuTracePath, TraceOverSeveralStagingChunksEqualsEmulator) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  const uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  LaunchConfig config;
+  config.kernel = KernelId::Tiled;
+  config.dims = {128, 128, 128};  // 4.7 M events, 144 MiB: three chunks, the last one partial
+  config.tile = 16;
+  config.seed = seed;
+  auto emulator = makeEmulatorBackend();
+  auto e = executeRun(*emulator, config, true);
+  auto g = executeRun(*gpu, config, true);
+  ASSERT_TRUE(e.ok() && g.ok());
+  ASSERT_GT(g->trace->events.size() * sizeof(Event), std::size_t(2) * (64 << 20));
+  ASSERT_EQ(e->trace->events.size(), g->trace->events.size());
+  const Comparison cmp = compareTraces(*e->trace, *g->trace, config.kernel);
+  EXPECT_EQ(cmp.differences, 0) << cmp.first;
+  EXPECT_TRUE(g->verification.passed) << g->verification.summary();
+}
+
 }  // namespace
 }  // namespace tilescope::testing
