@@ -23,6 +23,7 @@
 #include "gfx/screenshot.h"
 #include "panels.h"
 #include "script.h"
+#include "timing_worker.h"
 
 namespace tilescope::ui {
 namespace {
@@ -180,6 +181,7 @@ int runApp(const AppOptions& options) {
   Fonts fonts;
   GridPainter grids(*renderer);
   RunWorker worker;
+  TimingWorker timingWorker;  // the Timing panel's sweeps, and its recorded results
   AppState state;
   state.now = clockSeconds();
   state.intents.push_back(ApplyPreset{options.preset});
@@ -194,7 +196,8 @@ int runApp(const AppOptions& options) {
 
   while (!state.quit) {
     const double start = clockSeconds();
-    const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration;
+    const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
+                      timingWorker.busy();
     if (interactive && !busy && !state.playback.playing) glfwWaitEventsTimeout(0.25);  // idle: sleep until input
     else glfwPollEvents();
     state.now = clockSeconds();
@@ -204,7 +207,8 @@ int runApp(const AppOptions& options) {
 
     if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
     if (script) {
-      const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
+      const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
+                              timingWorker.busy();
       if (auto s = script->tick(state, runPending, requests); !s) {
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
         exitCode = 1;
@@ -213,6 +217,7 @@ int runApp(const AppOptions& options) {
     }
     applyIntents(state, worker);
     const bool newPicture = collectRun(state, worker);
+    syncTiming(state, timingWorker);
     // Benchmarks loop the animation so every measured frame is a playing frame.
     if (options.play && options.frames > 0 && !state.playback.playing && shownRun(state))
       state.intents.push_back(SetPlaying{true});

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "intents.h"
+#include "plot_math.h"
 #include "run_worker.h"
 #include "theme.h"
+#include "timing_state.h"
 
 namespace tilescope::ui {
 
@@ -62,6 +64,7 @@ struct WindowRect {
 struct FrameLayout {
   std::vector<GridRect> grids;
   std::vector<WindowRect> windows;
+  std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
 };
 
 struct AppState {
@@ -77,6 +80,7 @@ struct AppState {
   double lastPictureLatency = -1.0;  // request to first frame showing its run, seconds
   std::vector<double> pictureLatencies;
   std::string cudaUnavailable;      // why the CUDA backend cannot be chosen ("" = it can)
+  TimingState timing;               // the Timing panel: sweeps, live and recorded results
 };
 
 // The shown run, or null before the first run arrives.

@@ -119,6 +119,7 @@ void applyIntents(AppState& state, RunWorker& worker) {
                      if (const PanelEntry* p = findPanel(i.name))
                        state.view.activeTab[std::string(slotTitle(p->slot))] = i.name;
                    },
+                   [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/json_writer.h"
+#include "plot_widget.h"
 
 namespace tilescope::ui {
 namespace {
@@ -72,6 +73,8 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
         .field("width", double(w.width)).field("height", double(w.height)).endObject();
   j.endArray();
+  j.key("plots");
+  writePlotsJson(j, state.layout.plots);
   if (const LoadedRun* run = shownRun(state)) {
     const Cursor c = state.shown.cursor;
     j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);

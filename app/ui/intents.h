@@ -10,6 +10,7 @@
 #include "core/launch_config.h"
 #include "core/timeline.h"
 #include "theme.h"
+#include "timing_state.h"
 
 namespace tilescope::ui {
 
@@ -38,7 +39,7 @@ struct Quit {};
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, Quit>;
+                            ShowPanel, TimingIntent, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

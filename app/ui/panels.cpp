@@ -19,6 +19,7 @@ constexpr std::array kPanels{
     PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
     PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
     PanelEntry{"Roofline", Slot::Center, drawRooflinePanel},
+    PanelEntry{"Timing", Slot::Center, drawTimingPanel},
     PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel},
     PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},

@@ -56,5 +56,6 @@ void drawRooflinePanel(PanelContext& ctx);
 void drawOccupancyPanel(PanelContext& ctx);
 void drawHazardsPanel(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
+void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (docs-notes/timing-ui.md)
 
 }  // namespace tilescope::ui

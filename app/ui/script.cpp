@@ -72,6 +72,11 @@ std::string check(const std::vector<std::string>& w) {
     for (std::size_t k = 1; k < n; ++k) name += (k > 1 ? " " : "") + w[k];
     return findPanel(name) ? "" : "unknown panel '" + name + "'";
   }
+  if (c == "timing") {
+    const bool ok = (n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table")) ||
+                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture")) || (n == 2 && w[1] == "cancel");
+    return ok ? "" : "usage: timing page plot|table | timing sweep live|lecture | timing cancel";
+  }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
@@ -186,6 +191,16 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       if (a > 0) return Ok{};
     } else if (c == "show") {
       q.push_back(ShowPanel{rest(w, 1)});
+    } else if (c == "timing") {
+      if (w[1] == "page") {
+        TimingView v = state.timing.view;
+        v.page = w[2] == "table" ? TimingPage::Table : TimingPage::Plot;
+        q.push_back(TimingIntent{SetTimingView{v}});
+      } else if (w[1] == "sweep") {
+        q.push_back(TimingIntent{StartSweep{SweepSpec{w[2] == "lecture" ? SweepKind::Lecture : SweepKind::Live, {}}}});
+      } else {
+        q.push_back(TimingIntent{CancelSweep{}});
+      }
     } else if (c == "screenshot") {
       requests.screenshot = w[1];
       return Ok{};

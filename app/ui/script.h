@@ -12,6 +12,7 @@
 //   frames N                       renders N frames
 //   wait                           waits for the pending run (every command but set/preset does)
 //   show PANEL                     brings a tabbed panel to the front
+//   timing page plot|table         the Timing panel's page; timing sweep live|lecture; timing cancel
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far

@@ -1,0 +1,329 @@
+// Timing (issue 4, item 5): GFLOP/s against N on log axes, one series per kernel and tile
+// width or block shape, next to cuBLAS and the device's FP32 peak; and the lecture's
+// block-shape table at N = 8192. With a GPU, sweeps run on the TimingWorker thread with a
+// progress bar and Cancel; without one the panel shows what our bench recorded on an H100
+// (assets/timings/h100.csv) and says, on top, that those numbers are recorded, not live.
+// Only verified results are plotted or tabulated (timing_model.h).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "event_text.h"
+#include "panels.h"
+#include "plot_widget.h"
+#include "timing_model.h"
+
+namespace tilescope::ui {
+namespace {
+
+// One colour per kernel, so a series keeps its colour whatever else is shown. cuBLAS is the
+// reference, in the text colour; the peak is a ceiling, in the highlight colour as on the
+// Roofline panel.
+Rgba familyColour(const Theme& t, Family f) {
+  switch (f) {
+    case Family::Naive:
+      return t.threadColours[0];
+    case Family::Tiled:
+      return t.threadColours[1];
+    case Family::TiledBounds:
+      return t.threadColours[2];
+    case Family::TiledDynamic:
+      return t.threadColours[3];
+    case Family::Cublas:
+      return t.panelText;
+    case Family::Other:
+      return t.threadColours[7];
+  }
+  return t.panelText;
+}
+
+ImVec4 toVec(Rgba c) { return ImGui::ColorConvertU32ToFloat4(c); }
+
+constexpr const char* kSizes[] = {"128", "256", "512", "1024", "2048", "4096", "8192"};
+
+std::string format(const char* fmt, double a, double b = 0.0) {
+  char text[128];
+  std::snprintf(text, sizeof text, fmt, a, b);
+  return text;
+}
+
+// TextDisabled does not wrap; long reasons and notes must, at any width and font size.
+void disabledWrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void setView(PanelContext& ctx, const TimingView& view) {
+  if (!(view == ctx.state.timing.view)) ctx.emit(TimingIntent{SetTimingView{view}});
+}
+
+// --- Where the numbers come from --------------------------------------------------------
+void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* shown) {
+  const Theme& theme = ctx.theme();
+  if (!shown) {
+    ImGui::TextColored(toVec(theme.error), "No timings to show.");
+    if (!t.recordedError.empty()) ImGui::TextWrapped("Recorded results: %s", t.recordedError.c_str());
+  } else if (shown->recorded) {
+    // One line in the normal layout; the why and the where are a hover away.
+    ImGui::TextColored(toVec(theme.highlight),
+                       "RECORDED, not live%s:", t.liveUnavailable.empty() ? "" : " (no GPU here)");
+    const bool hovered = ImGui::IsItemHovered();
+    const std::string where = shown->device + ", " + shown->date;
+    sameLineIfFits(ImGui::CalcTextSize(where.c_str()).x);
+    ImGui::TextWrapped("%s", where.c_str());
+    if (hovered || ImGui::IsItemHovered())
+      tooltip("Measured on that device by our own bench (tilescope-cli bench) and stored in " + t.recordedPath +
+              "; every case was verified against the host reference before it was timed." +
+              (t.liveUnavailable.empty() ? "" : "\nNo live timing on this machine: " + t.liveUnavailable));
+  } else {
+    ImGui::TextColored(toVec(theme.pStored), "LIVE:");
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s, %s, %zu cases timed this session", shown->device.c_str(), shown->date.c_str(),
+                       shown->results.size());
+  }
+  if (!t.liveUnavailable.empty() && (!shown || !shown->recorded))
+    disabledWrapped("No live timing on this machine: " + t.liveUnavailable);
+  if (t.live && t.recorded) {  // a GPU machine after a sweep: both can be shown
+    TimingView v = t.view;
+    if (ImGui::RadioButton("live", v.source == TimingSource::Live)) v.source = TimingSource::Live;
+    ImGui::SameLine();
+    if (ImGui::RadioButton(("recorded (" + t.recorded->device + ", " + t.recorded->date + ")").c_str(),
+                           v.source == TimingSource::Recorded))
+      v.source = TimingSource::Recorded;
+    setView(ctx, v);
+  }
+}
+
+// --- Sweeps (a GPU is there) ------------------------------------------------------------
+void drawCustomSweep(PanelContext& ctx, TimingView& v) {
+  CustomSweep& c = v.sweep.custom;
+  ImGui::Checkbox("naive", &c.naive);
+  ImGui::SameLine(), ImGui::Checkbox("tiled", &c.tiled);
+  ImGui::SameLine(), ImGui::Checkbox("tiled-bounds", &c.tiledBounds);
+  ImGui::SameLine(), ImGui::Checkbox("tiled-dynamic", &c.tiledDynamic);
+  ImGui::SameLine(), ImGui::Checkbox("cuBLAS", &c.cublas);
+  ImGui::TextUnformatted("T");
+  ImGui::SameLine(), ImGui::Checkbox("8", &c.tile8);
+  ImGui::SameLine(), ImGui::Checkbox("16", &c.tile16);
+  ImGui::SameLine(), ImGui::Checkbox("32", &c.tile32);
+  ImGui::SameLine(), ImGui::TextUnformatted("  naive blocks");
+  ImGui::SameLine(), ImGui::Checkbox("16x16", &c.block16x16);
+  ImGui::SameLine(), ImGui::Checkbox("32x32", &c.block32x32);
+  auto sizeCombo = [&](const char* label, int& n) {
+    int index = 0;
+    while (index < 6 && (128 << index) < n) ++index;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    if (ImGui::Combo(label, &index, kSizes, 7)) n = 128 << index;
+  };
+  sizeCombo("N from", c.minN);
+  ImGui::SameLine(), sizeCombo("to", c.maxN);
+  c.maxN = std::max(c.maxN, c.minN);
+}
+
+void drawSweepControls(PanelContext& ctx, const TimingState& t) {
+  if (!t.liveUnavailable.empty()) return;
+  TimingView v = t.view;
+  const std::vector<TimingCase> cases = sweepCases(v.sweep);
+  if (t.running) {
+    const float cancelW = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 4;
+    const auto& p = t.progress;
+    const float fraction = p.total ? float(p.done) / float(p.total) : 0.0f;
+    const std::string overlay = t.runningTitle + ": " + std::to_string(p.done) + " / " + std::to_string(p.total) +
+                                (p.current.empty() ? "" : ", " + p.current) + format(" (%.1f s)", t.runningSeconds);
+    ImGui::ProgressBar(fraction, ImVec2(-cancelW - ImGui::GetStyle().ItemSpacing.x, 0), overlay.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ctx.emit(TimingIntent{CancelSweep{}});
+  } else {
+    int kind = int(v.sweep.kind);
+    constexpr const char* kKinds[] = {"live sweep: 4 kernels + cuBLAS, N = 256..4096",
+                                      "lecture table: naive's 6 block shapes, tiled T = 8, 16, 32, cuBLAS at N = 8192",
+                                      "custom sweep"};
+    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 10.0f, ImGui::GetContentRegionAvail().x * 0.6f));
+    if (ImGui::Combo("##sweep", &kind, kKinds, 3)) v.sweep.kind = SweepKind(kind);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(cases.empty());
+    if (ImGui::Button(("Run " + std::to_string(cases.size()) + " cases").c_str()))
+      ctx.emit(TimingIntent{StartSweep{v.sweep}});
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      tooltip(
+          "Every case is verified against the host reference first; then 2 warm-up and up to 10 timed "
+          "launches, median reported. Runs on a worker thread: the app stays responsive.");
+    if (v.sweep.kind == SweepKind::Custom) drawCustomSweep(ctx, v);
+  }
+  if (!t.lastSweep.empty()) ImGui::TextDisabled("%s", t.lastSweep.c_str());
+  setView(ctx, v);
+}
+
+// --- GFLOP/s against N ------------------------------------------------------------------
+void drawSeriesPopup(PanelContext& ctx, const std::vector<TimingSeries>& all) {
+  TimingView v = ctx.state.timing.view;
+  if (ImGui::Button("Series...")) ImGui::OpenPopup("timingSeries");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    tooltip("Choose the series on the plot (clicking a legend entry hides it).");
+  if (ImGui::BeginPopup("timingSeries")) {
+    for (const TimingSeries& s : all) {
+      bool shown = v.seriesShown(s.label);
+      ImGui::PushStyleColor(ImGuiCol_CheckMark, toVec(familyColour(ctx.theme(), s.family)));
+      if (ImGui::Checkbox(s.label.c_str(), &shown)) v.toggled[s.label] = shown;
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+      ImGui::TextDisabled("%zu point%s", s.points.size(), s.points.size() == 1 ? "" : "s");
+    }
+    if (ImGui::Button("Defaults")) v.toggled.clear();
+    ImGui::EndPopup();
+  }
+  setView(ctx, v);
+}
+
+void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingReport& report) {
+  const Theme& theme = ctx.theme();
+  const std::vector<TimingSeries> all = buildSeries(report);
+  sameLineIfFits(ImGui::CalcTextSize("Series...").x + ImGui::GetStyle().FramePadding.x * 2);
+  drawSeriesPopup(ctx, all);
+  if (const int failed = unverifiedCount(report); failed > 0) {
+    const std::string text =
+        std::to_string(failed) + (failed == 1 ? " case" : " cases") + " failed verification: not plotted";
+    sameLineIfFits(ImGui::CalcTextSize(text.c_str()).x);
+    ImGui::TextColored(toVec(theme.error), "%s", text.c_str());
+  }
+
+  PlotSpec spec;
+  spec.id = "timing";
+  spec.xTitle = "N (square matrices, j = k = l = N)";
+  spec.yTitle = "GFLOP/s";
+  spec.xName = "N";
+  spec.yName = "GFLOP/s";
+  spec.xScale = AxisScale::Log2;
+  spec.yScale = AxisScale::Log10;
+  spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  for (const TimingSeries& s : all) {
+    if (!t.view.seriesShown(s.label)) {
+      spec.hidden.push_back(s.label);
+      continue;
+    }
+    PlotSeries ps{s.label, familyColour(theme, s.family), s.marker, s.family == Family::Cublas, {}};
+    for (const SeriesPoint& p : s.points)
+      ps.points.push_back(
+          {p.n, p.gflops, format("%.3f ms per launch", p.medianMs) + " (median of " + std::to_string(p.repeats) + ")"});
+    spec.series.push_back(std::move(ps));
+  }
+  const Ceilings& ceil = report.ceilings;
+  if (ceil.fp32PeakGflops > 0.0)
+    spec.lines.push_back(
+        {"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops, theme.highlight});
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
+  const float footer = roomForFooter ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  spec.size = ImVec2(avail.x, std::max(avail.y - footer, ImGui::GetFontSize() * 12.0f));
+  const PlotInteraction in = drawPlot(spec, theme, ctx.layout);
+  if (in.legendClicked) {
+    TimingView v = t.view;
+    v.toggled[spec.series[*in.legendClicked].name] = false;
+    setView(ctx, v);
+  }
+  if (roomForFooter) ImGui::TextDisabled("Peak: %s", ceil.peakDerivation.c_str());
+}
+
+// --- The lecture's block-shape table ----------------------------------------------------
+void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingReport& report) {
+  const Theme& theme = ctx.theme();
+  const std::vector<LectureRow> rows = lectureRows(report);
+  const bool any = std::any_of(rows.begin(), rows.end(), [](const LectureRow& r) { return r.result; });
+  if (!any) {
+    ImGui::TextWrapped(t.liveUnavailable.empty() ? "No N = 8192 results yet: run the lecture table above."
+                                                 : "These results have no N = 8192 cases.");
+    return;
+  }
+  const auto best = bestNaiveRow(rows);
+  double top = 0.0;
+  for (const LectureRow& r : rows)
+    if (r.result && r.result->verified) top = std::max(top, r.result->gflops);
+  const double bestNaive = best ? rows[*best].result->gflops : 0.0;
+
+  ImGui::TextWrapped(
+      "The lecture's experiment at N = 8192: naive (one thread per P element) with six block shapes, "
+      "then shared-memory tiles, then cuBLAS.");
+  // No inner scrolling: the note follows the table, and the panel scrolls when fonts are large.
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("lectureTable", 5, flags)) {
+    ImGui::TableSetupColumn("case");
+    ImGui::TableSetupColumn("ms");
+    ImGui::TableSetupColumn("GFLOP/s");
+    ImGui::TableSetupColumn("vs best");
+    ImGui::TableSetupColumn("##bar", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const LectureRow& row = rows[i];
+      const TimingResult* r = row.result;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const Family family = r ? familyOf(r->what) : Family::Other;
+      ImGui::TextColored(toVec(familyColour(theme, family)), "%s", row.label.c_str());
+      if (!r) {
+        ImGui::TableNextColumn(), ImGui::TextDisabled("not timed");
+        continue;
+      }
+      if (!r->verified) {
+        ImGui::TableNextColumn(), ImGui::TextColored(toVec(theme.error), "failed verification");
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(r->verification);
+        continue;
+      }
+      ImGui::TableNextColumn(), ImGui::Text("%.1f", r->medianMs);
+      ImGui::TableNextColumn(), ImGui::TextUnformatted(formatNumber(r->gflops).c_str());
+      ImGui::TableNextColumn();
+      // Speed-up over the best naive block shape, which itself reads 1.00x in the highlight colour.
+      if (bestNaive > 0.0) {
+        const std::string x = format("%.2fx", r->gflops / bestNaive);
+        if (best && i == *best)
+          ImGui::TextColored(toVec(theme.highlight), "%s", x.c_str());
+        else
+          ImGui::TextUnformatted(x.c_str());
+        if (ImGui::IsItemHovered()) tooltip("GFLOP/s relative to the best naive block shape, " + rows[*best].label);
+      }
+      ImGui::TableNextColumn();
+      // A bar on a linear scale: the gap to cuBLAS is the point the lecture ends on.
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
+      const float len = top > 0.0 ? float(r->gflops / top) * w : 0.0f;
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + h * 0.15f), ImVec2(at.x + len, at.y + h * 0.85f),
+                                                familyColour(theme, family));
+      ImGui::Dummy(ImVec2(w, h));
+    }
+    ImGui::EndTable();
+  }
+  disabledWrapped(
+      "The lecture's own table (an older GPU) had (32,32) best at 1.92 s and (64,4) worst at 5.88 s. Wide "
+      "blocks (x >= 32) come first, except (64,4): a block only 4 rows tall uses each N element it reads for "
+      "only 4 outputs.");
+}
+
+}  // namespace
+
+void drawTimingPanel(PanelContext& ctx) {
+  const TimingState& t = ctx.state.timing;
+  if (!t.probed) {
+    ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
+    return;
+  }
+  const TimingReport* shown = t.shown();
+  drawSource(ctx, t, shown);
+  drawSweepControls(ctx, t);
+  if (!shown) return;
+  TimingView v = t.view;
+  if (ImGui::RadioButton("GFLOP/s vs N", v.page == TimingPage::Plot)) v.page = TimingPage::Plot;
+  const char* table = "block shapes";
+  sameLineIfFits(ImGui::CalcTextSize(table).x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+  if (ImGui::RadioButton(table, v.page == TimingPage::Table)) v.page = TimingPage::Table;
+  if (ImGui::IsItemHovered()) tooltip("The lecture's block-shape experiment at N = 8192, with tiled and cuBLAS.");
+  setView(ctx, v);
+  if (t.view.page == TimingPage::Plot)
+    drawPlotPage(ctx, t, *shown);
+  else
+    drawTablePage(ctx, t, *shown);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,180 @@
+#include "timing_worker.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "app_state.h"
+
+#ifndef TILESCOPE_TIMINGS_FILE
+#define TILESCOPE_TIMINGS_FILE "assets/timings/h100.csv"
+#endif
+
+namespace tilescope::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string describeEnd(const std::string& title, std::size_t timed, std::size_t total, double seconds, bool cancelled,
+                        int failed) {
+  char text[160];
+  std::snprintf(text, sizeof text, "%s: %s %zu of %zu cases in %.1f s", title.c_str(),
+                cancelled ? "cancelled after" : "timed", timed, total, seconds);
+  std::string out = text;
+  if (failed > 0) out += ", " + std::to_string(failed) + " failed verification (not plotted)";
+  return out;
+}
+
+}  // namespace
+
+std::string defaultRecordedTimingsPath() {
+  if (const char* env = std::getenv("TILESCOPE_TIMINGS"); env && *env) return env;
+  return TILESCOPE_TIMINGS_FILE;
+}
+
+TimingWorker::TimingWorker(std::string recordedPath)
+    : recordedPath_(std::move(recordedPath)), thread_([this] { loop(); }) {}
+
+TimingWorker::~TimingWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    queued_.reset();
+  }
+  cancel_ = true;
+  wake_.notify_all();
+  thread_.join();
+}
+
+void TimingWorker::start(std::vector<TimingCase> cases, std::string title) {
+  {
+    std::lock_guard lock(mutex_);
+    queued_ = Job{std::move(cases), std::move(title)};
+    if (running_) cancel_ = true;  // the running sweep stops between launches; the loop then takes this one
+  }
+  wake_.notify_all();
+}
+
+void TimingWorker::cancel() {
+  std::lock_guard lock(mutex_);
+  queued_.reset();
+  if (running_) cancel_ = true;
+}
+
+bool TimingWorker::probed() const {
+  std::lock_guard lock(mutex_);
+  return probed_;
+}
+
+bool TimingWorker::busy() const {
+  std::lock_guard lock(mutex_);
+  return !probed_ || running_ || queued_.has_value();
+}
+
+void TimingWorker::copyTo(TimingState& s) const {
+  std::lock_guard lock(mutex_);
+  s.probed = probed_;
+  s.liveUnavailable = liveUnavailable_;
+  s.device = device_;
+  s.recorded = recorded_;
+  s.recordedPath = recordedPath_;
+  s.recordedError = recordedError_;
+  s.live = live_;
+  s.running = running_ || queued_.has_value();
+  s.progress = progress_;
+  s.runningTitle = queued_ ? queued_->title : title_;
+  s.runningSeconds = runningSeconds_;
+  s.lastSweep = lastSweep_;
+}
+
+void TimingWorker::loop() {
+  // Start-up: both may take a while (CUDA initialisation, a file read), so not on the UI thread.
+  auto engine = makeTimingEngine();
+  auto recorded = loadRecordedTimings(recordedPath_);
+  {
+    std::lock_guard lock(mutex_);
+    if (engine) {
+      engine_ = std::move(*engine);
+      device_ = engine_->deviceName();
+    } else {
+      liveUnavailable_ = engine.error().message;
+    }
+    if (recorded)
+      recorded_ = std::make_shared<const TimingReport>(std::move(*recorded));
+    else
+      recordedError_ = recorded.error().message;
+    probed_ = true;
+  }
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || queued_.has_value(); });
+      if (stop_) return;
+      job = std::move(*queued_);
+      queued_.reset();
+      if (!engine_) {
+        lastSweep_ = job.title + ": not started: " + liveUnavailable_;
+        continue;
+      }
+      cancel_ = false;
+      running_ = true;
+      title_ = job.title;
+      progress_ = {0, job.cases.size(), job.cases.empty() ? "" : job.cases[0].label()};
+      runningSeconds_ = 0.0;
+    }
+    sweep(job);
+  }
+}
+
+void TimingWorker::sweep(const Job& job) {
+  const auto start = Clock::now();
+  const TimingOptions options{.cancel = &cancel_};
+  std::size_t done = 0;
+  int failed = 0;
+  std::string error;
+  for (const TimingCase& c : job.cases) {
+    if (cancel_) break;
+    {
+      std::lock_guard lock(mutex_);
+      progress_ = {done, job.cases.size(), c.label() + " at N = " + std::to_string(c.config.dims.j)};
+      runningSeconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    // One case per runSweep call, so each result reaches the plot as soon as it exists.
+    auto report = runSweep(*engine_, {c}, options, nullptr);
+    if (!report) {
+      error = report.error().message;
+      break;
+    }
+    if (report->cancelled) break;
+    failed += unverifiedCount(*report);
+    ++done;
+    std::lock_guard lock(mutex_);
+    live_ = std::make_shared<const TimingReport>(live_ ? mergeReports(*live_, *report) : *report);
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::lock_guard lock(mutex_);
+  running_ = false;
+  progress_ = {done, job.cases.size(), ""};
+  runningSeconds_ = seconds;
+  lastSweep_ = error.empty() ? describeEnd(job.title, done, job.cases.size(), seconds, done < job.cases.size(), failed)
+                             : job.title + ": stopped: " + error;
+}
+
+void syncTiming(AppState& state, TimingWorker& worker) {
+  TimingState& t = state.timing;
+  if (t.cancelRequested) {
+    worker.cancel();
+    t.cancelRequested = false;
+  }
+  if (t.sweepRequested != t.sweepSubmitted) {
+    t.sweepSubmitted = t.sweepRequested;
+    std::vector<TimingCase> cases = sweepCases(t.requestedSweep);
+    const std::string title = std::string(sweepKindName(t.requestedSweep.kind)) +
+                              (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");
+    if (!cases.empty()) worker.start(std::move(cases), title);  // the panel offers no Run for an empty one
+  }
+  worker.copyTo(t);
+}
+
+}  // namespace tilescope::ui

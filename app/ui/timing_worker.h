@@ -1,0 +1,72 @@
+// Times sweeps off the UI thread. On start the thread asks for the timing engine (which may
+// initialise CUDA) and reads the recorded results; then it waits for sweeps. A sweep times one
+// case at a time through runSweep(), so the plot fills in as results arrive and Cancel takes
+// effect between launches. The UI never waits: syncTiming() copies a snapshot each frame.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/timing.h"
+#include "timing_state.h"
+
+namespace tilescope::ui {
+
+struct AppState;
+
+// assets/timings/h100.csv of the source tree this was built from, or $TILESCOPE_TIMINGS.
+std::string defaultRecordedTimingsPath();
+
+class TimingWorker {
+ public:
+  explicit TimingWorker(std::string recordedPath = defaultRecordedTimingsPath());
+  ~TimingWorker();  // cancels a running sweep and joins (at most one case's time)
+  TimingWorker(const TimingWorker&) = delete;
+  TimingWorker& operator=(const TimingWorker&) = delete;
+
+  // Starts `cases` after cancelling whatever runs now.
+  void start(std::vector<TimingCase> cases, std::string title);
+  void cancel();
+  bool probed() const;  // the start-up work is done
+  bool busy() const;    // probing, or a sweep queued or running
+
+  // Copies everything the UI shows into `state` (the requests stay as they are).
+  void copyTo(TimingState& state) const;
+
+ private:
+  struct Job {
+    std::vector<TimingCase> cases;
+    std::string title;
+  };
+  void loop();
+  void sweep(const Job& job);
+
+  const std::string recordedPath_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::atomic<bool> cancel_{false};
+  bool stop_ = false;
+  std::optional<Job> queued_;
+  std::unique_ptr<TimingEngine> engine_;  // touched by the worker thread only after start-up
+
+  // What copyTo() hands out, under mutex_.
+  bool probed_ = false;
+  std::string liveUnavailable_, device_, recordedError_, title_, lastSweep_;
+  std::shared_ptr<const TimingReport> recorded_, live_;
+  bool running_ = false;
+  SweepProgress progress_;
+  double runningSeconds_ = 0.0;
+
+  std::thread thread_;  // last: starts after every member above exists
+};
+
+// Once per frame, after applyIntents: hands new sweep requests and cancels to the worker and
+// copies its state back.
+void syncTiming(AppState& state, TimingWorker& worker);
+
+}  // namespace tilescope::ui
