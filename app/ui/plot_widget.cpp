@@ -116,20 +116,25 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
   const float legendRightW = legendEntryW + font * 1.0f;
   const bool legendRight = size.x - left - legendRightW >= std::max(6.0f * font, 0.25f * size.x);
   const float right = legendRight ? legendRightW : xLabelW * 0.5f + font * 0.6f;
-  float bottom = 2.0f * line + font * 0.3f;
+  const float axisBottom = 2.0f * line + font * 0.3f;  // x labels and title
+  float legendBelow = 0.0f;
   int legendColumns = 1;
   if (!legendRight && !spec.series.empty()) {
     legendColumns = std::max(1, int(size.x / std::max(legendEntryW, 1.0f)));
     const int rows = (int(spec.series.size()) + legendColumns - 1) / legendColumns;
-    bottom += float(rows) * line + font * 0.3f;
+    legendBelow = float(rows) * line + font * 0.3f;
   }
-  // Too little height for a readable plot: grow (the window scrolls) rather than squash.
-  size.y = std::max(size.y, top + bottom + 9.0f * line);
+  // Too little height for a readable plot with the legend below it: the data and axes fill
+  // what is visible and the legend moves below the fold (the window scrolls); never squash
+  // the data below a minimum.
+  float dataH = size.y - top - axisBottom - legendBelow;
+  if (dataH < 9.0f * line) dataH = std::max(size.y - top - axisBottom, 6.0f * line);
+  size.y = top + dataH + axisBottom + legendBelow;
   ImGui::InvisibleButton(spec.id.c_str(), size);
   const bool widgetHovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   const ImVec2 pMin(std::round(origin.x + left), std::round(origin.y + top));
-  const ImVec2 pMax(std::round(origin.x + size.x - right), std::round(origin.y + size.y - bottom));
+  const ImVec2 pMax(std::round(origin.x + size.x - right), std::round(origin.y + top + dataH));
   // Markers at the ends of the ranges stay whole: data map into a rectangle inset by a marker.
   const float markerR = std::max(3.0f, font * 0.30f);
   const float inset = markerR + 3.0f * px;
@@ -205,8 +210,12 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     for (const PlotVec& v : screen[s]) pts.emplace_back(float(v.x), float(v.y));
     const float width = (series.emphasised ? 2.6f : 1.8f) * px + (int(s) == emphasised ? 1.5f * px : 0.0f);
     if (pts.size() > 1) draw->AddPolyline(pts.data(), int(pts.size()), series.colour, 0, width);
-    for (const ImVec2& p : pts) drawHaloMarker(draw, series.marker, p, markerR, series.colour, plotBg, 1.5f * px);
   }
+  // Markers after every line, so no line crosses a marker and each point keeps its colour.
+  for (std::size_t s = 0; s < spec.series.size(); ++s)
+    for (const PlotVec& v : screen[s])
+      drawHaloMarker(draw, spec.series[s].marker, ImVec2(float(v.x), float(v.y)), markerR, spec.series[s].colour,
+                     plotBg, 1.5f * px);
   if (out.hovered) {
     const PlotVec v = screen[out.hovered->series][out.hovered->point];
     draw->AddCircle(ImVec2(float(v.x), float(v.y)), markerR + 4.0f * px, text, 20, 1.5f * px);

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Script-mode tests of the Timing panel (docs-notes/timing-ui.md) on a machine without a GPU:
+the panel shows the recorded H100 results. Each test runs `tilescope --script` (under CTest's
+xvfb-run), then checks the `plots` entry of the layout JSON against assets/timings/h100.csv and
+the screenshot's pixels at the points, lines and legend entries the layout reports.
+Helpers (PNG decoding, running the app) come from script_mode_test.py; standard library only."""
+import csv
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_mode_test as sm  # noqa: E402
+
+RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "timings", "h100.csv")
+DEFAULT_SERIES = ["naive (32,32)", "naive (16,16)", "tiled T=16", "tiled T=32", "tiled-dynamic T=16",
+                  "tiled-dynamic T=32", "cuBLAS SGEMM"]
+
+
+def recorded_rows(path=RECORDED):
+    with open(path) as f:
+        text = "".join(line for line in f if not line.startswith("#"))
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def label(row):
+    """TimingCase::label() of a CSV row."""
+    if row["kind"] == "cublas":
+        return "cuBLAS SGEMM"
+    if row["kernel"] == "naive":
+        return f"naive ({row['block_x']},{row['block_y']})"
+    return f"{row['kernel']} T={row['tile']}"
+
+
+def load_json(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return json.load(f)
+
+
+def window(layout, name):
+    return next(w for w in layout["windows"] if w["name"] == name)
+
+
+def inside(rect, outer, slack=0.5):
+    return (rect["x"] >= outer["x"] - slack and rect["y"] >= outer["y"] - slack and
+            rect["x"] + rect["width"] <= outer["x"] + outer["width"] + slack and
+            rect["y"] + rect["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def overlaps(a, b):
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and
+            a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def run_timing(script, size="1280x720", env=None):
+    folder, _ = sm.run_app(script, extra_args=("--size", size), env=env)
+    return folder
+
+
+def timing_plot(layout):
+    plots = [p for p in layout["plots"] if p["name"] == "timing"]
+    if len(plots) != 1:
+        raise AssertionError(f"expected one timing plot, the layout has {[p['name'] for p in layout['plots']]}")
+    return plots[0]
+
+
+class RecordedPlot(unittest.TestCase):
+    """The default view at 1280x720: GFLOP/s against N from the recorded H100 results."""
+
+    @classmethod
+    def setUpClass(cls):
+        folder = run_timing("show Timing\nscreenshot @plot.png\nlayout @plot.json\nquit\n")
+        cls.layout = load_json(folder, "plot.json")
+        cls.png = sm.Image(os.path.join(folder, "plot.png"))
+        cls.plot = timing_plot(cls.layout)
+        cls.series = {s["name"]: s for s in cls.plot["series"]}
+
+    def test_labelled_as_recorded_with_device_and_date(self):
+        self.assertEqual(self.plot["note"], "recorded: NVIDIA H100 80GB HBM3, 2026-11-21")
+
+    def test_fits_the_center_window_without_overlapping_others(self):
+        center = window(self.layout, "center")
+        self.assertTrue(inside(self.plot, center), (self.plot, center))
+        self.assertGreater(self.plot["width"], 300)
+        self.assertGreater(self.plot["height"], 250)
+        for w in self.layout["windows"]:
+            if w["name"] != "center":
+                self.assertFalse(overlaps(self.plot, w), w["name"])
+        for s in self.plot["series"]:
+            self.assertTrue(inside(s["legend"], center), s["name"])
+
+    def test_shows_the_default_series_and_lists_the_rest_as_hidden(self):
+        self.assertEqual([s["name"] for s in self.plot["series"]], DEFAULT_SERIES)
+        every = {label(r) for r in recorded_rows()}
+        self.assertEqual(set(self.plot["hidden"]) | set(DEFAULT_SERIES), every)
+        self.assertIn("naive (64,4)", self.plot["hidden"])
+        self.assertIn("tiled-bounds T=32", self.plot["hidden"])
+
+    def test_points_are_the_recorded_verified_results(self):
+        for name, s in self.series.items():
+            want = sorted((int(r["j"]), float(r["gflops"])) for r in recorded_rows()
+                          if label(r) == name and r["verified"] == "1")
+            got = [(p["x"], p["y"]) for p in s["points"]]
+            self.assertEqual(len(got), len(want), name)
+            for (n, g), (gn, gg) in zip(want, got):
+                self.assertEqual(gn, n, name)
+                self.assertAlmostEqual(gg, g, delta=0.01, msg=name)
+        self.assertEqual([p["x"] for p in self.series["cuBLAS SGEMM"]["points"]], [256, 512, 1024, 2048, 4096, 8192])
+
+    def test_axes_are_logarithmic(self):
+        pts = [p for s in self.plot["series"] for p in s["points"]]
+        # Screen x is linear in log2 N, screen y in log10 GFLOP/s: fit from two points, predict all.
+        a, b = min(pts, key=lambda p: p["x"]), max(pts, key=lambda p: p["x"])
+        kx = (b["px"] - a["px"]) / math.log2(b["x"] / a["x"])
+        lo, hi = min(pts, key=lambda p: p["y"]), max(pts, key=lambda p: p["y"])
+        ky = (hi["py"] - lo["py"]) / math.log10(hi["y"] / lo["y"])
+        self.assertGreater(kx, 0)
+        self.assertLess(ky, 0)  # faster is higher on screen
+        for p in pts:
+            self.assertAlmostEqual(p["px"], a["px"] + kx * math.log2(p["x"] / a["x"]), delta=1.0)
+            self.assertAlmostEqual(p["py"], lo["py"] + ky * math.log10(p["y"] / lo["y"]), delta=1.0)
+
+    def test_markers_carry_their_series_colour(self):
+        # Markers are drawn after every line, in series order: a marker shows its colour at its
+        # centre unless a later series' marker (radius and halo under 9 px) lies on top of it.
+        series = self.plot["series"]
+        checked = {}
+        for i, s in enumerate(series):
+            colour = sm.hex_rgb(s["colour"])
+            later = [q for t in series[i + 1:] for q in t["points"]]
+            for p in s["points"]:
+                if any(math.hypot(q["px"] - p["px"], q["py"] - p["py"]) < 9 for q in later):
+                    continue
+                got = self.png.pixel(round(p["px"]), round(p["py"]))
+                self.assertTrue(sm.close(got, colour, 24), f"{s['name']} at N={p['x']}: {got}, want {colour}")
+                checked[s["name"]] = checked.get(s["name"], 0) + 1
+        self.assertEqual(set(checked), {s["name"] for s in series}, "every series checked somewhere")
+        self.assertGreaterEqual(sum(checked.values()), 25)
+
+    def test_series_colours_follow_the_theme(self):
+        threads = self.layout["theme"]["threads"]
+        self.assertEqual(self.series["naive (32,32)"]["colour"], threads[0])
+        self.assertEqual(self.series["tiled T=16"]["colour"], threads[1])
+        self.assertEqual(self.series["tiled-dynamic T=32"]["colour"], threads[3])
+        self.assertEqual(self.series["cuBLAS SGEMM"]["colour"], self.layout["theme"]["text"])
+        self.assertEqual(len({s["colour"] for s in self.plot["series"]}), 4)  # one per kernel
+
+    def test_peak_ceiling_is_a_labelled_dashed_line(self):
+        self.assertEqual(len(self.plot["lines"]), 1)
+        peak = self.plot["lines"][0]
+        self.assertEqual(peak["label"], "FP32 peak 66,908 GFLOP/s")
+        self.assertAlmostEqual(peak["y"], 66908.2, delta=0.1)
+        self.assertEqual(peak["colour"], self.layout["theme"]["highlight"])
+        colour = sm.hex_rgb(peak["colour"])
+        row = round(peak["py"])
+        xs = range(int(self.plot["x"]) + 2, int(self.plot["x"] + self.plot["width"] * 0.5))
+        on = [x for x in xs if sm.close(self.png.pixel(x, row), colour, 30)]
+        self.assertGreater(len(on), len(xs) * 0.35, "dashes along the line")
+        self.assertLess(len(on), len(xs) * 0.85, "gaps between the dashes")
+        # Above the whole cuBLAS curve: the ceiling no kernel reaches.
+        for p in self.series["cuBLAS SGEMM"]["points"]:
+            self.assertGreater(p["py"], peak["py"])
+
+    def test_legend_entries_show_their_colour(self):
+        for s in self.plot["series"]:
+            lg, colour = s["legend"], sm.hex_rgb(s["colour"])
+            found = any(sm.close(self.png.pixel(x, round(lg["y"] + lg["height"] / 2)), colour, 24)
+                        for x in range(int(lg["x"]), int(lg["x"] + lg["width"] * 0.3)))
+            self.assertTrue(found, s["name"])
+
+
+class RecordedTable(unittest.TestCase):
+    def test_block_shape_table_replaces_the_plot(self):
+        folder = run_timing("show Timing\ntiming page table\nscreenshot @table.png\nlayout @table.json\nquit\n")
+        layout = load_json(folder, "table.json")
+        self.assertEqual(layout["plots"], [])
+        png = sm.Image(os.path.join(folder, "table.png"))
+        center = window(layout, "center")
+        threads = [sm.hex_rgb(t) for t in layout["theme"]["threads"]]
+
+        def count(colour):
+            n = 0
+            for y in range(int(center["y"]), int(center["y"] + center["height"]), 2):
+                for x in range(int(center["x"]), int(center["x"] + center["width"]), 2):
+                    n += sm.close(png.pixel(x, y), colour, 10)
+            return n
+        # Bars and labels: naive (six shapes) in kernel colour 0, tiled (T = 8, 16, 32) in colour 1.
+        self.assertGreater(count(threads[0]), 100)
+        self.assertGreater(count(threads[1]), 100)
+
+
+class Presentation(unittest.TestCase):
+    def test_plot_stays_inside_the_window_with_large_text(self):
+        for size in ("1280x720", "1920x1080"):
+            folder = run_timing("set presentation on\nshow Timing\nlayout @p.json\nquit\n", size=size)
+            layout = load_json(folder, "p.json")
+            self.assertTrue(layout["presentation"])
+            plot = timing_plot(layout)
+            center = window(layout, "center")
+            self.assertTrue(inside(plot, center), (size, plot, center))
+            self.assertGreater(plot["height"], 150, size)  # the data and both axes are in view
+            self.assertEqual([s["name"] for s in plot["series"]], DEFAULT_SERIES)
+            legends = [s["legend"] for s in plot["series"]]
+            for i, a in enumerate(legends):
+                for b in legends[i + 1:]:
+                    self.assertFalse(overlaps(a, b), size)
+            if size == "1920x1080":  # room for everything, legend included (at 1280x720 it scrolls)
+                for lg in legends:
+                    self.assertTrue(inside(lg, center), lg)
+
+
+class RecordedFile(unittest.TestCase):
+    """The panel plots only what the file says was verified, and says when there is nothing."""
+
+    def test_unverified_results_are_not_plotted(self):
+        with open(RECORDED) as f:
+            lines = f.read().splitlines()
+        # cuBLAS at 8192 and tiled T=32 at 1024 now failed verification.
+        for i, line in enumerate(lines):
+            if line.startswith("cublas,cublas,8192,") or line.startswith("kernel,tiled,1024,1024,1024,32,"):
+                f = line.split(",")
+                f[8] = "0"
+                lines[i] = ",".join(f)
+        path = os.path.join(tempfile.mkdtemp(prefix="tilescope-timing-"), "some.csv")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        env = dict(os.environ, TILESCOPE_TIMINGS=path)
+        folder = run_timing("show Timing\nlayout @l.json\nquit\n", env=env)
+        plot = timing_plot(load_json(folder, "l.json"))
+        series = {s["name"]: s for s in plot["series"]}
+        self.assertEqual([p["x"] for p in series["cuBLAS SGEMM"]["points"]], [256, 512, 1024, 2048, 4096])
+        self.assertEqual([p["x"] for p in series["tiled T=32"]["points"]], [256, 512, 2048, 4096, 8192])
+
+    def test_missing_file_means_no_plot_and_no_failure(self):
+        env = dict(os.environ, TILESCOPE_TIMINGS="/nonexistent/timings.csv")
+        folder = run_timing("show Timing\nlayout @l.json\nquit\n", env=env)
+        self.assertEqual(load_json(folder, "l.json")["plots"], [])
+
+
+if __name__ == "__main__":
+    if "--app" in sys.argv:
+        i = sys.argv.index("--app")
+        sm.APP = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    unittest.main(verbosity=2)
