@@ -3,7 +3,10 @@
 // Run: build/tests/bench/emulator_bench
 #include <benchmark/benchmark.h>
 
+#include "core/analysis/analysis.h"
+#include "core/analysis/device_profile.h"
 #include "core/run.h"
+#include "core/timeline.h"
 
 namespace tilescope {
 namespace {
@@ -35,6 +38,56 @@ void BM_TraceNaive_64(benchmark::State& s) { traceOnEmulator(s, KernelId::Naive,
 BENCHMARK(BM_TraceTiled_128_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceTiledBounds_100_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceNaive_64)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What the app does off the UI thread when a slider moves (app/ui/run_worker.cpp): the
+// traced emulator run, the timeline cut and the analysis. Issue target: new picture within
+// 100 ms for sizes up to 64; this is the bulk of that latency.
+void sliderPipeline(benchmark::State& state, KernelId kernel, int size, int tile) {
+  auto backend = makeEmulatorBackend();
+  LaunchConfig config;
+  config.kernel = kernel;
+  config.dims = {size, size, size};
+  config.tile = tile;
+  const DeviceProfile profile = *profileByName("h100");
+  for (auto _ : state) {
+    auto run = executeRun(*backend, config, true);
+    if (!run || !run->verification.passed) {
+      state.SkipWithError("run failed or did not verify");
+      return;
+    }
+    Timeline timeline = Timeline::build(*run->trace);
+    AnalysisReport report = analyzeTrace(*run->trace, profile);
+    benchmark::DoNotOptimize(timeline);
+    benchmark::DoNotOptimize(report);
+  }
+}
+
+void BM_SliderPipeline_Tiled_64_T16(benchmark::State& s) { sliderPipeline(s, KernelId::Tiled, 64, 16); }
+void BM_SliderPipeline_Tiled_64_T32(benchmark::State& s) { sliderPipeline(s, KernelId::Tiled, 64, 32); }
+void BM_SliderPipeline_Naive_64(benchmark::State& s) { sliderPipeline(s, KernelId::Naive, 64, 0); }
+BENCHMARK(BM_SliderPipeline_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SliderPipeline_Tiled_64_T32)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SliderPipeline_Naive_64)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The pipeline's stages one by one, on one traced run of tiled 64^3 T=16.
+const Run& tiled64Run() {
+  static const Run run = [] {
+    LaunchConfig config;
+    config.dims = {64, 64, 64};
+    config.tile = 16;
+    return std::move(*executeRun(*makeEmulatorBackend(), config, true));
+  }();
+  return run;
+}
+void BM_Stage_TimelineBuild_Tiled_64_T16(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(Timeline::build(*tiled64Run().trace));
+}
+void BM_Stage_Analysis_Tiled_64_T16(benchmark::State& state) {
+  const DeviceProfile profile = *profileByName("h100");
+  for (auto _ : state) benchmark::DoNotOptimize(analyzeTrace(*tiled64Run().trace, profile));
+}
+BENCHMARK(BM_Stage_TimelineBuild_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Stage_Analysis_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace tilescope

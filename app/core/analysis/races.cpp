@@ -28,38 +28,49 @@ struct Access {
 
 using GroupKey = std::tuple<int, int, int, int, int>;  // interval, type, first line, second line, first phase
 
-// Compares every pair of one address's accesses in one interval.
+// Compares every pair of one address's accesses in one interval that includes a write (two
+// reads never conflict). Pairs are visited in the order (a, b), a < b, so the example kept
+// for each group is the first such pair in canonical order; the writes are listed first so
+// read-only stretches (a row of Mds broadcast to 16 threads) cost nothing.
 void checkAddress(const Trace& trace, int interval, const std::vector<Access>& accesses,
-                  std::map<GroupKey, Hazard>& groups) {
+                  std::vector<std::size_t>& writes, std::map<GroupKey, Hazard>& groups) {
+  writes.clear();
+  for (std::size_t i = 0; i < accesses.size(); ++i)
+    if (accesses[i].write) writes.push_back(i);
+  if (writes.empty()) return;
+  auto visit = [&](const Access& x, const Access& y) {
+    if (x.thread == y.thread) return;
+    const Event& ex = trace.events[x.event];
+    const Event& ey = trace.events[y.event];
+    // Program order inside the interval decides which access is "first".
+    const bool xFirst = std::tie(ex.phase, x.position) <= std::tie(ey.phase, y.position);
+    const Access& f = xFirst ? x : y;
+    const Access& s = xFirst ? y : x;
+    const Event& ef = trace.events[f.event];
+    const Event& es = trace.events[s.event];
+    HazardType type = HazardType::WriteAfterWrite;
+    if (f.write && !s.write) type = HazardType::ReadAfterWrite;
+    else if (!f.write && s.write) type = HazardType::WriteAfterRead;
+    Hazard& h = groups[{interval, int(type), ef.line, es.line, ef.phase}];
+    if (h.pairs == 0) {
+      h.type = type;
+      h.blockX = ef.blockX;
+      h.blockY = ef.blockY;
+      h.interval = interval;
+      h.first = {ef.threadX, ef.threadY, ef.line, ef.phase, f.write};
+      h.second = {es.threadX, es.threadY, es.line, es.phase, s.write};
+      h.matrix = matrixOf(ef);
+      h.sharedRow = ef.sharedRow;
+      h.sharedCol = ef.sharedCol;
+    }
+    ++h.pairs;
+  };
   for (std::size_t a = 0; a < accesses.size(); ++a) {
-    for (std::size_t b = a + 1; b < accesses.size(); ++b) {
-      const Access& x = accesses[a];
-      const Access& y = accesses[b];
-      if (x.thread == y.thread || (!x.write && !y.write)) continue;
-      const Event& ex = trace.events[x.event];
-      const Event& ey = trace.events[y.event];
-      // Program order inside the interval decides which access is "first".
-      const bool xFirst = std::tie(ex.phase, x.position) <= std::tie(ey.phase, y.position);
-      const Access& f = xFirst ? x : y;
-      const Access& s = xFirst ? y : x;
-      const Event& ef = trace.events[f.event];
-      const Event& es = trace.events[s.event];
-      HazardType type = HazardType::WriteAfterWrite;
-      if (f.write && !s.write) type = HazardType::ReadAfterWrite;
-      else if (!f.write && s.write) type = HazardType::WriteAfterRead;
-      Hazard& h = groups[{interval, int(type), ef.line, es.line, ef.phase}];
-      if (h.pairs == 0) {
-        h.type = type;
-        h.blockX = ef.blockX;
-        h.blockY = ef.blockY;
-        h.interval = interval;
-        h.first = {ef.threadX, ef.threadY, ef.line, ef.phase, f.write};
-        h.second = {es.threadX, es.threadY, es.line, es.phase, s.write};
-        h.matrix = matrixOf(ef);
-        h.sharedRow = ef.sharedRow;
-        h.sharedCol = ef.sharedCol;
-      }
-      ++h.pairs;
+    if (accesses[a].write) {
+      for (std::size_t b = a + 1; b < accesses.size(); ++b) visit(accesses[a], accesses[b]);
+    } else {
+      for (std::size_t w : writes)
+        if (w > a) visit(accesses[a], accesses[w]);
     }
   }
 }
@@ -69,8 +80,14 @@ void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const Sh
   const unsigned blockX = trace.launch.blockX;
   const std::size_t threads = std::size_t(trace.launch.blockX) * trace.launch.blockY;
   std::vector<int> interval(threads, 0), position(threads, 0);
-  // interval -> shared address -> accesses, in canonical order
-  std::map<int, std::map<uint32_t, std::vector<Access>>> byInterval;  // sorted: the example is the lowest slot
+  // (interval, shared address) of every access; sorted below so that each address of each
+  // interval is one run, lowest interval and slot first (the example is the lowest slot),
+  // its accesses in canonical order.
+  struct Keyed {
+    uint64_t key;
+    Access access;
+  };
+  std::vector<Keyed> keyed;
   for (std::size_t i = begin; i < end; ++i) {
     const Event& e = trace.events[i];
     const int t = linearThread(e, blockX);
@@ -82,11 +99,19 @@ void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const Sh
     const int pos = position[t]++;
     auto address = sharedAddress(e, layout);
     if (!address) continue;
-    byInterval[interval[t]][*address].push_back({uint32_t(i), t, pos, writesShared(e)});
+    keyed.push_back({uint64_t(uint32_t(interval[t])) << 32 | *address, {uint32_t(i), t, pos, writesShared(e)}});
   }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
   std::map<GroupKey, Hazard> groups;
-  for (const auto& [iv, addresses] : byInterval)
-    for (const auto& [address, accesses] : addresses) checkAddress(trace, iv, accesses, groups);
+  std::vector<Access> accesses;
+  std::vector<std::size_t> writes;
+  for (std::size_t i = 0; i < keyed.size();) {
+    std::size_t j = i;
+    accesses.clear();
+    for (; j < keyed.size() && keyed[j].key == keyed[i].key; ++j) accesses.push_back(keyed[j].access);
+    checkAddress(trace, int(keyed[i].key >> 32), accesses, writes, groups);
+    i = j;
+  }
   for (auto& [key, h] : groups) out.push_back(h);
 }
 

@@ -61,6 +61,7 @@ std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space
       r.phase = e.phase;
       r.k = e.k;
       r.write = write;
+      r.lanes.reserve(kWarpSize);  // one growth instead of six
       out.push_back(std::move(r));
       it = open.insert_or_assign(key, Open{out.size() - 1, 0u}).first;
     }
