@@ -32,8 +32,8 @@ std::string defaultRecordedTimingsPath() {
   return TILESCOPE_TIMINGS_FILE;
 }
 
-TimingWorker::TimingWorker(std::string recordedPath)
-    : recordedPath_(std::move(recordedPath)), thread_([this] { loop(); }) {}
+TimingWorker::TimingWorker(std::string recordedPath, TimingEngineFactory makeEngine)
+    : recordedPath_(std::move(recordedPath)), makeEngine_(std::move(makeEngine)), thread_([this] { loop(); }) {}
 
 TimingWorker::~TimingWorker() {
   {
@@ -89,7 +89,7 @@ void TimingWorker::copyTo(TimingState& s) const {
 
 void TimingWorker::loop() {
   // Start-up: both may take a while (CUDA initialisation, a file read), so not on the UI thread.
-  auto engine = makeTimingEngine();
+  auto engine = makeEngine_();
   auto recorded = loadRecordedTimings(recordedPath_);
   {
     std::lock_guard lock(mutex_);

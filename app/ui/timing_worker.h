@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,9 +23,13 @@ struct AppState;
 // assets/timings/h100.csv of the source tree this was built from, or $TILESCOPE_TIMINGS.
 std::string defaultRecordedTimingsPath();
 
+using TimingEngineFactory = std::function<Result<std::unique_ptr<TimingEngine>>()>;
+
 class TimingWorker {
  public:
-  explicit TimingWorker(std::string recordedPath = defaultRecordedTimingsPath());
+  // `makeEngine` runs on the worker thread (tests pass a fake engine).
+  explicit TimingWorker(std::string recordedPath = defaultRecordedTimingsPath(),
+                        TimingEngineFactory makeEngine = makeTimingEngine);
   ~TimingWorker();  // cancels a running sweep and joins (at most one case's time)
   TimingWorker(const TimingWorker&) = delete;
   TimingWorker& operator=(const TimingWorker&) = delete;
@@ -47,6 +52,7 @@ class TimingWorker {
   void sweep(const Job& job);
 
   const std::string recordedPath_;
+  const TimingEngineFactory makeEngine_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<bool> cancel_{false};

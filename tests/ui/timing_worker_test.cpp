@@ -1,0 +1,174 @@
+// The Timing panel's worker thread (app/ui/timing_worker.h) with a fake engine, so it runs
+// without a GPU: start-up finds the engine or says why not and loads the recorded results;
+// sweeps run off the calling thread and fill the live report case by case; Cancel stops
+// between cases; failed cases are kept but never plotted; intents reach the worker.
+#include "ui/timing_worker.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "ui/app_state.h"
+
+namespace tilescope::ui {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// Takes `perCase` per case, checking the cancel flag in slices as the CUDA engine does between
+// launches; GFLOP/s = N so tests can tell results apart. N = failN fails verification.
+class FakeEngine : public TimingEngine {
+ public:
+  FakeEngine(std::chrono::milliseconds perCase, int failN) : perCase_(perCase), failN_(failN) {}
+  std::string deviceName() const override { return "Fake GPU"; }
+  Result<Ceilings> ceilings() override { return Ceilings{100000.0, "fake peak", 1000.0}; }
+  Result<TimingResult> time(const TimingCase& c, const TimingOptions& options) override {
+    for (int slice = 0; slice < 10; ++slice) {
+      if (options.cancel && options.cancel->load()) return failure("cancelled");
+      std::this_thread::sleep_for(std::chrono::microseconds(perCase_) / 10);
+    }
+    TimingResult r;
+    r.what = c;
+    r.verified = c.config.dims.j != failN_;
+    r.verification = r.verified ? "verified" : "P[0][0] is NaN";
+    if (r.verified) r.gflops = c.config.dims.j, r.medianMs = 1.0, r.repeats = 10;
+    return r;
+  }
+
+ private:
+  std::chrono::milliseconds perCase_;
+  int failN_;
+};
+
+TimingEngineFactory fake(std::chrono::milliseconds perCase, int failN = -1) {
+  return [=]() -> Result<std::unique_ptr<TimingEngine>> {
+    return std::unique_ptr<TimingEngine>(std::make_unique<FakeEngine>(perCase, failN));
+  };
+}
+
+// Polls `worker` until `done(state)` or the deadline; returns the last state seen.
+TimingState waitFor(const TimingWorker& worker, const std::function<bool(const TimingState&)>& done,
+                    std::chrono::milliseconds deadline = 10s) {
+  TimingState s;
+  const auto end = Clock::now() + deadline;
+  do {
+    worker.copyTo(s);
+    if (done(s)) return s;
+    std::this_thread::sleep_for(2ms);
+  } while (Clock::now() < end);
+  ADD_FAILURE() << "timed out waiting for the timing worker";
+  return s;
+}
+
+std::size_t liveCount(const TimingState& s) { return s.live ? s.live->results.size() : 0; }
+
+TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
+  TimingWorker worker(TILESCOPE_TIMINGS_FILE,
+                      [] { return Result<std::unique_ptr<TimingEngine>>(unavailable("no CUDA device: test")); });
+  TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
+  EXPECT_EQ(s.liveUnavailable, "no CUDA device: test");
+  ASSERT_TRUE(s.recorded);
+  EXPECT_TRUE(s.recorded->recorded);
+  EXPECT_EQ(s.recorded->device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(s.shown(), s.recorded.get());
+  worker.start(lectureCases(), "lecture table");
+  s = waitFor(worker, [](const TimingState& t) { return !t.lastSweep.empty(); });
+  EXPECT_EQ(s.lastSweep, "lecture table: not started: no CUDA device: test");
+  EXPECT_FALSE(s.live);
+  EXPECT_FALSE(worker.busy());
+}
+
+TEST(TimingWorker, AMissingRecordedFileIsAnErrorValueNotAFailure) {
+  TimingWorker worker("/nonexistent/timings.csv", fake(1ms));
+  const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
+  EXPECT_FALSE(s.recorded);
+  EXPECT_FALSE(s.recordedError.empty());
+  EXPECT_EQ(s.device, "Fake GPU");
+  EXPECT_TRUE(s.liveUnavailable.empty());
+}
+
+TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
+  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(20ms));
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  const auto cases = liveSweepCases(1024);  // N = 256, 512, 1024: 5 cases each
+  ASSERT_EQ(cases.size(), 15u);
+  worker.start(cases, "live sweep");
+  TimingState started;
+  worker.copyTo(started);
+  EXPECT_EQ(liveCount(started), 0u) << "start() must not time anything itself";
+  EXPECT_TRUE(started.running);
+  EXPECT_TRUE(worker.busy());
+  // Part-way, the live report already holds the cases timed so far.
+  const TimingState partial = waitFor(worker, [](const TimingState& t) { return liveCount(t) >= 3; });
+  EXPECT_TRUE(partial.running);
+  EXPECT_LT(liveCount(partial), cases.size());
+  EXPECT_EQ(partial.progress.total, cases.size());
+  EXPECT_EQ(partial.shown(), partial.live.get());  // live wins over recorded once it exists
+  const TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running; });
+  EXPECT_EQ(liveCount(s), cases.size());
+  EXPECT_EQ(s.live->device, "Fake GPU");
+  EXPECT_FALSE(s.live->recorded);
+  EXPECT_EQ(s.lastSweep.rfind("live sweep: timed 15 of 15 cases in ", 0), 0u) << s.lastSweep;
+  // A second sweep replaces the cases it repeats and keeps the others.
+  worker.start(lectureCases(), "lecture table");
+  const TimingState both = waitFor(worker, [](const TimingState& t) { return t.lastSweep.rfind("lecture", 0) == 0; });
+  EXPECT_EQ(liveCount(both), cases.size() + lectureCases().size());
+}
+
+TEST(TimingWorker, CancelStopsBetweenCases) {
+  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(30ms));
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  worker.start(liveSweepCases(4096), "live sweep");  // 25 cases: 750 ms if left alone
+  waitFor(worker, [](const TimingState& t) { return t.progress.done >= 2; });
+  const auto cancelled = Clock::now();
+  worker.cancel();
+  const TimingState s = waitFor(
+      worker, [](const TimingState& t) { return !t.running; }, 2s);
+  EXPECT_LT(Clock::now() - cancelled, 200ms) << "a cancel waits at most for one launch";
+  EXPECT_GE(liveCount(s), 2u);
+  EXPECT_LT(liveCount(s), 25u);
+  EXPECT_NE(s.lastSweep.find("cancelled after"), std::string::npos) << s.lastSweep;
+  EXPECT_FALSE(worker.busy());
+}
+
+TEST(TimingWorker, FailedCasesAreKeptButNeverPlotted) {
+  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(1ms, /*failN=*/512));
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  worker.start(liveSweepCases(1024), "live sweep");
+  const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed && !t.running && t.live; });
+  ASSERT_TRUE(s.live);
+  EXPECT_EQ(unverifiedCount(*s.live), 5);  // every case at N = 512
+  for (const TimingSeries& series : buildSeries(*s.live))
+    for (const SeriesPoint& p : series.points) EXPECT_NE(p.n, 512.0) << series.label;
+  EXPECT_NE(s.lastSweep.find("5 failed verification (not plotted)"), std::string::npos) << s.lastSweep;
+}
+
+TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
+  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(5ms));
+  AppState state;
+  applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
+  EXPECT_EQ(state.timing.view.source, TimingSource::Live);
+  syncTiming(state, worker);  // hands the request over once
+  EXPECT_EQ(state.timing.sweepSubmitted, state.timing.sweepRequested);
+  const auto end = Clock::now() + 10s;
+  while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
+    std::this_thread::sleep_for(2ms);
+    syncTiming(state, worker);
+  }
+  ASSERT_TRUE(state.timing.live);
+  EXPECT_EQ(state.timing.live->results.size(), lectureCases().size());
+  EXPECT_EQ(state.timing.lastSweep.rfind("lecture table: timed 10 of 10", 0), 0u) << state.timing.lastSweep;
+  // Showing the recorded results instead is a view change, not a new sweep.
+  TimingView v = state.timing.view;
+  v.source = TimingSource::Recorded;
+  applyTimingIntent(state.timing, TimingIntent{SetTimingView{v}});
+  syncTiming(state, worker);
+  EXPECT_FALSE(state.timing.running);
+  EXPECT_EQ(state.timing.shown(), state.timing.recorded.get());
+}
+
+}  // namespace
+}  // namespace tilescope::ui
