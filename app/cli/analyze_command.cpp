@@ -1,7 +1,9 @@
 // tilescope-cli analyze: traces one launch and prints every analysis of app/core/analysis
 // (coalescing, bank conflicts, hazards, traffic and intensity, occupancy) for a device
-// profile. Flags of its own: --profile NAME, --registers R (registers per thread for the
-// occupancy model, instead of the estimate), --plain-run (after the traced launch, launch
+// profile. Flags of its own: --profile NAME (a built-in profile, "device": the GPU's own from
+// the device query with ceilings measured on it, "auto" (default): the device when the run
+// is on CUDA, else a100), --registers R (registers per thread for the occupancy model,
+// instead of the compiled kernel's or the estimate), --plain-run (after the traced launch, launch
 // the plain NoProbe instantiation once more: what scripts/gpu-analysis profiles with ncu,
 // since the traced kernel's own trace stores would swamp the store counters). A racing kernel's wrong result is reported,
 // not an error: showing it is the point, so the exit code is 0 once the analysis ran.
@@ -16,8 +18,8 @@ namespace tilescope::cli {
 
 namespace {
 struct AnalyzeFlags {
-  std::string profile = "a100";
-  int registers = 0;  // 0: the estimate
+  std::string profile = "auto";
+  int registers = 0;  // 0: the compiled kernel's on a GPU, else the estimate
   bool plainRun = false;
 };
 
@@ -44,13 +46,45 @@ Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
   }
   return f;
 }
+// Without a GPU, auto falls back to the chapter's device (its figures are the ones the
+// chapter and docs-notes/analysis.md work through).
+constexpr std::string_view kFallbackProfile = "a100";
+
+// The profile `name` names for a run on `backend`. "device" asks the run's backend, or, when
+// the run was emulated, the CUDA backend if there is a GPU.
+Result<DeviceProfile> resolveProfile(const std::string& name, Backend& backend) {
+  if (name == "auto" || name == kDeviceProfileName) {
+    auto own = backend.deviceProfile();
+    if (own || own.error().kind != ErrorKind::Unavailable) return own;
+    if (name == "auto") return profileByName(kFallbackProfile);
+    auto cuda = makeCudaBackend();
+    if (!cuda) return unavailable("--profile device needs a GPU: " + cuda.error().message);
+    return (*cuda)->deviceProfile();
+  }
+  return profileByName(name);  // checked before the run
+}
+
+// Registers per thread: --registers, else the compiled kernel's (CUDA), else the estimate.
+Result<KernelResources> resolveResources(int registers, Backend& backend, const LaunchPlan& plan) {
+  KernelResources resources = kernelResources(plan.launch);
+  if (registers > 0) {
+    resources.registersPerThread = registers;
+    resources.registersSource = "--registers";
+    return resources;
+  }
+  auto compiled = backend.compiledResources(plan);
+  if (compiled || compiled.error().kind != ErrorKind::Unavailable) return compiled;
+  return resources;
+}
 }  // namespace
 
 int analyzeCommand(const Options& o, std::ostream& out) {
   auto flags = parseAnalyzeFlags(o.extra);
   if (!flags) return reportError(flags.error());
-  auto profile = profileByName(flags->profile);
-  if (!profile) return reportError(profile.error());
+  if (flags->profile != "auto" && flags->profile != kDeviceProfileName) {
+    if (auto named = profileByName(flags->profile); !named)  // before the run: a typo costs nothing
+      return reportError(invalidInput(named.error().message + ", device (the GPU's own), auto"));
+  }
   auto backend = makeBackend(o.backend);
   if (!backend) return reportError(backend.error());
   auto run = executeRun(**backend, o.config, true);
@@ -61,12 +95,11 @@ int analyzeCommand(const Options& o, std::ostream& out) {
     if (!plain) return reportError(plain.error());
   }
 
-  KernelResources resources = kernelResources(r.plan.launch);
-  if (flags->registers > 0) {
-    resources.registersPerThread = flags->registers;
-    resources.registersSource = "--registers";
-  }
-  const AnalysisReport report = analyzeTrace(*r.trace, *profile, resources);
+  auto profile = resolveProfile(flags->profile, **backend);
+  if (!profile) return reportError(profile.error());
+  auto resources = resolveResources(flags->registers, **backend, r.plan);
+  if (!resources) return reportError(resources.error());
+  const AnalysisReport report = analyzeTrace(*r.trace, *profile, *resources);
   const KernelLaunch& L = r.plan.launch;
 
   if (o.json) {

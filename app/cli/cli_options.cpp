@@ -13,8 +13,10 @@ commands:
   trace              run the instrumented kernel and write its trace as JSON
   demo               trace the book's 4x4 example (figs. 5.7-5.8) and print it phase by phase
   analyze            trace a launch and report coalescing, bank conflicts, hazards, traffic,
-                     intensity and occupancy; its flags: --profile textbook|a100|h100
-                     (default a100), --registers R (registers per thread for occupancy)
+                     intensity and occupancy; its flags: --profile textbook|a100|h100|device|auto
+                     (default auto: the GPU's own when the run is on CUDA, else a100),
+                     --registers R (registers per thread; default: cudaFuncGetAttributes on
+                     a GPU, else an estimate)
   bench              time the plain kernels on the GPU next to cuBLAS (each verified first);
                      --preset lecture|live|targets, --kernels a,b --sizes N1,N2 --tiles T1,T2
                      --blocks 64x16,32x32 --repeats R --warmup W --no-cublas, --csv or --json

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/device_profile.h"
+#include "analysis/occupancy.h"
 #include "kernels/emu/emulator.h"
 #include "kernels/trace_event.h"
 #include "launch_config.h"
@@ -41,6 +43,19 @@ class Backend {
                                        EventVector* slots) = 0;
   // Whether this backend has the kernel instantiation `plan` needs.
   virtual Status supports(const LaunchPlan& plan) const = 0;
+  // What the compiled plain kernel of `plan` asks of an SM (threads, shared memory,
+  // registers per thread), as the device reports it. Unavailable where nothing is compiled
+  // for a device (the emulator): the occupancy model then takes the estimate,
+  // kernelResources(plan.launch).
+  virtual Result<KernelResources> compiledResources(const LaunchPlan& plan) {
+    (void)plan;
+    return unavailable("the " + name() + " backend compiles no GPU kernel: registers are a profile estimate");
+  }
+  // The device as an analysis profile (profile "device"): its SM limits and the roofline's
+  // ceilings measured on it (once; later calls return the same). Unavailable on the emulator.
+  virtual Result<DeviceProfile> deviceProfile() {
+    return unavailable("the " + name() + " backend is not a GPU: choose a built-in profile (" + profileNames() + ")");
+  }
 };
 
 std::unique_ptr<Backend> makeEmulatorBackend();

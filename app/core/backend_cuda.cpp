@@ -6,6 +6,7 @@
 // allocation, never in another buffer such as the trace. M's and N's padding holds NaN, so
 // a value read from outside the matrix shows up as NaN, as a garbage read should.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "backend.h"
@@ -50,6 +51,26 @@ class CudaBackend final : public Backend {
                           " for tile width " + std::to_string(plan.launch.tile) + " (built for " +
                           gpuTileWidthsText() + "; tiled-dynamic takes any width)");
     return Ok{};
+  }
+
+  Result<KernelResources> compiledResources(const LaunchPlan& plan) override {
+    auto attr = gpuKernelAttributes(plan.launch, false);
+    if (!attr) return attr.error();
+    KernelResources r = kernelResources(plan.launch);  // threads; dynamic shared memory as planned
+    r.sharedBytesPerBlock = attr->staticSharedBytes + int(plan.launch.dynamicSharedFloats * sizeof(float));
+    r.registersPerThread = attr->registersPerThread;
+    r.registersSource = "cudaFuncGetAttributes on " + info_.name;
+    return r;
+  }
+
+  Result<DeviceProfile> deviceProfile() override {
+    if (!profile_) {
+      auto copy = cuda::measureCopyBandwidth();
+      if (!copy) return copy.error();
+      profile_ = withMeasuredCeilings(profileFromProperties(info_.properties), *copy, info_.fp32PeakGflops(),
+                                      info_.peakDerivation());
+    }
+    return *profile_;
   }
 
   Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
@@ -120,6 +141,7 @@ class CudaBackend final : public Backend {
 
  private:
   cuda::GpuInfo info_;
+  std::optional<DeviceProfile> profile_;  // measured on first use
   cuda::StagedCopier copier_;  // pinned buffers, kept for the next trace
 };
 }  // namespace

@@ -59,7 +59,7 @@ class CudaTimingEngine final : public TimingEngine {
     Ceilings c;
     c.fp32PeakGflops = info_.fp32PeakGflops();
     c.peakDerivation = info_.peakDerivation();
-    auto bw = measureCopyBandwidth();
+    auto bw = cuda::measureCopyBandwidth();
     if (!bw) return bw.error();
     c.copyGBps = *bw;
     ceilings_ = c;
@@ -184,32 +184,6 @@ class CudaTimingEngine final : public TimingEngine {
       inputs_.sets.push_back(std::move(set));
     }
     return Ok{};
-  }
-
-  // Device-to-device cudaMemcpy of 512 MiB, median of 10 after 2 warm-ups; counts the
-  // bytes read plus the bytes written, as a roofline's memory ceiling does.
-  Result<double> measureCopyBandwidth() {
-    const std::size_t bytes = std::size_t(512) << 20;
-    auto a = DeviceBuffer<unsigned char>::allocate(bytes, "copy source");
-    if (!a) return a.error();
-    auto b = DeviceBuffer<unsigned char>::allocate(bytes, "copy destination");
-    if (!b) return b.error();
-    CUDA_TRY(cudaMemset(a->data(), 1, bytes));
-    auto start = DeviceEvent::create();
-    if (!start) return start.error();
-    auto stop = DeviceEvent::create();
-    if (!stop) return stop.error();
-    std::vector<double> ms;
-    for (int r = 0; r < 12; ++r) {
-      CUDA_TRY(cudaEventRecord(start->get()));
-      CUDA_TRY(cudaMemcpy(b->data(), a->data(), bytes, cudaMemcpyDeviceToDevice));
-      CUDA_TRY(cudaEventRecord(stop->get()));
-      CUDA_TRY(cudaEventSynchronize(stop->get()));
-      float elapsed = 0.0f;
-      CUDA_TRY(cudaEventElapsedTime(&elapsed, start->get(), stop->get()));
-      if (r >= 2) ms.push_back(elapsed);
-    }
-    return 2.0 * double(bytes) / (median(ms) * 1e-3) / 1e9;
   }
 
   cuda::GpuInfo info_;

@@ -2,9 +2,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "cuda_check.h"
+#include "device_buffer.h"
 
 namespace tilescope::cuda {
 
@@ -50,7 +53,48 @@ Result<GpuInfo> queryGpu(int device) {
   // cudaDeviceProp::clockRate is gone in CUDA 13; the attribute still reports the peak clock.
   CUDA_TRY(cudaDeviceGetAttribute(&info.clockKHz, cudaDevAttrClockRate, device));
   info.fp32LanesPerSm = fp32LanesPerSm(info.major, info.minor);
+  DeviceProperties& p = info.properties;
+  p.name = prop.name;
+  p.major = prop.major;
+  p.minor = prop.minor;
+  p.multiProcessorCount = prop.multiProcessorCount;
+  p.maxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  p.maxBlocksPerMultiProcessor = prop.maxBlocksPerMultiProcessor;
+  p.maxThreadsPerBlock = prop.maxThreadsPerBlock;
+  p.regsPerMultiprocessor = prop.regsPerMultiprocessor;
+  p.regsPerBlock = prop.regsPerBlock;
+  p.sharedMemPerMultiprocessor = prop.sharedMemPerMultiprocessor;
+  p.sharedMemPerBlockOptin = prop.sharedMemPerBlockOptin;
+  p.reservedSharedMemPerBlock = prop.reservedSharedMemPerBlock;
+  p.clockKHz = info.clockKHz;
   return info;
+}
+
+Result<double> measureCopyBandwidth() {
+  const std::size_t bytes = std::size_t(512) << 20;
+  auto a = DeviceBuffer<unsigned char>::allocate(bytes, "copy source");
+  if (!a) return a.error();
+  auto b = DeviceBuffer<unsigned char>::allocate(bytes, "copy destination");
+  if (!b) return b.error();
+  CUDA_TRY(cudaMemset(a->data(), 1, bytes));
+  auto start = DeviceEvent::create();
+  if (!start) return start.error();
+  auto stop = DeviceEvent::create();
+  if (!stop) return stop.error();
+  constexpr int kWarmup = 2, kTimed = 10;
+  std::vector<float> ms;
+  for (int r = 0; r < kWarmup + kTimed; ++r) {
+    CUDA_TRY(cudaEventRecord(start->get()));
+    CUDA_TRY(cudaMemcpy(b->data(), a->data(), bytes, cudaMemcpyDeviceToDevice));
+    CUDA_TRY(cudaEventRecord(stop->get()));
+    CUDA_TRY(cudaEventSynchronize(stop->get()));
+    float elapsed = 0.0f;
+    CUDA_TRY(cudaEventElapsedTime(&elapsed, start->get(), stop->get()));
+    if (r >= kWarmup) ms.push_back(elapsed);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = 0.5 * (double(ms[kTimed / 2 - 1]) + double(ms[kTimed / 2]));
+  return 2.0 * double(bytes) / (median * 1e-3) / 1e9;
 }
 
 }  // namespace tilescope::cuda

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "core/analysis/device_profile.h"
 #include "core/result.h"
 
 namespace tilescope::cuda {
@@ -17,6 +18,7 @@ struct GpuInfo {
   int fp32LanesPerSm = 0;      // FP32 FMA units per SM for this architecture
   std::size_t l2Bytes = 0;
   std::size_t globalBytes = 0;
+  DeviceProperties properties;  // the SM limits, for profileFromProperties (occupancy model)
 
   // SMs x clock x FP32 lanes x 2 (an FMA counts as two operations), in GFLOP/s.
   double fp32PeakGflops() const;
@@ -30,6 +32,11 @@ Result<int> deviceCount();
 
 // Properties of `device` (device 0 is the one every tilescope launch uses).
 Result<GpuInfo> queryGpu(int device = 0);
+
+// The memory ceiling of a roofline: a 512 MiB device-to-device cudaMemcpy on the current
+// device, median of 10 after 2 warm-ups, counting the bytes read plus the bytes written.
+// Shared by the timing engine and the backend's device profile, so both draw the same line.
+Result<double> measureCopyBandwidth();
 
 // FP32 lanes per SM by compute capability (CUDA C Programming Guide, "Arithmetic
 // Instructions" throughput table): 64 on 6.0, 7.x and 8.0; 128 on 6.1/6.2, 8.6, 8.7, 8.9,

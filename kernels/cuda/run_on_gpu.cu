@@ -27,6 +27,12 @@ struct CudaExec {
 
   cudaError_t error = cudaSuccess;
 };
+
+Error noInstantiation(const KernelLaunch& L) {
+  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
+                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
+                      "; tiled-dynamic takes any width)");
+}
 }  // namespace
 
 Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace) {
@@ -35,11 +41,46 @@ Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float*
                                     exec, L, M, N, P,
                                     TraceProbe(TraceSink{trace->slots, trace->slotsPerThread, trace->overflow, L.j, L.k, L.l}))
                                    : launchKernel<GpuTileWidths>(exec, L, M, N, P, NoProbe{});
-  if (!launched)
-    return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
-                        " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
-                        "; tiled-dynamic takes any width)");
+  if (!launched) return noInstantiation(L);
   return cuda::check(exec.error, "kernel launch <<<>>>");
+}
+
+namespace {
+// An Exec for launchKernel that launches nothing: it asks the runtime about the function
+// that would have been launched, with the block and dynamic shared memory of the launch.
+struct AttributeExec {
+  using Dim = dim3;
+  template <class T>
+  using Ptr = T*;
+
+  template <class... Params, class... Args>
+  void launch(void (*kernel)(Params...), Dim, Dim block, std::size_t sharedBytes, Args...) {
+    cudaFuncAttributes attr{};
+    status = cuda::check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes");
+    if (!status) return;
+    out.registersPerThread = attr.numRegs;
+    out.staticSharedBytes = int(attr.sharedSizeBytes);
+    out.maxThreadsPerBlock = attr.maxThreadsPerBlock;
+    out.localBytesPerThread = int(attr.localSizeBytes);
+    status = cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.activeBlocksPerSm, kernel,
+                                                                       int(block.x * block.y * block.z), sharedBytes),
+                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  }
+
+  Status status = Ok{};
+  GpuKernelAttributes out;
+};
+}  // namespace
+
+Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced) {
+  AttributeExec exec;
+  // The traced instantiation's sink is never written: nothing runs.
+  const bool found = traced ? launchKernel<GpuTileWidths>(exec, L, nullptr, nullptr, nullptr,
+                                                          TraceProbe(TraceSink{nullptr, 0, nullptr, L.j, L.k, L.l}))
+                            : launchKernel<GpuTileWidths>(exec, L, nullptr, nullptr, nullptr, NoProbe{});
+  if (!found) return noInstantiation(L);
+  if (!exec.status) return exec.status.error();
+  return exec.out;
 }
 
 bool gpuSupports(const KernelLaunch& L) {

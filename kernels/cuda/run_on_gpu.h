@@ -27,6 +27,23 @@ struct GpuTraceBuffers {
 // cudaGetLastError; does not synchronize.
 Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace);
 
+// What the compiled kernel of a launch asks of an SM, from cudaFuncGetAttributes, and how
+// many of its blocks the runtime says fit on one SM
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor with L's block and dynamic shared memory).
+// Nothing is launched.
+struct GpuKernelAttributes {
+  int registersPerThread = 0;
+  int staticSharedBytes = 0;   // __shared__ arrays; the dynamic ones are L.dynamicSharedFloats
+  int maxThreadsPerBlock = 0;  // for this kernel (registers can make it less than the device's)
+  int localBytesPerThread = 0;  // spills and local arrays: 0 for every kernel here
+  int activeBlocksPerSm = 0;   // the runtime's occupancy answer
+};
+
+// The attributes of L's plain (NoProbe) instantiation, or with `traced` its TraceProbe one.
+// The same launchKernel() as launchOnGpu, so the query and the launch cannot disagree on
+// which function a KernelLaunch means.
+Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced);
+
 // Whether run_on_gpu.cu has an instantiation for this kernel and tile width.
 bool gpuSupports(const KernelLaunch& L);
 

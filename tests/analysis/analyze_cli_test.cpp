@@ -57,7 +57,42 @@ TEST(AnalyzeCli, NoFirstSync_ReportsReadAfterWriteAndWrongP) {
 TEST(AnalyzeCli, UnknownProfile_Exit2ListsNames) {
   const CliResult r = runCli("analyze --backend emu --profile v100");
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_TRUE(has(r.out, "textbook, a100, h100")) << r.out;
+  EXPECT_TRUE(has(r.out, "textbook, a100, h100, device (the GPU's own), auto")) << r.out;
+}
+
+// On the emulator nothing is compiled for a GPU: the default profile (auto) is a100 and the
+// registers are the profile's estimate, and both say so.
+TEST(AnalyzeCli, Emulator_DefaultProfileAndEstimatedRegisters_SaySo) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 32 --tile 16 --json");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "\"profile\":\"a100\"")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"profile_label\":\"NVIDIA A100 (sm_80)")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"registers_per_thread\":32")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"registers_source\":\"profile estimate: ptxas")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"source\":\"the chapter (PMPP 4th ed. 5.2)")) << r.out;
+}
+
+// --registers wins over every other source; the text names the profile on its first line.
+TEST(AnalyzeCli, RegistersFlag_OverridesAndIsNamed) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 32 --tile 16 --profile h100 --registers 40");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "profile h100: NVIDIA H100 SXM5 (sm_90)")) << r.out;
+  EXPECT_TRUE(has(r.out, "40 registers/thread (--registers)")) << r.out;
+  // 40 x 32 = 1280 per warp, 16384 / 1280 = 12 warps per partition, 48 warps / 8 = 6 blocks.
+  EXPECT_TRUE(has(r.out, "occupancy on h100: 6 blocks/SM, 1536 threads/SM, 75.0%, limited by registers")) << r.out;
+}
+
+// --profile device needs a GPU: without one it is refused (exit 2) and says why; with one
+// (the emulated run takes the CUDA backend's profile) it names the device profile.
+TEST(AnalyzeCli, DeviceProfile_NeedsAGpu) {
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 32 --tile 16 --profile device --json");
+  if (r.exitCode == 0) {
+    EXPECT_TRUE(has(r.out, "\"profile\":\"device\"")) << r.out;
+    EXPECT_TRUE(has(r.out, "\"source\":\"measured: device-to-device copy")) << r.out;
+  } else {
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_TRUE(has(r.out, "--profile device needs a GPU")) << r.out;
+  }
 }
 
 TEST(AnalyzeCli, TextbookProfile_RegistersFlag_TheCliff) {

@@ -74,15 +74,17 @@ void writeAnalysisFields(JsonWriter& json, const AnalysisReport& r) {
       .field("registers_source", r.resources.registersSource)
       .endObject();
   json.field("profile", r.profile.name);
+  json.field("profile_label", r.profile.label);
 }
 
 void writeAnalysisText(std::ostream& out, const AnalysisReport& r) {
-  char line[256];
+  char line[512];  // the device profile's label and ceilings source are long
   auto print = [&](const char* fmt, auto... args) {
     std::snprintf(line, sizeof line, fmt, args...);
     out << line;
   };
   const CoalescingReport& c = r.coalescing;
+  print("profile %s: %s\n", r.profile.name.c_str(), r.profile.label.c_str());
   print("global loads:  %llu requests, %llu sectors (%.2f per request), efficiency %.1f%%\n",
         (unsigned long long)c.loads.requests, (unsigned long long)c.loads.sectors, c.loads.sectorsPerRequest(),
         100.0 * c.loads.efficiency());

@@ -1,5 +1,6 @@
 #include "device_profile.h"
 
+#include <cstdio>
 #include <vector>
 
 namespace tilescope {
@@ -70,6 +71,45 @@ std::vector<DeviceProfile> makeProfiles() {
   return p;
 }
 }  // namespace
+
+DeviceProfile profileFromProperties(const DeviceProperties& p) {
+  DeviceProfile d;
+  d.name = std::string(kDeviceProfileName);
+  char label[256];
+  std::snprintf(label, sizeof label,
+                "%s (sm_%d%d, cudaGetDeviceProperties): %d SMs, %d threads and %d blocks per SM, %d registers, "
+                "%zu KB shared",
+                p.name.c_str(), p.major, p.minor, p.multiProcessorCount, p.maxThreadsPerMultiProcessor,
+                p.maxBlocksPerMultiProcessor, p.regsPerMultiprocessor, p.sharedMemPerMultiprocessor / 1024);
+  d.label = label;
+  d.smCount = p.multiProcessorCount;
+  d.maxThreadsPerSm = p.maxThreadsPerMultiProcessor;
+  d.maxBlocksPerSm = p.maxBlocksPerMultiProcessor;
+  d.maxThreadsPerBlock = p.maxThreadsPerBlock;
+  d.registersPerSm = p.regsPerMultiprocessor;
+  d.registersPerBlock = p.regsPerBlock;
+  // ptxas gives a thread at most 255 registers on every architecture since Kepler.
+  d.maxRegistersPerThread = 255;
+  d.registerAllocationUnit = 256;
+  d.registerPartitions = p.major == 6 && p.minor == 0 ? 2 : 4;
+  d.sharedPerSm = int(p.sharedMemPerMultiprocessor);
+  d.sharedPerBlock = int(p.sharedMemPerBlockOptin);
+  d.sharedAllocationUnit = p.major >= 8 ? 128 : 256;
+  d.reservedSharedPerBlock = int(p.reservedSharedMemPerBlock);
+  d.ceilingsSource = "not measured";
+  return d;
+}
+
+DeviceProfile withMeasuredCeilings(DeviceProfile profile, double copyGBs, double peakGflops,
+                                   const std::string& peakDerivation) {
+  profile.bandwidthGBs = copyGBs;
+  profile.peakGflops = peakGflops;
+  char source[320];
+  std::snprintf(source, sizeof source, "measured: device-to-device copy %.0f GB/s; FP32 peak %s", copyGBs,
+                peakDerivation.c_str());
+  profile.ceilingsSource = source;
+  return profile;
+}
 
 std::span<const DeviceProfile> builtinProfiles() {
   static const std::vector<DeviceProfile> profiles = makeProfiles();

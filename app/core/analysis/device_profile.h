@@ -2,6 +2,7 @@
 // roofline, for devices the app can describe without owning one. A real GPU's values come
 // from the device query instead (the CUDA backend fills a DeviceProfile the same way).
 #pragma once
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,38 @@ struct DeviceProfile {
   double peakGflops = 0.0;  // FP32, no tensor cores
   std::string ceilingsSource;
 };
+
+// What the CUDA runtime reports about a device, field for field as in cudaDeviceProp (plus
+// the clock, which CUDA 13 moved to cudaDevAttrClockRate). A plain struct so that the
+// conversion below is tested without a GPU: the CUDA backend copies cudaDeviceProp into it.
+struct DeviceProperties {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  int multiProcessorCount = 0;
+  int maxThreadsPerMultiProcessor = 0;
+  int maxBlocksPerMultiProcessor = 0;
+  int maxThreadsPerBlock = 0;
+  int regsPerMultiprocessor = 0;
+  int regsPerBlock = 0;
+  std::size_t sharedMemPerMultiprocessor = 0;
+  std::size_t sharedMemPerBlockOptin = 0;
+  std::size_t reservedSharedMemPerBlock = 0;
+  int clockKHz = 0;
+};
+
+// The profile called "device": the SM limits from `p`, and what the runtime does not report
+// taken per architecture from NVIDIA's calculator (cuda_occupancy.h): registers in units of
+// 256 from 4 sub-partitions (2 on sm_60), shared memory in units of 128 B (256 before
+// sm_80). No ceilings yet (0, "not measured"): see withMeasuredCeilings.
+DeviceProfile profileFromProperties(const DeviceProperties& p);
+
+// `profile` with the roofline's ceilings measured on the device: device-to-device copy
+// bandwidth and the FP32 peak derived from SMs x clock (timing.h: Ceilings).
+DeviceProfile withMeasuredCeilings(DeviceProfile profile, double copyGBs, double peakGflops,
+                                   const std::string& peakDerivation);
+
+// The name of the profile built from the device (what --profile device selects).
+inline constexpr std::string_view kDeviceProfileName = "device";
 
 // The built-in profiles: "textbook", "a100", "h100".
 std::span<const DeviceProfile> builtinProfiles();

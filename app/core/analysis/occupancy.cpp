@@ -18,7 +18,7 @@ KernelResources kernelResources(const KernelLaunch& L) {
   if (L.dynamicSharedFloats > 0) r.sharedBytesPerBlock = int(L.dynamicSharedFloats * 4);
   else if (kernelInfo(L.kernel).tiled) r.sharedBytesPerBlock = 2 * L.tile * L.tile * 4;
   r.registersPerThread = kEstimatedRegistersPerThread;
-  r.registersSource = "estimate: ptxas (CUDA 13.0, sm_80/sm_90) gives 31-32 for every kernel here";
+  r.registersSource = "profile estimate: ptxas (CUDA 13.0, sm_80/sm_90) gives 31-32 for every kernel here";
   return r;
 }
 

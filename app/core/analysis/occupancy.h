@@ -22,13 +22,13 @@
 
 namespace tilescope {
 
-// What one block of a kernel asks of an SM. A plain struct: the CUDA backend fills
-// registersPerThread from cudaFuncGetAttributes (numRegs) when it has a device.
+// What one block of a kernel asks of an SM. A plain struct: the CUDA backend fills it from
+// cudaFuncGetAttributes (Backend::compiledResources) when it has a device.
 struct KernelResources {
   int threadsPerBlock = 0;
   int sharedBytesPerBlock = 0;  // static + dynamic
   int registersPerThread = 0;
-  std::string registersSource;  // "ptxas (CUDA 13.0, sm_80/sm_90)", "cudaFuncGetAttributes", "slider"
+  std::string registersSource;  // "profile estimate: ...", "cudaFuncGetAttributes on <device>", "--registers"
 };
 
 // Registers every kernel here used when built by ptxas of CUDA 13.0 for sm_80 and sm_90

@@ -1,0 +1,152 @@
+// What the compiled kernels ask of an SM, from the device, and the occupancy model fed with
+// it: for every kernel and every width the GPU build has, the model's blocks per SM on the
+// profile built from cudaGetDeviceProperties equal cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+// The query goes through the same launchKernel() as the launches (run_on_gpu.cu), and the
+// resources through the backend, as `tilescope-cli analyze` takes them. Label `gpu`.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/occupancy.h"
+#include "gpu_support.h"
+#include "kernels/cuda/gpu_info.h"
+#include "kernels/cuda/run_on_gpu.h"
+
+namespace tilescope::testing {
+namespace {
+
+// Every configuration the GPU build can launch: compile-time widths of the tiled kernels
+// (and 12, 24 for the run-time ones, which take any), a spread of block shapes for the
+// kernels that take one.
+std::vector<LaunchConfig> everyKernelAndWidth() {
+  std::vector<LaunchConfig> configs;
+  for (const KernelInfo& info : kKernels) {
+    LaunchConfig c;
+    c.kernel = info.id;
+    c.dims = {64, 64, 64};
+    if (info.tiled) {
+      for (int t : {1, 2, 3, 4, 8, 12, 16, 24, 32}) {
+        c.tile = t;
+        if (info.id == KernelId::TiledTransposed) {
+          for (int pad : {0, 1}) {
+            c.pad = pad;
+            configs.push_back(c);
+          }
+        } else {
+          configs.push_back(c);
+        }
+      }
+    } else {
+      for (auto [bx, by] : {std::pair{16, 16}, {32, 8}, {64, 4}, {32, 32}, {7, 3}}) {
+        c.blockX = bx;
+        c.blockY = by;
+        configs.push_back(c);
+      }
+    }
+  }
+  return configs;
+}
+
+TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
+  REQUIRE_CUDA_BACKEND(backend);
+  auto gpu = cuda::queryGpu(0);
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+  const DeviceProfile device = profileFromProperties(gpu->properties);
+  int compared = 0;
+  for (const LaunchConfig& c : everyKernelAndWidth()) {
+    auto plan = planLaunch(c, false);
+    if (!plan || !backend->supports(*plan)) continue;  // a width the GPU build does not have
+    SCOPED_TRACE(describe(c));
+    auto attr = gpuKernelAttributes(plan->launch, false);
+    ASSERT_TRUE(attr.ok()) << attr.error().message;
+    auto resources = backend->compiledResources(*plan);
+    ASSERT_TRUE(resources.ok()) << resources.error().message;
+    EXPECT_EQ(resources->registersPerThread, attr->registersPerThread);
+    EXPECT_EQ(resources->registersSource, "cudaFuncGetAttributes on " + gpu->name);
+    const Occupancy o = computeOccupancy(device, *resources);
+    EXPECT_EQ(o.blocksPerSm, attr->activeBlocksPerSm)
+        << resources->threadsPerBlock << " threads, " << resources->registersPerThread << " registers, "
+        << resources->sharedBytesPerBlock << " B shared: limited by " << limiterName(o.limiter);
+    EXPECT_GT(o.blocksPerSm, 0);
+    ++compared;
+  }
+  // At most 7 compile-time tiled kernels x 7 widths, tiled-dynamic x 9, tiled-transposed x 9
+  // x 2 pads, 3 kernels x 5 block shapes (naive, tiled-rect, bug-rect-index): 91, less what
+  // planLaunch refuses.
+  EXPECT_GE(compared, 50);
+}
+
+// A dot-product kernel's registers: ptxas gave 31-32 for every plain kernel (CUDA 13.0,
+// sm_90), the traced ones carry the probe's state as well. Nothing spills in the plain ones,
+// and the compile-time tiles' static shared memory is the two T x T float tiles the model
+// assumes without a device.
+TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
+  REQUIRE_CUDA_BACKEND(backend);
+  for (const LaunchConfig& c : everyKernelAndWidth()) {
+    auto plan = planLaunch(c, false);
+    if (!plan || !backend->supports(*plan)) continue;
+    SCOPED_TRACE(describe(c));
+    auto plain = gpuKernelAttributes(plan->launch, false);
+    auto traced = gpuKernelAttributes(plan->launch, true);
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    ASSERT_TRUE(traced.ok()) << traced.error().message;
+    EXPECT_GE(plain->registersPerThread, 8);
+    EXPECT_LE(plain->registersPerThread, 64);
+    EXPECT_GE(traced->registersPerThread, 8);
+    EXPECT_LE(traced->registersPerThread, 255);
+    EXPECT_EQ(plain->localBytesPerThread, 0);
+    EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
+    if (kernelInfo(c.kernel).tileIsCompileTime) {
+      EXPECT_EQ(plain->staticSharedBytes, 2 * c.tile * c.tile * 4);
+      EXPECT_EQ(plain->staticSharedBytes, kernelResources(plan->launch).sharedBytesPerBlock);
+    } else {
+      EXPECT_EQ(plain->staticSharedBytes, 0);  // extern __shared__ only
+    }
+  }
+}
+
+// The device profile: SM limits from the query, ceilings measured (copy bandwidth) and
+// derived (SMs x clock x lanes x 2), both positive and named as measured.
+TEST(KernelResourcesGpu, DeviceProfileHasMeasuredCeilings) {
+  REQUIRE_CUDA_BACKEND(backend);
+  auto profile = backend->deviceProfile();
+  ASSERT_TRUE(profile.ok()) << profile.error().message;
+  EXPECT_EQ(profile->name, "device");
+  EXPECT_GE(profile->smCount, 1);
+  EXPECT_GT(profile->bandwidthGBs, 0.0);
+  EXPECT_GT(profile->peakGflops, 0.0);
+  EXPECT_EQ(profile->ceilingsSource.rfind("measured: device-to-device copy ", 0), 0u) << profile->ceilingsSource;
+  std::printf("device profile: %s\nceilings: %s\n", profile->label.c_str(), profile->ceilingsSource.c_str());
+}
+
+// tilescope-cli analyze on the GPU, as a user runs it: the profile is the device's and the
+// registers come from cudaFuncGetAttributes, unless --registers overrides them.
+TEST(KernelResourcesGpu, AnalyzeCli_DeviceProfileAndQueriedRegisters) {
+  REQUIRE_CUDA_BACKEND(backend);
+  auto runCli = [](const std::string& args) {
+    std::string out;
+    FILE* pipe = popen((std::string(TILESCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
+    if (!pipe) return std::pair{-1, out};
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+    const int status = pclose(pipe);
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  };
+  auto [code, out] = runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --json");
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("\"profile\":\"device\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"registers_source\":\"cudaFuncGetAttributes on " + backend->deviceName() + "\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"source\":\"measured: device-to-device copy"), std::string::npos) << out;
+  auto [code2, out2] = runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --profile textbook --registers 12");
+  ASSERT_EQ(code2, 0) << out2;
+  EXPECT_NE(out2.find("limited by registers"), std::string::npos) << out2;  // the tutorial's cliff, 5 blocks
+  EXPECT_NE(out2.find("12 registers/thread (--registers)"), std::string::npos) << out2;
+}
+
+}  // namespace
+}  // namespace tilescope::testing
