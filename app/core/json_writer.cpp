@@ -11,43 +11,47 @@ void JsonWriter::separate() {
     afterKey_ = false;
     return;
   }
-  if (!first_.back()) out_.put(',');
+  if (!first_.back()) put(',');
   first_.back() = false;
 }
 
 JsonWriter& JsonWriter::beginObject() {
   separate();
-  out_.put('{');
+  put('{');
   first_.push_back(true);
   return *this;
 }
-JsonWriter& JsonWriter::endObject() {
+void JsonWriter::closeContainer(char c) {
   first_.pop_back();
-  out_.put('}');
+  put(c);
+  if (first_.size() == 1) flush();  // a top-level value is complete
+}
+
+JsonWriter& JsonWriter::endObject() {
+  closeContainer('}');
   return *this;
 }
 JsonWriter& JsonWriter::beginArray() {
   separate();
-  out_.put('[');
+  put('[');
   first_.push_back(true);
   return *this;
 }
 JsonWriter& JsonWriter::endArray() {
-  first_.pop_back();
-  out_.put(']');
+  closeContainer(']');
   return *this;
 }
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   value(k);
-  out_.put(':');
+  put(':');
   afterKey_ = true;
   return *this;
 }
 
 JsonWriter& JsonWriter::value(std::string_view s) {
   separate();
-  out_.put('"');
+  put('"');
   for (char c : s) {
     switch (c) {
       case '"': raw("\\\""); break;
@@ -61,11 +65,11 @@ JsonWriter& JsonWriter::value(std::string_view s) {
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           raw(buf);
         } else {
-          out_.put(c);
+          put(c);
         }
     }
   }
-  out_.put('"');
+  put('"');
   return *this;
 }
 

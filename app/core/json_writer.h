@@ -12,6 +12,9 @@ namespace tilescope {
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}
+  ~JsonWriter() { flush(); }
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   JsonWriter& beginObject();
   JsonWriter& endObject();
@@ -40,9 +43,23 @@ class JsonWriter {
 
  private:
   void separate();
-  void raw(std::string_view s) { out_.write(s.data(), std::streamsize(s.size())); }
+  // Output is gathered here and written in large pieces: a stream call per character made
+  // writing a trace of millions of events several times slower. Everything is flushed when
+  // the outermost object or array closes, so text the caller writes afterwards lands after it.
+  void raw(std::string_view s) {
+    buffer_.append(s);
+    if (buffer_.size() >= kFlushBytes) flush();
+  }
+  void put(char c) { buffer_.push_back(c); }
+  void flush() {
+    out_.write(buffer_.data(), std::streamsize(buffer_.size()));
+    buffer_.clear();
+  }
+  void closeContainer(char c);
 
+  static constexpr std::size_t kFlushBytes = 1 << 16;
   std::ostream& out_;
+  std::string buffer_;
   std::vector<bool> first_{true};  // per open container: nothing written yet
   bool afterKey_ = false;
 };
