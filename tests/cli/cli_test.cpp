@@ -1,41 +1,16 @@
 // Runs the real tilescope-cli binary and checks exit codes, messages and output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct CliResult {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-CliResult runCli(const std::string& args) {
-  // One file per test: CTest runs the tests of this binary in parallel processes.
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(test->test_suite_name()) + "_" + test->name();
-  for (char& c : name)
-    if (c == '/') c = '_';
-  const std::string errFile = ::testing::TempDir() + "cli_stderr_" + name + ".txt";
-  const std::string cmd = std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(errFile);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  return r;
-}
+using tilescope::testing::CliResult;
+using tilescope::testing::runCli;
 
 TEST(CliRun, TiledBounds_T4_dims_33x17x9_VerifiesInJson) {
   const CliResult r = runCli("run --kernel tiled-bounds --dims 33,17,9 --tile 4 --json --backend emu --seed 12345");
@@ -89,8 +64,9 @@ TEST_P(CliBadInput, ExitsWith2AndNamesTheLimit) {
   const CliResult r = runCli(GetParam().args);
   EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
   EXPECT_NE(r.err.find(GetParam().mustMention), std::string::npos) << r.err;
-  if (std::string(GetParam().mustMention) != "usage")  // no command at all prints the whole usage
+  if (std::string(GetParam().mustMention) != "usage") {  // no command at all prints the whole usage
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

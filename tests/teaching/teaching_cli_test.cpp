@@ -11,41 +11,17 @@
 
 #include "core/bugs.h"
 #include "core/trace_file.h"
+#include "cli_runner.h"
 #include "json_check.h"
 #include "test_support.h"
 
 namespace tilescope {
 namespace {
 
-struct CliResult {
-  int exitCode = -1;
-  std::string out, err;
-};
+using testing::CliResult;
+using testing::runCli;
 
-std::string tempPath(const std::string& suffix) {
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(test->test_suite_name()) + "_" + test->name();
-  for (char& c : name)
-    if (c == '/') c = '_';
-  return ::testing::TempDir() + "teaching_" + name + suffix;
-}
-
-CliResult runCli(const std::string& args) {
-  const std::string errFile = tempPath(".stderr");
-  const std::string cmd = std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::stringstream ss;
-  ss << std::ifstream(errFile).rdbuf();
-  r.err = ss.str();
-  return r;
-}
+std::string tempPath(const std::string& suffix) { return testing::testTempPath(suffix); }
 
 TEST(CliSaveOpen, ASavedTraceReopensWithIdenticalEvents) {
   const uint64_t seed = testing::freshSeed();
