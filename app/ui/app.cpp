@@ -208,7 +208,7 @@ int runApp(const AppOptions& options) {
     if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
     if (script) {
       const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                              timingWorker.busy();
+                              !timingWorker.probed();
       if (auto s = script->tick(state, runPending, requests); !s) {
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
         exitCode = 1;

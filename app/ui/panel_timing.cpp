@@ -81,8 +81,9 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
   } else {
     ImGui::TextColored(toVec(theme.pStored), "LIVE:");
     ImGui::SameLine();
-    ImGui::TextWrapped("%s, %s, %zu cases timed this session", shown->device.c_str(), shown->date.c_str(),
-                       shown->results.size());
+    const std::size_t n = shown->results.size();
+    ImGui::TextWrapped("%s, %s, %zu case%s timed this session", shown->device.c_str(), shown->date.c_str(), n,
+                       n == 1 ? "" : "s");
   }
   if (!t.liveUnavailable.empty() && (!shown || !shown->recorded))
     disabledWrapped("No live timing on this machine: " + t.liveUnavailable);
@@ -213,8 +214,8 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingReport& r
   }
   const Ceilings& ceil = report.ceilings;
   if (ceil.fp32PeakGflops > 0.0)
-    spec.lines.push_back(
-        {"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops, theme.highlight});
+    spec.lines.push_back({"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops,
+                          theme.highlight, ceil.peakDerivation});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const float footer = roomForFooter ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;

@@ -61,7 +61,7 @@ AxisRange fitRange(double minValue, double maxValue, AxisScale scale) {
   if (maxValue <= 0.0) return {1.0, base(scale), scale};
   if (minValue <= 0.0) minValue = maxValue;
   double lo = std::floor(snap(logOf(scale, minValue))), hi = std::ceil(snap(logOf(scale, maxValue)));
-  if (hi <= lo) hi = lo + 1.0;
+  if (hi <= lo) lo -= 1.0, hi += 1.0;  // one exact power: centred, a step either side
   return {std::pow(base(scale), lo), std::pow(base(scale), hi), scale};
 }
 

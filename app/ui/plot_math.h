@@ -26,7 +26,7 @@ double axisValue(const AxisRange& axis, double fraction);
 
 // The range a plot shows for data in [minValue, maxValue]: log scales round outwards to
 // whole powers of their base; linear rounds outwards to a nice step. Never empty (a single
-// value gets one step either side) and never non-positive on a log scale.
+// value gets a step either side, so it sits in the middle) and never non-positive on a log scale.
 AxisRange fitRange(double minValue, double maxValue, AxisScale scale);
 
 struct AxisTick {

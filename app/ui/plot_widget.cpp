@@ -191,6 +191,10 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
   if (widgetHovered && inside(mouse, pMin, pMax)) out.hovered = nearestPoint(screen, {mouse.x, mouse.y}, font * 1.2);
   if (out.hovered) emphasised = out.hovered->series;
 
+  const PlotLine* hoveredLine = nullptr;
+  if (widgetHovered && inside(mouse, pMin, pMax))
+    for (const PlotLine& l : spec.lines)
+      if (std::abs(toScreen(xr.lo, l.y).y - mouse.y) <= font * 0.4f) hoveredLine = &l;
   draw->PushClipRect(pMin, pMax, true);
   std::vector<PlotLineRect> lineRects;
   for (const PlotLine& l : spec.lines) {
@@ -242,6 +246,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
         s.name + "\n" + spec.xName + " = " + formatNumber(p.x) + "\n" + formatNumber(p.y) + " " + spec.yName;
     if (!p.detail.empty()) readout += "\n" + p.detail;
     tooltip(readout);
+  } else if (const PlotLine* l = hoveredLine) {
+    tooltip(l->label + (l->detail.empty() ? "" : "\n" + l->detail));
   } else if (emphasised >= 0) {
     tooltip(spec.series[emphasised].name + ": click to hide it");
     if (clicked) out.legendClicked = emphasised;

@@ -38,6 +38,7 @@ struct PlotLine {  // horizontal reference line, dashed, its label at the right 
   std::string label;
   double y = 0.0;
   Rgba colour = 0;
+  std::string detail;  // read-out when the pointer is on the line ("how the peak was derived")
 };
 
 struct PlotSpec {

@@ -74,8 +74,9 @@ std::string check(const std::vector<std::string>& w) {
   }
   if (c == "timing") {
     const bool ok = (n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table")) ||
-                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture")) || (n == 2 && w[1] == "cancel");
-    return ok ? "" : "usage: timing page plot|table | timing sweep live|lecture | timing cancel";
+                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture")) ||
+                    (n == 2 && (w[1] == "cancel" || w[1] == "wait"));
+    return ok ? "" : "usage: timing page plot|table | timing sweep live|lecture | timing cancel | timing wait";
   }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "expect") {
@@ -141,6 +142,16 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       return Ok{};
     }
     waitStarted_ = -1.0;
+    // A timing sweep runs in the background (screenshots may show its progress); only
+    // `timing wait` waits for it.
+    const TimingState& timing = state.timing;
+    if (c == "timing" && w[1] == "wait" && (timing.running || timing.sweepRequested != timing.sweepSubmitted)) {
+      if (sweepWaitStarted_ < 0) sweepWaitStarted_ = state.now;
+      if (state.now - sweepWaitStarted_ > kRunTimeoutSeconds)
+        return fail(line, "timed out waiting for the timing sweep");
+      return Ok{};
+    }
+    sweepWaitStarted_ = -1.0;
     if ((c == "screenshot" || c == "layout") && settle_ < kSettleFrames) {
       ++settle_;
       return Ok{};  // let the frame reflect every change first
@@ -198,9 +209,9 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
         q.push_back(TimingIntent{SetTimingView{v}});
       } else if (w[1] == "sweep") {
         q.push_back(TimingIntent{StartSweep{SweepSpec{w[2] == "lecture" ? SweepKind::Lecture : SweepKind::Live, {}}}});
-      } else {
+      } else if (w[1] == "cancel") {
         q.push_back(TimingIntent{CancelSweep{}});
-      }
+      }  // wait: done above
     } else if (c == "screenshot") {
       requests.screenshot = w[1];
       return Ok{};

@@ -13,6 +13,7 @@
 //   wait                           waits for the pending run (every command but set/preset does)
 //   show PANEL                     brings a tabbed panel to the front
 //   timing page plot|table         the Timing panel's page; timing sweep live|lecture; timing cancel
+//   timing wait                    waits for the timing sweep (other commands wait for start-up only)
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far
@@ -63,6 +64,7 @@ class ScriptRunner {
   bool playing_ = false;
   int settle_ = 0;        // frames to render before a capture
   double waitStarted_ = -1.0;
+  double sweepWaitStarted_ = -1.0;  // timing wait
 };
 
 }  // namespace tilescope::ui

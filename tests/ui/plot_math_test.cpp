@@ -55,9 +55,10 @@ TEST(PlotRange, LogRangesRoundOutToWholePowers) {
 }
 
 TEST(PlotRange, DegenerateDataStillGetsARange) {
-  const AxisRange one = fitRange(8192, 8192, AxisScale::Log2);  // a single lecture point
-  EXPECT_DOUBLE_EQ(one.lo, 8192.0);
+  const AxisRange one = fitRange(8192, 8192, AxisScale::Log2);  // the lecture table alone
+  EXPECT_DOUBLE_EQ(one.lo, 4096.0);
   EXPECT_DOUBLE_EQ(one.hi, 16384.0);
+  EXPECT_DOUBLE_EQ(axisFraction(one, 8192), 0.5);
   const AxisRange zero = fitRange(0, 0, AxisScale::Log10);  // nothing positive: still a valid log axis
   EXPECT_GT(zero.lo, 0.0);
   EXPECT_GT(zero.hi, zero.lo);

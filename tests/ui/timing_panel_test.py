@@ -241,6 +241,16 @@ class RecordedFile(unittest.TestCase):
         self.assertEqual(load_json(folder, "l.json")["plots"], [])
 
 
+class Script(unittest.TestCase):
+    def test_a_sweep_without_a_gpu_is_refused_not_fatal(self):
+        folder = run_timing("show Timing\ntiming sweep live\ntiming wait\nlayout @l.json\nquit\n")
+        self.assertEqual(timing_plot(load_json(folder, "l.json"))["note"], "recorded: NVIDIA H100 80GB HBM3, 2026-11-21")
+
+    def test_bad_timing_command_names_the_line(self):
+        _, proc = sm.run_app("show Timing\ntiming page graph\n", expect_rc=2)
+        self.assertRegex(proc.stderr, r"test\.script:2: usage: timing page plot\|table")
+
+
 if __name__ == "__main__":
     if "--app" in sys.argv:
         i = sys.argv.index("--app")
