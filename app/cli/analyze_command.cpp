@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
 #include "core/run.h"
+#include "core/trace_json.h"
 
 namespace tilescope::cli {
 
@@ -105,13 +106,7 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   if (o.json) {
     JsonWriter json(out);
     json.beginObject();
-    json.field("kernel", kernelInfo(L.kernel).name);
-    json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
-    json.key("tile");
-    if (kernelInfo(L.kernel).tiled) json.value(L.tile);
-    else json.null();
-    json.key("block").beginArray().value(L.blockX).value(L.blockY).endArray();
-    json.field("pad", L.pad);
+    writeLaunchFields(json, L);
     json.field("backend", r.backend);
     json.field("device", r.device);
     json.field("verified", r.verification.passed);

@@ -77,13 +77,7 @@ int runCommand(const Options& o, std::ostream& out) {
   if (o.json) {
     JsonWriter json(out);
     json.beginObject();
-    json.field("kernel", kernelInfo(L.kernel).name);
-    json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
-    json.key("tile");
-    if (kernelInfo(L.kernel).tiled) json.value(L.tile);
-    else json.null();
-    json.key("block").beginArray().value(L.blockX).value(L.blockY).endArray();
-    json.key("grid").beginArray().value(L.gridX).value(L.gridY).endArray();
+    writeLaunchFields(json, L);
     json.field("phases", r.plan.phases);
     json.field("seed", r.config.seed);
     json.field("backend", r.backend);

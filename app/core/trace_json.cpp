@@ -38,9 +38,7 @@ void writeEventJson(JsonWriter& json, const Event& e, unsigned blockX) {
   json.endObject();
 }
 
-void writeTraceJson(JsonWriter& json, const Trace& trace) {
-  const KernelLaunch& L = trace.launch;
-  json.beginObject();
+void writeLaunchFields(JsonWriter& json, const KernelLaunch& L) {
   json.field("kernel", kernelInfo(L.kernel).name);
   json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
   json.key("tile");
@@ -48,9 +46,15 @@ void writeTraceJson(JsonWriter& json, const Trace& trace) {
   else json.null();
   json.key("block").beginArray().value(L.blockX).value(L.blockY).endArray();
   json.key("grid").beginArray().value(L.gridX).value(L.gridY).endArray();
+  json.field("pad", L.pad);
+}
+
+void writeTraceJson(JsonWriter& json, const Trace& trace) {
+  json.beginObject();
+  writeLaunchFields(json, trace.launch);
   json.field("phases", trace.phases);
   json.key("events").beginArray();
-  for (const Event& e : trace.events) writeEventJson(json, e, L.blockX);
+  for (const Event& e : trace.events) writeEventJson(json, e, trace.launch.blockX);
   json.endArray();
   json.endObject();
 }

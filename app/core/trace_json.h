@@ -14,6 +14,9 @@
 namespace tilescope {
 
 void writeTraceJson(JsonWriter& json, const Trace& trace);
+// The launch fields every JSON output starts with: "kernel", "dims", "tile" (null for
+// kernels without one), "block", "grid", "pad".
+void writeLaunchFields(JsonWriter& json, const KernelLaunch& launch);
 void writeEventJson(JsonWriter& json, const Event& e, unsigned blockX);
 
 }  // namespace tilescope

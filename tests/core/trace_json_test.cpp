@@ -18,7 +18,7 @@ TEST(TraceJson, Tiled_T2_dims_4x4x4_HasTheDocumentedFields) {
   const std::string s = out.str();
   const std::string header =
       "{\"kernel\":\"tiled\",\"dims\":{\"j\":4,\"k\":4,\"l\":4},\"tile\":2,\"block\":[2,2],\"grid\":[2,2],"
-      "\"phases\":2,\"events\":[";
+      "\"pad\":0,\"phases\":2,\"events\":[";
   EXPECT_EQ(s.rfind(header, 0), 0u) << s.substr(0, 200);
   // The first event is thread (0,0) of block (0,0) loading M(0,0) into Mds[0][0].
   EXPECT_NE(s.find("{\"op\":\"load_m\",\"block\":[0,0],\"thread\":[0,0],\"warp\":0,\"phase\":0,\"k\":null,\"src\":[0,0],"
