@@ -3,12 +3,11 @@
 // profile built from cudaGetDeviceProperties equal cudaOccupancyMaxActiveBlocksPerMultiprocessor.
 // The query goes through the same launchKernel() as the launches (run_on_gpu.cu), and the
 // resources through the backend, as `tilescope-cli analyze` takes them. Label `gpu`.
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <utility>
 #include <vector>
 
+#include "cli_runner.h"
 #include "core/analysis/occupancy.h"
 #include "gpu_support.h"
 #include "kernels/cuda/gpu_info.h"
@@ -125,25 +124,18 @@ TEST(KernelResourcesGpu, DeviceProfileHasMeasuredCeilings) {
 // registers come from cudaFuncGetAttributes, unless --registers overrides them.
 TEST(KernelResourcesGpu, AnalyzeCli_DeviceProfileAndQueriedRegisters) {
   REQUIRE_CUDA_BACKEND(backend);
-  auto runCli = [](const std::string& args) {
-    std::string out;
-    FILE* pipe = popen((std::string(TILESCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
-    if (!pipe) return std::pair{-1, out};
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-    const int status = pclose(pipe);
-    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-  };
-  auto [code, out] = runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --json");
-  ASSERT_EQ(code, 0) << out;
+  const CliResult json = runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --json");
+  ASSERT_EQ(json.exitCode, 0) << json.all();
+  const std::string& out = json.out;
   EXPECT_NE(out.find("\"profile\":\"device\""), std::string::npos) << out;
   EXPECT_NE(out.find("\"registers_source\":\"cudaFuncGetAttributes on " + backend->deviceName() + "\""),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("\"source\":\"measured: device-to-device copy"), std::string::npos) << out;
-  auto [code2, out2] = runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --profile textbook --registers 12");
-  ASSERT_EQ(code2, 0) << out2;
+  const CliResult text =
+      runCli("analyze --backend cuda --kernel tiled --size 64 --tile 16 --profile textbook --registers 12");
+  ASSERT_EQ(text.exitCode, 0) << text.all();
+  const std::string& out2 = text.out;
   EXPECT_NE(out2.find("limited by registers"), std::string::npos) << out2;  // the tutorial's cliff, 5 blocks
   EXPECT_NE(out2.find("12 registers/thread (--registers)"), std::string::npos) << out2;
 }
