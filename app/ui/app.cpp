@@ -204,6 +204,10 @@ int runApp(const AppOptions& options) {
     if (glfwWindowShouldClose(platform.window)) state.quit = true;
     if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
     else state.cudaUnavailable.clear();
+    if (!state.analysis.device) {
+      if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
+      else state.analysis.noDevice = device.error().message;
+    }
 
     if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
     if (script) {

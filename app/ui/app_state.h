@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis_profile.h"
 #include "intents.h"
 #include "plot_math.h"
 #include "run_worker.h"
@@ -81,6 +82,7 @@ struct AppState {
   std::vector<double> pictureLatencies;
   std::string cudaUnavailable;      // why the CUDA backend cannot be chosen ("" = it can)
   TimingState timing;               // the Timing panel: sweeps, live and recorded results
+  AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
 };
 
 // The shown run, or null before the first run arrives.

@@ -120,6 +120,10 @@ void applyIntents(AppState& state, RunWorker& worker) {
                        state.view.activeTab[std::string(slotTitle(p->slot))] = i.name;
                    },
                    [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
+                   [&](const SetAnalysisProfile& i) {
+                     // A name that is not offered (no GPU for "device") keeps the current choice.
+                     if (checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
+                   },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);

@@ -34,12 +34,13 @@ struct SetFontScale { float scale; };             // 1..3
 struct SetPalette { Palette palette; };
 struct ToggleFullscreen {};
 struct ShowPanel { std::string name; };           // selects a panel's tab in its slot
+struct SetAnalysisProfile { std::string name; };  // Roofline and Occupancy: "device" or a built-in profile
 struct Quit {};
 
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, TimingIntent, Quit>;
+                            ShowPanel, TimingIntent, SetAnalysisProfile, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

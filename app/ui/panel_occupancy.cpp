@@ -1,6 +1,8 @@
-// Occupancy: this kernel's block against an SM's limits, for a chosen device profile and a
-// registers-per-thread slider. On the textbook SM, 16x16 blocks at 10 -> 12 registers show
-// the tutorial's cliff (1536 -> 1280 threads). Pure arithmetic: recomputed every frame.
+// Occupancy: this kernel's block against an SM's limits, for the analysis profile the panels
+// share (AppState::analysis) and a registers-per-thread slider that starts at the kernel's
+// own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
+// blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Pure
+// arithmetic: recomputed every frame.
 #include <imgui.h>
 
 #include <algorithm>
@@ -20,25 +22,30 @@ void limitRow(const char* name, int blocks, bool limiting) {
 }
 }  // namespace
 
+void drawAnalysisProfileChoice(PanelContext& ctx) {
+  const ProfileChoice choice = analysisProfile(ctx.state.analysis);
+  if (ImGui::BeginCombo("profile", choice.profile.name.c_str())) {
+    for (const std::string& name : analysisProfileNames(ctx.state.analysis))
+      if (ImGui::Selectable(name.c_str(), name == choice.profile.name)) ctx.emit(SetAnalysisProfile{name});
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", choice.note.c_str());
+  ImGui::TextWrapped("%s", choice.profile.label.c_str());
+}
+
 void drawOccupancyPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
+  drawAnalysisProfileChoice(ctx);
+  const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
   ImGuiStorage* store = ImGui::GetStateStorage();
-  const auto profiles = builtinProfiles();
-  int* which = store->GetIntRef(ImGui::GetID("profile"), 1);  // a100
-  *which = std::clamp(*which, 0, int(profiles.size()) - 1);
-  if (ImGui::BeginCombo("profile", profiles[std::size_t(*which)].name.c_str())) {
-    for (int i = 0; i < int(profiles.size()); ++i)
-      if (ImGui::Selectable(profiles[std::size_t(i)].name.c_str(), i == *which)) *which = i;
-    ImGui::EndCombo();
-  }
-  const DeviceProfile& d = profiles[std::size_t(*which)];
   KernelResources r = run->analysis.resources;
   int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
   ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);
+  ImGui::TextDisabled("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
   r.registersPerThread = *regs;
   const Occupancy o = computeOccupancy(d, r);
-  ImGui::TextWrapped("%s", d.label.c_str());
   ImGui::Text("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
               r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
   if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {

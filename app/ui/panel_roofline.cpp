@@ -1,5 +1,6 @@
-// Roofline (ch. 5.1): attainable GFLOPS against OP/B on log-log axes, the device's two
-// ceilings and this run's point (its intensity counted from the trace).
+// Roofline (ch. 5.1): attainable GFLOPS against OP/B on log-log axes, the two ceilings of the
+// analysis profile the panels share (measured on this GPU when there is one) and this run's
+// point (its intensity counted from the trace).
 #include <imgui.h>
 
 #include <algorithm>
@@ -14,11 +15,12 @@ void drawRooflinePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
   const AnalysisReport& a = run->analysis;
-  const DeviceProfile& d = a.profile;
-  ImGui::Text("%s: %.0f GB/s, %.0f GFLOPS (%s)", d.name.c_str(), d.bandwidthGBs, d.peakGflops,
-              d.ceilingsSource.c_str());
-  ImGui::Text("this run: %.3f OP/B -> %.0f GFLOPS attainable, %s", a.traffic.intensity(), a.roofline.attainableGflops,
-              a.roofline.memoryBound ? "memory bound" : "compute bound");
+  drawAnalysisProfileChoice(ctx);
+  const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
+  const RooflinePoint point = rooflinePoint(d, std::string(kernelInfo(run->run.config.kernel).name), a.traffic.intensity());
+  ImGui::TextWrapped("ceilings: %.0f GB/s, %.0f GFLOPS (%s)", d.bandwidthGBs, d.peakGflops, d.ceilingsSource.c_str());
+  ImGui::Text("this run: %.3f OP/B -> %.0f GFLOPS attainable, %s", a.traffic.intensity(), point.attainableGflops,
+              point.memoryBound ? "memory bound" : "compute bound");
   const Theme& theme = ctx.theme();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -40,8 +42,8 @@ void drawRooflinePanel(PanelContext& ctx) {
     draw->AddText(ImVec2(at(opb, 10).x + 3, p.y + 2), theme.panelText, label);
   }
   const double x = std::clamp(a.traffic.intensity(), 1.0 / 32, 64.0);
-  draw->AddCircleFilled(at(x, std::max(10.0, a.roofline.attainableGflops)), 6.0f, theme.error);
-  draw->AddText(ImVec2(at(x, a.roofline.attainableGflops).x + 8, at(x, a.roofline.attainableGflops).y - 8),
+  draw->AddCircleFilled(at(x, std::max(10.0, point.attainableGflops)), 6.0f, theme.error);
+  draw->AddText(ImVec2(at(x, point.attainableGflops).x + 8, at(x, point.attainableGflops).y - 8),
                 theme.panelText, std::string(kernelInfo(run->run.config.kernel).name).c_str());
   ImGui::Dummy(size);
 }

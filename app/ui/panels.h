@@ -55,6 +55,8 @@ void drawBanksPanel(PanelContext& ctx);
 void drawRooflinePanel(PanelContext& ctx);
 void drawOccupancyPanel(PanelContext& ctx);
 void drawHazardsPanel(PanelContext& ctx);
+// The analysis profile combo and its note (panel_occupancy.cpp), shared by Roofline and Occupancy.
+void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (docs-notes/timing-ui.md)
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "analysis_profile.h"
 #include "core/reference.h"
 
 namespace tilescope::ui {
@@ -60,6 +61,11 @@ bool RunWorker::idle() const {
   return !queued_ && !running_ && !finished_;
 }
 
+Result<DeviceProfile> RunWorker::deviceProfile() const {
+  std::lock_guard lock(mutex_);
+  return deviceProfile_;
+}
+
 std::optional<std::string> RunWorker::cudaUnavailableReason() const {
   std::lock_guard lock(mutex_);
   if (!cudaProbed_) return std::string("checking for a CUDA device...");
@@ -68,9 +74,12 @@ std::optional<std::string> RunWorker::cudaUnavailableReason() const {
 
 void RunWorker::loop() {
   {
-    // Probe CUDA once, here, so a slow driver start never stalls a frame.
+    // Probe CUDA once, here, so a slow driver start never stalls a frame; the device's
+    // profile measures the copy bandwidth (milliseconds), so it is taken here too.
     auto cuda = makeCudaBackend();
+    Result<DeviceProfile> profile = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
     std::lock_guard lock(mutex_);
+    deviceProfile_ = std::move(profile);
     if (cuda) cuda_ = std::move(*cuda);
     else cudaReason_ = cuda.error().message;
     cudaProbed_ = true;
@@ -120,7 +129,16 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   loaded->run = std::move(*run);
   loaded->timeline = Timeline::build(*loaded->run.trace);
   loaded->wrongP = wrongElements(loaded->run);
-  loaded->analysis = analyzeTrace(*loaded->run.trace, *profileByName("a100"));  // off the UI thread
+  // Registers: the compiled kernel's on a GPU, else the profile's estimate (an empty
+  // KernelResources). Off the UI thread, like the analysis itself.
+  KernelResources resources;
+  if (auto compiled = backend->compiledResources(*plan)) resources = std::move(*compiled);
+  DeviceProfile profile;
+  {
+    std::lock_guard lock(mutex_);
+    profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
+  }
+  loaded->analysis = analyzeTrace(*loaded->run.trace, profile, std::move(resources));
   loaded->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const LoadedRun>(std::move(loaded));
 }

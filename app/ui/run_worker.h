@@ -26,7 +26,9 @@ struct LoadedRun {
   Run run;
   Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
   std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
-  AnalysisReport analysis;      // app/core/analysis on the trace (A100 profile; panels may redo occupancy)
+  // app/core/analysis on the trace, registers from the GPU when it ran there; profile: the
+  // GPU's own or h100 (Roofline and Occupancy redo their part for the chosen profile).
+  AnalysisReport analysis;
   double seconds = 0.0;         // run + timeline + checks
   LoadedRun() = default;
   LoadedRun(const LoadedRun&) = delete;
@@ -58,6 +60,8 @@ class RunWorker {
   bool idle() const;  // nothing queued, nothing running, nothing unpolled
   // Whether the CUDA backend can be made here, or why not (asked once, off the UI thread).
   std::optional<std::string> cudaUnavailableReason() const;
+  // The GPU's own analysis profile (measured once, off the UI thread), or why there is none.
+  Result<DeviceProfile> deviceProfile() const;
 
  private:
   void loop();
@@ -70,6 +74,7 @@ class RunWorker {
   bool running_ = false, stop_ = false;
   std::unique_ptr<Backend> emulator_, cuda_;
   std::optional<std::string> cudaReason_;
+  Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");
   bool cudaProbed_ = false;
   std::thread thread_;
 };

@@ -50,6 +50,11 @@ std::string check(const std::vector<std::string>& w) {
     if (what == "kernel") return n == 3 && kernelByName(w[2]) ? "" : "unknown kernel '" + w[2] + "'";
     if (what == "size" || what == "tile" || what == "seed") return ints(2, 1) ? "" : "set " + what + " takes an integer";
     if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
+    if (what == "pad")
+      return ints(2, 1) && i >= 0 && i <= kMaxPad ? "" : "set pad takes 0.." + std::to_string(kMaxPad);
+    if (what == "profile")  // whether "device" is there is known only once the app runs
+      return n == 3 && (w[2] == kDeviceProfileName || profileByName(w[2])) ? ""
+                                                                          : "set profile device|" + profileNames();
     if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
     if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
     if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
@@ -134,7 +139,8 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     const ScriptLine& line = script_.lines[next_];
     const auto& w = line.words;
     const std::string& c = w[0];
-    const bool configures = c == "preset" || c == "set";
+    // `set profile` waits like the rest: "device" is known once the first run has come back.
+    const bool configures = c == "preset" || (c == "set" && w[1] != "profile");
     // Every command but set/preset acts on the newest run, so it waits for it.
     if (!configures && (runPending || !state.intents.empty())) {
       if (waitStarted_ < 0) waitStarted_ = state.now;
@@ -171,6 +177,11 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
       else if (what == "tile") parseInt(w[2], config.tile);
       else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
+      else if (what == "pad") parseInt(w[2], config.pad);
+      else if (what == "profile") {
+        if (auto ok = checkAnalysisProfile(state.analysis, w[2]); !ok) return fail(line, ok.error().message);
+        q.push_back(SetAnalysisProfile{w[2]});
+      }
       else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
       else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
       else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});

@@ -3,7 +3,8 @@
 // reported as FILE:LINE with nothing else done. '#' starts a comment.
 //
 //   preset NAME                    book-4x4, boundary-3x3, naive-32x8, tiled-128, ...
-//   set kernel NAME | size N | dims J K L | tile T | block BX BY | seed S
+//   set kernel NAME | size N | dims J K L | tile T | block BX BY | seed S | pad P (tiled-transposed)
+//   set profile device|textbook|a100|h100   the Roofline and Occupancy panels' device profile
 //   set backend emulator|cuda | presentation on|off | font-scale X | palette okabe-ito|vivid
 //   set granularity phase|interval|k | speed STEPS_PER_SECOND
 //   select block BX BY             step N (negative: back)

@@ -209,6 +209,29 @@ class Errors(unittest.TestCase):
         self.assertIn("missing shader /nonexistent/grid_cell.glsl", proc.stderr)
 
 
+class AnalysisSettings(unittest.TestCase):
+    """`set pad` (tiled-transposed's row stride) and `set profile` (Roofline and Occupancy)."""
+
+    def test_pad_and_builtin_profile_run(self):
+        folder, _ = run_app("set kernel tiled-transposed\nset size 32\nset tile 32\nset pad 1\nexpect no-error\n"
+                            "show Bank conflicts\nset profile textbook\nshow Occupancy\nscreenshot @shot.png\nquit\n")
+        self.assertTrue(os.path.exists(os.path.join(folder, "shot.png")))
+
+    def test_pad_out_of_range_names_the_line(self):
+        _, proc = run_app("set pad 33\n", expect_rc=2)
+        self.assertIn("test.script:1: set pad takes 0..32", proc.stderr)
+
+    def test_unknown_profile_names_the_line(self):
+        _, proc = run_app("set profile v100\n", expect_rc=2)
+        self.assertIn("test.script:1: set profile device|textbook, a100, h100", proc.stderr)
+
+    def test_device_profile_needs_a_gpu(self):
+        _, proc = run_app("set profile device\nquit\n", expect_rc=None)
+        if proc.returncode != 0:  # no CUDA backend here: refused, saying why
+            self.assertEqual(proc.returncode, 1, proc.stderr)
+            self.assertIn("test.script:1: no device profile:", proc.stderr)
+
+
 class Speed(unittest.TestCase):
     def test_report_prints_percentiles_while_playing(self):
         proc = subprocess.run([APP, "--preset", "tiled-128", "--play", "--frames", "60", "--report"],
