@@ -159,9 +159,11 @@ std::string timingCsv(const TimingReport& r) {
   for (const TimingResult& t : r.results) {
     const LaunchConfig& c = t.what.config;
     const std::string kernel = t.what.kind == TimedKind::Cublas ? "cublas" : std::string(kernelInfo(c.kernel).name);
+    // The block that ran: T x T for the tiled kernels (their config's block fields are unused).
+    const bool tiled = t.what.kind == TimedKind::Kernel && kernelInfo(c.kernel).tiled;
     std::snprintf(buf, sizeof buf, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.2f,%.3g,%s\n",
-                  timedKindName(t.what.kind).c_str(), kernel.c_str(), c.dims.j, c.dims.k, c.dims.l, c.tile, c.blockX,
-                  c.blockY, t.verified ? 1 : 0, t.medianMs, t.minMs, t.maxMs, t.repeats, t.gflops, t.maxRelativeError,
+                  timedKindName(t.what.kind).c_str(), kernel.c_str(), c.dims.j, c.dims.k, c.dims.l, c.tile,
+                  tiled ? c.tile : c.blockX, tiled ? c.tile : c.blockY, t.verified ? 1 : 0, t.medianMs, t.minMs, t.maxMs, t.repeats, t.gflops, t.maxRelativeError,
                   csvSafe(t.verification).c_str());
     s << buf;
   }
