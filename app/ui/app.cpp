@@ -184,7 +184,10 @@ int runApp(const AppOptions& options) {
   TimingWorker timingWorker;  // the Timing panel's sweeps, and its recorded results
   AppState state;
   state.now = clockSeconds();
-  state.intents.push_back(ApplyPreset{options.preset});
+  if (options.open.empty())
+    state.intents.push_back(ApplyPreset{options.preset});
+  else
+    state.intents.push_back(OpenTraceFile{options.open});
   if (options.play) state.intents.push_back(SetPlaying{true});
   FrameStats stats;
   ScriptRequests requests;
@@ -221,6 +224,13 @@ int runApp(const AppOptions& options) {
     }
     applyIntents(state, worker);
     const bool newPicture = collectRun(state, worker);
+    // A --open file that did not open leaves nothing to show: a session without a person
+    // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
+    if (!interactive && !shownRun(state) && !state.request.openFile.empty() && !state.request.error.empty()) {
+      std::fprintf(stderr, "tilescope: cannot open the trace file: %s\n", state.request.error.c_str());
+      exitCode = 1;
+      break;
+    }
     syncTiming(state, timingWorker);
     // Benchmarks loop the animation so every measured frame is a playing frame.
     if (options.play && options.frames > 0 && !state.playback.playing && shownRun(state))

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 
 #include "presets.h"
 
@@ -12,6 +13,7 @@ std::string appUsage() {
          "  --script FILE       run script commands (see docs-notes/gui.md), then keep running unless it quits\n"
          "  --screenshot FILE   render the starting scene to a PNG and exit\n"
          "  --preset NAME       starting scene (default book-4x4)\n"
+         "  --open FILE         start on a trace saved by tilescope-cli save (replays it, no GPU needed)\n"
          "  --play              start playing\n"
          "  --frames N          exit after N frames\n"
          "  --report            print frame-time percentiles at exit\n"
@@ -34,12 +36,19 @@ Result<AppOptions> parseAppOptions(int argc, char** argv) {
     } else if (arg == "--play") {
       o.play = true;
     } else if (arg == "--script" || arg == "--screenshot" || arg == "--preset" || arg == "--shader-dir" ||
-               arg == "--frames" || arg == "--size") {
+               arg == "--frames" || arg == "--size" || arg == "--open") {
       auto v = value();
       if (!v) return v.error();
       if (arg == "--script") o.script = *v;
       else if (arg == "--screenshot") o.screenshot = *v;
       else if (arg == "--shader-dir") o.shaderDir = *v;
+      else if (arg == "--open") {
+        // A typo should not open a window with nothing in it; what is inside is checked
+        // off the UI thread and reported in the Controls panel.
+        if (!std::filesystem::is_regular_file(*v))
+          return invalidInput("--open: no trace file '" + *v + "' (save one with tilescope-cli save --file " + *v + ")");
+        o.open = *v;
+      }
       else if (arg == "--preset") {
         if (!findPreset(*v)) return invalidInput("unknown preset '" + *v + "'");
         o.preset = *v;

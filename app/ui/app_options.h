@@ -13,6 +13,7 @@ struct AppOptions {
   bool report = false;     // --report: print frame-time percentiles at exit
   bool play = false;       // --play: start playing (looping when --frames is given)
   std::string preset = "book-4x4";  // --preset NAME: the starting scene
+  std::string open;        // --open FILE.tstrace: start on a saved trace instead (replay.h)
   int width = 1280, height = 800;   // --size WxH
   std::string shaderDir;   // --shader-dir DIR: load shaders from DIR instead of the embedded copies
   bool help = false;

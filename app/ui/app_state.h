@@ -30,6 +30,7 @@ struct ViewOptions {
   Palette palette = Palette::OkabeIto;
   bool fullscreen = false;
   std::map<std::string, std::string> activeTab;  // slot name -> panel to bring to front
+  std::string tracePath;  // the Controls panel's "Open trace file" field
 };
 
 // The request side: what the controls show and the newest run asked for.
@@ -41,6 +42,7 @@ struct Request {
   double requestedAt = 0.0;      // clock seconds when the newest request was made
   std::string error;             // why the newest request failed, shown in the UI
   int seekPhaseOnArrival = -1;   // presets place the cursor when their run arrives
+  std::string openFile;          // the newest request opens this trace file ("" = it runs config)
 };
 
 // The run on screen: may be older than the request while the worker is busy.

@@ -15,11 +15,13 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-void submitRun(AppState& state, RunWorker& worker) {
+// A run of r.config, or with `traceFile` a replay of that file: either way the newest request.
+void submitRun(AppState& state, RunWorker& worker, const std::string& traceFile = {}) {
   Request& r = state.request;
   ++r.generation;
   r.requestedAt = state.now;
-  worker.submit({r.generation, r.config, r.backend});
+  r.openFile = traceFile;
+  worker.submit({r.generation, r.config, r.backend, traceFile});
 }
 
 void setCursor(AppState& state, Cursor c) {
@@ -124,6 +126,11 @@ void applyIntents(AppState& state, RunWorker& worker) {
                      // A name that is not offered (no GPU for "device") keeps the current choice.
                      if (checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
                    },
+                   [&](const OpenTraceFile& i) {
+                     state.view.tracePath = i.path;
+                     submitRun(state, worker, i.path);  // the file's config arrives with it (collectRun)
+                   },
+                   [&](const EditTracePath& i) { state.view.tracePath = i.path; },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);
@@ -142,6 +149,13 @@ bool collectRun(AppState& state, RunWorker& worker) {
     return false;
   }
   r.error.clear();
+  if (result->loaded->replay) {
+    // A trace file is a new picture, like a preset: the controls take its config (so a
+    // slider change runs it afresh here), block (0,0), cursor where phase 0's tiles are in.
+    r.config = result->loaded->run.config;
+    r.seekPhaseOnArrival = 0;
+    state.shown.bx = state.shown.by = 0;
+  }
   const bool wasAtEnd = state.shown.loaded && state.shown.loaded->timeline.atEnd(state.shown.cursor);
   const Cursor previous = state.shown.cursor;
   state.shown.loaded = result->loaded;

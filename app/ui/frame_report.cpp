@@ -6,6 +6,7 @@
 
 #include "core/json_writer.h"
 #include "plot_widget.h"
+#include "replay.h"
 
 namespace tilescope::ui {
 namespace {
@@ -80,6 +81,11 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
     j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
     j.field("config", describe(run->run.config));
+    if (const auto& r = run->replay) {  // the run on screen came from a trace file
+      j.key("replay").beginObject().field("file", r->file).field("device", run->run.device);
+      j.field("backend", run->run.backend).field("toolVersion", r->toolVersion).field("savedAt", r->savedAt);
+      j.field("label", replayLabel(*r, run->run)).endObject();
+    }
   }
   j.endObject();
   out << "\n";

@@ -35,12 +35,14 @@ struct SetPalette { Palette palette; };
 struct ToggleFullscreen {};
 struct ShowPanel { std::string name; };           // selects a panel's tab in its slot
 struct SetAnalysisProfile { std::string name; };  // Roofline and Occupancy: "device" or a built-in profile
+struct OpenTraceFile { std::string path; };       // replay a saved trace (replay.h), off the UI thread
+struct EditTracePath { std::string path; };       // the Controls panel's trace-file field, as typed
 struct Quit {};
 
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, TimingIntent, SetAnalysisProfile, Quit>;
+                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

@@ -4,11 +4,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "event_text.h"
 #include "panels.h"
 #include "presets.h"
+#include "replay.h"
 
 namespace tilescope::ui {
 namespace {
@@ -32,12 +34,40 @@ void presetButtons(PanelContext& ctx, int first, int last, bool sameLine) {
   }
 }
 
+// A path field and a button (ImGui has no file dialog): a .tstrace from tilescope-cli save.
+void openTraceField(PanelContext& ctx) {
+  sectionTitle("Open trace file");
+  std::array<char, 1024> path{};
+  ctx.state.view.tracePath.copy(path.data(), path.size() - 1);
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 4.0f);
+  const bool enter = ImGui::InputTextWithHint("##trace file", "lecture.tstrace", path.data(), path.size(),
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::PopItemWidth();
+  // EnterReturnsTrue reports only Enter, so edits are picked up by comparing with the state.
+  if (path.data() != ctx.state.view.tracePath) ctx.emit(EditTracePath{path.data()});
+  if (ImGui::IsItemHovered()) tooltip("a trace saved by tilescope-cli save --file F.tstrace, e.g. on a GPU machine");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(path[0] == 0);
+  if ((ImGui::Button("Open") || enter) && path[0] != 0) ctx.emit(OpenTraceFile{path.data()});
+  ImGui::EndDisabled();
+}
+
 }  // namespace
 
 void drawControlsPanel(PanelContext& ctx) {
   const AppState& s = ctx.state;
   LaunchConfig config = s.request.config;
   bool changed = false;
+
+  // A replayed trace says so first: the pictures below were recorded elsewhere, not run here.
+  if (const LoadedRun* run = shownRun(s); run && run->replay) {
+    ImGui::PushStyleColor(ImGuiCol_Text, s.theme.highlight);
+    ImGui::TextWrapped("%s", replayLabel(*run->replay, run->run).c_str());
+    ImGui::PopStyleColor();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("change a setting to run it here instead");
+    ImGui::PopStyleColor();
+  }
 
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
   const KernelInfo& info = kernelInfo(config.kernel);
@@ -111,8 +141,13 @@ void drawControlsPanel(PanelContext& ctx) {
   // Status: the newest request's fate.
   if (!s.request.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
-    ImGui::TextWrapped("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
+    if (!s.request.openFile.empty())  // the reader's message names the file and what is wrong
+      ImGui::TextWrapped("Cannot open the trace file: %s", s.request.error.c_str());
+    else
+      ImGui::TextWrapped("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
     ImGui::PopStyleColor();
+  } else if (s.request.generation != s.request.shownGeneration && !s.request.openFile.empty()) {
+    ImGui::TextDisabled("opening %s...", s.request.openFile.c_str());
   } else if (s.request.generation != s.request.shownGeneration) {
     ImGui::TextDisabled("running %s...", describe(s.request.config).c_str());
   } else if (const LoadedRun* run = shownRun(s)) {
@@ -126,6 +161,8 @@ void drawControlsPanel(PanelContext& ctx) {
   ImGui::TextDisabled("lecture block shapes (naive, 64x64):");
   presetButtons(ctx, 3, 9, true);
   presetButtons(ctx, 9, 10, false);
+
+  openTraceField(ctx);
 
   sectionTitle("Classroom");
   bool presentation = s.view.presentation;

@@ -108,6 +108,13 @@ void RunWorker::loop() {
 
 Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  if (!request.traceFile.empty()) {
+    // A replay: the file's run stands in for a launch and gets the same views. The file
+    // keeps no compiled kernel, so registers come from the profile's estimate.
+    auto opened = openTraceFile(request.traceFile);
+    if (!opened) return opened.error();
+    return prepare(std::move(opened->run), KernelResources{}, std::move(opened->info), start);
+  }
   Backend* backend = emulator_.get();
   if (request.backend == BackendChoice::Cuda || request.backend == BackendChoice::Auto) {
     if (cuda_) backend = cuda_.get();
@@ -125,14 +132,22 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   auto run = executeRun(*backend, request.config, true);
   if (!run) return run.error();
   if (!run->trace) return failure("the run produced no trace");
-  auto loaded = std::make_shared<LoadedRun>();
-  loaded->run = std::move(*run);
-  loaded->timeline = Timeline::build(*loaded->run.trace);
-  loaded->wrongP = wrongElements(loaded->run);
   // Registers: the compiled kernel's on a GPU, else the profile's estimate (an empty
   // KernelResources). Off the UI thread, like the analysis itself.
   KernelResources resources;
   if (auto compiled = backend->compiledResources(*plan)) resources = std::move(*compiled);
+  return prepare(std::move(*run), std::move(resources), std::nullopt, start);
+}
+
+// What the views precompute for every run they show, fresh or replayed.
+Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
+                                                            std::optional<ReplayInfo> replay,
+                                                            std::chrono::steady_clock::time_point start) {
+  auto loaded = std::make_shared<LoadedRun>();
+  loaded->run = std::move(run);
+  loaded->replay = std::move(replay);
+  loaded->timeline = Timeline::build(*loaded->run.trace);
+  loaded->wrongP = wrongElements(loaded->run);
   DeviceProfile profile;
   {
     std::lock_guard lock(mutex_);

@@ -3,6 +3,7 @@
 // replaces it, and results carry the generation they were asked for so the app can drop
 // any that an later request made stale.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include "core/backend.h"
 #include "core/run.h"
 #include "core/timeline.h"
+#include "replay.h"
 
 namespace tilescope::ui {
 
@@ -30,6 +32,7 @@ struct LoadedRun {
   // GPU's own or h100 (Roofline and Occupancy redo their part for the chosen profile).
   AnalysisReport analysis;
   double seconds = 0.0;         // run + timeline + checks
+  std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
   LoadedRun() = default;
   LoadedRun(const LoadedRun&) = delete;
   LoadedRun& operator=(const LoadedRun&) = delete;
@@ -39,6 +42,7 @@ struct RunRequest {
   uint64_t generation = 0;
   LaunchConfig config;
   BackendChoice backend = BackendChoice::Emulator;
+  std::string traceFile;  // not empty: open this trace file (replay.h) instead of running config
 };
 
 struct RunResult {
@@ -66,6 +70,9 @@ class RunWorker {
  private:
   void loop();
   Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request);
+  Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
+                                                   std::optional<ReplayInfo> replay,
+                                                   std::chrono::steady_clock::time_point start);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

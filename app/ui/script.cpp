@@ -84,6 +84,7 @@ std::string check(const std::vector<std::string>& w) {
     return ok ? "" : "usage: timing page plot|table | timing sweep live|lecture | timing cancel | timing wait";
   }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
+  if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
     return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
@@ -162,6 +163,11 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       ++settle_;
       return Ok{};  // let the frame reflect every change first
     }
+    if (c == "open" && !opening_) {
+      opening_ = true;  // ask now; the pass after the wait above sees whether it opened
+      state.intents.push_back(OpenTraceFile{rest(w, 1)});
+      return Ok{};
+    }
     settle_ = 0;
     ++next_;
     auto& q = state.intents;
@@ -229,6 +235,9 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "layout") {
       requests.layout = w[1];
       return Ok{};
+    } else if (c == "open") {
+      opening_ = false;
+      if (!state.request.error.empty()) return fail(line, state.request.error);
     } else if (c == "expect") {
       const std::string& error = state.request.error;
       if (w[1] == "no-error" && !error.empty()) return fail(line, "expected no error, the app shows: " + error);

@@ -15,6 +15,7 @@
 //   show PANEL                     brings a tabbed panel to the front
 //   timing page plot|table         the Timing panel's page; timing sweep live|lecture; timing cancel
 //   timing wait                    waits for the timing sweep (other commands wait for start-up only)
+//   open FILE.tstrace              replays a saved trace (tilescope-cli save); fails on a bad file
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far
@@ -66,6 +67,7 @@ class ScriptRunner {
   int settle_ = 0;        // frames to render before a capture
   double waitStarted_ = -1.0;
   double sweepWaitStarted_ = -1.0;  // timing wait
+  bool opening_ = false;            // an `open` line was asked for, its result not seen yet
 };
 
 }  // namespace tilescope::ui
