@@ -156,13 +156,13 @@ void drawControlsPanel(PanelContext& ctx) {
                        v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
   }
 
+  openTraceField(ctx);  // above the presets, so it is in view without scrolling at 1280x800
+
   sectionTitle("Presets");
   presetButtons(ctx, 0, 3, false);
   ImGui::TextDisabled("lecture block shapes (naive, 64x64):");
   presetButtons(ctx, 3, 9, true);
   presetButtons(ctx, 9, 10, false);
-
-  openTraceField(ctx);
 
   sectionTitle("Classroom");
   bool presentation = s.view.presentation;

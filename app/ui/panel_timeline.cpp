@@ -15,7 +15,8 @@ namespace tilescope::ui {
 void drawTimelinePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) {
-    ImGui::TextDisabled("Running the kernel...");
+    // Nothing may be coming: a first request that failed (a --open file that did not open).
+    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
     return;
   }
   const Timeline& t = run->timeline;
