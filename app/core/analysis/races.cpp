@@ -75,19 +75,59 @@ void checkAddress(const Trace& trace, int interval, const std::vector<Access>& a
   }
 }
 
+// The accesses of one barrier interval, grouped by shared word in ascending order (so the
+// example of each hazard group is its lowest slot) and, inside a word, in canonical order:
+// a counting sort over the words of shared memory, stable, linear in the accesses.
+class IntervalAccesses {
+ public:
+  explicit IntervalAccesses(uint32_t words) : count_(std::size_t(words) + 1) {}
+  void add(uint32_t word, const Access& a) { pending_.push_back({word, a}); }
+  bool empty() const { return pending_.empty(); }
+
+  template <class F>  // f(const std::vector<Access>& accessesOfOneWord)
+  void forEachWord(F&& f) {
+    std::fill(count_.begin(), count_.end(), 0u);
+    for (const auto& p : pending_) ++count_[p.word + 1];
+    for (std::size_t w = 1; w < count_.size(); ++w) count_[w] += count_[w - 1];
+    sorted_.resize(pending_.size());
+    for (const auto& p : pending_) sorted_[count_[p.word]++] = p;  // count_[w] ends at the next word's start
+    std::vector<Access>& group = group_;
+    for (std::size_t i = 0; i < sorted_.size();) {
+      std::size_t j = i;
+      group.clear();
+      for (; j < sorted_.size() && sorted_[j].word == sorted_[i].word; ++j) group.push_back(sorted_[j].access);
+      f(group);
+      i = j;
+    }
+    pending_.clear();
+  }
+
+ private:
+  struct Pending {
+    uint32_t word;
+    Access access;
+  };
+  std::vector<Pending> pending_, sorted_;
+  std::vector<uint32_t> count_;
+  std::vector<Access> group_;
+};
+
 void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const SharedLayout& layout,
                 std::vector<Hazard>& out) {
   const unsigned blockX = trace.launch.blockX;
   const std::size_t threads = std::size_t(trace.launch.blockX) * trace.launch.blockY;
   std::vector<int> interval(threads, 0), position(threads, 0);
-  // (interval, shared address) of every access; sorted below so that each address of each
-  // interval is one run, lowest interval and slot first (the example is the lowest slot),
-  // its accesses in canonical order.
-  struct Keyed {
-    uint64_t key;
-    Access access;
+  std::map<GroupKey, Hazard> groups;
+  std::vector<std::size_t> writes;
+  IntervalAccesses accesses((layout.bytes + 3) / 4);
+  // In canonical order a block's events come barrier interval by barrier interval (trace.h),
+  // so the interval of successive accesses never decreases: each one is checked when the
+  // next begins.
+  int current = 0;
+  auto flush = [&] {
+    accesses.forEachWord(
+        [&](const std::vector<Access>& sameWord) { checkAddress(trace, current, sameWord, writes, groups); });
   };
-  std::vector<Keyed> keyed;
   for (std::size_t i = begin; i < end; ++i) {
     const Event& e = trace.events[i];
     const int t = linearThread(e, blockX);
@@ -99,19 +139,13 @@ void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const Sh
     const int pos = position[t]++;
     auto address = sharedAddress(e, layout);
     if (!address) continue;
-    keyed.push_back({uint64_t(uint32_t(interval[t])) << 32 | *address, {uint32_t(i), t, pos, writesShared(e)}});
+    if (interval[t] != current) {
+      flush();
+      current = interval[t];
+    }
+    accesses.add(*address / 4, {uint32_t(i), t, pos, writesShared(e)});
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
-  std::map<GroupKey, Hazard> groups;
-  std::vector<Access> accesses;
-  std::vector<std::size_t> writes;
-  for (std::size_t i = 0; i < keyed.size();) {
-    std::size_t j = i;
-    accesses.clear();
-    for (; j < keyed.size() && keyed[j].key == keyed[i].key; ++j) accesses.push_back(keyed[j].access);
-    checkAddress(trace, int(keyed[i].key >> 32), accesses, writes, groups);
-    i = j;
-  }
+  flush();
   for (auto& [key, h] : groups) out.push_back(h);
 }
 
