@@ -11,7 +11,12 @@ namespace tilescope::ui {
 void drawBanksPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const BankReport& b = run->analysis.banks;
+  const auto analysis = run->analysis();
+  if (!analysis) {
+    ImGui::TextDisabled("Analysing the trace...");
+    return;
+  }
+  const BankReport& b = analysis->banks;
   // The padding lesson: tiled-transposed's row stride is T + pad, a run-time argument.
   const LaunchConfig& asked = ctx.state.request.config;
   if (asked.kernel == KernelId::TiledTransposed) {

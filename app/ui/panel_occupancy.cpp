@@ -40,7 +40,12 @@ void drawOccupancyPanel(PanelContext& ctx) {
   drawAnalysisProfileChoice(ctx);
   const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
   ImGuiStorage* store = ImGui::GetStateStorage();
-  KernelResources r = run->analysis.resources;
+  const auto analysis = run->analysis();
+  if (!analysis) {
+    ImGui::TextDisabled("Analysing the trace...");
+    return;
+  }
+  KernelResources r = analysis->resources;
   int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
   ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);
   ImGui::TextDisabled("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());

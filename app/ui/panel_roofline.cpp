@@ -14,7 +14,12 @@ namespace tilescope::ui {
 void drawRooflinePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const AnalysisReport& a = run->analysis;
+  const auto analysis = run->analysis();
+  if (!analysis) {
+    ImGui::TextDisabled("Analysing the trace...");
+    return;
+  }
+  const AnalysisReport& a = *analysis;
   drawAnalysisProfileChoice(ctx);
   const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
   const RooflinePoint point = rooflinePoint(d, std::string(kernelInfo(run->run.config.kernel).name), a.traffic.intensity());

@@ -94,26 +94,41 @@ void RunWorker::loop() {
       request = *std::exchange(queued_, std::nullopt);
       running_ = true;
     }
-    auto loaded = execute(request);
+    PendingAnalysis pending;
+    auto loaded = execute(request, pending);
     RunResult result;
     result.generation = request.generation;
     result.config = request.config;
     if (loaded) result.loaded = std::move(*loaded);
     else result.error = loaded.error().message;
+    {
+      std::lock_guard lock(mutex_);
+      finished_ = std::move(result);  // an unpolled older result is stale: replace it
+    }
+    // The picture is out; now the analysis. The worker stays busy (not idle) until it is
+    // published, so scripts that wait for the run see the analysis panels filled.
+    if (pending.run) {
+      DeviceProfile profile;
+      {
+        std::lock_guard lock(mutex_);
+        profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
+      }
+      pending.run->publishAnalysis(std::make_shared<const AnalysisReport>(
+          analyzeTrace(*pending.run->run.trace, profile, std::move(pending.resources))));
+    }
     std::lock_guard lock(mutex_);
-    finished_ = std::move(result);  // an unpolled older result is stale: replace it
     running_ = false;
   }
 }
 
-Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request) {
+Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request, PendingAnalysis& pending) {
   const auto start = std::chrono::steady_clock::now();
   if (!request.traceFile.empty()) {
     // A replay: the file's run stands in for a launch and gets the same views. The file
     // keeps no compiled kernel, so registers come from the profile's estimate.
     auto opened = openTraceFile(request.traceFile);
     if (!opened) return opened.error();
-    return prepare(std::move(opened->run), KernelResources{}, std::move(opened->info), start);
+    return prepare(std::move(opened->run), KernelResources{}, std::move(opened->info), start, pending);
   }
   Backend* backend = emulator_.get();
   if (request.backend == BackendChoice::Cuda || request.backend == BackendChoice::Auto) {
@@ -136,26 +151,23 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   // KernelResources). Off the UI thread, like the analysis itself.
   KernelResources resources;
   if (auto compiled = backend->compiledResources(*plan)) resources = std::move(*compiled);
-  return prepare(std::move(*run), std::move(resources), std::nullopt, start);
+  return prepare(std::move(*run), std::move(resources), std::nullopt, start, pending);
 }
 
 // What the views precompute for every run they show, fresh or replayed.
 Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
                                                             std::optional<ReplayInfo> replay,
-                                                            std::chrono::steady_clock::time_point start) {
+                                                            std::chrono::steady_clock::time_point start,
+                                                            PendingAnalysis& pending) {
   auto loaded = std::make_shared<LoadedRun>();
   loaded->run = std::move(run);
   loaded->replay = std::move(replay);
   loaded->timeline = Timeline::build(*loaded->run.trace);
   loaded->wrongP = wrongElements(loaded->run);
-  DeviceProfile profile;
-  {
-    std::lock_guard lock(mutex_);
-    profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
-  }
-  loaded->analysis = analyzeTrace(*loaded->run.trace, profile, std::move(resources));
   loaded->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return std::shared_ptr<const LoadedRun>(std::move(loaded));
+  std::shared_ptr<const LoadedRun> shared = std::move(loaded);
+  pending = PendingAnalysis{shared, std::move(resources)};  // analysed by loop() once handed over
+  return shared;
 }
 
 }  // namespace tilescope::ui

@@ -28,14 +28,30 @@ struct LoadedRun {
   Run run;
   Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
   std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
-  // app/core/analysis on the trace, registers from the GPU when it ran there; profile: the
-  // GPU's own or h100 (Roofline and Occupancy redo their part for the chosen profile).
-  AnalysisReport analysis;
   double seconds = 0.0;         // run + timeline + checks
+
   std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
   LoadedRun() = default;
   LoadedRun(const LoadedRun&) = delete;
   LoadedRun& operator=(const LoadedRun&) = delete;
+
+  // app/core/analysis on the trace, registers from the GPU when it ran there; profile: the
+  // GPU's own or h100 (Roofline and Occupancy redo their part for the chosen profile).
+  // It comes after the picture: the worker hands the run over as soon as its timeline is cut,
+  // then analyses the trace (tens of milliseconds at 64^3) and publishes the report here, so
+  // a slider change is not held up by it. Null until then.
+  std::shared_ptr<const AnalysisReport> analysis() const {
+    std::lock_guard lock(analysisMutex_);
+    return analysis_;
+  }
+  void publishAnalysis(std::shared_ptr<const AnalysisReport> report) const {
+    std::lock_guard lock(analysisMutex_);
+    analysis_ = std::move(report);
+  }
+
+ private:
+  mutable std::mutex analysisMutex_;
+  mutable std::shared_ptr<const AnalysisReport> analysis_;
 };
 
 struct RunRequest {
@@ -50,6 +66,12 @@ struct RunResult {
   LaunchConfig config;
   std::shared_ptr<const LoadedRun> loaded;  // null when it failed
   std::string error;
+};
+
+// What the worker still owes a run it has handed over: its analysis.
+struct PendingAnalysis {
+  std::shared_ptr<const LoadedRun> run;
+  KernelResources resources;
 };
 
 class RunWorker {
@@ -69,10 +91,12 @@ class RunWorker {
 
  private:
   void loop();
-  Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request);
+  // Both fill `pending` with the analysis still owed for the run they return.
+  Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request, PendingAnalysis& pending);
   Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
                                                    std::optional<ReplayInfo> replay,
-                                                   std::chrono::steady_clock::time_point start);
+                                                   std::chrono::steady_clock::time_point start,
+                                                   PendingAnalysis& pending);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
