@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -55,11 +56,10 @@ int listKernels(const Options& o, std::ostream& out) {
     out << "\n";
     return kExitOk;
   }
-  for (const auto& k : kKernels) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%-14s %s\n", std::string(k.name).c_str(), std::string(k.description).c_str());
-    out << line;
-  }
+  std::size_t width = 0;
+  for (const auto& k : kKernels) width = std::max(width, k.name.size());
+  for (const auto& k : kKernels)
+    out << std::string(k.name) << std::string(width + 2 - k.name.size(), ' ') << k.description << "\n";
   return kExitOk;
 }
 
