@@ -48,7 +48,7 @@ Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
   return f;
 }
 // Without a GPU, auto falls back to the chapter's device (its figures are the ones the
-// chapter and docs-notes/analysis.md work through).
+// chapter and the README's analysis section work through).
 constexpr std::string_view kFallbackProfile = "a100";
 
 // The profile `name` names for a run on `backend`. "device" asks the run's backend, or, when

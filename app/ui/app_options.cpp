@@ -10,7 +10,7 @@ namespace tilescope::ui {
 
 std::string appUsage() {
   return "usage: tilescope [options]\n"
-         "  --script FILE       run script commands (see docs-notes/gui.md), then keep running unless it quits\n"
+         "  --script FILE       run script commands (see the README, Script mode), then keep running unless it quits\n"
          "  --screenshot FILE   render the starting scene to a PNG and exit\n"
          "  --preset NAME       starting scene (default book-4x4)\n"
          "  --open FILE         start on a trace saved by tilescope-cli save (replays it, no GPU needed)\n"

@@ -1,6 +1,6 @@
 // Panels: one file each (panel_<name>.cpp), one function each. A panel reads AppState,
 // draws with ImGui (and grids through GridPainter), and changes nothing itself: it pushes
-// intents. See docs-notes/gui.md, "How to add a panel".
+// intents. See README.md, "For contributors: adding a panel".
 #pragma once
 #include <span>
 #include <string_view>
@@ -49,7 +49,7 @@ void drawSharedPanel(PanelContext& ctx);
 void drawThreadBlockPanel(PanelContext& ctx);
 void drawSourcePanel(PanelContext& ctx);
 void drawTimelinePanel(PanelContext& ctx);
-// The analysis panels (docs-notes/analysis.md).
+// The analysis panels (README.md, "Memory-access analysis").
 void drawCoalescingPanel(PanelContext& ctx);
 void drawBanksPanel(PanelContext& ctx);
 void drawRooflinePanel(PanelContext& ctx);
@@ -58,6 +58,6 @@ void drawHazardsPanel(PanelContext& ctx);
 // The analysis profile combo and its note (panel_occupancy.cpp), shared by Roofline and Occupancy.
 void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
-void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (docs-notes/timing-ui.md)
+void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
 
 }  // namespace tilescope::ui

@@ -108,7 +108,7 @@ TEST(DeviceProfile, FromProperties_P100_OlderAllocationUnits) {
   EXPECT_EQ(computeOccupancy(p, KernelResources{128, 49153, 32, "test"}).blocksPerSm, 0);
 }
 
-// Measured ceilings replace none: the H100 figures recorded in docs-notes/cuda.md (copy
+// Measured ceilings replace none: the H100 figures recorded in bench/results/2026-11-21-h100 (copy
 // 2951 GB/s, 66.9 TFLOP/s) put the tiled kernel's 4 OP/B at 2951 x 4 = 11804 GFLOPS, memory
 // bound (the ridge is at 66900 / 2951 = 22.7 OP/B).
 TEST(DeviceProfile, WithMeasuredCeilings_Roofline) {

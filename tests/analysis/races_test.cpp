@@ -31,7 +31,7 @@ TEST(Races, EveryCorrectKernel_NoHazards) {
       config(KernelId::TiledTransposed, {33, 40, 20}, 8, 16, 16, 1),
       config(KernelId::TiledRect, {24, 40, 24}, 0, 16, 8),
       config(KernelId::TiledRect, {24, 40, 24}, 0, 8, 16),
-      // Bug gallery kernels whose bug is not a race (docs-notes/analysis.md):
+      // Bug gallery kernels whose bug is not a race (README.md, "Memory-access analysis"):
       config(KernelId::BugSyncInK, {16, 16, 16}, 4),  // extra barriers: slow, race-free
       config(KernelId::BugKTypo, {16, 16, 16}, 4),    // reads only its own slots
   };

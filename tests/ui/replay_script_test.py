@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replay in the desktop app (docs-notes/replay.md): a trace saved by `tilescope-cli save` opens
+"""Replay in the desktop app (README.md, "Replaying a trace from a GPU machine"): a trace saved by `tilescope-cli save` opens
 with the script command `open FILE` and with `tilescope --open FILE`, and is drawn like a run:
 the grids take the file's shape, the current tiles carry the highlight, and the Controls panel
 says it is a replay (checked in the layout JSON and in the screenshot's pixels). Bad files fail

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Script-mode tests of the Timing panel (docs-notes/timing-ui.md) on a machine without a GPU:
+"""Script-mode tests of the Timing panel (README.md, "Timing in the app") on a machine without a GPU:
 the panel shows the recorded H100 results. Each test runs `tilescope --script` (under CTest's
 xvfb-run), then checks the `plots` entry of the layout JSON against assets/timings/h100.csv and
 the screenshot's pixels at the points, lines and legend entries the layout reports.

@@ -29,7 +29,7 @@ struct AnalysisReport {
 // `resources` defaults to kernelResources(trace.launch) when registersPerThread is 0.
 AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources = {});
 
-// The keys documented for `tilescope-cli analyze --json` (docs-notes/analysis.md); the
+// The keys documented for `tilescope-cli analyze --json` (README.md, "Memory-access analysis"); the
 // caller has opened an object, this adds the fields.
 void writeAnalysisFields(JsonWriter& json, const AnalysisReport& report);
 
