@@ -142,6 +142,10 @@ void shortcuts(AppState& state) {
   if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) q.push_back(TogglePresentation{});
   if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) q.push_back(SeekStart{});
   if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) q.push_back(SeekEnd{});
+  if (const LessonState& ls = state.lesson; ls.lesson()) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) q.push_back(LessonGoTo{ls.page + 1});
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) q.push_back(LessonGoTo{ls.page - 1});
+  }
 }
 
 double clockSeconds() {
@@ -188,6 +192,10 @@ int runApp(const AppOptions& options) {
     state.intents.push_back(ApplyPreset{options.preset});
   else
     state.intents.push_back(OpenTraceFile{options.open});
+  if (!options.lesson.empty()) state.intents.push_back(OpenLesson{options.lesson});
+  if (options.presenter) state.intents.push_back(SetPresenter{true});
+  // A lesson page's own commands: run like a script, but the user keeps control meanwhile.
+  std::optional<ScriptRunner> lessonPage;
   if (options.play) state.intents.push_back(SetPlaying{true});
   FrameStats stats;
   ScriptRequests requests;
@@ -213,9 +221,19 @@ int runApp(const AppOptions& options) {
     }
 
     if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
+    const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
+    if (lessonPage) {
+      ScriptRequests none;  // pages set the view up; they take no screenshots
+      if (auto s = lessonPage->tick(state, runPending, none); !s) {
+        state.lesson.error = s.error().message;
+        lessonPage.reset();
+      } else if (lessonPage->finished()) {
+        lessonPage.reset();
+      }
+    }
     if (script) {
       const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                              !timingWorker.probed();
+                              !timingWorker.probed() || lessonPage || !state.lesson.pendingScript.empty();
       if (auto s = script->tick(state, runPending, requests); !s) {
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
         exitCode = 1;
@@ -223,6 +241,14 @@ int runApp(const AppOptions& options) {
       }
     }
     applyIntents(state, worker);
+    if (!state.lesson.pendingScript.empty()) {
+      // A new page replaces whatever the previous page had left to do.
+      std::string text;
+      for (const std::string& l : state.lesson.pendingScript) text += l + "\n";
+      if (auto page = parseScript(state.lesson.pendingName, text)) lessonPage.emplace(std::move(*page));
+      else state.lesson.error = page.error().message;
+      state.lesson.pendingScript.clear();
+    }
     const bool newPicture = collectRun(state, worker);
     // A --open file that did not open leaves nothing to show: a session without a person
     // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.

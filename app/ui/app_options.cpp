@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "lesson_state.h"
 #include "presets.h"
 
 namespace tilescope::ui {
@@ -14,6 +15,8 @@ std::string appUsage() {
          "  --screenshot FILE   render the starting scene to a PNG and exit\n"
          "  --preset NAME       starting scene (default book-4x4)\n"
          "  --open FILE         start on a trace saved by tilescope-cli save (replays it, no GPU needed)\n"
+         "  --lesson NAME       open a guided lesson (assets/lessons: name, number or file name)\n"
+         "  --presenter         projector layout: controls hidden, lesson text large\n"
          "  --play              start playing\n"
          "  --frames N          exit after N frames\n"
          "  --report            print frame-time percentiles at exit\n"
@@ -35,8 +38,10 @@ Result<AppOptions> parseAppOptions(int argc, char** argv) {
       o.report = true;
     } else if (arg == "--play") {
       o.play = true;
+    } else if (arg == "--presenter") {
+      o.presenter = true;
     } else if (arg == "--script" || arg == "--screenshot" || arg == "--preset" || arg == "--shader-dir" ||
-               arg == "--frames" || arg == "--size" || arg == "--open") {
+               arg == "--frames" || arg == "--size" || arg == "--open" || arg == "--lesson") {
       auto v = value();
       if (!v) return v.error();
       if (arg == "--script") o.script = *v;
@@ -48,6 +53,12 @@ Result<AppOptions> parseAppOptions(int argc, char** argv) {
         if (!std::filesystem::is_regular_file(*v))
           return invalidInput("--open: no trace file '" + *v + "' (save one with tilescope-cli save --file " + *v + ")");
         o.open = *v;
+      }
+      else if (arg == "--lesson") {
+        // Checked here, before a window opens: a typo gets the list of lessons.
+        LessonState lessons;
+        if (auto s = openLesson(lessons, *v); !s) return invalidInput("--lesson: " + s.error().message);
+        o.lesson = *v;
       }
       else if (arg == "--preset") {
         if (!findPreset(*v)) return invalidInput("unknown preset '" + *v + "'");

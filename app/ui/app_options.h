@@ -14,6 +14,8 @@ struct AppOptions {
   bool play = false;       // --play: start playing (looping when --frames is given)
   std::string preset = "book-4x4";  // --preset NAME: the starting scene
   std::string open;        // --open FILE.tstrace: start on a saved trace instead (replay.h)
+  std::string lesson;      // --lesson NAME: open a guided lesson at its first page
+  bool presenter = false;  // --presenter: the projector layout (controls hidden, text large)
   int width = 1280, height = 800;   // --size WxH
   std::string shaderDir;   // --shader-dir DIR: load shaders from DIR instead of the embedded copies
   bool help = false;

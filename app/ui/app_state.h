@@ -10,6 +10,7 @@
 
 #include "analysis_profile.h"
 #include "intents.h"
+#include "lesson_state.h"
 #include "plot_math.h"
 #include "run_worker.h"
 #include "theme.h"
@@ -85,6 +86,7 @@ struct AppState {
   std::string cudaUnavailable;      // why the CUDA backend cannot be chosen ("" = it can)
   TimingState timing;               // the Timing panel: sweeps, live and recorded results
   AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
+  LessonState lesson;               // the guided lesson on screen, if any
 };
 
 // The shown run, or null before the first run arrives.

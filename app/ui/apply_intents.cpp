@@ -1,5 +1,7 @@
 #include "apply_intents.h"
 
+#include "lesson_state.h"
+
 #include <algorithm>
 
 #include "panels.h"
@@ -131,6 +133,18 @@ void applyIntents(AppState& state, RunWorker& worker) {
                      submitRun(state, worker, i.path);  // the file's config arrives with it (collectRun)
                    },
                    [&](const EditTracePath& i) { state.view.tracePath = i.path; },
+                   [&](const OpenLesson& i) {
+                     if (auto s = openLesson(state.lesson, i.key); !s) state.lesson.error = s.error().message;
+                     else state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                   },
+                   [&](const LessonGoTo& i) { goToLessonPage(state.lesson, i.page); },
+                   [&](const SetPresenter& i) {
+                     state.lesson.presenter = i.on;
+                     // The projector layout is presentation mode without the controls.
+                     state.view.presentation = i.on;
+                     state.view.fontScale = i.on ? 1.75f : 1.0f;
+                     if (i.on) state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                   },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);

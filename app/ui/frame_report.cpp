@@ -76,6 +76,12 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);
+  if (const Lesson* lesson = state.lesson.lesson()) {  // the guided lesson on screen
+    j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
+    j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));
+    j.field("pageTitle", lesson->pages[std::size_t(state.lesson.page)].title);
+    j.field("presenter", state.lesson.presenter).field("error", state.lesson.error).endObject();
+  }
   if (const LoadedRun* run = shownRun(state)) {
     const Cursor c = state.shown.cursor;
     j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);

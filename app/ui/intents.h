@@ -37,12 +37,15 @@ struct ShowPanel { std::string name; };           // selects a panel's tab in it
 struct SetAnalysisProfile { std::string name; };  // Roofline and Occupancy: "device" or a built-in profile
 struct OpenTraceFile { std::string path; };       // replay a saved trace (replay.h), off the UI thread
 struct EditTracePath { std::string path; };       // the Controls panel's trace-file field, as typed
+struct OpenLesson { std::string key; };          // a guided lesson by name or number, at its first page
+struct LessonGoTo { int page; };                  // a page of the open lesson (clamped); runs its commands
+struct SetPresenter { bool on; };                 // projector layout: controls hidden, lesson text large
 struct Quit {};
 
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, Quit>;
+                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

@@ -9,8 +9,9 @@ namespace tilescope::ui {
 namespace {
 
 constexpr std::array kPanels{
-    PanelEntry{"Controls", Slot::Left, drawControlsPanel},
-    PanelEntry{"Counters", Slot::LeftBottom, drawCountersPanel},
+    PanelEntry{"Controls", Slot::Left, drawControlsPanel, true},
+    PanelEntry{"Lesson", Slot::Left, drawLessonPanel},
+    PanelEntry{"Counters", Slot::LeftBottom, drawCountersPanel, true},
     PanelEntry{"Matrices", Slot::Center, drawMatricesPanel},
     PanelEntry{"Shared memory", Slot::RightTop, drawSharedPanel},
     PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
@@ -20,7 +21,7 @@ constexpr std::array kPanels{
     PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
     PanelEntry{"Roofline", Slot::Center, drawRooflinePanel},
     PanelEntry{"Timing", Slot::Center, drawTimingPanel},
-    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel},
+    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true},
     PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
 };
@@ -31,7 +32,7 @@ struct Rect {
 
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
 // larger fonts widen the side columns and the timeline band.
-Rect slotRect(Slot slot, ImVec2 display, float fontScale) {
+Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
@@ -39,7 +40,8 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale) {
   const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
   const float centerW = W - left - right;
   switch (slot) {
-    case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};
+    // The projector layout gives the whole left column to the lesson text.
+    case Slot::Left: return {0, 0, left, presenter ? H : std::round(H * 0.66f)};
     case Slot::LeftBottom: return {0, std::round(H * 0.66f), left, H - std::round(H * 0.66f)};
     case Slot::Center: return {left, 0, centerW, H - bottom};
     case Slot::Bottom: return {left, H - bottom, centerW, bottom};
@@ -82,9 +84,9 @@ void drawPanels(PanelContext& ctx) {
     const Slot slot = Slot(s);
     std::vector<const PanelEntry*> entries;
     for (const auto& p : kPanels)
-      if (p.slot == slot) entries.push_back(&p);
+      if (p.slot == slot && !(p.hiddenForPresenter && ctx.state.lesson.presenter)) entries.push_back(&p);
     if (entries.empty()) continue;
-    const Rect r = slotRect(slot, display, ctx.state.view.fontScale);
+    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, ctx.state.lesson.presenter);
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
     // One panel: the window is the panel. Several: a tab bar, titled by the slot.

@@ -32,6 +32,7 @@ struct PanelEntry {
   std::string_view name;  // tab label, and the name `show` takes in scripts
   Slot slot;
   PanelFn draw;
+  bool hiddenForPresenter = false;  // the projector layout leaves it out (the controls)
 };
 
 // Every panel, in tab order. Add new panels in panels.cpp.
@@ -59,5 +60,6 @@ void drawHazardsPanel(PanelContext& ctx);
 void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
+void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
 
 }  // namespace tilescope::ui

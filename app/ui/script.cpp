@@ -58,6 +58,7 @@ std::string check(const std::vector<std::string>& w) {
     if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
     if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
     if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
+    if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
     if (what == "palette") return n == 3 && (w[2] == "okabe-ito" || w[2] == "vivid") ? "" : "set palette okabe-ito|vivid";
     if (what == "granularity")
       return n == 3 && (w[2] == "phase" || w[2] == "interval" || w[2] == "k") ? "" : "set granularity phase|interval|k";
@@ -85,6 +86,7 @@ std::string check(const std::vector<std::string>& w) {
   }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
+  if (c == "lesson") return n == 2 ? "" : "usage: lesson NAME | lesson next | lesson back";
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
     return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
@@ -168,6 +170,17 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       state.intents.push_back(OpenTraceFile{rest(w, 1)});
       return Ok{};
     }
+    if (c == "lesson" && !lessonAsked_) {
+      lessonAsked_ = true;  // ask now; the page's commands run, then the wait above lets this through
+      const LessonState& ls = state.lesson;
+      if (w[1] == "next" || w[1] == "back") {
+        if (!ls.lesson()) return fail(line, "no lesson is open: use lesson NAME first");
+        state.intents.push_back(LessonGoTo{ls.page + (w[1] == "next" ? 1 : -1)});
+      } else {
+        state.intents.push_back(OpenLesson{w[1]});
+      }
+      return Ok{};
+    }
     settle_ = 0;
     ++next_;
     auto& q = state.intents;
@@ -191,6 +204,7 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
       else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
       else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
+      else if (what == "presenter") q.push_back(SetPresenter{w[2] == "on"});
       else if (what == "palette") q.push_back(SetPalette{w[2] == "vivid" ? Palette::Vivid : Palette::OkabeIto});
       else if (what == "font-scale") parseDouble(w[2], d), q.push_back(SetFontScale{float(d)});
       else if (what == "speed") parseDouble(w[2], d), q.push_back(SetSpeed{d});
@@ -238,6 +252,9 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "open") {
       opening_ = false;
       if (!state.request.error.empty()) return fail(line, state.request.error);
+    } else if (c == "lesson") {
+      lessonAsked_ = false;
+      if (!state.lesson.error.empty()) return fail(line, state.lesson.error);
     } else if (c == "expect") {
       const std::string& error = state.request.error;
       if (w[1] == "no-error" && !error.empty()) return fail(line, "expected no error, the app shows: " + error);

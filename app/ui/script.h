@@ -16,6 +16,8 @@
 //   timing page plot|table         the Timing panel's page; timing sweep live|lecture; timing cancel
 //   timing wait                    waits for the timing sweep (other commands wait for start-up only)
 //   open FILE.tstrace              replays a saved trace (tilescope-cli save); fails on a bad file
+//   lesson NAME|next|back          opens a guided lesson (assets/lessons) or moves a page; waits
+//                                  until the page's own commands have run; set presenter on|off
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far
@@ -68,6 +70,7 @@ class ScriptRunner {
   double waitStarted_ = -1.0;
   double sweepWaitStarted_ = -1.0;  // timing wait
   bool opening_ = false;            // an `open` line was asked for, its result not seen yet
+  bool lessonAsked_ = false;        // a `lesson` line was asked for, its result not seen yet
 };
 
 }  // namespace tilescope::ui

@@ -1,0 +1,35 @@
+// The guided lesson the app is showing, if any: which lesson, which page, and the page's
+// script-mode lines still to run. Lessons are data (assets/lessons, app/core/lesson.h); a
+// page's commands go through a ScriptRunner of their own, so they take the same intents as
+// the UI and scripts, and the user can still change anything by hand on every page.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/lesson.h"
+#include "core/result.h"
+
+namespace tilescope::ui {
+
+struct LessonState {
+  std::vector<Lesson> lessons;  // loaded on first use
+  bool loaded = false;
+  int current = -1;  // index into lessons; -1: no lesson open
+  int page = 0;
+  // The page whose commands the frame loop has yet to start (lines of pageScript()).
+  std::vector<std::string> pendingScript;
+  std::string pendingName;  // "LESSON page N", the script's file name in error messages
+  bool presenter = false;   // projector layout: controls hidden, lesson text large
+  std::string error;        // why a lesson or page could not be opened or applied
+
+  const Lesson* lesson() const { return current >= 0 ? &lessons[std::size_t(current)] : nullptr; }
+};
+
+// Loads the lesson directory once (errors name the file and line).
+Status loadLessons(LessonState& s);
+// Opens a lesson by name, number or file name at its first page; the error lists the names.
+Status openLesson(LessonState& s, const std::string& key);
+// Moves to `page` (clamped to the lesson) and queues its commands.
+void goToLessonPage(LessonState& s, int page);
+
+}  // namespace tilescope::ui

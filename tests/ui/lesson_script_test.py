@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Guided lessons in the desktop app (README.md, "For teachers"): `--lesson NAME` opens a lesson
+at its first page with that page's launch on screen; `lesson next` / `lesson back` move a page
+and run its commands; the presenter layout hides the controls and the counters and gives the
+lesson the whole left column with larger text; an unknown lesson is refused with the list of
+lessons. What a page sets up is read from the lesson file itself, not from the app. Helpers come
+from script_mode_test.py; standard library only."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_mode_test as sm  # noqa: E402
+
+LESSONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "lessons")
+
+
+def lesson_file(name):
+    (path,) = glob.glob(os.path.join(LESSONS, f"*-{name}.lesson"))
+    return path
+
+
+def page_titles(name):
+    with open(lesson_file(name)) as f:
+        return [line.split(" ", 1)[1].strip() for line in f if line.startswith("page ")]
+
+
+def layout(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return json.load(f)
+
+
+class Lessons(unittest.TestCase):
+    def test_lesson_option_opens_the_first_page_with_its_launch(self):
+        name = "tiling-and-phases"
+        folder, _ = sm.run_app("wait\nlayout @a.json\nquit\n", extra_args=("--lesson", name))
+        a = layout(folder, "a.json")
+        self.assertEqual(a["lesson"]["name"], name)
+        self.assertEqual(a["lesson"]["page"], 0)
+        self.assertEqual(a["lesson"]["pages"], len(page_titles(name)))
+        self.assertEqual(a["lesson"]["pageTitle"], page_titles(name)[0])
+        self.assertEqual(a["lesson"]["error"], "")
+        # The first page's own settings are on screen: its kernel, size and tile width.
+        with open(lesson_file(name)) as f:
+            first_page = f.read().split("\npage ")[1].splitlines()
+        settings = dict(line.split()[1:3] for line in first_page if line.startswith("set "))
+        self.assertEqual(a["config"], f"{settings['kernel']} {settings['size']}x{settings['size']}x{settings['size']} "
+                                      f"T={settings['tile']}")
+        m = sm.grid(a, "M")
+        self.assertEqual(m["rows"], int(settings["size"]))
+
+    def test_next_and_back_move_a_page_and_run_its_commands(self):
+        titles = page_titles("tiling-and-phases")
+        folder, _ = sm.run_app("lesson tiling-and-phases\nlayout @p0.json\nlesson next\nlayout @p1.json\n"
+                               "lesson next\nlayout @p2.json\nlesson back\nlayout @back.json\nquit\n")
+        pages = [layout(folder, n)["lesson"] for n in ("p0.json", "p1.json", "p2.json", "back.json")]
+        self.assertEqual([p["page"] for p in pages], [0, 1, 2, 1])
+        self.assertEqual([p["pageTitle"] for p in pages], [titles[0], titles[1], titles[2], titles[1]])
+        # Page 3 of the lesson steps into the k loop ("set granularity k" then "step 3"): the
+        # cursor is past the tile loads, at a k step of phase 0.
+        self.assertIn("k =", layout(folder, "p2.json")["cursor"]["label"])
+        self.assertIn("phase 0", layout(folder, "p2.json")["cursor"]["label"])
+
+    def test_presenter_hides_the_controls_and_enlarges_the_text(self):
+        folder, _ = sm.run_app("lesson 3\nlayout @normal.json\nset presenter on\nwait\nlayout @big.json\nquit\n")
+        normal, big = layout(folder, "normal.json"), layout(folder, "big.json")
+        names = lambda l: [w["name"] for w in l["windows"]]  # noqa: E731
+        self.assertIn("left", names(normal))          # Controls and Lesson share the left column as tabs
+        self.assertIn("left-bottom", names(normal))   # Counters and Occupancy
+        self.assertNotIn("left", names(big))
+        self.assertNotIn("left-bottom", names(big))
+        lesson = next(w for w in big["windows"] if w["name"] == "Lesson")
+        self.assertEqual(lesson["y"], 0)
+        self.assertGreater(lesson["height"], 0.95 * max(w["y"] + w["height"] for w in big["windows"]))
+        self.assertTrue(big["lesson"]["presenter"])
+        self.assertGreater(big["fontScale"], normal["fontScale"])
+
+    def test_unknown_lesson_is_refused_with_the_list(self):
+        proc = subprocess.run([sm.APP, "--lesson", "no-such-lesson"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no lesson 'no-such-lesson'", proc.stderr)
+        self.assertIn("tiling-and-phases", proc.stderr)
+        _, proc = sm.run_app("lesson nope\nquit\n", expect_rc=1)
+        self.assertIn("test.script:1: no lesson 'nope'", proc.stderr)
+
+    def test_next_without_a_lesson_is_an_error(self):
+        _, proc = sm.run_app("lesson next\nquit\n", expect_rc=1)
+        self.assertIn("test.script:1: no lesson is open", proc.stderr)
+
+
+if __name__ == "__main__":
+    if "--app" in sys.argv:
+        i = sys.argv.index("--app")
+        sm.APP = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    unittest.main(verbosity=2)
