@@ -300,6 +300,13 @@ int runApp(const AppOptions& options) {
       }
       requests.layout.clear();
     }
+    if (!state.view.pngExport.empty()) {  // the Export PNG button: this frame, as drawn
+      if (auto s = gfx::saveScreenshot(state.view.pngExport, fbWidth, fbHeight); !s) {
+        state.view.exported = s.error().message;
+        state.view.exportFailed = true;
+      }
+      state.view.pngExport.clear();
+    }
     if (!requests.screenshot.empty() || (!screenshotPath.empty() && shownRun(state) && ++settle > 2)) {
       const std::string path = requests.screenshot.empty() ? screenshotPath : requests.screenshot;
       if (auto s = gfx::saveScreenshot(path, fbWidth, fbHeight); !s) {

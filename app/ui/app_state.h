@@ -32,6 +32,9 @@ struct ViewOptions {
   bool fullscreen = false;
   std::map<std::string, std::string> activeTab;  // slot name -> panel to bring to front
   std::string tracePath;  // the Controls panel's "Open trace file" field
+  std::string pngExport;  // a PNG of the window to write after this frame renders ("" = none)
+  std::string exported;   // what the last export wrote, or why it failed, for the Controls panel
+  bool exportFailed = false;
 };
 
 // The request side: what the controls show and the newest run asked for.

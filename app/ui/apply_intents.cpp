@@ -1,5 +1,6 @@
 #include "apply_intents.h"
 
+#include "export_view.h"
 #include "lesson_state.h"
 
 #include <algorithm>
@@ -145,6 +146,7 @@ void applyIntents(AppState& state, RunWorker& worker) {
                      state.view.fontScale = i.on ? 1.75f : 1.0f;
                      if (i.on) state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
                    },
+                   [&](const ExportView& i) { exportView(state, i); },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);

@@ -40,12 +40,17 @@ struct EditTracePath { std::string path; };       // the Controls panel's trace-
 struct OpenLesson { std::string key; };          // a guided lesson by name or number, at its first page
 struct LessonGoTo { int page; };                  // a page of the open lesson (clamped); runs its commands
 struct SetPresenter { bool on; };                 // projector layout: controls hidden, lesson text large
+// Writes what is on screen to a file: the run as a .tstrace (it opens again with --open), its
+// trace as Chrome trace-event JSON (Perfetto), or the window as a PNG. Empty path: a name
+// made from the run in the working directory.
+enum class ExportKind { TraceFile, ChromeJson, Png };
+struct ExportView { ExportKind kind; std::string path; };
 struct Quit {};
 
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, Quit>;
+                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, ExportView, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

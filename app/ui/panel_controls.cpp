@@ -52,6 +52,27 @@ void openTraceField(PanelContext& ctx) {
   ImGui::EndDisabled();
 }
 
+// Saving what is on screen: the run (replays with --open), its trace for Perfetto, the view.
+void exportButtons(PanelContext& ctx) {
+  sectionTitle("Export");
+  ImGui::BeginDisabled(!shownRun(ctx.state));
+  if (ImGui::Button("Trace file")) ctx.emit(ExportView{ExportKind::TraceFile, ""});
+  if (ImGui::IsItemHovered()) tooltip("the run as a .tstrace: opens again with tilescope --open, here or on a laptop");
+  ImGui::SameLine();
+  if (ImGui::Button("Perfetto JSON")) ctx.emit(ExportView{ExportKind::ChromeJson, ""});
+  if (ImGui::IsItemHovered()) tooltip("Chrome trace-event JSON: a track per warp, barriers as instants");
+  ImGui::SameLine();
+  if (ImGui::Button("PNG")) ctx.emit(ExportView{ExportKind::Png, ""});
+  if (ImGui::IsItemHovered()) tooltip("the window as it is now");
+  ImGui::EndDisabled();
+  const ViewOptions& v = ctx.state.view;
+  if (!v.exported.empty()) {
+    if (v.exportFailed) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
+    ImGui::TextWrapped("%s", v.exported.c_str());
+    if (v.exportFailed) ImGui::PopStyleColor();
+  }
+}
+
 }  // namespace
 
 void drawControlsPanel(PanelContext& ctx) {
@@ -157,6 +178,7 @@ void drawControlsPanel(PanelContext& ctx) {
   }
 
   openTraceField(ctx);  // above the presets, so it is in view without scrolling at 1280x800
+  exportButtons(ctx);
 
   sectionTitle("Presets");
   presetButtons(ctx, 0, 3, false);

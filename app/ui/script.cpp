@@ -87,6 +87,8 @@ std::string check(const std::vector<std::string>& w) {
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
   if (c == "lesson") return n == 2 ? "" : "usage: lesson NAME | lesson next | lesson back";
+  if (c == "export")
+    return n == 3 && (w[1] == "trace" || w[1] == "chrome" || w[1] == "png") ? "" : "usage: export trace|chrome|png FILE";
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
     return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
@@ -252,6 +254,10 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "open") {
       opening_ = false;
       if (!state.request.error.empty()) return fail(line, state.request.error);
+    } else if (c == "export") {
+      const ExportKind kind = w[1] == "trace" ? ExportKind::TraceFile
+                              : w[1] == "chrome" ? ExportKind::ChromeJson : ExportKind::Png;
+      q.push_back(ExportView{kind, w[2]});
     } else if (c == "lesson") {
       lessonAsked_ = false;
       if (!state.lesson.error.empty()) return fail(line, state.lesson.error);

@@ -19,6 +19,7 @@
 //   lesson NAME|next|back          opens a guided lesson (assets/lessons) or moves a page; waits
 //                                  until the page's own commands have run; set presenter on|off
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
+//   export trace|chrome|png FILE   what the Export buttons write: .tstrace, Perfetto JSON, PNG
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far
 //   quit

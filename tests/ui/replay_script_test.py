@@ -150,6 +150,32 @@ class OpenOption(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.traces, "never.png")))
 
 
+class Export(unittest.TestCase):
+    """The Controls panel's Export buttons, through their script command: the run as a trace file
+    that opens again (in the CLI and in the app), its trace as Perfetto JSON, the window as PNG."""
+
+    def test_exports_reopen_and_parse(self):
+        folder, _ = sm.run_app("set kernel tiled-bounds\nset size 5\nset tile 2\nwait\n"
+                               "export trace @run.tstrace\nexport chrome @run.json\nexport png @view.png\n"
+                               "frames 2\nopen @run.tstrace\nlayout @reopened.json\nquit\n")
+        opened = subprocess.run([CLI, "open", "--file", os.path.join(folder, "run.tstrace"), "--json"],
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(opened.returncode, 0, opened.stderr)
+        summary = json.loads(opened.stdout)
+        self.assertEqual(summary["kernel"], "tiled-bounds")
+        self.assertTrue(summary["verified"])
+        with open(os.path.join(folder, "reopened.json")) as f:
+            reopened = json.load(f)
+        self.assertEqual(reopened["config"], "tiled-bounds 5x5x5 T=2")
+        self.assertTrue(reopened["replay"]["file"].endswith("run.tstrace"))
+        with open(os.path.join(folder, "run.json")) as f:
+            chrome = json.load(f)
+        blocks = {e["pid"] for e in chrome["traceEvents"] if e.get("ph") != "M"}
+        self.assertEqual(len(blocks), 9)  # ceil(5/2)^2 blocks, one process each
+        png = sm.Image(os.path.join(folder, "view.png"))
+        self.assertEqual((png.width, png.height), (1280, 800))
+
+
 if __name__ == "__main__":
     for flag in ("--app", "--cli"):
         if flag in sys.argv:
