@@ -11,11 +11,8 @@ namespace tilescope::ui {
 void drawBanksPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const auto analysis = run->analysis();
-  if (!analysis) {
-    ImGui::TextDisabled("Analysing the trace...");
-    return;
-  }
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
   const BankReport& b = analysis->banks;
   // The padding lesson: tiled-transposed's row stride is T + pad, a run-time argument.
   const LaunchConfig& asked = ctx.state.request.config;

@@ -63,11 +63,8 @@ void drawRequest(const GlobalRequest& g, const Theme& theme) {
 void drawCoalescingPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const auto analysis = run->analysis();
-  if (!analysis) {
-    ImGui::TextDisabled("Analysing the trace...");
-    return;
-  }
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
   const CoalescingReport& c = analysis->coalescing;
   if (ImGui::BeginTable("coalescing totals", 5, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     for (const char* h : {"", "requests", "sectors", "per request", "efficiency"}) ImGui::TableSetupColumn(h);

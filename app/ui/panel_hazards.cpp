@@ -11,11 +11,8 @@ namespace tilescope::ui {
 void drawHazardsPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const auto analysis = run->analysis();
-  if (!analysis) {
-    ImGui::TextDisabled("Analysing the trace...");
-    return;
-  }
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
   const auto& hazards = analysis->hazards;
   const std::size_t wrong = std::size_t(std::count(run->wrongP.begin(), run->wrongP.end(), uint8_t(1)));
   ImGui::TextWrapped("%s", run->run.verification.summary().c_str());

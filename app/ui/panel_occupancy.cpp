@@ -40,11 +40,8 @@ void drawOccupancyPanel(PanelContext& ctx) {
   drawAnalysisProfileChoice(ctx);
   const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
   ImGuiStorage* store = ImGui::GetStateStorage();
-  const auto analysis = run->analysis();
-  if (!analysis) {
-    ImGui::TextDisabled("Analysing the trace...");
-    return;
-  }
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
   KernelResources r = analysis->resources;
   int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
   ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);

@@ -14,11 +14,8 @@ namespace tilescope::ui {
 void drawRooflinePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  const auto analysis = run->analysis();
-  if (!analysis) {
-    ImGui::TextDisabled("Analysing the trace...");
-    return;
-  }
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
   const AnalysisReport& a = *analysis;
   drawAnalysisProfileChoice(ctx);
   const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;

@@ -70,6 +70,14 @@ std::string_view slotTitle(Slot slot) {
 
 std::span<const PanelEntry> panelRegistry() { return kPanels; }
 
+std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) return nullptr;
+  auto analysis = run->analysis();
+  if (!analysis) ImGui::TextDisabled("Analysing the trace...");
+  return analysis;
+}
+
 const PanelEntry* findPanel(std::string_view name) {
   for (const auto& p : kPanels)
     if (p.name == name) return &p;
