@@ -67,6 +67,41 @@ Status checkOverflow(const LaunchPlan& plan, bool overflowed) {
 }
 }  // namespace
 
+Status checkCanonicalOrder(const Trace& trace) {
+  const KernelLaunch& L = trace.launch;
+  const std::size_t threads = std::size_t(L.blockX) * L.blockY;
+  std::vector<uint32_t> barriersPassed(threads, 0);
+  long previousBlock = -1;
+  uint32_t interval = 0;
+  long lastThread = -1;
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
+    auto broken = [&](const std::string& why) {
+      return failure("event " + std::to_string(i) + " breaks the canonical trace order: " + why);
+    };
+    if (e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY)
+      return broken("its block or thread is outside the launch");
+    const long block = long(e.blockY) * long(L.gridX) + e.blockX;
+    if (block != previousBlock) {
+      if (block < previousBlock) return broken("blocks must come in y-major order, each once");
+      previousBlock = block;
+      std::fill(barriersPassed.begin(), barriersPassed.end(), 0u);
+      interval = 0;
+      lastThread = -1;
+    }
+    const std::size_t t = std::size_t(linearThread(e, L.blockX));
+    if (barriersPassed[t] < interval) return broken("a thread's event comes after a later barrier interval began");
+    if (barriersPassed[t] > interval) {
+      interval = barriersPassed[t];
+      lastThread = -1;
+    }
+    if (long(t) < lastThread) return broken("threads must come in linear order inside an interval");
+    lastThread = long(t);
+    if (e.op == Op::Barrier) ++barriersPassed[t];
+  }
+  return Ok{};
+}
+
 Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome) {
   if (!outcome.slotsDecoded) return decodeTrace(plan, slots, outcome.traceOverflowed);
   if (auto s = checkOverflow(plan, outcome.traceOverflowed); !s) return s.error();

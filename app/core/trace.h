@@ -68,6 +68,11 @@ Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool
 // when the backend already put it in canonical order (LaunchOutcome::slotsDecoded).
 Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome);
 
+// Whether `trace` is in the canonical order above (blocks contiguous and y-major; inside a
+// block, barrier interval by barrier interval, threads in linear order). Executors produce it
+// by construction; a trace read from a file must be checked, since the timeline relies on it.
+Status checkCanonicalOrder(const Trace& trace);
+
 inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY) * int(blockX) + e.threadX; }
 inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / 32; }
 inline bool inBounds(const Event& e) { return (e.flags & kInBounds) != 0; }

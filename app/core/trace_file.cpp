@@ -1,5 +1,6 @@
 #include "trace_file.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdio>
@@ -7,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+
+#include "analysis/memory_layout.h"
 
 #ifndef TILESCOPE_VERSION
 #define TILESCOPE_VERSION "unknown"
@@ -257,14 +260,43 @@ std::optional<Error> Decoder::checkShapes() {
     return invalidInput(name_ + ": the trace holds " + std::to_string(t.events.size()) + " events, more than the " +
                         std::to_string(plan->traceSlots) + " its launch can produce");
   const KernelLaunch& L = plan->launch;
+  const SharedLayout shared = sharedLayout(L);
+  // Every coordinate a kernel of this launch can form: the matrices, the grid's coverage and
+  // the phases rounded up to whole tiles (the unchecked kernels reach that far).
+  const int reach = std::max({L.j, L.k, L.l, int(L.gridX * L.blockX), int(L.gridY * L.blockY),
+                              (plan->phases + 1) * std::max(L.tile, 1)});
+  const int kSteps = std::max({L.k, L.tile, 1});
+  auto inside = [](int row, int col, int rows, int cols) { return row >= 0 && row < rows && col >= 0 && col < cols; };
   for (std::size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
+    auto reject = [&](const char* what) {
+      return invalidInput(name_ + ": trace event " + std::to_string(i) + " is not one this launch can produce (" +
+                          what + " out of range)");
+    };
     const bool opOk = e.op != Op::None && uint8_t(e.op) < kOpCount;
     if (!opOk || e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY ||
         (e.flags & ~uint8_t(kInBounds | kZeroFill)) != 0)
-      return invalidInput(name_ + ": trace event " + std::to_string(i) +
-                          " is not one this launch can produce (op, block, thread or flags out of range)");
+      return reject("op, block, thread or flags");
+    if (e.phase < 0 || e.phase >= std::max(plan->phases, 1) || e.k < -1 || e.k >= kSteps) return reject("phase or k");
+    // Views index matrices and tiles with these: a file must not be able to point them
+    // anywhere else, whatever its checksum says.
+    if (e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP) {
+      const int rows = e.op == Op::LoadM ? L.j : e.op == Op::LoadN ? L.k : L.j;
+      const int cols = e.op == Op::LoadM ? L.k : L.l;
+      if (e.globalRow < -1 || e.globalRow > reach || e.globalCol < -1 || e.globalCol > reach)
+        return reject("matrix element");
+      if (inBounds(e) != inside(e.globalRow, e.globalCol, rows, cols)) return reject("in-bounds flag");
+    }
+    const bool touchesShared = (e.op == Op::LoadM || e.op == Op::LoadN) ? e.sharedRow >= 0 : e.op == Op::ReadM ||
+                                                                                                e.op == Op::ReadN;
+    if (touchesShared) {
+      const auto address = sharedAddress(e, shared);
+      if (e.sharedRow < 0 || e.sharedCol < 0 || !address || *address >= shared.bytes) return reject("shared slot");
+    } else if (e.sharedRow != -1 && e.op != Op::LoadM && e.op != Op::LoadN) {
+      return reject("shared slot");
+    }
   }
+  if (auto order = checkCanonicalOrder(t); !order) return invalidInput(name_ + ": " + order.error().message);
   return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // What the trace guarantees, checked on fresh random inputs for many shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -90,6 +91,19 @@ TEST_P(TiledTrace, EveryBarrierIntervalEndsWithAllThreadsArriving) {
   EXPECT_EQ(blocksSeen, int(L.gridX * L.gridY));
 }
 
+TEST_P(TiledTrace, PassesTheCanonicalOrderCheckThatAShuffledTraceFails) {
+  EXPECT_TRUE(checkCanonicalOrder(*run_.trace).ok());
+  Trace shuffled = *run_.trace;
+  ASSERT_GT(shuffled.events.size(), 3u);
+  // The first barrier arrival of the block moved to the front: thread 0's next interval
+  // would then begin before the other threads' loads of this one.
+  auto firstBarrier = std::find_if(shuffled.events.begin(), shuffled.events.end(),
+                                   [](const Event& e) { return e.op == Op::Barrier; });
+  ASSERT_NE(firstBarrier, shuffled.events.end());
+  std::rotate(shuffled.events.begin(), firstBarrier, firstBarrier + 1);
+  EXPECT_FALSE(checkCanonicalOrder(shuffled).ok());
+}
+
 TEST_P(TiledTrace, TwoRunsOfTheSameConfigGiveIdenticalTraces) {
   const tilescope::Run again = testing::runEmulated(run_.config, true);
   ASSERT_TRUE(again.trace);
@@ -103,9 +117,15 @@ TEST_P(TiledTrace, TwoRunsOfTheSameConfigGiveIdenticalTraces) {
 
 TEST_P(TiledTrace, LoadedValuesAreTheInputElements) {
   for (const Event& e : run_.trace->events) {
-    if (e.op == Op::LoadM && !zeroFilled(e) && inBounds(e)) EXPECT_EQ(e.value, run_.m.at(e.globalRow, e.globalCol));
-    if (e.op == Op::LoadN && !zeroFilled(e) && inBounds(e)) EXPECT_EQ(e.value, run_.n.at(e.globalRow, e.globalCol));
-    if (e.op == Op::StoreP) EXPECT_EQ(e.value, run_.p.at(e.globalRow, e.globalCol));
+    if (e.op == Op::LoadM && !zeroFilled(e) && inBounds(e)) {
+      EXPECT_EQ(e.value, run_.m.at(e.globalRow, e.globalCol));
+    }
+    if (e.op == Op::LoadN && !zeroFilled(e) && inBounds(e)) {
+      EXPECT_EQ(e.value, run_.n.at(e.globalRow, e.globalCol));
+    }
+    if (e.op == Op::StoreP) {
+      EXPECT_EQ(e.value, run_.p.at(e.globalRow, e.globalCol));
+    }
   }
 }
 

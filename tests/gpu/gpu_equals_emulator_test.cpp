@@ -183,7 +183,9 @@ TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
     const bool textbook = config.kernel == KernelId::Naive || config.kernel == KernelId::TiledBounds ||
                           config.kernel == KernelId::TiledDynamic ||
                           (config.kernel == KernelId::Tiled && isMultipleOf(config.dims, config.tile));
-    if (textbook) EXPECT_EQ(cmp.undefinedValues, 0) << "a correct kernel has no undefined values to skip";
+    if (textbook) {
+      EXPECT_EQ(cmp.undefinedValues, 0) << "a correct kernel has no undefined values to skip";
+    }
 
     // P is defined when no stored sum took in an undefined value and no thread stored
     // outside its element (the unchecked kernel on other sizes wraps into other rows).

@@ -12,6 +12,9 @@
 #include "core/bugs.h"
 #include "core/chrome_trace.h"
 #include "core/trace_file.h"
+#include "core/analysis/analysis.h"
+#include "core/analysis/device_profile.h"
+#include "core/timeline.h"
 #include "test_support.h"
 
 namespace tilescope {
@@ -178,6 +181,40 @@ TEST(TraceFileErrors, ResealedLiesAreCaughtByTheChecks) {
   expectError(b, "matrix M is 3x3 but the launch needs 4x3");
 }
 
+// A file whose checksum is right but whose events point outside the launch's matrices or
+// shared tiles: the views index with these, so the reader must refuse them.
+TEST(TraceFileErrors, EventsOutsideTheLaunchAreRefused) {
+  const tilescope::Run good = runEmulated(config(KernelId::Tiled, {4, 4, 4}, 2, 9), true);
+  ASSERT_TRUE(good.trace);
+  auto lie = [&](auto edit, const std::string& mustSay) {
+    tilescope::Run bad = good;
+    for (Event& e : bad.trace->events)
+      if (e.op == Op::ReadM) {
+        edit(e);
+        break;
+      }
+    expectError(encodeRun(bad), mustSay);
+  };
+  lie([](Event& e) { e.sharedRow = 30000; }, "shared slot out of range");
+  lie([](Event& e) { e.sharedCol = -300; }, "shared slot out of range");
+  lie([](Event& e) { e.phase = 99; }, "phase or k out of range");
+  lie(
+      [](Event& e) {
+        e.op = Op::StoreP;
+        e.globalRow = 1000;
+      },
+      "matrix element out of range");
+  lie(
+      [](Event& e) {  // claims to lie inside P, but row 4 of a 4x4 P does not exist
+        e.op = Op::StoreP;
+        e.globalRow = 4;
+        e.globalCol = 0;
+        e.sharedRow = e.sharedCol = -1;
+        e.flags = kInBounds;
+      },
+      "in-bounds flag out of range");
+}
+
 // The fuzz test: thousands of random mutations of real files (byte flips, insertions,
 // deletions, truncations, spliced sections), half of them resealed so they get past the
 // checksum into the section parsers. Each must decode or fail cleanly; what decodes must
@@ -226,6 +263,10 @@ TEST(TraceFileFuzz, MutatedFilesNeverCrashTheReader) {
       std::ostringstream chrome;
       writeChromeTrace(chrome, run, ChromeTimebase::Logical);
       EXPECT_FALSE(chrome.str().empty());
+      // What the app does with an opened file: cut the timeline, analyse the trace.
+      const Timeline timeline = Timeline::build(*run.trace);
+      const AnalysisReport report = analyzeTrace(*run.trace, *profileByName("h100"));
+      EXPECT_GE(report.traffic.flops, 0.0);
     }
   }
   RecordProperty("decoded", decoded);

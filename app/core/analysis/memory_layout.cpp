@@ -59,8 +59,14 @@ bool readsShared(const Event& e) { return e.op == Op::ReadM || e.op == Op::ReadN
 std::optional<uint32_t> sharedAddress(const Event& e, const SharedLayout& s) {
   if (!writesShared(e) && !readsShared(e)) return std::nullopt;
   const bool m = e.op == Op::LoadM || e.op == Op::ReadM;
+  if (e.sharedRow < 0 || e.sharedCol < 0) return std::nullopt;
   const uint32_t stride = uint32_t(m ? s.strideM : s.strideN);
-  return (m ? s.baseM : s.baseN) + (uint32_t(e.sharedRow) * stride + uint32_t(e.sharedCol)) * kElementBytes;
+  const uint32_t address =
+      (m ? s.baseM : s.baseN) + (uint32_t(e.sharedRow) * stride + uint32_t(e.sharedCol)) * kElementBytes;
+  // Past the kernel's shared memory: not an address the analyses can place (a trace that
+  // did not come from this launch).
+  if (address >= s.bytes) return std::nullopt;
+  return address;
 }
 
 char matrixOf(const Event& e) {
