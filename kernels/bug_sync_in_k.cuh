@@ -35,9 +35,8 @@ __global__ void bugSyncInKKernel(GlobalPtr<const float> M, GlobalPtr<const float
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
       Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
-      // BUG (a costly one): no dependence between k steps needs this barrier; only the last
-      // one does useful work (write-after-read before the next phase's loads).
-      probe.arrive(), __syncthreads();
+      // BUG (a costly one): only the last of these barriers does useful work.
+      probe.arrive(), __syncthreads();  // write-after-read, but only at the last k: no dependence links k steps
     }
     // BUG (wasteful): a partial sum is stored every phase and overwritten by the next.
     P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);

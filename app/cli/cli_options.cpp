@@ -124,7 +124,13 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
         o.tileGiven = true;
       } else if (a == "--block") {
         auto b = parseIntList(a, s, 'x', 1, kMaxThreadsPerBlock);
-        if (!b || b->size() != 2) return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
+        if (!b) {  // a side out of 1..1024 says so; anything else is a format error
+          if (b.error().message.find("out of range") != std::string::npos)
+            return invalidInput("--block " + s + ": each side must be 1 to " + std::to_string(kMaxThreadsPerBlock) +
+                                " and bx*by at most " + std::to_string(kMaxThreadsPerBlock) + " threads");
+          return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
+        }
+        if (b->size() != 2) return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
         if ((*b)[0] * (*b)[1] > kMaxThreadsPerBlock)
           return invalidInput("--block " + s + " has " + std::to_string((*b)[0] * (*b)[1]) +
                               " threads: the limit is " + std::to_string(kMaxThreadsPerBlock) + " threads per block");

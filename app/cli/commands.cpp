@@ -107,6 +107,7 @@ int runCommand(const Options& o, std::ostream& out) {
           .field("arrived", d.arrived)
           .field("exited", d.exited)
           .field("line", d.line)
+          .field("other_line", d.otherLine)
           .endObject();
     json.endArray();
     json.field("seconds", r.seconds);
@@ -147,6 +148,7 @@ int traceCommand(const Options& o, std::ostream& out) {
 }
 
 int demoCommand(const Options& o, std::ostream& out) {
+  if (auto s = noExtraFlags(o); !s) return reportError(s.error());
   Options d = o;
   if (!o.sizeGiven) d.config.dims = {4, 4, 4};
   if (!o.tileGiven) d.config.tile = 2;
@@ -154,6 +156,12 @@ int demoCommand(const Options& o, std::ostream& out) {
   auto run = execute(d, true);
   if (!run) return reportError(run.error());
   const Trace& t = *run->trace;
+  if (o.json) {  // the demo's trace, as `trace` writes it
+    JsonWriter json(out);
+    writeTraceJson(json, t);
+    out << "\n";
+    return run->verification.passed ? kExitOk : kExitVerifyFailed;
+  }
   out << "tilescope demo: " << describe(d.config) << " (the book's figs. 5.7-5.8), block (0,0), on "
       << run->device << "\n";
   int phase = -1;

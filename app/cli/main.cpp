@@ -1,7 +1,9 @@
 // tilescope-cli: the headless front end (list, run, trace, ...). Wiring only.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_options.h"
@@ -20,27 +22,38 @@ int main(int argc, char** argv) {
     return o.command.empty() && !o.help ? kExitBadInput : kExitOk;
   }
 
+  using Command = int (*)(const Options&, std::ostream&);
+  const std::pair<const char*, Command> commands[] = {
+      {"kernels", listKernels},    {"run", runCommand},   {"trace", traceCommand},  {"demo", demoCommand},
+      {"analyze", analyzeCommand}, {"bench", benchCommand}, {"bugs", bugsCommand}, {"save", saveCommand},
+      {"open", openCommand},       {"lessons", lessonsCommand}};
+  Command command = nullptr;
+  for (const auto& [name, fn] : commands)
+    if (o.command == name) command = fn;
+  if (!command) return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
+
+  // --out goes to a temporary file renamed into place only when the command succeeded, so a
+  // failed command never empties the file a user named.
+  const std::string temporary = o.out + ".tmp";
   std::ofstream file;
   if (!o.out.empty()) {
-    file.open(o.out, std::ios::binary);
+    file.open(temporary, std::ios::binary);
     if (!file) return reportError(invalidInput("cannot open '" + o.out + "' for writing"));
   }
   std::ostream& out = o.out.empty() ? std::cout : file;
-
-  int code;
-  if (o.command == "kernels") code = listKernels(o, out);
-  else if (o.command == "run") code = runCommand(o, out);
-  else if (o.command == "trace") code = traceCommand(o, out);
-  else if (o.command == "demo") code = demoCommand(o, out);
-  else if (o.command == "analyze") code = analyzeCommand(o, out);
-  else if (o.command == "bench") code = benchCommand(o, out);
-  else if (o.command == "bugs") code = bugsCommand(o, out);
-  else if (o.command == "save") code = saveCommand(o, out);
-  else if (o.command == "open") code = openCommand(o, out);
-  else if (o.command == "lessons") code = lessonsCommand(o, out);
-  else return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
-
+  const int code = command(o, out);
   out.flush();
-  if (!out) return reportError(failure("writing the output failed" + (o.out.empty() ? "" : " ('" + o.out + "')")));
+  if (o.out.empty()) {
+    if (!out) return reportError(failure("writing the output failed"));
+    return code;
+  }
+  file.close();
+  std::error_code ec;
+  if (!file || (code != kExitOk && code != kExitVerifyFailed)) {
+    std::filesystem::remove(temporary, ec);
+    return file ? code : reportError(failure("writing the output failed ('" + o.out + "')"));
+  }
+  std::filesystem::rename(temporary, o.out, ec);
+  if (ec) return reportError(failure("cannot write '" + o.out + "': " + ec.message()));
   return code;
 }

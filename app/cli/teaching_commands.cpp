@@ -182,6 +182,14 @@ int saveCommand(const Options& o, std::ostream& out) {
   if (auto s = saveRun(*run, path); !s) return reportError(s.error());
   if (flags->count("--chrome"))
     if (auto s = exportChrome(*run, flags->at("--chrome")); !s) return reportError(s.error());
+  if (o.json) {
+    JsonWriter json(out);
+    json.beginObject().field("saved", path).field("run", describe(run->config));
+    json.field("events", uint64_t(run->trace->events.size())).field("backend", run->backend);
+    json.field("device", run->device).field("verified", run->verification.passed).endObject();
+    out << "\n";
+    return kExitOk;
+  }
   out << "saved " << describe(run->config) << " (" << run->trace->events.size() << " events, " << run->backend
       << ") to " << path << "\n"
       << run->verification.summary() << "\n";
@@ -210,6 +218,19 @@ int lessonsCommand(const Options& o, std::ostream& out) {
   if (!lessons) return reportError(lessons.error());
   const bool show = flags->count("--show") > 0, script = flags->count("--script") > 0;
   if (show && script) return reportError(invalidInput("give --show NAME or --script NAME, not both"));
+  if (o.json && script) return reportError(invalidInput("--script writes a script, not JSON: drop --json"));
+  if (!show && !script && o.json) {
+    JsonWriter json(out);
+    json.beginArray();
+    for (std::size_t i = 0; i < lessons->size(); ++i) {
+      const Lesson& l = (*lessons)[i];
+      json.beginObject().field("number", uint64_t(i + 1)).field("name", l.name).field("title", l.title);
+      json.field("pages", uint64_t(l.pages.size())).field("file", l.file).endObject();
+    }
+    json.endArray();
+    out << "\n";
+    return kExitOk;
+  }
   if (!show && !script) {
     for (std::size_t i = 0; i < lessons->size(); ++i) {
       const Lesson& l = (*lessons)[i];
@@ -234,6 +255,18 @@ int lessonsCommand(const Options& o, std::ostream& out) {
       out << "wait\nframes 1\n";
     }
     out << "quit\n";
+    return kExitOk;
+  }
+  if (o.json) {
+    JsonWriter json(out);
+    json.beginObject().field("name", lesson->name).field("title", lesson->title).key("pages").beginArray();
+    for (const LessonPage& page : lesson->pages) {
+      json.beginObject().field("title", page.title).field("launch", describe(page.config)).key("text").beginArray();
+      for (const std::string& p : page.paragraphs) json.value(p);
+      json.endArray().endObject();
+    }
+    json.endArray().endObject();
+    out << "\n";
     return kExitOk;
   }
   out << lesson->title << "\n";

@@ -12,6 +12,13 @@ class EmulatorBackend final : public Backend {
   std::string deviceName() const override { return "CPU emulator"; }
 
   Status supports(const LaunchPlan& plan) const override {
+    const KernelLaunch& L = plan.launch;
+    const uint64_t work = uint64_t(L.j) * uint64_t(L.k) * uint64_t(L.l);
+    if (work > kMaxEmulatorMultiplyAdds)
+      return invalidInput("the emulator runs at most " + std::to_string(kMaxEmulatorMultiplyAdds) +
+                          " multiply-adds per launch (a few seconds on one core); " + std::to_string(L.j) + "x" +
+                          std::to_string(L.k) + "x" + std::to_string(L.l) + " needs " + std::to_string(work) +
+                          ": choose a smaller size, or --backend cuda on a GPU");
     if (!emulatorSupports(plan.launch))
       return invalidInput("the emulator has no instantiation of this kernel for tile width " +
                           std::to_string(plan.launch.tile));

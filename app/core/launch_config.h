@@ -35,6 +35,9 @@ struct LaunchPlan {
 inline constexpr int kMaxDimension = 16384;          // per matrix side: 1 GiB per matrix at most
 inline constexpr uint64_t kMaxTraceEvents = 1ull << 26;  // 64 Mi events, 2 GiB of trace
 inline constexpr uint64_t kEventBytes = 32;
+// The emulator runs every thread on the CPU: beyond 2^28 multiply-adds (512x512x1024) a
+// launch takes too long to be useful, so it is refused with this limit named.
+inline constexpr uint64_t kMaxEmulatorMultiplyAdds = uint64_t(1) << 28;
 inline constexpr int kMaxPad = 32;  // tiled-transposed: row stride T + pad, pad 0..32
 
 // Checks `config` against every limit and derives the launch. `traced` adds the trace cap.

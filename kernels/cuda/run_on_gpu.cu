@@ -1,6 +1,7 @@
 // The GPU executor: the same launchKernel() the emulator uses, with an Exec that launches
 // through <<< >>>. This file holds every GPU instantiation (plain and traced, each kernel,
 // GpuTileWidths): keep it the only one, since CI compiles it for five architectures.
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -56,18 +57,23 @@ struct AttributeExec {
   template <class... Params, class... Args>
   void launch(void (*kernel)(Params...), Dim, Dim block, std::size_t sharedBytes, Args...) {
     cudaFuncAttributes attr{};
-    status = cuda::check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes");
-    if (!status) return;
+    if (Status s = cuda::check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes"); !s) {
+      error = s.error();
+      return;
+    }
     out.registersPerThread = attr.numRegs;
     out.staticSharedBytes = int(attr.sharedSizeBytes);
     out.maxThreadsPerBlock = attr.maxThreadsPerBlock;
     out.localBytesPerThread = int(attr.localSizeBytes);
-    status = cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.activeBlocksPerSm, kernel,
-                                                                       int(block.x * block.y * block.z), sharedBytes),
-                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (Status s = cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.activeBlocksPerSm, kernel,
+                                                                             int(block.x * block.y * block.z),
+                                                                             sharedBytes),
+                               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        !s)
+      error = s.error();
   }
 
-  Status status = Ok{};
+  std::optional<Error> error;  // the first CUDA call that failed
   GpuKernelAttributes out;
 };
 }  // namespace
@@ -79,7 +85,7 @@ Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool trac
                                                           TraceProbe(TraceSink{nullptr, 0, nullptr, L.j, L.k, L.l}))
                             : launchKernel<GpuTileWidths>(exec, L, nullptr, nullptr, nullptr, NoProbe{});
   if (!found) return noInstantiation(L);
-  if (!exec.status) return exec.status.error();
+  if (exec.error) return *exec.error;
   return exec.out;
 }
 

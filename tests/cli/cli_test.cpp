@@ -53,6 +53,21 @@ TEST(CliTrace, WritesTheTraceToAFile) {
   EXPECT_EQ(events, 272u);
 }
 
+TEST(CliOut, AFailedCommandLeavesTheOutputFileAlone) {
+  const std::string file = tilescope::testing::testTempPath(".txt");
+  { std::ofstream(file) << "precious\n"; }
+  const CliResult r = runCli("run --tile 0 --out " + file);
+  EXPECT_EQ(r.exitCode, 2);
+  std::stringstream kept;
+  kept << std::ifstream(file).rdbuf();
+  EXPECT_EQ(kept.str(), "precious\n");
+  const CliResult ok = runCli("kernels --out " + file);
+  ASSERT_EQ(ok.exitCode, 0) << ok.err;
+  std::stringstream written;
+  written << std::ifstream(file).rdbuf();
+  EXPECT_NE(written.str().find("tiled-bounds"), std::string::npos);
+}
+
 struct BadInput {
   const char* args;
   const char* mustMention;
@@ -80,6 +95,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"run --kernel naive --tile 4", "--tile applies"},
                       BadInput{"run --kernel tiled --block 8x8", "--block applies"}, BadInput{"frobnicate", "unknown command"},
                       BadInput{"run --seed -1", "--seed"}, BadInput{"run --size", "needs a value"},
+                      BadInput{"run --kernel naive --block 0x4", "each side must be 1 to 1024"},
+                      BadInput{"demo --bogus", "unknown flag"},
+                      BadInput{"run --kernel naive --size 2048 --backend emu", "268435456 multiply-adds"},
                       BadInput{"", "usage"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 
