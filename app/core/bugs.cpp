@@ -74,21 +74,13 @@ constexpr std::array<Bug, 7> kBugs{{
      "shared reads marked as overwritten by the next phase; P cells red"},
 }};
 
-double magnitudeOf(const Matrix& M, const Matrix& N, int r, int c) {
-  double m = 0.0;
-  for (int i = 0; i < M.cols; ++i) m += std::fabs(double(M.at(r, i)) * double(N.at(i, c)));
-  return m;
-}
-
 std::vector<WrongCell> findWrongCells(const Run& run) {
   std::vector<WrongCell> out;
   const double tolerance = verificationTolerance(run.m.cols);
   for (int r = 0; r < run.p.rows; ++r)
     for (int c = 0; c < run.p.cols; ++c) {
-      const double expected = referenceElement(run.m, run.n, r, c);
-      const float actual = run.p.at(r, c);
-      const double error = std::fabs(double(actual) - expected) / std::max(magnitudeOf(run.m, run.n, r, c), 1e-30);
-      if (!std::isfinite(actual) || error > tolerance) out.push_back({r, c, expected, actual});
+      const ElementCheck e = checkElement(run.m, run.n, run.p, r, c);
+      if (e.wrong(tolerance)) out.push_back({r, c, e.expected, run.p.at(r, c)});
     }
   return out;
 }

@@ -14,12 +14,6 @@ double referenceElement(const Matrix& M, const Matrix& N, int r, int c) {
   return sum;
 }
 
-namespace {
-struct ElementCheck {
-  double error;  // relative, or +inf when not finite
-  bool finite;
-};
-
 ElementCheck checkElement(const Matrix& M, const Matrix& N, const Matrix& P, int r, int c) {
   double sum = 0.0, magnitude = 0.0;
   for (int i = 0; i < M.cols; ++i) {
@@ -28,10 +22,9 @@ ElementCheck checkElement(const Matrix& M, const Matrix& N, const Matrix& P, int
     magnitude += std::fabs(term);
   }
   const double got = P.at(r, c);
-  if (!std::isfinite(got)) return {INFINITY, false};
-  return {std::fabs(got - sum) / std::max(magnitude, 1e-30), true};
+  if (!std::isfinite(got)) return {sum, INFINITY, false};
+  return {sum, std::fabs(got - sum) / std::max(magnitude, 1e-30), true};
 }
-}  // namespace
 
 Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, long maxChecked) {
   Verification v;
@@ -40,7 +33,7 @@ Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, lo
     const ElementCheck e = checkElement(M, N, P, r, c);
     ++v.checked;
     if (!e.finite) ++v.nonFinite;
-    if (!e.finite || e.error > v.tolerance) ++v.wrong;
+    if (e.wrong(v.tolerance)) ++v.wrong;
     if (v.worstRow < 0 || e.error > v.maxRelativeError) {
       v.maxRelativeError = e.error;
       v.worstRow = r;

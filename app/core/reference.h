@@ -35,4 +35,14 @@ Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, lo
 // The double-precision reference element P[r][c].
 double referenceElement(const Matrix& M, const Matrix& N, int r, int c);
 
+// One element of P against the reference: the one rule that verification, the app's red
+// cells and the bug gallery all apply.
+struct ElementCheck {
+  double expected = 0.0;  // the reference, in double precision
+  double error = 0.0;     // |P - ref| / sum_i |M[r][i] N[i][c]|; infinite when P is not finite
+  bool finite = true;
+  bool wrong(double tolerance) const { return !finite || error > tolerance; }
+};
+ElementCheck checkElement(const Matrix& M, const Matrix& N, const Matrix& P, int r, int c);
+
 }  // namespace tilescope

@@ -12,21 +12,12 @@ namespace {
 // Marks each P element that is not finite or is off the reference by more than the
 // verification tolerance (relative to the magnitude its dot product went through).
 std::vector<uint8_t> wrongElements(const Run& run) {
-  const int j = run.p.rows, l = run.p.cols, k = run.m.cols;
+  const int j = run.p.rows, l = run.p.cols;
   std::vector<uint8_t> wrong(std::size_t(j) * std::size_t(l), 0);
-  const double tolerance = verificationTolerance(k);
+  const double tolerance = verificationTolerance(run.m.cols);
   for (int r = 0; r < j; ++r)
-    for (int c = 0; c < l; ++c) {
-      double ref = 0.0, magnitude = 0.0;
-      for (int i = 0; i < k; ++i) {
-        const double term = double(run.m.at(r, i)) * double(run.n.at(i, c));
-        ref += term;
-        magnitude += std::fabs(term);
-      }
-      const double p = run.p.at(r, c);
-      const bool bad = !std::isfinite(p) || std::fabs(p - ref) > tolerance * std::max(magnitude, 1e-30);
-      wrong[std::size_t(r) * std::size_t(l) + std::size_t(c)] = bad;
-    }
+    for (int c = 0; c < l; ++c)
+      wrong[std::size_t(r) * std::size_t(l) + std::size_t(c)] = checkElement(run.m, run.n, run.p, r, c).wrong(tolerance);
   return wrong;
 }
 
