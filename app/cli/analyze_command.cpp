@@ -2,7 +2,7 @@
 // (coalescing, bank conflicts, hazards, traffic and intensity, occupancy) for a device
 // profile. Flags of its own: --profile NAME (a built-in profile, "device": the GPU's own from
 // the device query with ceilings measured on it, "auto" (default): the device when the run
-// is on CUDA, else a100), --registers R (registers per thread for the occupancy model,
+// is on CUDA, else kProfileWithoutGpu), --registers R (registers per thread for the occupancy model,
 // instead of the compiled kernel's or the estimate), --plain-run (after the traced launch, launch
 // the plain NoProbe instantiation once more: what scripts/gpu-analysis profiles with ncu,
 // since the traced kernel's own trace stores would swamp the store counters). A racing kernel's wrong result is reported,
@@ -47,17 +47,13 @@ Result<AnalyzeFlags> parseAnalyzeFlags(const std::vector<std::string>& extra) {
   }
   return f;
 }
-// Without a GPU, auto falls back to the chapter's device (its figures are the ones the
-// chapter and the README's analysis section work through).
-constexpr std::string_view kFallbackProfile = "a100";
-
 // The profile `name` names for a run on `backend`. "device" asks the run's backend, or, when
 // the run was emulated, the CUDA backend if there is a GPU.
 Result<DeviceProfile> resolveProfile(const std::string& name, Backend& backend) {
   if (name == "auto" || name == kDeviceProfileName) {
     auto own = backend.deviceProfile();
     if (own || own.error().kind != ErrorKind::Unavailable) return own;
-    if (name == "auto") return profileByName(kFallbackProfile);
+    if (name == "auto") return profileByName(kProfileWithoutGpu);
     auto cuda = makeCudaBackend();
     if (!cuda) return unavailable("--profile device needs a GPU: " + cuda.error().message);
     return (*cuda)->deviceProfile();

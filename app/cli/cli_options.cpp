@@ -14,7 +14,7 @@ commands:
   demo               trace the book's 4x4 example (figs. 5.7-5.8) and print it phase by phase
   analyze            trace a launch and report coalescing, bank conflicts, hazards, traffic,
                      intensity and occupancy; its flags: --profile textbook|a100|h100|device|auto
-                     (default auto: the GPU's own when the run is on CUDA, else a100),
+                     (default auto: the GPU's own when the run is on CUDA, else h100),
                      --registers R (registers per thread; default: cudaFuncGetAttributes on
                      a GPU, else an estimate)
   bench              time the plain kernels on the GPU next to cuBLAS (each verified first);

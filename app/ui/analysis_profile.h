@@ -16,10 +16,6 @@
 
 namespace tilescope::ui {
 
-// Without a GPU the panels describe the newest datacenter GPU the project has recorded
-// timings for (assets/timings/h100.csv), so the Timing and analysis panels agree.
-inline constexpr std::string_view kProfileWithoutGpu = "h100";
-
 struct AnalysisView {
   std::string chosen;                   // a name the user picked; "" = the default
   std::optional<DeviceProfile> device;  // the GPU's own, once the run worker has measured it

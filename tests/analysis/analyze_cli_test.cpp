@@ -14,7 +14,7 @@ using tilescope::testing::runCli;
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(AnalyzeCli, Tiled_T16_size64_JsonKeysAndValues) {
-  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 64 --tile 16 --json");
+  const CliResult r = runCli("analyze --backend emu --kernel tiled --size 64 --tile 16 --json --profile a100");
   ASSERT_EQ(r.exitCode, 0) << r.all();
   for (const char* key : {"global_load_requests", "global_load_sectors", "global_store_requests",
                           "global_store_sectors", "shared_load_requests", "shared_load_wavefronts",
@@ -46,16 +46,16 @@ TEST(AnalyzeCli, UnknownProfile_Exit2ListsNames) {
   EXPECT_TRUE(has(r.all(), "textbook, a100, h100, device (the GPU's own), auto")) << r.all();
 }
 
-// On the emulator nothing is compiled for a GPU: the default profile (auto) is a100 and the
-// registers are the profile's estimate, and both say so.
+// On the emulator nothing is compiled for a GPU: the default profile (auto) is h100, the GPU
+// of the recorded timings, and the registers are the profile's estimate; both say so.
 TEST(AnalyzeCli, Emulator_DefaultProfileAndEstimatedRegisters_SaySo) {
   const CliResult r = runCli("analyze --backend emu --kernel tiled --size 32 --tile 16 --json");
   ASSERT_EQ(r.exitCode, 0) << r.all();
-  EXPECT_TRUE(has(r.all(), "\"profile\":\"a100\"")) << r.all();
-  EXPECT_TRUE(has(r.all(), "\"profile_label\":\"NVIDIA A100 (sm_80)")) << r.all();
+  EXPECT_TRUE(has(r.all(), "\"profile\":\"h100\"")) << r.all();
+  EXPECT_TRUE(has(r.all(), "\"profile_label\":\"NVIDIA H100 SXM5 (sm_90)")) << r.all();
   EXPECT_TRUE(has(r.all(), "\"registers_per_thread\":32")) << r.all();
   EXPECT_TRUE(has(r.all(), "\"registers_source\":\"profile estimate: ptxas")) << r.all();
-  EXPECT_TRUE(has(r.all(), "\"source\":\"the chapter (PMPP 4th ed. 5.2)")) << r.all();
+  EXPECT_TRUE(has(r.all(), "\"source\":\"NVIDIA H100 datasheet, SXM5 column")) << r.all();
 }
 
 // --registers wins over every other source; the text names the profile on its first line.

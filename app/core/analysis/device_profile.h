@@ -75,4 +75,10 @@ std::string profileNames();  // "textbook, a100, h100"
 // The profile called `name`, or an InvalidInput error listing the names.
 Result<DeviceProfile> profileByName(std::string_view name);
 
+// The profile the analyses describe when there is no GPU to ask (the CLI's `--profile auto`
+// and the app's default): the GPU the project's recorded timings come from
+// (assets/timings/h100.csv), so the timing and analysis views agree. The chapter's A100 and
+// the tutorial's textbook SM remain one --profile away.
+inline constexpr std::string_view kProfileWithoutGpu = "h100";
+
 }  // namespace tilescope
