@@ -76,6 +76,10 @@ void RunWorker::loop() {
     cudaProbed_ = true;
     emulator_ = makeEmulatorBackend();
   }
+  // A run handed over while a newer request was already waiting: its analysis is put off,
+  // and dropped if the newer run replaces it on screen (the usual case while a slider is
+  // dragged); if the newer request fails, the older run stays on screen and is analysed then.
+  std::optional<PendingAnalysis> deferred;
   for (;;) {
     RunRequest request;
     {
@@ -98,14 +102,23 @@ void RunWorker::loop() {
     }
     // The picture is out; now the analysis. The worker stays busy (not idle) until it is
     // published, so scripts that wait for the run see the analysis panels filled.
-    if (pending.run) {
+    bool newerWaiting = false;
+    {
+      std::lock_guard lock(mutex_);
+      newerWaiting = queued_.has_value();
+    }
+    if (pending.run && newerWaiting) {
+      deferred = std::move(pending);
+    } else if (pending.run || deferred) {
+      PendingAnalysis& job = pending.run ? pending : *deferred;
       DeviceProfile profile;
       {
         std::lock_guard lock(mutex_);
         profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
       }
-      pending.run->publishAnalysis(std::make_shared<const AnalysisReport>(
-          analyzeTrace(*pending.run->run.trace, profile, std::move(pending.resources))));
+      job.run->publishAnalysis(std::make_shared<const AnalysisReport>(
+          analyzeTrace(*job.run->run.trace, profile, std::move(job.resources))));
+      deferred.reset();
     }
     std::lock_guard lock(mutex_);
     running_ = false;
