@@ -122,7 +122,7 @@ void syncFullscreen(Platform& p, bool want) {
 }
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] keyboard shortcuts: space play/pause, arrows step, +/- speed, F, P
+// [SECTION] keyboard shortcuts: space play/pause, arrows step, +/- speed, F, P, lessons
 // ---------------------------------------------------------------------------------------
 
 void shortcuts(AppState& state) {
@@ -143,9 +143,15 @@ void shortcuts(AppState& state) {
   if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) q.push_back(SeekStart{});
   if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) q.push_back(SeekEnd{});
   if (const LessonState& ls = state.lesson; ls.lesson()) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) q.push_back(LessonGoTo{ls.page + 1});
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) q.push_back(LessonGoTo{ls.page - 1});
+    // Presentation clickers send PageDown/PageUp; N and B are the same for a keyboard.
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false) || ImGui::IsKeyPressed(GLFW_KEY_N, false))
+      q.push_back(LessonGoTo{ls.page + 1});
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false) || ImGui::IsKeyPressed(GLFW_KEY_B, false))
+      q.push_back(LessonGoTo{ls.page - 1});
   }
+  // F5 starts a slide show in presentation programs; Escape leaves it.
+  if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) q.push_back(SetPresenter{!state.lesson.presenter});
+  if (state.lesson.presenter && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) q.push_back(SetPresenter{false});
 }
 
 double clockSeconds() {

@@ -1,6 +1,7 @@
 #include "lesson_state.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tilescope::ui {
 
@@ -26,11 +27,38 @@ Status openLesson(LessonState& s, const std::string& key) {
   return Ok{};
 }
 
+std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
+  const LessonPage& target = lesson.pages[std::size_t(page)];
+  const LaunchConfig& c = target.config;  // every setting, carried over from earlier pages
+  std::vector<std::string> lines = {
+      "set kernel " + std::string(kernelInfo(c.kernel).name),
+      "set dims " + std::to_string(c.dims.j) + " " + std::to_string(c.dims.k) + " " + std::to_string(c.dims.l),
+      "set tile " + std::to_string(c.tile),
+      "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
+      "set granularity k",  // the app's defaults, which a lesson's first page starts from
+      "select block 0 0",
+      "seek start",
+  };
+  if (c.seed <= uint64_t(std::numeric_limits<int>::max())) lines.push_back("set seed " + std::to_string(c.seed));
+  for (int p = 0; p <= page; ++p)
+    for (const LessonCommand& cmd : lesson.pages[std::size_t(p)].commands) {
+      const auto& w = cmd.words;
+      const bool view = w[0] == "select" || w[0] == "seek" || w[0] == "step" || w[0] == "show" ||
+                        (w[0] == "set" && (w[1] == "granularity" || w[1] == "speed"));
+      const bool animation = (w[0] == "play" || w[0] == "frames") && p == page;  // only this page's
+      if (!view && !animation) continue;
+      std::string line;
+      for (const std::string& word : w) line += (line.empty() ? "" : " ") + word;
+      lines.push_back(line);
+    }
+  return lines;
+}
+
 void goToLessonPage(LessonState& s, int page) {
   const Lesson* l = s.lesson();
   if (!l || l->pages.empty()) return;
   s.page = std::clamp(page, 0, int(l->pages.size()) - 1);
-  s.pendingScript = pageScript(l->pages[std::size_t(s.page)]);
+  s.pendingScript = pageReplayScript(*l, s.page);
   s.pendingName = l->name + " page " + std::to_string(s.page + 1);
   s.error.clear();
 }

@@ -5,8 +5,11 @@
 // already paints the wrong P cells and the out-of-bounds loads.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
+#include "core/analysis/races.h"
 #include "core/bugs.h"
 #include "event_text.h"
 #include "panels.h"
@@ -67,6 +70,29 @@ void evidence(PanelContext& ctx, const Run& run) {
   }
 }
 
+// The race detector's verdict (analysis/races.h) next to the stale values above: the stale
+// reads say what a missing barrier did on this run, the hazards say which accesses it leaves
+// unordered on any schedule.
+void hazardReport(PanelContext& ctx) {
+  const auto analysis = shownAnalysis(ctx);  // says "Analysing..." while it is computed
+  if (!analysis) return;
+  const auto& hazards = analysis->hazards;
+  if (hazards.empty()) {
+    ImGui::TextWrapped("No shared-memory hazards: every barrier the tiles need is there.");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
+  ImGui::TextWrapped("%zu hazard groups between barriers (Hazards tab):", hazards.size());
+  ImGui::PopStyleColor();
+  for (std::size_t i = 0; i < std::min<std::size_t>(hazards.size(), 3); ++i) {
+    const Hazard& h = hazards[i];
+    ImGui::TextWrapped("  %s in block (%d,%d), phase %d: thread (%d,%d) %s line %d, thread (%d,%d) %s line %d",
+                       std::string(hazardName(h.type)).c_str(), h.blockX, h.blockY, h.phase(), h.first.threadX,
+                       h.first.threadY, h.first.write ? "writes" : "reads", h.first.line, h.second.threadX,
+                       h.second.threadY, h.second.write ? "writes" : "reads", h.second.line);
+  }
+}
+
 }  // namespace
 
 void drawBugGalleryPanel(PanelContext& ctx) {
@@ -101,6 +127,7 @@ void drawBugGalleryPanel(PanelContext& ctx) {
   }
   ImGui::Text("On screen: %.*s (%s)", int(bug->title.size()), bug->title.data(), fixed ? "fixed" : "buggy");
   evidence(ctx, run->run);
+  hazardReport(ctx);
 }
 
 }  // namespace tilescope::ui

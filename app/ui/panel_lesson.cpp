@@ -1,11 +1,12 @@
 // Lesson: the guided tour of assets/lessons. A lesson picker, the page's title and text, a
-// progress bar, Back and Next (PageUp/PageDown), and the presenter switch. Each page sets
+// progress bar, Back and Next (PageUp/PageDown, B/N), and the presenter switch (F5). Each page sets
 // the app up through its own script-mode commands (the frame loop runs them), so what the
 // text says is on screen; the user can still change anything by hand.
 #include <imgui.h>
 
 #include <string>
 
+#include "event_text.h"
 #include "panels.h"
 
 namespace tilescope::ui {
@@ -14,8 +15,15 @@ void drawLessonPanel(PanelContext& ctx) {
   const LessonState& ls = ctx.state.lesson;
   const Lesson* lesson = ls.lesson();
   const std::string preview = lesson ? lesson->title : std::string("choose a lesson");
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##lesson", preview.c_str())) {
+  // On a projector the picker is clutter: the lesson's title stands in its place.
+  const bool picker = !(ls.presenter && lesson);
+  if (!picker) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", preview.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (picker) ImGui::SetNextItemWidth(-1);
+  if (picker && ImGui::BeginCombo("##lesson", preview.c_str())) {
     if (!ls.loaded) {
       ImGui::TextDisabled("lessons load when one is opened");
       if (ImGui::Selectable("open the first lesson")) ctx.emit(OpenLesson{"1"});
@@ -44,14 +52,19 @@ void drawLessonPanel(PanelContext& ctx) {
   const bool first = ls.page == 0, last = ls.page + 1 >= pages;
   if (first) ImGui::BeginDisabled();
   if (ImGui::Button("< Back")) ctx.emit(LessonGoTo{ls.page - 1});
+  if (ImGui::IsItemHovered()) tooltip("previous page (PageUp or B)");
   if (first) ImGui::EndDisabled();
   ImGui::SameLine();
   if (last) ImGui::BeginDisabled();
   if (ImGui::Button("Next >")) ctx.emit(LessonGoTo{ls.page + 1});
+  if (ImGui::IsItemHovered()) tooltip("next page (PageDown or N)");
   if (last) ImGui::EndDisabled();
-  ImGui::SameLine();
-  bool presenter = ls.presenter;
-  if (ImGui::Checkbox("presenter", &presenter)) ctx.emit(SetPresenter{presenter});
+  if (!ls.presenter) {
+    bool presenter = false;
+    sameLineIfFits(ImGui::CalcTextSize("presenter").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::Checkbox("presenter", &presenter)) ctx.emit(SetPresenter{true});
+    if (ImGui::IsItemHovered()) tooltip("projector layout: controls hidden, lesson text large (F5; Esc leaves)");
+  }
 
   const std::string progress = "page " + std::to_string(ls.page + 1) + " of " + std::to_string(pages);
   ImGui::ProgressBar(float(ls.page + 1) / float(pages), ImVec2(-1, 0), progress.c_str());
@@ -63,6 +76,10 @@ void drawLessonPanel(PanelContext& ctx) {
   for (const std::string& paragraph : page.paragraphs) {
     ImGui::TextWrapped("%s", paragraph.c_str());
     ImGui::Spacing();
+  }
+  if (ls.presenter) {
+    ImGui::Spacing();
+    if (ImGui::SmallButton("leave presenter (Esc)")) ctx.emit(SetPresenter{false});
   }
 }
 

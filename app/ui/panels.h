@@ -60,10 +60,10 @@ void drawHazardsPanel(PanelContext& ctx);
 void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
-void drawLessonPanel(PanelContext& ctx);
+void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
 
 // The analysis of the run on screen for the analysis panels, or null, having said why
 // (no run yet, or its analysis still being computed: it follows the picture).
-std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
+std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx);
 
 }  // namespace tilescope::ui

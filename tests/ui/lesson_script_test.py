@@ -64,6 +64,26 @@ class Lessons(unittest.TestCase):
         self.assertIn("k =", layout(folder, "p2.json")["cursor"]["label"])
         self.assertIn("phase 0", layout(folder, "p2.json")["cursor"]["label"])
 
+    def test_back_lands_where_next_did(self):
+        # Page 3 of tiling-and-phases is relative ("step 3" after page 2's "seek phase 0"). Coming
+        # back to it from page 4, which sits at phase 1, must show the cursor Next showed.
+        folder, _ = sm.run_app("lesson tiling-and-phases\nlesson next\nlesson next\nlayout @fwd.json\n"
+                               "lesson next\nlayout @p3.json\nlesson back\nlayout @back.json\nquit\n")
+        fwd, p3, back = (layout(folder, n) for n in ("fwd.json", "p3.json", "back.json"))
+        self.assertEqual((fwd["lesson"]["page"], p3["lesson"]["page"], back["lesson"]["page"]), (2, 3, 2))
+        self.assertNotEqual(p3["cursor"], fwd["cursor"])
+        self.assertEqual(back["cursor"], fwd["cursor"])
+        self.assertEqual(back["config"], fwd["config"])
+
+    def test_a_page_sets_its_whole_launch_over_hand_changes(self):
+        # The teacher changed the tile width by hand on page 1; Next still shows the lesson's launch.
+        folder, _ = sm.run_app("lesson tiling-and-phases\nlayout @p0.json\nset tile 4\nwait\nlayout @hand.json\n"
+                               "lesson next\nlayout @p1.json\nquit\n")
+        p0, hand, p1 = (layout(folder, n) for n in ("p0.json", "hand.json", "p1.json"))
+        self.assertIn("T=4", hand["config"])
+        self.assertEqual(p1["config"], p0["config"])
+        self.assertEqual(sm.grid(p1, "Mds")["rows"], 2)
+
     def test_presenter_hides_the_controls_and_enlarges_the_text(self):
         folder, _ = sm.run_app("lesson 3\nlayout @normal.json\nset presenter on\nwait\nlayout @big.json\nquit\n")
         normal, big = layout(folder, "normal.json"), layout(folder, "big.json")
