@@ -36,8 +36,12 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
-  const float right = std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
-  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
+  // The projector layout keeps the side panels and the timeline at their normal size, so the
+  // large text goes to the lesson and the room to the matrices.
+  const float right = presenter ? std::round(std::max(W * 0.24f, 260.0f))
+                                : std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
+  const float bottom = presenter ? std::round(std::clamp(110.0f * grow, 110.0f, H * 0.25f))
+                                 : std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
   const float centerW = W - left - right;
   switch (slot) {
     // The projector layout gives the whole left column to the lesson text.
