@@ -26,23 +26,27 @@ inline Run runEmulated(const LaunchConfig& config, bool traced) {
   return std::move(*run);
 }
 
-inline LaunchConfig tiledConfig(KernelId kernel, Dims dims, int tile, uint64_t seed) {
+// A launch for a test: kernel, sizes, tile width (tiled kernels) or block shape (naive-style
+// kernels), pad (tiled-transposed) and the seed of its inputs.
+inline LaunchConfig launchConfig(KernelId kernel, Dims dims, int tile, uint64_t seed, int bx = 16, int by = 16,
+                                 int pad = 0) {
   LaunchConfig c;
   c.kernel = kernel;
   c.dims = dims;
   c.tile = tile;
+  c.blockX = bx;
+  c.blockY = by;
+  c.pad = pad;
   c.seed = seed;
   return c;
 }
 
+inline LaunchConfig tiledConfig(KernelId kernel, Dims dims, int tile, uint64_t seed) {
+  return launchConfig(kernel, dims, tile, seed);
+}
+
 inline LaunchConfig naiveConfig(Dims dims, int bx, int by, uint64_t seed) {
-  LaunchConfig c;
-  c.kernel = KernelId::Naive;
-  c.dims = dims;
-  c.blockX = bx;
-  c.blockY = by;
-  c.seed = seed;
-  return c;
+  return launchConfig(KernelId::Naive, dims, 0, seed, bx, by);
 }
 
 }  // namespace tilescope::testing

@@ -22,6 +22,7 @@ namespace {
 
 using testing::freshSeed;
 using testing::runEmulated;
+using testing::tiledConfig;
 
 bool sameBits(const Matrix& a, const Matrix& b) {
   return a.rows == b.rows && a.cols == b.cols &&
@@ -59,15 +60,6 @@ void expectSameRun(const tilescope::Run& a, const tilescope::Run& b) {
   EXPECT_EQ(a.verification.wrong, b.verification.wrong);
 }
 
-LaunchConfig config(KernelId kernel, Dims dims, int tile, uint64_t seed) {
-  LaunchConfig c;
-  c.kernel = kernel;
-  c.dims = dims;
-  c.tile = tile;
-  c.seed = seed;
-  return c;
-}
-
 class TraceFileRoundTrip : public ::testing::TestWithParam<std::pair<LaunchConfig, bool>> {};
 
 TEST_P(TraceFileRoundTrip, DecodesToTheSameRun) {
@@ -86,7 +78,7 @@ TEST_P(TraceFileRoundTrip, DecodesToTheSameRun) {
 }
 
 LaunchConfig rect(int bw, int bh) {
-  LaunchConfig c = config(KernelId::TiledRect, {5, 7, 9}, 2, 1);
+  LaunchConfig c = tiledConfig(KernelId::TiledRect, {5, 7, 9}, 2, 1);
   c.blockX = bw;
   c.blockY = bh;
   return c;
@@ -94,15 +86,15 @@ LaunchConfig rect(int bw, int bh) {
 
 INSTANTIATE_TEST_SUITE_P(
     Runs, TraceFileRoundTrip,
-    ::testing::Values(std::pair{config(KernelId::Tiled, {4, 4, 4}, 2, 1), true},
-                      std::pair{config(KernelId::Tiled, {3, 3, 3}, 2, 1), true},  // out of bounds, NaN in P
-                      std::pair{config(KernelId::TiledBounds, {33, 17, 9}, 4, 1), true},
-                      std::pair{config(KernelId::Naive, {6, 5, 7}, 2, 1), true},
-                      std::pair{config(KernelId::TiledBounds, {40, 40, 40}, 8, 1), false},  // no trace
+    ::testing::Values(std::pair{tiledConfig(KernelId::Tiled, {4, 4, 4}, 2, 1), true},
+                      std::pair{tiledConfig(KernelId::Tiled, {3, 3, 3}, 2, 1), true},  // out of bounds, NaN in P
+                      std::pair{tiledConfig(KernelId::TiledBounds, {33, 17, 9}, 4, 1), true},
+                      std::pair{tiledConfig(KernelId::Naive, {6, 5, 7}, 2, 1), true},
+                      std::pair{tiledConfig(KernelId::TiledBounds, {40, 40, 40}, 8, 1), false},  // no trace
                       std::pair{rect(4, 2), true}));
 
 TEST(TraceFile, SavesAndLoadsThroughTheFileSystem) {
-  const tilescope::Run run = runEmulated(config(KernelId::TiledNoSecondSync, {4, 4, 4}, 2, freshSeed()), true);
+  const tilescope::Run run = runEmulated(tiledConfig(KernelId::TiledNoSecondSync, {4, 4, 4}, 2, freshSeed()), true);
   const std::string path = ::testing::TempDir() + "teaching_save_load.tstrace";
   ASSERT_TRUE(saveRun(run, path).ok());
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
@@ -115,7 +107,7 @@ TEST(TraceFile, SavesAndLoadsThroughTheFileSystem) {
 }
 
 std::vector<uint8_t> sampleFile() {
-  return encodeRun(runEmulated(config(KernelId::Tiled, {3, 3, 3}, 2, 7), true));
+  return encodeRun(runEmulated(tiledConfig(KernelId::Tiled, {3, 3, 3}, 2, 7), true));
 }
 
 void expectError(const std::vector<uint8_t>& bytes, const std::string& fragment) {
@@ -184,7 +176,7 @@ TEST(TraceFileErrors, ResealedLiesAreCaughtByTheChecks) {
 // A file whose checksum is right but whose events point outside the launch's matrices or
 // shared tiles: the views index with these, so the reader must refuse them.
 TEST(TraceFileErrors, EventsOutsideTheLaunchAreRefused) {
-  const tilescope::Run good = runEmulated(config(KernelId::Tiled, {4, 4, 4}, 2, 9), true);
+  const tilescope::Run good = runEmulated(tiledConfig(KernelId::Tiled, {4, 4, 4}, 2, 9), true);
   ASSERT_TRUE(good.trace);
   auto lie = [&](auto edit, const std::string& mustSay) {
     tilescope::Run bad = good;
@@ -224,8 +216,8 @@ TEST(TraceFileFuzz, MutatedFilesNeverCrashTheReader) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const std::vector<std::vector<uint8_t>> corpus = {
-      sampleFile(), encodeRun(runEmulated(config(KernelId::TiledNoFirstSync, {4, 4, 4}, 2, 3), true)),
-      encodeRun(runEmulated(config(KernelId::Naive, {3, 2, 5}, 1, 5), false)),
+      sampleFile(), encodeRun(runEmulated(tiledConfig(KernelId::TiledNoFirstSync, {4, 4, 4}, 2, 3), true)),
+      encodeRun(runEmulated(tiledConfig(KernelId::Naive, {3, 2, 5}, 1, 5), false)),
       encodeRun(runEmulated(rect(4, 2), true))};
   int decoded = 0;
   for (int iteration = 0; iteration < 4000; ++iteration) {

@@ -6,21 +6,14 @@
 
 #include "core/run.h"
 #include "core/timeline.h"
+#include "test_support.h"
 
 namespace tilescope {
 namespace {
 
+// The default seed (1): the timeline does not depend on the values, only on the events.
 Run runTraced(KernelId kernel, Dims dims, int tile, int bx = 16, int by = 16) {
-  LaunchConfig c;
-  c.kernel = kernel;
-  c.dims = dims;
-  c.tile = tile;
-  c.blockX = bx;
-  c.blockY = by;
-  auto backend = makeEmulatorBackend();
-  auto run = executeRun(*backend, c, true);
-  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
-  return std::move(*run);
+  return testing::runEmulated(testing::launchConfig(kernel, dims, tile, 1, bx, by), true);
 }
 
 // Book 4x4, T=2 (figs. 5.7-5.8): 2 phases of load, barrier, k=0, k=1, barrier; then the store.
