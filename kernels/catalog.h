@@ -77,6 +77,7 @@ inline std::optional<KernelId> kernelByName(std::string_view name) {
 }
 
 // Limits every front end checks before launching.
+inline constexpr int kWarpSize = 32;                // threads per warp on every NVIDIA GPU
 inline constexpr int kMaxTileWidth = 32;            // T x T threads must fit 1024 threads per block
 inline constexpr int kMaxThreadsPerBlock = 1024;    // CUDA's limit on every current GPU
 inline constexpr int kMaxGridDim = 65535;           // gridDim.y limit (and our 16-bit trace fields)

@@ -4,12 +4,12 @@
 #include <vector>
 
 #include "json_writer.h"
+#include "kernels/ceil_div.h"
 
 namespace tilescope {
 
 namespace {
 
-constexpr int kWarpSize = 32;
 
 // One barrier interval of one warp.
 struct WarpInterval {
@@ -84,7 +84,7 @@ void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase
   const Trace& t = *run.trace;
   const KernelLaunch& L = t.launch;
   const int threadsPerBlock = int(L.blockX * L.blockY);
-  const int warps = (threadsPerBlock + kWarpSize - 1) / kWarpSize;
+  const int warps = ceilDiv(threadsPerBlock, kWarpSize);
   const bool clocks = timebase == ChromeTimebase::GpuClock;
 
   json.beginObject();

@@ -74,7 +74,7 @@ Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const Lau
 Status checkCanonicalOrder(const Trace& trace);
 
 inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY) * int(blockX) + e.threadX; }
-inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / 32; }
+inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / kWarpSize; }
 inline bool inBounds(const Event& e) { return (e.flags & kInBounds) != 0; }
 inline bool zeroFilled(const Event& e) { return (e.flags & kZeroFill) != 0; }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "kernels/ceil_div.h"
 #include "panels.h"
 
 namespace tilescope::ui {
@@ -76,7 +77,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
   }
   // The selected block's warps; widget state lives in ImGui's per-window storage.
   const KernelLaunch& L = run->run.plan.launch;
-  const int warps = int((L.blockX * L.blockY + 31) / 32);
+  const int warps = ceilDiv(int(L.blockX * L.blockY), kWarpSize);
   ImGuiStorage* store = ImGui::GetStateStorage();
   int* warp = store->GetIntRef(ImGui::GetID("warp"), 0);
   *warp = std::clamp(*warp, 0, warps - 1);

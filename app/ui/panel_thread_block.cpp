@@ -7,6 +7,7 @@
 #include <string>
 
 #include "event_text.h"
+#include "kernels/ceil_div.h"
 #include "panels.h"
 
 namespace tilescope::ui {
@@ -22,7 +23,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const int rows = int(L.blockY), cols = int(L.blockX);
 
   ImGui::Text("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
-              (rows * cols + 31) / 32, rows * cols > 32 ? "s" : "");
+              ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
   const int arrivals = block->barrierArrivals(c);
   if (arrivals >= 0) {
     const bool released = arrivals == rows * cols;
@@ -43,8 +44,8 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     ++counts[int(s)];
     // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
     Rgba fill = theme.stateColour(s);
-    if ((i / 32) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
-    cells[std::size_t(i)] = {fill, (i / 32) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
+    if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
+    cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
   // Grid on the left, legend (with live counts) in a column on its right.
   const float legendW = ImGui::CalcTextSize("waiting at barrier 0000").x + ImGui::GetFontSize() * 2.0f;
@@ -55,7 +56,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   if (hovered) {
     const int linear = hovered->row * cols + hovered->col;
     std::string text = "thread (" + std::to_string(hovered->col) + "," + std::to_string(hovered->row) + "), linear " +
-                       std::to_string(linear) + ", warp " + std::to_string(linear / 32) + "\n" +
+                       std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
                        std::string(threadStateName(block->threadState(c, linear)));
     tooltip(text);
   }

@@ -4,6 +4,7 @@
 // engine's probe-free comparison launches them.
 #include "bench_probe_free.h"
 #include "cuda_check.h"
+#include "kernels/ceil_div.h"
 
 namespace tilescope::cuda {
 
@@ -27,7 +28,7 @@ __global__ void probeFreeTiled(const float* M, const float* N, float* P, int j, 
   int Row = by * TILE_WIDTH + ty;
   int Col = bx * TILE_WIDTH + tx;
   float Pvalue = 0;
-  for (int ph = 0; ph < (k + TILE_WIDTH - 1) / TILE_WIDTH; ++ph) {
+  for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
     Mds[ty][tx] = M[Row * k + ph * TILE_WIDTH + tx];
     Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * l + Col];
     __syncthreads();  // read-after-write: the tiles are loaded before anyone reads them

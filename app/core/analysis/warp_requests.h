@@ -21,7 +21,6 @@
 
 namespace tilescope {
 
-inline constexpr int kWarpSize = 32;
 
 struct RequestLane {
   uint8_t lane = 0;     // 0..31, the thread's position in its warp
