@@ -119,7 +119,12 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
         dimsGiven = true;
       } else if (a == "--tile") {
         auto t = parseInt(a, s, 1, kMaxTileWidth);
-        if (!t) return invalidInput("tile width: " + t.error().message);
+        if (!t) {
+          const bool range = t.error().message.find("out of range") != std::string::npos;
+          return invalidInput(t.error().message + (range ? " (a T x T block holds at most " +
+                                                               std::to_string(kMaxThreadsPerBlock) + " threads)"
+                                                         : std::string()));
+        }
         o.config.tile = *t;
         o.tileGiven = true;
       } else if (a == "--block") {
