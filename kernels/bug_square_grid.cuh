@@ -9,15 +9,9 @@
 // save it) and merely waste time. Fixed counterpart: tiled-bounds (tiled_bounds.cuh),
 // whose only difference is the loop bound.
 //   M is j x k, N is k x l, P is j x l; any size.
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <int TILE_WIDTH, class Probe>
-__global__ void bugSquareGridKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                    int j, int k, int l, Probe probe) {
-  static_assert(TILE_WIDTH >= 1 && TILE_WIDTH <= 32, "a block holds at most 32 x 32 threads");
+template <int TILE_WIDTH>
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
 
@@ -29,24 +23,38 @@ __global__ void bugSquareGridKernel(GlobalPtr<const float> M, GlobalPtr<const fl
   float Pvalue = 0;
   // BUG: should be ceilDiv(k, TILE_WIDTH); the grid's width only counts tiles of l.
   for (int ph = 0; ph < int(gridDim.x); ++ph) {
-    probe.beginPhase(ph);
-    if (Row < j && ph * TILE_WIDTH + tx < k)
-      Mds[ty][tx] = probe.loadTileM(M[Row * k + ph * TILE_WIDTH + tx], Row, ph * TILE_WIDTH + tx, ty, tx);
-    else
-      Mds[ty][tx] = probe.zeroTileM(Row, ph * TILE_WIDTH + tx, ty, tx);
-    if (ph * TILE_WIDTH + ty < k && Col < l)
-      Nds[ty][tx] = probe.loadTileN(N[(ph * TILE_WIDTH + ty) * l + Col], ph * TILE_WIDTH + ty, Col, ty, tx);
-    else
-      Nds[ty][tx] = probe.zeroTileN(ph * TILE_WIDTH + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    // Collaborative loading, with one boundary test for M and another for N
+    if (Row < j && ph*TILE_WIDTH + tx < k)
+      Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+    else Mds[ty][tx] = 0.0f;
+    if (ph*TILE_WIDTH + ty < k && Col < l)
+      Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    else Nds[ty][tx] = 0.0f;
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
+      Pvalue += Mds[ty][kk] * Nds[kk][tx];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
   if (Row < j && Col < l)
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::BugSquareGrid, "bug-square-grid",
+                                   "bug gallery: tiled-bounds walking gridDim.x phases instead of ceil(k / T) (lecture)",
+                                   "bug_square_grid.cuh", true, false, true, "tiled-bounds", {25}};
+  // The bug walks gridDim.x phases, not ceil(k / T).
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = TileFamily::shape(L);
+    s.phases = ceilDiv(L.l, L.tile);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 2 * L.tile) + 1;
+    return s;
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });
+  }
+};

@@ -9,38 +9,50 @@
 // Fixed counterpart: tiled (tiled.cuh): one barrier after the loads (read-after-write),
 // one after the k loop (write-after-read), one store after the phase loop.
 //   M is j x k, N is k x l, P is j x l; every dimension a multiple of TILE_WIDTH.
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <int TILE_WIDTH, class Probe>
-__global__ void bugSyncInKKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                 int j, int k, int l, Probe probe) {
-  static_assert(TILE_WIDTH >= 1 && TILE_WIDTH <= 32, "a block holds at most 32 x 32 threads");
+template <int TILE_WIDTH>
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
 
   int bx = blockIdx.x;  int by = blockIdx.y;
   int tx = threadIdx.x; int ty = threadIdx.y;
+
+  // Identify the row and column of the P element to work on
   int Row = by * TILE_WIDTH + ty;
   int Col = bx * TILE_WIDTH + tx;
 
+  // Loop over the M and N tiles required to compute the P element
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
-    probe.beginPhase(ph);
-    Mds[ty][tx] = probe.loadTileM(M[Row * k + ph * TILE_WIDTH + tx], Row, ph * TILE_WIDTH + tx, ty, tx);
-    Nds[ty][tx] = probe.loadTileN(N[(ph * TILE_WIDTH + ty) * l + Col], ph * TILE_WIDTH + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    // Collaborative loading of M and N tiles into shared memory
+    Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+    Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
+      Pvalue += Mds[ty][kk] * Nds[kk][tx];
       // BUG (a costly one): only the last of these barriers does useful work.
-      probe.arrive(), __syncthreads();  // write-after-read, but only at the last k: no dependence links k steps
+      __syncthreads();  // write-after-read, but only at the last k: no dependence links k steps
     }
     // BUG (wasteful): a partial sum is stored every phase and overwritten by the next.
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
   }
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::BugSyncInK, "bug-sync-in-k",
+                                   "bug gallery: tiled with a barrier inside the k loop and P stored every phase (tutorial)",
+                                   "bug_sync_in_k.cuh", true, true, true, "tiled", {36, 39}};
+  // 1 + T barriers and one store per phase, no final store
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = TileFamily::shape(L);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 3 * L.tile);
+    return s;
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });
+  }
+};

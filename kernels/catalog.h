@@ -1,80 +1,81 @@
-// What kernels exist and what each needs: the one place that knows the kernel list.
-// Plain host C++ (no CUDA surface), shared by the launchers, the core and the UI.
+// What kernels exist and what each needs. Plain host C++ (no CUDA surface), shared by the
+// launchers, the core and the UI. The facts themselves live beside each kernel, in its
+// file (kernels/*.cuh); catalog.cpp collects them.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+
+#include "kernel_list.h"
+#include "trace_sink.h"
 
 namespace tilescope {
 
 enum class KernelId : uint8_t {
-  Naive,
-  Tiled,
-  TiledBounds,
-  TiledDynamic,
-  TiledNoFirstSync,   // analysis: fig. 5.9 minus its read-after-write barrier
-  TiledNoSecondSync,  // analysis: fig. 5.9 minus its write-after-read barrier
-  TiledTransposed,    // analysis: N tile stored transposed, row stride T + pad (bank conflicts)
-  TiledRect,          // teaching: rectangular bw x bh blocks, linear thread index (lecture style)
-  BugKTypo,           // teaching: bug gallery, k loop reads Mds[ty][tx] * Nds[ty][tx]
-  BugSyncInK,         // teaching: bug gallery, barrier inside the k loop, store inside the phase loop
-  BugRectIndex,       // teaching: bug gallery, tiled-rect with li = ty * blockDim.y + tx
-  BugSquareGrid,      // teaching: bug gallery, tiled-bounds walking gridDim.x phases
+#define TILESCOPE_KERNEL_ID(id, file) id,
+  TILESCOPE_KERNELS(TILESCOPE_KERNEL_ID)
+#undef TILESCOPE_KERNEL_ID
 };
+#define TILESCOPE_KERNEL_COUNT(id, file) +1
+inline constexpr int kKernelCount = 0 TILESCOPE_KERNELS(TILESCOPE_KERNEL_COUNT);
+#undef TILESCOPE_KERNEL_COUNT
+
+// How a kernel's block is shaped: T x T from the tile width, or bx x by as asked.
+enum class BlockShape : uint8_t { Tile, Free };
 
 struct KernelInfo {
   KernelId id;
   std::string_view name;         // as typed on the command line
   std::string_view description;  // one line
-  std::string_view sourceFile;   // header under kernels/
+  std::string_view sourceFile;   // its file under kernels/
   bool tiled;                    // block = tile, tile width T applies
   bool needsMultipleOfTile;      // correct only when every dimension is a multiple of T
   bool tileIsCompileTime;        // T is a template argument (instantiated for a fixed list)
+  // A kernel with a mistake: the kernel it is a broken copy of, and its lines that differ
+  // from it (tests/kernels check both against the two files). Empty for a correct kernel.
+  std::string_view fixedTwin = {};
+  std::array<short, 6> faultyLines = {};  // 0-terminated
 };
 
-inline constexpr std::array<KernelInfo, 12> kKernels{{
-    {KernelId::Naive, "naive", "one thread per P element, reads straight from global memory (lecture gemm_simple)",
-     "naive.cuh", false, false, false},
-    {KernelId::Tiled, "tiled", "T x T shared-memory tiles, no boundary checks (fig. 5.9)", "tiled.cuh", true, true,
-     true},
-    {KernelId::TiledBounds, "tiled-bounds", "tiled with boundary checks, any j x k x l (fig. 5.13 generalised)",
-     "tiled_bounds.cuh", true, false, true},
-    {KernelId::TiledDynamic, "tiled-dynamic",
-     "tiled-bounds with one dynamically sized extern __shared__ array (fig. 5.14)", "tiled_dynamic.cuh", true, false,
-     false},
-    {KernelId::TiledNoFirstSync, "tiled-no-first-sync",
-     "tiled without the read-after-write barrier: a race (the hazards lesson)", "tiled_no_first_sync.cuh", true, true,
-     true},
-    {KernelId::TiledNoSecondSync, "tiled-no-second-sync",
-     "tiled without the write-after-read barrier: a race once k > T (the hazards lesson)", "tiled_no_second_sync.cuh",
-     true, true, true},
-    {KernelId::TiledTransposed, "tiled-transposed",
-     "tiled-dynamic with the N tile stored transposed, row stride T+pad (the bank-conflict lesson)",
-     "tiled_transposed.cuh", true, false, false},
-    {KernelId::TiledRect, "tiled-rect",
-     "rectangular bw x bh block (--block), phases of min(bw, bh), tiles loaded by linear thread number (lecture style)",
-     "tiled_rect.cuh", false, false, false},
-    {KernelId::BugKTypo, "bug-k-typo", "bug gallery: tiled with Mds[ty][tx] * Nds[ty][tx] in the k loop (study notes)",
-     "bug_k_typo.cuh", true, true, true},
-    {KernelId::BugSyncInK, "bug-sync-in-k",
-     "bug gallery: tiled with a barrier inside the k loop and P stored every phase (tutorial)", "bug_sync_in_k.cuh",
-     true, true, true},
-    {KernelId::BugRectIndex, "bug-rect-index",
-     "bug gallery: tiled-rect with li = ty * blockDim.y + tx, wrong for non-square blocks (lecture)",
-     "bug_rect_index.cuh", false, false, false},
-    {KernelId::BugSquareGrid, "bug-square-grid",
-     "bug gallery: tiled-bounds walking gridDim.x phases instead of ceil(k / T) (lecture)", "bug_square_grid.cuh",
-     true, false, true},
-}};
+extern const std::array<KernelInfo, kKernelCount> kKernels;
 
-inline const KernelInfo& kernelInfo(KernelId id) { return kKernels[static_cast<size_t>(id)]; }
+inline const KernelInfo& kernelInfo(KernelId id) { return kKernels[static_cast<std::size_t>(id)]; }
 
 inline std::optional<KernelId> kernelByName(std::string_view name) {
   for (const auto& k : kKernels)
     if (k.name == name) return k.id;
   return std::nullopt;
 }
+
+// What a kernel's facts derive from a launch: the block (T x T or as asked), the phases of
+// k each block walks, the trace slots one thread may fill, the dynamic shared memory, and
+// what the recorder must know of its shared arrays.
+struct LaunchShape {
+  unsigned blockX = 1, blockY = 1;
+  int phases = 0;
+  unsigned eventsPerThread = 0;
+  unsigned dynamicSharedFloats = 0;
+};
+
+// Where a kernel keeps its tiles in shared memory, in bytes, as the analyses place them:
+// the M tile at baseM with rows of strideM floats, the N tile at baseN.
+struct SharedTileLayout {
+  uint32_t baseM = 0, baseN = 0;
+  int strideM = 0, strideN = 0;
+  uint32_t bytes = 0;  // 0: the kernel uses no shared memory
+};
+
+struct KernelLaunch;
+// `L` holds the kernel, j, k, l, the tile width or the asked block, and the pad.
+LaunchShape kernelLaunchShape(const KernelLaunch& L);
+SharedTileLayout kernelSharedTiles(const KernelLaunch& L);
+// Per shared array, in declaration order: the recorder's facts (kernels/trace_sink.h).
+std::array<SharedArrayFacts, kMaxSharedArrays> kernelSharedArrays(const KernelLaunch& L);
+
+// The sink a traced launch of L writes into: the slots, and what L's facts say of its arrays.
+TraceSink traceSinkFor(const KernelLaunch& L, Event* slots, unsigned slotsPerThread, unsigned* overflow);
 
 // Limits every front end checks before launching.
 inline constexpr int kWarpSize = 32;                // threads per warp on every NVIDIA GPU

@@ -2,23 +2,27 @@
 // reading a row of M and a column of N straight from global memory (2k loads per thread,
 // 0.25 FLOP per byte). Any block shape bx x by; the grid covers P with ceil-divided blocks.
 //   M is j x k, N is k x l, P is j x l, all row-major.
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <class Probe>
-__global__ void naiveKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                            int j, int k, int l, Probe probe) {
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < j && col < l) {
     float sum = 0.0f;
     for (int i = 0; i < k; ++i) {
-      sum += probe.loadM(M[row * k + i], row, i, i) * probe.loadN(N[i * l + col], i, col, i);
+      sum += M[row*k + i] * N[i*l + col];
     }
-    P[row * l + col] = probe.storeP(sum, row, col);
+    P[row*l + col] = sum;
   }
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : FreeBlockFamily {
+  static constexpr KernelInfo info{KernelId::Naive, "naive",
+                                   "one thread per P element, reads straight from global memory (lecture gemm_simple)",
+                                   "naive.cuh", false, false, false};
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);
+    return true;
+  }
+};

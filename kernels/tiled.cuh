@@ -1,19 +1,13 @@
-// tiled: fig. 5.9. A TILE_WIDTH x TILE_WIDTH block computes a tile of P; in each phase its
-// threads load one tile of M and one of N into shared memory (one element each), then
-// every thread walks k across the two tiles. Global loads drop by a factor of TILE_WIDTH.
-// Like the book's kernel it has no boundary checks: every dimension must be a multiple of
-// TILE_WIDTH. The phase count is rounded up (as in fig. 5.13) so that on other sizes it
-// shows exactly the wrong accesses of figs. 5.11 and 5.12.
-//   M is j x k, N is k x l, P is j x l; Mds[ty][tx] and Nds[ty][tx] are the tiles.
-#pragma once
-#include "probe.h"
+// tiled: fig. 5.9 for a j x k times k x l product. A TILE_WIDTH x TILE_WIDTH block computes
+// a tile of P; in each phase its threads load one tile of M and one of N into shared memory
+// (one element each), then every thread walks the two tiles. Global loads drop by a factor
+// of TILE_WIDTH. Like the book's kernel it has no boundary checks: every dimension must be
+// a multiple of TILE_WIDTH. The phase count is rounded up (as in fig. 5.13) so that on
+// other sizes it shows exactly the wrong accesses of figs. 5.11 and 5.12.
+//   M is j x k, N is k x l, P is j x l; Width of the book is k for M's rows, l for N's.
 
-namespace tilescope {
-
-template <int TILE_WIDTH, class Probe>
-__global__ void tiledKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                            int j, int k, int l, Probe probe) {
-  static_assert(TILE_WIDTH >= 1 && TILE_WIDTH <= 32, "a block holds at most 32 x 32 threads");
+template <int TILE_WIDTH>
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
 
@@ -27,18 +21,25 @@ __global__ void tiledKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, 
   // Loop over the M and N tiles required to compute the P element
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
-    probe.beginPhase(ph);
     // Collaborative loading of M and N tiles into shared memory
-    Mds[ty][tx] = probe.loadTileM(M[Row * k + ph * TILE_WIDTH + tx], Row, ph * TILE_WIDTH + tx, ty, tx);
-    Nds[ty][tx] = probe.loadTileN(N[(ph * TILE_WIDTH + ty) * l + Col], ph * TILE_WIDTH + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+    Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
+      Pvalue += Mds[ty][kk] * Nds[kk][tx];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
-  P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+  P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::Tiled, "tiled", "T x T shared-memory tiles, no boundary checks (fig. 5.9)",
+                                   "tiled.cuh", true, true, true};
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });
+  }
+};

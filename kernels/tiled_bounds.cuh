@@ -3,15 +3,9 @@
 // the matrix writes 0.0 into its shared slot instead (harmless in the dot product), and
 // only threads that own a real P element store it.
 //   M is j x k, N is k x l, P is j x l; Mds[ty][tx] and Nds[ty][tx] are the tiles.
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <int TILE_WIDTH, class Probe>
-__global__ void tiledBoundsKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                  int j, int k, int l, Probe probe) {
-  static_assert(TILE_WIDTH >= 1 && TILE_WIDTH <= 32, "a block holds at most 32 x 32 threads");
+template <int TILE_WIDTH>
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
 
@@ -22,25 +16,31 @@ __global__ void tiledBoundsKernel(GlobalPtr<const float> M, GlobalPtr<const floa
 
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
-    probe.beginPhase(ph);
     // Collaborative loading, with one boundary test for M and another for N
-    if (Row < j && ph * TILE_WIDTH + tx < k)
-      Mds[ty][tx] = probe.loadTileM(M[Row * k + ph * TILE_WIDTH + tx], Row, ph * TILE_WIDTH + tx, ty, tx);
-    else
-      Mds[ty][tx] = probe.zeroTileM(Row, ph * TILE_WIDTH + tx, ty, tx);
-    if (ph * TILE_WIDTH + ty < k && Col < l)
-      Nds[ty][tx] = probe.loadTileN(N[(ph * TILE_WIDTH + ty) * l + Col], ph * TILE_WIDTH + ty, Col, ty, tx);
-    else
-      Nds[ty][tx] = probe.zeroTileN(ph * TILE_WIDTH + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    if (Row < j && ph*TILE_WIDTH + tx < k)
+      Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+    else Mds[ty][tx] = 0.0f;
+    if (ph*TILE_WIDTH + ty < k && Col < l)
+      Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    else Nds[ty][tx] = 0.0f;
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
+      Pvalue += Mds[ty][kk] * Nds[kk][tx];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
   if (Row < j && Col < l)
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::TiledBounds, "tiled-bounds",
+                                   "tiled with boundary checks, any j x k x l (fig. 5.13 generalised)",
+                                   "tiled_bounds.cuh", true, false, true};
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });
+  }
+};

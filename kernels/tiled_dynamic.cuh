@@ -2,16 +2,10 @@
 // run-time argument and both tiles live in one dynamically sized shared array, sized by the
 // launch (its third <<< >>> parameter). Mds_sz and Nds_sz count floats; the book's figure
 // passes bytes and then adds them to a float pointer, which would overshoot by 4x.
-//   M is j x k, N is k x l, P is j x l; Mds[ty * tileWidth + tx], Nds[ty * tileWidth + tx].
-#pragma once
-#include "probe.h"
+//   M is j x k, N is k x l, P is j x l; Mds[ty*tileWidth + tx], Nds[ty*tileWidth + tx].
 
-namespace tilescope {
-
-template <class Probe>
-__global__ void tiledDynamicKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                   int j, int k, int l, int tileWidth, unsigned Mds_sz, unsigned Nds_sz,
-                                   Probe probe) {
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, int tileWidth,
+                                unsigned Mds_sz, unsigned Nds_sz) {
   extern __shared__ float Mds_Nds[];
   float* Mds = Mds_Nds;
   float* Nds = Mds_Nds + Mds_sz;
@@ -23,24 +17,41 @@ __global__ void tiledDynamicKernel(GlobalPtr<const float> M, GlobalPtr<const flo
 
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, tileWidth); ++ph) {
-    probe.beginPhase(ph);
-    if (Row < j && ph * tileWidth + tx < k)
-      Mds[ty * tileWidth + tx] = probe.loadTileM(M[Row * k + ph * tileWidth + tx], Row, ph * tileWidth + tx, ty, tx);
-    else
-      Mds[ty * tileWidth + tx] = probe.zeroTileM(Row, ph * tileWidth + tx, ty, tx);
-    if (ph * tileWidth + ty < k && Col < l)
-      Nds[ty * tileWidth + tx] = probe.loadTileN(N[(ph * tileWidth + ty) * l + Col], ph * tileWidth + ty, Col, ty, tx);
-    else
-      Nds[ty * tileWidth + tx] = probe.zeroTileN(ph * tileWidth + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    if (Row < j && ph*tileWidth + tx < k)
+      Mds[ty*tileWidth + tx] = M[Row*k + ph*tileWidth + tx];
+    else Mds[ty*tileWidth + tx] = 0.0f;
+    if (ph*tileWidth + ty < k && Col < l)
+      Nds[ty*tileWidth + tx] = N[(ph*tileWidth + ty)*l + Col];
+    else Nds[ty*tileWidth + tx] = 0.0f;
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < tileWidth; ++kk) {
-      Pvalue += probe.readM(Mds[ty * tileWidth + kk], ty, kk, kk) * probe.readN(Nds[kk * tileWidth + tx], kk, tx, kk);
+      Pvalue += Mds[ty*tileWidth + kk] * Nds[kk*tileWidth + tx];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
   if (Row < j && Col < l)
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::TiledDynamic, "tiled-dynamic",
+                                   "tiled-bounds with one dynamically sized extern __shared__ array (fig. 5.14)",
+                                   "tiled_dynamic.cuh", true, false, false};
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = TileFamily::shape(L);
+    s.dynamicSharedFloats = unsigned(2 * L.tile * L.tile);
+    return s;
+  }
+  // Mds_Nds itself is never indexed; Mds and Nds are the tiles, rows of tileWidth.
+  static SharedArrays arrays(const KernelLaunch& L) {
+    return {{{}, {MatrixRole::M, L.tile, true}, {MatrixRole::N, L.tile, true}}};
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    const unsigned tileFloats = unsigned(L.tile * L.tile);
+    x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l, L.tile, tileFloats, tileFloats);
+    return true;
+  }
+};

@@ -7,37 +7,42 @@
 // still reading, so they may multiply the next phase's values. With one phase (k <= T)
 // there is no next load and the result is right: the race needs at least two phases.
 //   M is j x k, N is k x l, P is j x l; Mds[ty][tx] and Nds[ty][tx] are the tiles.
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <int TILE_WIDTH, class Probe>
-__global__ void tiledNoSecondSyncKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                        int j, int k, int l, Probe probe) {
-  static_assert(TILE_WIDTH >= 1 && TILE_WIDTH <= 32, "a block holds at most 32 x 32 threads");
+template <int TILE_WIDTH>
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
 
   int bx = blockIdx.x;  int by = blockIdx.y;
   int tx = threadIdx.x; int ty = threadIdx.y;
+
+  // Identify the row and column of the P element to work on
   int Row = by * TILE_WIDTH + ty;
   int Col = bx * TILE_WIDTH + tx;
 
+  // Loop over the M and N tiles required to compute the P element
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
-    probe.beginPhase(ph);
-    Mds[ty][tx] = probe.loadTileM(M[Row * k + ph * TILE_WIDTH + tx], Row, ph * TILE_WIDTH + tx, ty, tx);
-    Nds[ty][tx] = probe.loadTileN(N[(ph * TILE_WIDTH + ty) * l + Col], ph * TILE_WIDTH + ty, Col, ty, tx);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    // Collaborative loading of M and N tiles into shared memory
+    Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+    Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += probe.readM(Mds[ty][kk], ty, kk, kk) * probe.readN(Nds[kk][tx], kk, tx, kk);
+      Pvalue += Mds[ty][kk] * Nds[kk][tx];
     }
-    // BUG (on purpose): the write-after-read barrier of fig. 5.9 is missing here, so the
-    // next phase's loads above race with the other threads' reads of this phase.
+    // (no barrier here: the next phase's loads may overwrite slots still being read)
   }
-  P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+  P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::TiledNoSecondSync, "tiled-no-second-sync",
+                                   "tiled without the write-after-read barrier: a race once k > T (the hazards lesson)",
+                                   "tiled_no_second_sync.cuh", true, true, true};
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });
+  }
+};

@@ -7,14 +7,8 @@
 // every thread loads at most one element of each. Both tiles live in the dynamic shared
 // array (bh * TK + TK * bw floats, sized by the launch). Boundary checks as in fig. 5.13.
 //   M is j x k, N is k x l, P is j x l; Mds[r * TK + c] (bh x TK), Nds[r * bw + c] (TK x bw).
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <class Probe>
-__global__ void tiledRectKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                int j, int k, int l, Probe probe) {
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
   extern __shared__ float Mds_Nds[];
   const int bw = int(blockDim.x), bh = int(blockDim.y);
   const int TK = bw < bh ? bw : bh;  // phase width: the shorter side of the block
@@ -29,28 +23,55 @@ __global__ void tiledRectKernel(GlobalPtr<const float> M, GlobalPtr<const float>
 
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TK); ++ph) {
-    probe.beginPhase(ph);
     if (li < bh * TK) {  // thread li loads slot li of the M tile
       int r = li / TK, c = li % TK;
       int gRow = blockIdx.y * bh + r, gCol = ph * TK + c;
-      if (gRow < j && gCol < k) Mds[li] = probe.loadTileM(M[gRow * k + gCol], gRow, gCol, r, c);
-      else Mds[li] = probe.zeroTileM(gRow, gCol, r, c);
+      if (gRow < j && gCol < k) Mds[li] = M[gRow*k + gCol];
+      else Mds[li] = 0.0f;
     }
     if (li < TK * bw) {  // and slot li of the N tile
       int r = li / bw, c = li % bw;
       int gRow = ph * TK + r, gCol = blockIdx.x * bw + c;
-      if (gRow < k && gCol < l) Nds[li] = probe.loadTileN(N[gRow * l + gCol], gRow, gCol, r, c);
-      else Nds[li] = probe.zeroTileN(gRow, gCol, r, c);
+      if (gRow < k && gCol < l) Nds[li] = N[gRow*l + gCol];
+      else Nds[li] = 0.0f;
     }
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TK; ++kk) {
-      Pvalue += probe.readM(Mds[ty * TK + kk], ty, kk, kk) * probe.readN(Nds[kk * bw + tx], kk, tx, kk);
+      Pvalue += Mds[ty*TK + kk] * Nds[kk*bw + tx];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
   if (Row < j && Col < l)
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : FreeBlockFamily {
+  static constexpr KernelInfo info{KernelId::TiledRect, "tiled-rect",
+                                   "rectangular bw x bh block (--block), phases of min(bw, bh), tiles loaded by linear thread number (lecture style)",
+                                   "tiled_rect.cuh", false, false, false};
+  // Phases of TK = min(bw, bh); per phase at most one load of each tile, two barriers and
+  // TK reads of each; Mds (bh x TK) then Nds (TK x bw) in the dynamic array.
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = FreeBlockFamily::shape(L);
+    const int tk = phaseWidth(L);
+    s.phases = ceilDiv(L.k, tk);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 2 * tk) + 1;
+    s.dynamicSharedFloats = unsigned(int(L.blockY) * tk + tk * int(L.blockX));
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch& L) {
+    const int tk = phaseWidth(L);
+    return TileFamily::twoTiles(int(L.blockY), tk, tk, int(L.blockX));
+  }
+  static SharedArrays arrays(const KernelLaunch& L) {
+    return {{{}, {MatrixRole::M, phaseWidth(L), true}, {MatrixRole::N, int(L.blockX), true}}};
+  }
+  static int phaseWidth(const KernelLaunch& L) { return int(L.blockX < L.blockY ? L.blockX : L.blockY); }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);
+    return true;
+  }
+};

@@ -9,14 +9,8 @@
 // apart, tx walks through all 32 banks and the access is conflict-free. At tileWidth = 16
 // pad 0 gives 8 wavefronts on the read; pad 1 gives 1.
 //   M is j x k, N is k x l, P is j x l; Mds[ty * stride + tx], Nds[tx * stride + ty].
-#pragma once
-#include "probe.h"
 
-namespace tilescope {
-
-template <class Probe>
-__global__ void tiledTransposedKernel(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                                      int j, int k, int l, int tileWidth, int pad, Probe probe) {
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, int tileWidth, int pad) {
   extern __shared__ float Mds_Nds[];
   const int stride = tileWidth + pad;  // floats from one tile row to the next
   float* Mds = Mds_Nds;
@@ -29,26 +23,45 @@ __global__ void tiledTransposedKernel(GlobalPtr<const float> M, GlobalPtr<const 
 
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, tileWidth); ++ph) {
-    probe.beginPhase(ph);
-    if (Row < j && ph * tileWidth + tx < k)
-      Mds[ty * stride + tx] = probe.loadTileM(M[Row * k + ph * tileWidth + tx], Row, ph * tileWidth + tx, ty, tx);
-    else
-      Mds[ty * stride + tx] = probe.zeroTileM(Row, ph * tileWidth + tx, ty, tx);
+    if (Row < j && ph*tileWidth + tx < k)
+      Mds[ty*stride + tx] = M[Row*k + ph*tileWidth + tx];
+    else Mds[ty*stride + tx] = 0.0f;
     // The global read is the same coalesced row of N as in tiled; only the shared slot is
     // transposed, so the write walks a column of Nds.
-    if (ph * tileWidth + ty < k && Col < l)
-      Nds[tx * stride + ty] = probe.loadTileN(N[(ph * tileWidth + ty) * l + Col], ph * tileWidth + ty, Col, tx, ty);
-    else
-      Nds[tx * stride + ty] = probe.zeroTileN(ph * tileWidth + ty, Col, tx, ty);
-    probe.arrive(), __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
+    if (ph*tileWidth + ty < k && Col < l)
+      Nds[tx*stride + ty] = N[(ph*tileWidth + ty)*l + Col];
+    else Nds[tx*stride + ty] = 0.0f;
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < tileWidth; ++kk) {
-      Pvalue += probe.readM(Mds[ty * stride + kk], ty, kk, kk) * probe.readN(Nds[tx * stride + kk], tx, kk, kk);
+      Pvalue += Mds[ty*stride + kk] * Nds[tx*stride + kk];
     }
-    probe.arrive(), __syncthreads();  // write-after-read: everyone is done reading before the next load
+    __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
   if (Row < j && Col < l)
-    P[Row * l + Col] = probe.storeP(Pvalue, Row, Col);
+    P[Row*l + Col] = Pvalue;
 }
 
-}  // namespace tilescope
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : TileFamily {
+  static constexpr KernelInfo info{KernelId::TiledTransposed, "tiled-transposed",
+                                   "tiled-dynamic with the N tile stored transposed, row stride T+pad (the bank-conflict lesson)",
+                                   "tiled_transposed.cuh", true, false, false};
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = TileFamily::shape(L);
+    s.dynamicSharedFloats = unsigned(2 * L.tile * (L.tile + L.pad));  // Mds then Nds, rows of T + pad
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch& L) {
+    return twoTiles(L.tile, L.tile + L.pad, L.tile, L.tile + L.pad);
+  }
+  // A row of the transposed Nds holds a column of N: no fig. 5.11 wrap to look for there.
+  static SharedArrays arrays(const KernelLaunch& L) {
+    return {{{}, {MatrixRole::M, L.tile + L.pad, true}, {MatrixRole::N, L.tile + L.pad, false}}};
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l, L.tile, L.pad);
+    return true;
+  }
+};

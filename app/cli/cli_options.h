@@ -7,7 +7,7 @@
 
 #include "core/launch_config.h"
 #include "core/backend.h"
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::cli {
 

@@ -13,7 +13,7 @@
 #include "launch_config.h"
 #include "trace.h"
 #include "matrix.h"
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

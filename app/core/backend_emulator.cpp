@@ -1,6 +1,5 @@
 #include "backend.h"
 #include "kernels/emu/run_on_emulator.h"
-#include "kernels/probe.h"
 
 namespace tilescope {
 
@@ -31,7 +30,7 @@ class EmulatorBackend final : public Backend {
     TraceSink sink;
     if (slots) {
       slots->assign(plan.traceSlots, Event{});
-      sink = TraceSink{slots->data(), plan.slotsPerThread, &overflow, plan.launch.j, plan.launch.k, plan.launch.l};
+      sink = traceSinkFor(plan.launch, slots->data(), plan.slotsPerThread, &overflow);
     }
     emu::Report report =
         runOnEmulator(plan.launch, M.values.data(), N.values.data(), P.values.data(), slots ? &sink : nullptr);

@@ -48,20 +48,12 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
                           std::to_string(kMaxTileWidth) + " (a T x T block holds at most " +
                           std::to_string(kMaxThreadsPerBlock) + " threads)");
     L.tile = c.tile;
-    L.blockX = L.blockY = unsigned(c.tile);
-    plan.phases = ceilDiv(c.dims.k, c.tile);
-    // Per phase: two tile loads, two barrier arrivals, and T reads of each tile; then one store.
-    plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * c.tile) + 1;
-    if (c.kernel == KernelId::TiledDynamic) L.dynamicSharedFloats = unsigned(2 * c.tile * c.tile);
     if (c.kernel == KernelId::TiledTransposed) {
       if (c.pad < 0 || c.pad > kMaxPad)
         return invalidInput("pad " + std::to_string(c.pad) + " is out of range: it must be 0 to " +
                             std::to_string(kMaxPad));
       L.pad = c.pad;
-      L.dynamicSharedFloats = unsigned(2 * c.tile * (c.tile + c.pad));  // Mds then Nds, rows of T + pad
     }
-    if (c.kernel == KernelId::BugSyncInK)  // 1 + T barriers and one store per phase, no final store
-      plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 3 * c.tile);
   } else {
     if (c.blockX < 1 || c.blockY < 1 || c.blockX * c.blockY > kMaxThreadsPerBlock)
       return invalidInput("block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY) +
@@ -69,21 +61,16 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
                           std::to_string(kMaxThreadsPerBlock) + " threads per block");
     L.blockX = unsigned(c.blockX);
     L.blockY = unsigned(c.blockY);
-    plan.phases = 0;
-    plan.slotsPerThread = unsigned(2 * c.dims.k + 1);  // a load of M and of N per step, one store
-    if (c.kernel == KernelId::TiledRect || c.kernel == KernelId::BugRectIndex) {
-      const int tk = std::min(c.blockX, c.blockY);  // phase width: the shorter side of the block
-      plan.phases = ceilDiv(c.dims.k, tk);
-      plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * tk) + 1;
-      L.dynamicSharedFloats = unsigned(c.blockY * tk + tk * c.blockX);  // Mds (bh x TK) then Nds (TK x bw)
-    }
   }
+  // The rest is the kernel's own facts (beside it, in its file).
+  const LaunchShape shape = kernelLaunchShape(L);
+  L.blockX = shape.blockX;
+  L.blockY = shape.blockY;
+  L.dynamicSharedFloats = shape.dynamicSharedFloats;
+  plan.phases = shape.phases;
+  plan.slotsPerThread = shape.eventsPerThread;
   L.gridX = unsigned(ceilDiv(c.dims.l, int(L.blockX)));
   L.gridY = unsigned(ceilDiv(c.dims.j, int(L.blockY)));
-  if (c.kernel == KernelId::BugSquareGrid) {  // the bug walks gridDim.x phases, not ceil(k / T)
-    plan.phases = int(L.gridX);
-    plan.slotsPerThread = unsigned(plan.phases) * unsigned(4 + 2 * c.tile) + 1;
-  }
   if (L.gridX > unsigned(kMaxGridDim) || L.gridY > unsigned(kMaxGridDim))
     return invalidInput("grid " + std::to_string(L.gridX) + "x" + std::to_string(L.gridY) +
                         " is too large: each grid dimension may be at most " + std::to_string(kMaxGridDim));

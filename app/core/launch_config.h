@@ -5,7 +5,7 @@
 #include <string>
 
 #include "kernels/launch_params.h"
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "launch_config.h"
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

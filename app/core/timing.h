@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "launch_config.h"
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

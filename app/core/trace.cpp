@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "backend.h"
+#include "kernels/step_rules.h"
 #include "launch_config.h"
 
 namespace tilescope {
@@ -24,23 +25,52 @@ std::string_view opName(Op op) {
 }
 
 namespace {
-// Copies one block's events into `out` in canonical order; `used[t]` is thread t's count.
+// Copies one block's events into `out` in canonical order, deriving each event's phase and
+// k step (kernels/step_rules.h); `used[t]` is thread t's count.
+struct DecodeScratch {
+  std::vector<unsigned> cursor, intervalEnd;
+  std::vector<IntervalScan> scans;
+  std::vector<ThreadSteps> steps;
+};
+
 void decodeBlock(const Event* blockSlots, unsigned slotsPerThread, const unsigned* used, unsigned threads,
-                 Event* out, std::vector<unsigned>& cursor) {
-  cursor.assign(threads, 0);
-  bool progressed = true;
-  while (progressed) {  // one barrier interval per pass
-    progressed = false;
+                 Event* out, DecodeScratch& d) {
+  d.cursor.assign(threads, 0);
+  d.intervalEnd.assign(threads, 0);
+  d.scans.assign(threads, IntervalScan{});
+  d.steps.assign(threads, ThreadSteps{});
+  BlockPhase block;
+  for (;;) {  // one barrier interval per pass
+    bool any = false, anyWrites = false, anyWritesAfterCompute = false;
     for (unsigned t = 0; t < threads; ++t) {
       const Event* thread = blockSlots + std::size_t(t) * slotsPerThread;
-      unsigned& c = cursor[t];
-      while (c < used[t]) {
-        progressed = true;
-        const Event& e = thread[c++];
-        *out++ = e;
+      IntervalScan scan;
+      unsigned end = d.cursor[t];
+      while (end < used[t]) {
+        const Event& e = thread[end];
+        scan.add(e, end - d.cursor[t]);
+        ++end;
         if (e.op == Op::Barrier) break;
       }
+      any = any || end > d.cursor[t];
+      anyWrites = anyWrites || scan.writes();
+      anyWritesAfterCompute = anyWritesAfterCompute || scan.writesAfterCompute();
+      d.intervalEnd[t] = end;
+      d.scans[t] = scan;
     }
+    if (!any) return;
+    const bool newPhase = block.beginInterval(anyWrites, anyWritesAfterCompute);
+    bool computedInPhase = false;
+    for (unsigned t = 0; t < threads; ++t) {
+      const Event* thread = blockSlots + std::size_t(t) * slotsPerThread;
+      d.steps[t].beginInterval(d.scans[t], block, newPhase);
+      for (unsigned i = d.cursor[t]; i < d.intervalEnd[t]; ++i) {
+        *out = thread[i];
+        computedInPhase = d.steps[t].derive(*out++, i - d.cursor[t], block) || computedInPhase;
+      }
+      d.cursor[t] = d.intervalEnd[t];
+    }
+    block.endInterval(computedInPhase);
   }
 }
 }  // namespace
@@ -150,10 +180,10 @@ Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool
   const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
                                                            unsigned(std::min<std::size_t>(blocks, 64))));
   auto work = [&](unsigned w) {
-    std::vector<unsigned> cursor;
+    DecodeScratch scratch;
     for (std::size_t b = w; b < blocks; b += workers)
       decodeBlock(slots.data() + b * threadsPerBlock * spt, spt, used.data() + b * threadsPerBlock, threadsPerBlock,
-                  trace.events.data() + blockStart[b], cursor);
+                  trace.events.data() + blockStart[b], scratch);
   };
   if (workers == 1 || trace.events.size() < (1u << 16)) {
     for (unsigned w = 0; w < workers; ++w) work(w);

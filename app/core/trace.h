@@ -16,7 +16,7 @@
 
 #include "kernels/launch_params.h"
 #include "kernels/trace_event.h"
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

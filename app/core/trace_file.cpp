@@ -280,7 +280,10 @@ std::optional<Error> Decoder::checkShapes() {
     if (e.phase < 0 || e.phase >= std::max(plan->phases, 1) || e.k < -1 || e.k >= kSteps) return reject("phase or k");
     // Views index matrices and tiles with these: a file must not be able to point them
     // anywhere else, whatever its checksum says.
-    if (e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP) {
+    if (zeroFilled(e)) {
+      // A boundary check's fill of a slot: no element of M or N was touched.
+      if (e.op == Op::StoreP || e.globalRow != -1 || e.globalCol != -1) return reject("matrix element");
+    } else if (e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP) {
       const int rows = e.op == Op::LoadM ? L.j : e.op == Op::LoadN ? L.k : L.j;
       const int cols = e.op == Op::LoadM ? L.k : L.l;
       if (e.globalRow < -1 || e.globalRow > reach || e.globalCol < -1 || e.globalCol > reach)

@@ -23,12 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "result.h"
+#include "kernels/result.h"
 #include "run.h"
 
 namespace tilescope {
 
-inline constexpr uint32_t kTraceFileVersion = 1;
+// Version 2: events are recorded by the views (a boundary fill names no matrix element).
+inline constexpr uint32_t kTraceFileVersion = 2;
 inline constexpr std::string_view kTraceFileExtension = ".tstrace";
 
 struct SavedRun {

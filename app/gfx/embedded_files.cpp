@@ -3,7 +3,7 @@
 namespace tilescope {
 
 std::optional<std::string_view> embeddedFile(std::string_view path) {
-  for (const auto& f : embeddedFiles())
+  for (const auto& f : embeddedShaderFiles())
     if (f.path == path) return f.text;
   return std::nullopt;
 }

@@ -1,22 +1,18 @@
-// Files embedded into the binary at build time (cmake/embed_files.cmake): the GLSL shaders
-// and the kernel sources, so the app draws with the shaders it was built with and shows the
-// kernel source that actually ran.
+// The GLSL shaders, embedded into the binary at build time (scripts/cmake/embed_files.cmake),
+// so the app draws with the shaders it was built with.
 #pragma once
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include "kernels/embedded_file.h"
+
 namespace tilescope {
 
-struct EmbeddedFile {
-  std::string_view path;  // relative to the repository root: "shaders/grid.frag"
-  std::string_view text;
-};
+// Every embedded shader file (defined in the generated source).
+std::span<const EmbeddedFile> embeddedShaderFiles();
 
-// Every embedded file (defined in the generated source).
-std::span<const EmbeddedFile> embeddedFiles();
-
-// The embedded file at `path`, or nothing.
+// The embedded shader at `path` ("shaders/grid.frag"), or nothing.
 std::optional<std::string_view> embeddedFile(std::string_view path);
 
 }  // namespace tilescope

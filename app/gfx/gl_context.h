@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::gfx {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.h"
+#include "kernels/result.h"
 #include "gfx/shader_program.h"
 
 namespace tilescope::gfx {

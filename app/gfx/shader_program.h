@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::gfx {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/analysis/device_profile.h"
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

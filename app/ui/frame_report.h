@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app_state.h"
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

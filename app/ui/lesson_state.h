@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/lesson.h"
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/result.h"
+#include "kernels/result.h"
 #include "core/run.h"
 
 namespace tilescope::ui {

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "app_state.h"
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

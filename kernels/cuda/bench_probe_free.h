@@ -3,7 +3,7 @@
 // as fast as the textbook kernel with no probe template at all? Nothing else may use them;
 // the kernels that run everywhere else live in kernels/*.cuh.
 #pragma once
-#include "core/result.h"
+#include "kernels/result.h"
 #include "kernels/launch_params.h"
 
 namespace tilescope::cuda {

@@ -4,7 +4,7 @@
 #pragma once
 #include <utility>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::cuda {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::cuda {
 

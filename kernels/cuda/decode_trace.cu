@@ -4,6 +4,7 @@
 
 #include "cuda_check.h"
 #include "decode_trace.h"
+#include "kernels/step_rules.h"
 
 namespace tilescope::cuda {
 
@@ -69,6 +70,8 @@ __global__ void countKernel(const Event* slots, unsigned slotsPerThread, unsigne
   if (threadIdx.x == 0) blockCounts[blockIdx.x] = total;
 }
 
+// Also derives each event's phase and k step, with the same rules as the host decoder
+// (kernels/step_rules.h): the block-wide facts of an interval come from __syncthreads_or.
 __global__ void reorderKernel(const Event* slots, unsigned slotsPerThread, const unsigned long long* blockOffsets,
                               Event* out) {
   __shared__ unsigned warpTotals[kMaxThreads / 32];
@@ -79,20 +82,34 @@ __global__ void reorderKernel(const Event* slots, unsigned slotsPerThread, const
   Event* blockOut = out + blockOffsets[blockIdx.x];
   unsigned cursor = 0;
   unsigned long long written = 0;
+  BlockPhase block;
+  ThreadSteps steps;
   for (;;) {
     // This thread's events of the current barrier interval: up to and including its arrival.
     unsigned n = 0;
+    IntervalScan scan;
     while (cursor + n < used) {
-      const Op op = mine[cursor + n].op;
+      const Event& e = mine[cursor + n];
+      scan.add(e, n);
       ++n;
-      if (op == Op::Barrier) break;
+      if (e.op == Op::Barrier) break;
     }
     const unsigned offset = blockExclusiveScan(n, warpTotals, &total);
     const unsigned intervalTotal = total;
-    for (unsigned i = 0; i < n; ++i) blockOut[written + offset + i] = mine[cursor + i];
+    if (intervalTotal == 0) break;  // the same value in every thread: all leave together
+    const bool anyWrites = __syncthreads_or(scan.writes()) != 0;
+    const bool anyWritesAfterCompute = __syncthreads_or(scan.writesAfterCompute()) != 0;
+    const bool newPhase = block.beginInterval(anyWrites, anyWritesAfterCompute);
+    steps.beginInterval(scan, block, newPhase);
+    bool computedInPhase = false;
+    for (unsigned i = 0; i < n; ++i) {
+      Event e = mine[cursor + i];
+      computedInPhase = steps.derive(e, i, block) || computedInPhase;
+      blockOut[written + offset + i] = e;
+    }
+    block.endInterval(__syncthreads_or(computedInPhase) != 0);
     cursor += n;
     written += intervalTotal;
-    if (intervalTotal == 0) break;  // the same value in every thread: all leave together
   }
 }
 

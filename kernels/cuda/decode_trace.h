@@ -6,7 +6,7 @@
 #pragma once
 #include <cstddef>
 
-#include "core/result.h"
+#include "kernels/result.h"
 #include "kernels/trace_event.h"
 
 namespace tilescope::cuda {

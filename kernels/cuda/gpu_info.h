@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <string>
 
-#include "core/analysis/device_profile.h"
-#include "core/result.h"
+#include "kernels/device_properties.h"
+#include "kernels/result.h"
 
 namespace tilescope::cuda {
 

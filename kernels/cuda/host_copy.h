@@ -9,7 +9,7 @@
 
 #include <cstddef>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::cuda {
 

@@ -1,90 +1,38 @@
-// The GPU executor: the same launchKernel() the emulator uses, with an Exec that launches
-// through <<< >>>. This file holds every GPU instantiation (plain and traced, each kernel,
-// GpuTileWidths): keep it the only one, since CI compiles it for five architectures.
-#include <optional>
+// The GPU's plain build: every kernel file compiled exactly as written (float* M, real
+// __shared__ arrays), so the timed kernels are the book's text and nothing else. This file
+// and run_on_gpu_traced.cu hold every GPU instantiation: keep it so, since CI compiles them
+// for five architectures.
 #include <string>
 #include <utility>
 
-#include "cuda_check.h"
-#include "kernels/launch.h"
-#include "run_on_gpu.h"
+#include "cuda_exec.cuh"
+
+namespace tilescope::plain {
+#include "kernels_gen/all_plain.h"
+#include "kernels/visit_kernel.h"
+}  // namespace tilescope::plain
 
 namespace tilescope {
 
 namespace {
-struct CudaExec {
-  using Dim = dim3;
-  template <class T>
-  using Ptr = T*;
-
-  // A launch error (bad configuration, too much shared memory) is reported by
-  // cudaGetLastError right after <<< >>>; errors while the kernel runs come later, at the
-  // caller's next synchronizing call, which is checked there.
-  template <class... Params, class... Args>
-  void launch(void (*kernel)(Params...), Dim grid, Dim block, std::size_t sharedBytes, Args... args) {
-    kernel<<<grid, block, sharedBytes>>>(args...);
-    error = cudaGetLastError();
-  }
-
-  cudaError_t error = cudaSuccess;
+struct PlainArgs {
+  float *M, *N, *P;
 };
-
-Error noInstantiation(const KernelLaunch& L) {
-  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
-                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
-                      "; tiled-dynamic takes any width)");
-}
 }  // namespace
 
-Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace) {
-  CudaExec exec;
-  const bool launched = trace ? launchKernel<GpuTileWidths>(
-                                    exec, L, M, N, P,
-                                    TraceProbe(TraceSink{trace->slots, trace->slotsPerThread, trace->overflow, L.j, L.k, L.l}))
-                                   : launchKernel<GpuTileWidths>(exec, L, M, N, P, NoProbe{});
-  if (!launched) return noInstantiation(L);
+Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P) {
+  cuda::LaunchExec<PlainArgs> exec;
+  // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
+  const PlainArgs args{const_cast<float*>(M), const_cast<float*>(N), P};
+  if (!plain::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); }))
+    return cuda::noInstantiation(L);
   return cuda::check(exec.error, "kernel launch <<<>>>");
 }
 
-namespace {
-// An Exec for launchKernel that launches nothing: it asks the runtime about the function
-// that would have been launched, with the block and dynamic shared memory of the launch.
-struct AttributeExec {
-  using Dim = dim3;
-  template <class T>
-  using Ptr = T*;
-
-  template <class... Params, class... Args>
-  void launch(void (*kernel)(Params...), Dim, Dim block, std::size_t sharedBytes, Args...) {
-    cudaFuncAttributes attr{};
-    if (Status s = cuda::check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes"); !s) {
-      error = s.error();
-      return;
-    }
-    out.registersPerThread = attr.numRegs;
-    out.staticSharedBytes = int(attr.sharedSizeBytes);
-    out.maxThreadsPerBlock = attr.maxThreadsPerBlock;
-    out.localBytesPerThread = int(attr.localSizeBytes);
-    if (Status s = cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.activeBlocksPerSm, kernel,
-                                                                             int(block.x * block.y * block.z),
-                                                                             sharedBytes),
-                               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        !s)
-      error = s.error();
-  }
-
-  std::optional<Error> error;  // the first CUDA call that failed
-  GpuKernelAttributes out;
-};
-}  // namespace
-
-Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced) {
-  AttributeExec exec;
-  // The traced instantiation's sink is never written: nothing runs.
-  const bool found = traced ? launchKernel<GpuTileWidths>(exec, L, nullptr, nullptr, nullptr,
-                                                          TraceProbe(TraceSink{nullptr, 0, nullptr, L.j, L.k, L.l}))
-                            : launchKernel<GpuTileWidths>(exec, L, nullptr, nullptr, nullptr, NoProbe{});
-  if (!found) return noInstantiation(L);
+Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L) {
+  cuda::AttributeExec<PlainArgs> exec;
+  if (!plain::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, PlainArgs{}); }))
+    return cuda::noInstantiation(L);
   if (exec.error) return *exec.error;
   return exec.out;
 }
@@ -103,5 +51,18 @@ std::string widthList(std::integer_sequence<int, Ts...>) {
 }  // namespace
 
 std::string gpuTileWidthsText() { return "T = " + widthList(GpuTileWidths{}); }
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace) {
+  if (!trace) return launchPlainOnGpu(L, M, N, P);
+  return launchTracedOnGpu(L, M, N, P, traceSinkFor(L, trace->slots, trace->slotsPerThread, trace->overflow));
+}
+
+Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced) {
+  return traced ? tracedKernelAttributes(L) : plainKernelAttributes(L);
+}
 
 }  // namespace tilescope

@@ -1,19 +1,18 @@
 // Host-facing entry to the GPU executor: launch one kernel, plain or traced, on device
-// pointers. The kernel templates are instantiated in run_on_gpu.cu, the only translation
-// unit nvcc compiles for them, so callers are plain C++ and need no CUDA compiler.
+// pointers. The kernels are instantiated in run_on_gpu.cu (as written) and
+// run_on_gpu_traced.cu (rewritten into views), the only translation units nvcc compiles for
+// them, so callers are plain C++ and need no CUDA compiler.
 #pragma once
 #include <string>
 
-#include "core/result.h"
 #include "kernels/launch_params.h"
-
+#include "kernels/result.h"
 #include "kernels/trace_event.h"
+#include "kernels/trace_sink.h"
 
 namespace tilescope {
 
-// Where the traced kernels write: device pointers. (The TraceSink the probe takes is built
-// from this and the launch inside run_on_gpu.cu, so host callers never include probe.h,
-// whose emulator macros would collide with the CUDA runtime's headers.)
+// Where the traced kernels write: device pointers.
 struct GpuTraceBuffers {
   Event* slots = nullptr;       // slotsPerThread events per thread of the grid, zeroed (Op::None)
   unsigned slotsPerThread = 0;
@@ -39,15 +38,21 @@ struct GpuKernelAttributes {
   int activeBlocksPerSm = 0;   // the runtime's occupancy answer
 };
 
-// The attributes of L's plain (NoProbe) instantiation, or with `traced` its TraceProbe one.
-// The same launchKernel() as launchOnGpu, so the query and the launch cannot disagree on
-// which function a KernelLaunch means.
+// The attributes of L's plain instantiation (the file as written), or with `traced` of its
+// rewritten one. The same Facts::launch as launchOnGpu, so the query and the launch cannot
+// disagree on which function a KernelLaunch means.
 Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced);
 
-// Whether run_on_gpu.cu has an instantiation for this kernel and tile width.
+// Whether the GPU build has an instantiation for this kernel and tile width.
 bool gpuSupports(const KernelLaunch& L);
 
 // The tile widths the compile-time tiled kernels are built for on the GPU, for messages.
 std::string gpuTileWidthsText();
+
+// The two builds, one translation unit each (launchOnGpu picks).
+Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P);
+Status launchTracedOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink);
+Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L);
+Result<GpuKernelAttributes> tracedKernelAttributes(const KernelLaunch& L);
 
 }  // namespace tilescope

@@ -1,22 +1,16 @@
 // The CUDA surface as the CPU emulator provides it. Only kernels/ includes this (through
 // portable.h): it defines macros such as threadIdx that must not leak into other code.
 //
-// __shared__ becomes thread_local. At block scope thread_local implies static storage, so
-// every emulated thread of a block (all fibers of one OS thread) sees the same array, as
-// on the GPU; an OS thread runs one block at a time, so blocks never share it.
+// The kernels the emulator runs are rewritten first (kernels/rewrite): their __shared__
+// declarations become views over the block's arena, and traced_surface.h redefines
+// __syncthreads() to record each arrival. What is left here is the untouched surface.
 #pragma once
 #include "emu_types.h"
-
-namespace tilescope {
-template <class T>
-using GlobalPtr = emu::CheckedPtr<T>;
-}
 
 #define __global__
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __shared__ thread_local
 #define threadIdx (::tilescope::emu::currentThread->threadIdx)
 #define blockIdx (::tilescope::emu::currentThread->blockIdx)
 #define blockDim (::tilescope::emu::currentThread->blockDim)

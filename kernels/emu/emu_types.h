@@ -3,8 +3,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 
 namespace tilescope::emu {
 
@@ -23,42 +21,24 @@ extern thread_local ThreadContext* currentThread;
 
 // Parks the calling emulated thread at a barrier until all threads of its block arrive.
 void syncThreads(int line);
-// Records a global access outside its allocation; returns a scratch cell (16 bytes,
-// aligned) for the access to use instead.
-void* outOfBoundsAccess(const char* array, long index, long count, bool isWrite);
+// Records an access outside its array (global matrix or shared array) at `line`; returns a
+// scratch cell (16 bytes, aligned) for the access to use instead, holding NaN for a read.
+void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,
+                        std::size_t elementBytes);
 // A deterministic stand-in for clock64(): count of events the block has recorded.
 uint64_t logicalClock();
 
-// A global matrix as the emulated kernel sees it: indexing outside the allocation is
-// recorded and redirected, never undefined behaviour in the host process.
-template <class T>
-class CheckedPtr {
- public:
-  CheckedPtr() = default;
-  CheckedPtr(T* base, long count, const char* name) : base_(base), count_(count), name_(name) {}
-  T& operator[](long index) const {
-    if (index >= 0 && index < count_) return base_[index];
-    using Value = std::remove_const_t<T>;
-    static_assert(sizeof(Value) <= 16, "the scratch cell holds 16 bytes");
-    auto* cell = static_cast<Value*>(outOfBoundsAccess(name_, index, count_, !std::is_const_v<T>));
-    // A read past the allocation has no defined value: NaN makes its use visible downstream.
-    if constexpr (std::is_floating_point_v<Value>) *cell = std::numeric_limits<Value>::quiet_NaN();
-    else *cell = Value{};
-    return *cell;
-  }
-
- private:
-  T* base_ = nullptr;
-  long count_ = 0;
-  const char* name_ = "?";
-};
+// The block's shared memory. A declaration's storage comes from the running block's arena
+// the first time any of its threads reaches it; later threads get the same storage. Each
+// block starts with an empty arena whose bytes are NaN, so a slot no thread wrote reads NaN.
+void* blockSharedStorage(int declaration, std::size_t bytes, std::size_t alignment);
+template <class Array>
+Array& blockShared(int declaration) {
+  return *static_cast<Array*>(blockSharedStorage(declaration, sizeof(Array), alignof(Array)));
+}
+// `extern __shared__` storage: the launch's dynamic shared memory, NaN-filled per block.
+void* blockDynamicShared();
+std::size_t blockDynamicSharedBytes();
 
 }  // namespace tilescope::emu
 
-
-namespace tilescope {
-// Capacity of `extern __shared__ float Mds_Nds[]` (fig. 5.14) under the emulator: the GPU's
-// default 48 KiB of dynamic shared memory per block. The array itself is defined in
-// run_on_emulator.cpp, the one file that instantiates the kernels.
-inline constexpr std::size_t kEmuDynamicSharedFloats = 48 * 1024 / sizeof(float);
-}  // namespace tilescope

@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 
 #include <cmath>
+#include <array>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -40,6 +42,52 @@ class StackPool {
   char* base_ = nullptr;
 };
 
+// The bytes a fresh shared slot holds: quiet NaN in every float lane.
+void fillWithNaN(unsigned char* p, std::size_t bytes) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::size_t i = 0;
+  for (; i + sizeof nan <= bytes; i += sizeof nan) std::memcpy(p + i, &nan, sizeof nan);
+  std::memset(p + i, 0xff, bytes - i);
+}
+
+// One block's shared memory: static declarations placed in the order threads reach them,
+// then the launch's dynamic part. Reset (and NaN-filled) for every block.
+class SharedArena {
+ public:
+  explicit SharedArena(std::size_t dynamicBytes)
+      : storage_(kMaxStaticSharedBytes + dynamicBytes + 16), dynamicBytes_(dynamicBytes) {}
+  void reset() {
+    offsets_.fill(kUnplaced);
+    used_ = 0;
+    fillWithNaN(dynamic(), dynamicBytes_);
+  }
+  // Storage of declaration `id`; null when static shared memory would exceed its limit.
+  void* place(int id, std::size_t bytes, std::size_t alignment) {
+    if (id < 0 || id >= int(offsets_.size())) return nullptr;
+    if (offsets_[std::size_t(id)] == kUnplaced) {
+      const std::size_t at = (used_ + alignment - 1) / alignment * alignment;
+      if (at + bytes > kMaxStaticSharedBytes) return nullptr;
+      fillWithNaN(base() + at, bytes);
+      offsets_[std::size_t(id)] = at;
+      used_ = at + bytes;
+    }
+    return base() + offsets_[std::size_t(id)];
+  }
+  unsigned char* dynamic() { return base() + kMaxStaticSharedBytes; }
+  std::size_t dynamicBytes() const { return dynamicBytes_; }
+
+ private:
+  static constexpr std::size_t kUnplaced = ~std::size_t(0);
+  unsigned char* base() {  // 16-byte aligned, as __shared__ storage is
+    auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    return storage_.data() + ((16 - address % 16) % 16);
+  }
+  std::vector<unsigned char> storage_;
+  std::size_t dynamicBytes_;
+  std::array<std::size_t, 8> offsets_{};
+  std::size_t used_ = 0;
+};
+
 }  // namespace
 
 // Runs the threads of one block at a time.
@@ -54,6 +102,8 @@ struct BlockRunner {
   std::size_t running = 0;  // index of the thread whose fiber is executing
   uint64_t clock = 0;
   alignas(16) unsigned char scratch[16] = {};  // stands in for out-of-bounds cells
+  std::unique_ptr<SharedArena> shared;
+  std::vector<std::unique_ptr<unsigned char[]>> overflowStorage;  // past the static limit
 
   static void threadMain(void* arg) {
     auto* runner = static_cast<BlockRunner*>(arg);
@@ -75,6 +125,7 @@ struct BlockRunner {
       initFiber(fibers[t], stacks.stack(t), kStackBytes, &BlockRunner::threadMain, this);
     }
     clock = 0;
+    shared->reset();
     for (;;) {
       // One barrier interval: every runnable thread, in threadIdx order, runs to the next
       // barrier or to its end.
@@ -117,14 +168,39 @@ void syncThreads(int line) {
   currentThread = &runner->contexts[t];
 }
 
-void* outOfBoundsAccess(const char* array, long index, long count, bool isWrite) {
+void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,
+                        std::size_t elementBytes) {
   BlockRunner* runner = currentThread->runner;
   Report& report = *runner->report;
   if (report.outOfBounds.size() < Report::kMaxRecordedOutOfBounds)
-    report.outOfBounds.push_back({array, index, count, isWrite, currentThread->blockIdx, currentThread->threadIdx});
+    report.outOfBounds.push_back(
+        {array, index, count, isWrite, line, currentThread->blockIdx, currentThread->threadIdx});
   ++report.outOfBoundsTotal;
+  // A read past the array has no defined value: NaN makes its use visible downstream.
+  if (elementBytes == sizeof(double)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::memcpy(runner->scratch, &nan, sizeof nan);
+  } else {
+    fillWithNaN(runner->scratch, sizeof runner->scratch);
+  }
   return runner->scratch;
 }
+
+void* blockSharedStorage(int declaration, std::size_t bytes, std::size_t alignment) {
+  BlockRunner* runner = currentThread->runner;
+  if (void* p = runner->shared->place(declaration, bytes, alignment)) return p;
+  // Over the limit: the launch fails (reported once), the kernel gets scratch to finish on.
+  if (runner->report->error.empty())
+    runner->report->error = "static shared memory over the " + std::to_string(kMaxStaticSharedBytes) +
+                            "-byte limit per block (declaration " + std::to_string(declaration + 1) + " needs " +
+                            std::to_string(bytes) + " more bytes)";
+  runner->overflowStorage.emplace_back(new unsigned char[bytes + alignment]);
+  auto* raw = runner->overflowStorage.back().get();
+  return raw + (alignment - reinterpret_cast<std::uintptr_t>(raw) % alignment) % alignment;
+}
+
+void* blockDynamicShared() { return currentThread->runner->shared->dynamic(); }
+std::size_t blockDynamicSharedBytes() { return currentThread->runner->shared->dynamicBytes(); }
 
 uint64_t logicalClock() { return currentThread->runner->clock++; }
 
@@ -134,9 +210,9 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
     report.error = "block of " + std::to_string(n) + " threads: the limit is 1 to 1024 threads per block";
     return;
   }
-  if (dynamicSharedBytes > kEmuDynamicSharedFloats * sizeof(float)) {
+  if (dynamicSharedBytes > kMaxDynamicSharedBytes) {
     report.error = "dynamic shared memory of " + std::to_string(dynamicSharedBytes) + " bytes exceeds the " +
-                   std::to_string(kEmuDynamicSharedFloats * sizeof(float)) + "-byte limit per block";
+                   std::to_string(kMaxDynamicSharedBytes) + "-byte limit per block";
     return;
   }
   StackPool stacks(n);
@@ -151,6 +227,7 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
   runner->contexts.resize(n);
   runner->states.resize(n);
   runner->barrierLines.resize(n);
+  runner->shared = std::make_unique<SharedArena>(dynamicSharedBytes);
   ThreadContext* saved = currentThread;
   for (unsigned z = 0; z < grid.z; ++z)
     for (unsigned y = 0; y < grid.y; ++y)

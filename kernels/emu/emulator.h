@@ -6,8 +6,10 @@
 // __syncthreads() or returns, and none passes a barrier before all threads of its block
 // arrived there. A barrier that some threads never reach (they returned, or wait at
 // another barrier) is reported as barrier divergence and the block is abandoned: never a
-// hang. Global memory is reached through CheckedPtr, so an access outside an allocation is
-// recorded with its index, never undefined behaviour in this process.
+// hang. Global matrices and shared arrays are reached through views (kernels/views.h), so
+// an access outside its array is recorded with its index and line, never undefined
+// behaviour in this process. Every block gets a fresh shared-memory arena, NaN-filled: what
+// a block reads from a slot no thread of it wrote is NaN, whatever ran before it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,10 +21,11 @@
 namespace tilescope::emu {
 
 struct OutOfBoundsAccess {
-  std::string array;  // "M", "N" or "P"
-  long index = 0;     // linear index the kernel computed
-  long count = 0;     // elements in the allocation
+  std::string array;  // "M", "N", "P", or a shared array's name ("Mds")
+  long long index = 0;  // linear index the kernel computed
+  long long count = 0;  // elements in the array
   bool write = false;
+  int line = 0;       // of the subscript
   Dim3 block, thread;
 };
 
@@ -57,21 +60,18 @@ class ThreadBody {
 // Runs `body` for every thread of the grid; appends what went wrong to `report`.
 void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report);
 
-// The emulator as an executor for kernels/launch.h.
-class Executor {
- public:
-  using Dim = Dim3;
-  template <class T>
-  using Ptr = CheckedPtr<T>;
+// Runs kernel(args...) for every thread of the grid; each thread gets its own copy of the
+// arguments, as a CUDA thread does.
+template <class... Params, class... Args>
+void launch(Report& report, void (*kernel)(Params...), Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes,
+            Args... args) {
+  auto thread = [&] { kernel(args...); };
+  runGrid(grid, block, dynamicSharedBytes, ThreadBody(thread), report);
+}
 
-  template <class... Params, class... Args>
-  void launch(void (*kernel)(Params...), Dim grid, Dim block, std::size_t dynamicSharedBytes, Args... args) {
-    // Each thread calls the kernel with its own copy of the arguments (the probe included).
-    auto thread = [&] { kernel(args...); };
-    runGrid(grid, block, dynamicSharedBytes, ThreadBody(thread), report);
-  }
-
-  Report report;
-};
+// Shared memory per block: CUDA's limit on static __shared__ arrays, and on dynamic shared
+// memory without an opt-in attribute.
+inline constexpr std::size_t kMaxStaticSharedBytes = 48 * 1024;
+inline constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
 
 }  // namespace tilescope::emu

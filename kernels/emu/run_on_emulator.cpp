@@ -1,26 +1,43 @@
 #include "run_on_emulator.h"
 
-#include "emu_types.h"
+#include "../kernel_facts.h"
+#include "../traced_surface.h"
+
+namespace tilescope::emulated {
+#include "kernels_gen/all_traced.h"
+#include "../visit_kernel.h"
+}  // namespace tilescope::emulated
 
 namespace tilescope {
-// The dynamic shared memory of fig. 5.14 (`extern __shared__ float Mds_Nds[]`): with
-// __shared__ as thread_local, the kernel's block-scope extern declaration names this array.
-// It is defined here, next to the kernels, so the compiler sees it needs no dynamic
-// initialisation when the kernels touch it.
-constinit thread_local float Mds_Nds[kEmuDynamicSharedFloats] = {};
-}  // namespace tilescope
 
-#include "../launch.h"
-
-namespace tilescope {
+namespace {
+// The emulator as the executor a kernel's Facts::launch calls.
+struct EmulatorExec {
+  struct Args {
+    GlobalView<float> M, N, P;
+  };
+  template <class F>
+  bool withTile(int tile, F&& f) {
+    return withTileWidth(AllTileWidths{}, tile, f);
+  }
+  template <class... Params, class... A>
+  void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    emu::launch(report, kernel, emu::Dim3{L.gridX, L.gridY, 1}, emu::Dim3{L.blockX, L.blockY, 1},
+                std::size_t(L.dynamicSharedFloats) * sizeof(float), args...);
+  }
+  emu::Report report;
+};
+}  // namespace
 
 emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink) {
-  emu::Executor exec;
-  const emu::CheckedPtr<const float> m(M, long(L.j) * L.k, "M");
-  const emu::CheckedPtr<const float> n(N, long(L.k) * L.l, "N");
-  const emu::CheckedPtr<float> p(P, long(L.j) * L.l, "P");
-  const bool launched = sink ? launchKernel<AllTileWidths>(exec, L, m, n, p, TraceProbe(*sink))
-                             : launchKernel<AllTileWidths>(exec, L, m, n, p, NoProbe{});
+  const TraceSink s = sink ? *sink : TraceSink{};
+  // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
+  const EmulatorExec::Args args{
+      GlobalView<float>(const_cast<float*>(M), (long long)L.j * L.k, MatrixRole::M, s),
+      GlobalView<float>(const_cast<float*>(N), (long long)L.k * L.l, MatrixRole::N, s),
+      GlobalView<float>(P, (long long)L.j * L.l, MatrixRole::P, s)};
+  EmulatorExec exec;
+  const bool launched = emulated::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); });
   if (!launched) exec.report.error = "the emulator has no instantiation for tile width " + std::to_string(L.tile);
   return std::move(exec.report);
 }

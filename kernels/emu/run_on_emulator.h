@@ -1,17 +1,18 @@
-// Host-facing entry to the emulator: run one kernel launch on the CPU. The kernel
-// templates are instantiated in run_on_emulator.cpp, the only file that sees them with the
+// Host-facing entry to the emulator: run one kernel launch on the CPU. The rewritten
+// kernels are instantiated in run_on_emulator.cpp, the only file that sees them with the
 // emulator's CUDA surface, so no CUDA-like macro reaches the caller.
 #pragma once
 #include "../launch_params.h"
+#include "../trace_sink.h"
 #include "emulator.h"
 
 namespace tilescope {
-struct TraceSink;
 
-// Runs L with the plain kernels (sink == nullptr) or the traced ones. M, N, P hold
-// j*k, k*l and j*l floats.
+// Runs L on the emulator. M, N, P hold j*k, k*l and j*l floats. With `sink` the views
+// record into its slots; without, they only check bounds.
 emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink);
 
 // Whether the emulator has an instantiation for this kernel and tile width.
 bool emulatorSupports(const KernelLaunch& L);
+
 }  // namespace tilescope

@@ -50,7 +50,7 @@ TEST(CliSaveOpen, ASavedTraceReopensWithIdenticalEvents) {
   const std::string chrome = tempPath(".json");
   const CliResult open = runCli("open --file " + file + " --chrome " + chrome);
   EXPECT_EQ(open.exitCode, 0) << open.err;
-  EXPECT_NE(open.out.find("format 1"), std::string::npos) << open.out;
+  EXPECT_NE(open.out.find("format " + std::to_string(kTraceFileVersion)), std::string::npos) << open.out;
   EXPECT_NE(open.out.find(std::to_string(here.trace->events.size()) + " events traced"), std::string::npos);
   std::stringstream json;
   json << std::ifstream(chrome).rdbuf();

@@ -7,7 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "kernels/device_properties.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 
@@ -35,24 +36,6 @@ struct DeviceProfile {
   double bandwidthGBs = 0.0;
   double peakGflops = 0.0;  // FP32, no tensor cores
   std::string ceilingsSource;
-};
-
-// What the CUDA runtime reports about a device, field for field as in cudaDeviceProp (plus
-// the clock, which CUDA 13 moved to cudaDevAttrClockRate). A plain struct so that the
-// conversion below is tested without a GPU: the CUDA backend copies cudaDeviceProp into it.
-struct DeviceProperties {
-  std::string name;
-  int major = 0, minor = 0;  // compute capability
-  int multiProcessorCount = 0;
-  int maxThreadsPerMultiProcessor = 0;
-  int maxBlocksPerMultiProcessor = 0;
-  int maxThreadsPerBlock = 0;
-  int regsPerMultiprocessor = 0;
-  int regsPerBlock = 0;
-  std::size_t sharedMemPerMultiprocessor = 0;
-  std::size_t sharedMemPerBlockOptin = 0;
-  std::size_t reservedSharedMemPerBlock = 0;
-  int clockKHz = 0;
 };
 
 // The profile called "device": the SM limits from `p`, and what the runtime does not report

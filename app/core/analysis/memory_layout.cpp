@@ -18,25 +18,7 @@ GlobalLayout globalLayout(const KernelLaunch& L) {
   return g;
 }
 
-SharedLayout sharedLayout(const KernelLaunch& L) {
-  SharedLayout s;
-  int rowsM = 0;
-  if (L.kernel == KernelId::TiledRect || L.kernel == KernelId::BugRectIndex) {
-    const int bw = int(L.blockX), bh = int(L.blockY);
-    const int tk = bw < bh ? bw : bh;
-    rowsM = bh;
-    s.strideM = tk;
-    s.strideN = bw;
-    s.bytes = uint32_t(bh * tk + tk * bw) * kElementBytes;
-  } else if (kernelInfo(L.kernel).tiled) {
-    rowsM = L.tile;
-    s.strideM = s.strideN = L.tile + (L.kernel == KernelId::TiledTransposed ? L.pad : 0);
-    s.bytes = 2 * uint32_t(L.tile * s.strideM) * kElementBytes;
-  }
-  s.baseM = 0;
-  s.baseN = uint32_t(rowsM * s.strideM) * kElementBytes;
-  return s;
-}
+SharedLayout sharedLayout(const KernelLaunch& L) { return kernelSharedTiles(L); }
 
 std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
   switch (e.op) {

@@ -8,13 +8,13 @@
 // sees. Element (row, col) of a rows x cols matrix is at base + 4 * (row * cols + col):
 // the kernels' own index expression (also for the out-of-bounds rows that wrap around).
 //
-// Shared memory: the tiled kernels' static arrays Mds[T][T] and Nds[T][T] are laid out as
+// Shared memory: where each kernel keeps its tiles is one of its facts (tiles() in its file
+// under kernels/): the tiled kernels' static arrays Mds[T][T] and Nds[T][T] are laid out as
 // declared, Mds at byte 0 and Nds right after it at 4*T*T (nvcc places a kernel's static
 // __shared__ arrays in declaration order, each aligned to its element size; a T*T float
 // array needs no padding). The dynamic kernels carve Mds and Nds out of one extern array
-// the same way (fig. 5.14). tiled-transposed has rows of T + pad floats; tiled-rect (and
-// its bug twin) a bh x TK Mds and a TK x bw Nds, TK = min(bw, bh). Slot (r, c) of a tile
-// is at base + 4 * (r * stride + c), with (r, c) the slot the probe recorded.
+// the same way (fig. 5.14). Slot (r, c) of a tile is at base + 4 * (r * stride + c), with
+// (r, c) the slot the view recorded.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -31,11 +31,7 @@ struct GlobalLayout {
   int j = 0, k = 0, l = 0;  // M is j x k, N is k x l, P is j x l
 };
 
-struct SharedLayout {
-  uint32_t baseM = 0, baseN = 0;  // byte offsets of Mds and Nds
-  int strideM = 0, strideN = 0;   // floats from one tile row to the next
-  uint32_t bytes = 0;             // both tiles together; 0: the kernel uses no shared memory
-};
+using SharedLayout = SharedTileLayout;  // kernels/catalog.h
 
 GlobalLayout globalLayout(const KernelLaunch& launch);
 SharedLayout sharedLayout(const KernelLaunch& launch);  // all zero for naive

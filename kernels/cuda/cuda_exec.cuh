@@ -1,0 +1,72 @@
+// The GPU as the executor a kernel's Facts::launch calls: one that launches through
+// <<< >>>, and one that launches nothing and asks the runtime about the function instead.
+// Shared by the plain and the traced translation units (run_on_gpu.cu, run_on_gpu_traced.cu),
+// which differ only in the kernels they include and in Args.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <optional>
+
+#include "cuda_check.h"
+#include "kernels/kernel_facts.h"
+#include "run_on_gpu.h"
+
+namespace tilescope::cuda {
+
+// A launch error (bad configuration, too much shared memory) is reported by
+// cudaGetLastError right after <<< >>>; errors while the kernel runs come later, at the
+// caller's next synchronizing call, which is checked there.
+template <class ArgsT>
+struct LaunchExec {
+  using Args = ArgsT;
+  template <class F>
+  bool withTile(int tile, F&& f) {
+    return withTileWidth(GpuTileWidths{}, tile, f);
+  }
+  template <class... Params, class... A>
+  void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    kernel<<<dim3(L.gridX, L.gridY), dim3(L.blockX, L.blockY), std::size_t(L.dynamicSharedFloats) * sizeof(float)>>>(
+        args...);
+    error = cudaGetLastError();
+  }
+  cudaError_t error = cudaSuccess;
+};
+
+// Launches nothing: asks the runtime about the function that would have been launched,
+// with the block and dynamic shared memory of the launch.
+template <class ArgsT>
+struct AttributeExec {
+  using Args = ArgsT;
+  template <class F>
+  bool withTile(int tile, F&& f) {
+    return withTileWidth(GpuTileWidths{}, tile, f);
+  }
+  template <class... Params, class... A>
+  void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {
+    cudaFuncAttributes attr{};
+    if (Status s = check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes"); !s) {
+      error = s.error();
+      return;
+    }
+    out.registersPerThread = attr.numRegs;
+    out.staticSharedBytes = int(attr.sharedSizeBytes);
+    out.maxThreadsPerBlock = attr.maxThreadsPerBlock;
+    out.localBytesPerThread = int(attr.localSizeBytes);
+    if (Status s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out.activeBlocksPerSm, kernel,
+                                                                       int(L.blockX * L.blockY),
+                                                                       std::size_t(L.dynamicSharedFloats) * sizeof(float)),
+                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        !s)
+      error = s.error();
+  }
+  std::optional<Error> error;  // the first CUDA call that failed
+  GpuKernelAttributes out;
+};
+
+inline Error noInstantiation(const KernelLaunch& L) {
+  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
+                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
+                      "; tiled-dynamic takes any width)");
+}
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,77 @@
+// What a kernel file's facts build on. Each kernel file ends with `struct Facts`:
+//   info                 name, description, flags, and for a bug its fixed twin and faulty lines
+//   shape(L)             block, phases, trace slots per thread, dynamic shared memory
+//   tiles(L)             where its tiles lie in shared memory (for the bank-conflict analysis)
+//   arrays(L)            per shared array, in declaration order: which matrix it holds tiles of
+//   launch(x, L, a)      which function runs, with which arguments (x: an executor)
+// The families below give the defaults of the chapter's kernels; a file overrides what
+// differs. Plain host C++ apart from launch(), which only the executors instantiate.
+#pragma once
+#include <utility>
+
+#include "catalog.h"
+#include "ceil_div.h"
+#include "launch_params.h"
+
+namespace tilescope {
+
+using SharedArrays = std::array<SharedArrayFacts, kMaxSharedArrays>;
+
+// Fig. 5.9's family: a T x T block computes a T x T tile of P in ceil(k / T) phases. Per
+// phase a thread loads one element of each tile, arrives at two barriers and reads T
+// elements of each tile; at the end it stores P. Mds[T][T] then Nds[T][T], each tile row
+// copied from one matrix row.
+struct TileFamily {
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s;
+    s.blockX = s.blockY = unsigned(L.tile);
+    s.phases = ceilDiv(L.k, L.tile);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 2 * L.tile) + 1;
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch& L) { return twoTiles(L.tile, L.tile, L.tile, L.tile); }
+  static SharedArrays arrays(const KernelLaunch&) {
+    return {{{MatrixRole::M, 0, true}, {MatrixRole::N, 0, true}}};
+  }
+
+  // Mds (rowsM x strideM floats) at byte 0, then Nds (rowsN x strideN floats).
+  static SharedTileLayout twoTiles(int rowsM, int strideM, int rowsN, int strideN) {
+    SharedTileLayout t;
+    t.strideM = strideM;
+    t.strideN = strideN;
+    t.baseN = uint32_t(rowsM * strideM) * 4u;
+    t.bytes = t.baseN + uint32_t(rowsN * strideN) * 4u;
+    return t;
+  }
+};
+
+// Kernels without shared memory: the block is as asked, and each thread walks all of k.
+struct FreeBlockFamily {
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s;
+    s.blockX = L.blockX;
+    s.blockY = L.blockY;
+    s.eventsPerThread = unsigned(2 * L.k + 1);  // a read of M and of N per step, one store
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch&) { return {}; }
+  static SharedArrays arrays(const KernelLaunch&) { return {}; }
+};
+
+// Calls f(std::integral_constant<int, T>{}) for the T in List equal to `tile`; false if none.
+template <int... Ts, class F>
+bool withTileWidth(std::integer_sequence<int, Ts...>, int tile, F&& f) {
+  return ((tile == Ts ? (f(std::integral_constant<int, Ts>{}), true) : false) || ...);
+}
+template <int... Ts>
+constexpr bool containsTileWidth(std::integer_sequence<int, Ts...>, int tile) {
+  return ((tile == Ts) || ...);
+}
+
+// Compile-time tile widths. The emulator instantiates every width a slider can reach; nvcc
+// builds a short list to keep GPU builds fast (tiled-dynamic covers any width there).
+using AllTileWidths = std::integer_sequence<int, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                                            20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32>;
+using GpuTileWidths = std::integer_sequence<int, 1, 2, 3, 4, 8, 16, 32>;
+
+}  // namespace tilescope

@@ -1,0 +1,107 @@
+// Phases and k steps, derived from what the threads did; no kernel declares them.
+//
+// The decoder (app/core/trace.cpp on the host, kernels/cuda/decode_trace.cu on the GPU)
+// walks a block interval by interval (between barriers) and applies these rules, so both
+// executors' traces carry the same derived fields.
+//
+// Phase (per block): a phase is loading tiles into shared memory and then computing on
+// them. A new phase starts when, after the block has computed in the current phase, a
+// thread writes shared memory again (a tile load, or a boundary check's fill). A thread
+// enters the new phase at that write: its events before it (bug-sync-in-k's store of P,
+// tiled-no-second-sync's last reads of the old tiles) stay in the old phase. A thread that
+// writes nothing there (tiled-rect's idle loaders) enters it at the interval's start when
+// the block had computed before the interval, else at the next interval. Kernels without
+// shared memory have one phase, 0.
+//
+// k step (per thread, reset when it enters a phase): the compute reads (shared reads, and
+// global reads that were not loads into shared memory) in program order, grouped into
+// steps: a step reads M's side and N's side, and a new step begins when the thread returns
+// to a side it already read in this step after reading the other. So Mds Nds Mds Nds is
+// k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. Loads, fills,
+// barriers and stores have k = -1.
+#pragma once
+#include "host_device.h"
+#include "trace_event.h"
+
+namespace tilescope {
+
+HOST_DEVICE bool writesSharedSlot(const Event& e) {
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0;
+}
+HOST_DEVICE bool isComputeRead(const Event& e) {
+  if (e.op == Op::ReadM || e.op == Op::ReadN) return true;
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0;
+}
+
+inline constexpr unsigned kNoEvent = ~0u;
+
+// One thread's events of one interval, seen before any is decoded.
+struct IntervalScan {
+  unsigned firstWrite = kNoEvent;              // index (in the interval) of its first shared write
+  unsigned firstWriteAfterCompute = kNoEvent;  // ... of its first one after a compute read
+  bool computed = false;
+  HOST_DEVICE void add(const Event& e, unsigned i) {
+    if (writesSharedSlot(e)) {
+      if (firstWrite == kNoEvent) firstWrite = i;
+      if (computed && firstWriteAfterCompute == kNoEvent) firstWriteAfterCompute = i;
+    }
+    computed = computed || isComputeRead(e);
+  }
+  HOST_DEVICE bool writes() const { return firstWrite != kNoEvent; }
+  HOST_DEVICE bool writesAfterCompute() const { return firstWriteAfterCompute != kNoEvent; }
+};
+
+struct BlockPhase {
+  int16_t phase = 0;
+  bool computed = false;        // the block computed in the current phase
+  bool computedBefore = false;  // ... as it stood when this interval began
+  // With the OR over the block's threads of their scans: whether this interval starts a phase.
+  HOST_DEVICE bool beginInterval(bool anyWrites, bool anyWritesAfterCompute) {
+    computedBefore = computed;
+    if (!(anyWrites && (computed || anyWritesAfterCompute))) return false;
+    ++phase;
+    computed = false;
+    return true;
+  }
+  HOST_DEVICE void endInterval(bool anyComputedInPhase) { computed = computed || anyComputedInPhase; }
+};
+
+struct ThreadSteps {
+  int16_t phase = 0;
+  int16_t k = -1;
+  uint8_t sidesInStep = 0;  // 1: M's side read in this step, 2: N's
+  uint8_t lastSide = 0;
+  unsigned switchAt = kNoEvent;  // where in this interval the thread enters block.phase
+
+  HOST_DEVICE void beginInterval(const IntervalScan& scan, const BlockPhase& block, bool newPhase) {
+    switchAt = kNoEvent;
+    if (phase == block.phase) return;
+    if (!newPhase) switchAt = 0;  // a phase it did not enter by writing: from here on
+    else if (block.computedBefore) switchAt = scan.writes() ? scan.firstWrite : 0;
+    else switchAt = scan.firstWriteAfterCompute;  // kNoEvent: it enters at the next interval
+  }
+
+  // Fills e.phase and e.k for the i-th event of the interval; true when it is a compute
+  // read of the block's current phase.
+  HOST_DEVICE bool derive(Event& e, unsigned i, const BlockPhase& block) {
+    if (i == switchAt) {
+      phase = block.phase;
+      k = -1;
+      sidesInStep = lastSide = 0;
+    }
+    e.phase = phase;
+    e.k = -1;
+    if (!isComputeRead(e)) return false;
+    const uint8_t side = (e.op == Op::ReadN || e.op == Op::LoadN) ? 2 : 1;
+    if (k < 0 || ((sidesInStep & side) && lastSide != side)) {
+      ++k;
+      sidesInStep = 0;
+    }
+    sidesInStep |= side;
+    lastSide = side;
+    e.k = k;
+    return phase == block.phase;
+  }
+};
+
+}  // namespace tilescope

@@ -1,0 +1,210 @@
+// Views: how a kernel's memory accesses record themselves.
+//
+// A kernel is written as the book prints it (`float* M`, `__shared__ float Mds[T][T]`,
+// `Mds[ty][tx] = M[Row*Width + ph*TILE_WIDTH + tx];`). The declaration rewrite
+// (kernels/rewrite) turns only its declarations into views: pointer parameters become
+// GlobalView, `__shared__` arrays SharedView, local pointers aliases of them. The
+// statements are untouched; an element access through a view returns an ElementRef,
+// whose conversion to a value records a read and whose assignment records a write. So the
+// trace holds the element the code really touched, with the line of the subscript
+// (captured by Subscript's converting constructor), and cannot disagree with the code.
+//
+// The idea is std::mdspan's accessor policy cut down to a matmul kernel: what an element
+// access does is decided by the view, not by the kernel text. The GPU's plain build
+// compiles the original text, so views cost nothing there; the traced GPU build and the
+// emulator compile the rewritten text with these views.
+//
+// Recording merges what the book calls a load: a global read immediately followed, in the
+// same thread, by a shared write of the same bits is one Load event with both the global
+// element and the shared slot. Everything else is one event per access. Phases and k
+// steps are not recorded here: the decoder derives them from barriers and the order of
+// each thread's accesses (kernels/step_rules.h).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "portable.h"
+#include "trace_event.h"
+#include "trace_sink.h"
+
+namespace tilescope {
+
+// An index as written in a subscript, with the source line of that subscript. The default
+// argument is evaluated where the conversion happens: at the subscript, by g++ and nvcc.
+struct Subscript {
+  long long value;
+  int line;
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  HOST_DEVICE constexpr Subscript(I v, int line = __builtin_LINE()) : value((long long)v), line(line) {}
+};
+
+// One thread's recorder: where its events go, and the one global read that may still merge
+// with a shared write into a load. Constructed at the top of every traced kernel body.
+class Recorder {
+ public:
+  HOST_DEVICE explicit Recorder(const TraceSink& sink) : sink_(sink) {
+    if (!sink_.slots) return;
+    const unsigned long long threadsPerBlock = (unsigned long long)blockDim.x * blockDim.y;
+    const unsigned long long block = (unsigned long long)blockIdx.y * gridDim.x + blockIdx.x;
+    const unsigned long long thread = block * threadsPerBlock + threadIdx.y * blockDim.x + threadIdx.x;
+    first_ = sink_.slots + thread * sink_.slotsPerThread;
+  }
+
+  // A read or write of element `index` of global matrix `role`.
+  HOST_DEVICE void global(MatrixRole role, bool write, long long index, float value, int line) {
+    Event* e = next();
+    if (!e) return;
+    const int cols = sink_.colsOf(role) > 0 ? sink_.colsOf(role) : 1, rows = sink_.rowsOf(role);
+    const long long row = floorDiv(index, cols);
+    fill(*e, write ? Op::StoreP : (role == MatrixRole::N ? Op::LoadN : Op::LoadM), line, value);
+    e->globalRow = int32_t(row);
+    e->globalCol = int32_t(index - row * cols);
+    e->flags = (row >= 0 && row < rows) ? kInBounds : 0;
+    pending_ = (!write && role != MatrixRole::P) ? e : nullptr;
+  }
+
+  // A read or write of element `index` (counted from the start of the view) of shared
+  // array `array`, whose rows are `rowLength` elements long. `inBounds`: inside its array.
+  HOST_DEVICE void shared(int array, bool write, long long index, int rowLength, float value, bool inBounds,
+                          int line) {
+    if (!sink_.slots) return;
+    const SharedArrayFacts& facts = sink_.sharedArray(array);
+    // The slot's row and column in tile terms; an array with no known row length is one row.
+    const int stride = facts.rowStride > 0 ? facts.rowStride : rowLength;
+    const long long slotRowWide = stride > 0 ? floorDiv(index, stride) : 0;
+    const int16_t slotRow = int16_t(slotRowWide);
+    const int16_t slotCol = int16_t(index - slotRowWide * (stride > 0 ? stride : 0));
+    Event* merged = write ? mergeLoad(value, facts, slotRow, slotCol) : nullptr;
+    if (merged) return;
+    Event* e = next();
+    if (!e) return;
+    const bool ofN = facts.matrix == MatrixRole::N;
+    fill(*e, write ? (ofN ? Op::LoadN : Op::LoadM) : (ofN ? Op::ReadN : Op::ReadM), line, value);
+    // A shared write that no global read fed: a boundary check filling the slot itself.
+    e->flags = uint8_t((inBounds ? kInBounds : 0) | (write ? kZeroFill : 0));
+    e->sharedRow = slotRow;
+    e->sharedCol = slotCol;
+  }
+
+  HOST_DEVICE void barrier(int line) {
+    Event* e = next();
+    if (!e) return;
+    fill(*e, Op::Barrier, line, 0.0f);
+    const uint64_t clock = currentClock();
+    e->globalRow = int32_t(clock >> 32);
+    e->globalCol = int32_t(clock & 0xffffffffu);
+  }
+
+ private:
+  HOST_DEVICE static long long floorDiv(long long a, long long b) {
+    const long long q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  }
+  HOST_DEVICE static uint32_t bitsOf(float v) {
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  HOST_DEVICE static uint64_t currentClock() {
+#if defined(__CUDA_ARCH__)
+    return uint64_t(clock64());
+#elif defined(__CUDACC__)
+    return 0;  // nvcc's host pass: never executed
+#else
+    return emu::logicalClock();
+#endif
+  }
+
+  // The previous access of this thread was a global read of the same bits: it was a load
+  // into shared memory. One event then says both where the value came from and where it went.
+  HOST_DEVICE Event* mergeLoad(float value, const SharedArrayFacts& facts, int16_t slotRow, int16_t slotCol) {
+    Event* e = pending_;
+    pending_ = nullptr;
+    if (!e || bitsOf(e->value) != bitsOf(value)) return nullptr;
+    e->sharedRow = slotRow;
+    e->sharedCol = slotCol;
+    // Fig. 5.11: a tile row is read from one matrix row, slot column c from the row's
+    // element c of the tile. A column past the row's end lands in the next row of the
+    // allocation; report it as the element the code meant: its row, a column past the end.
+    if (facts.tileRowIsMatrixRow) {
+      const int cols = sink_.colsOf(e->op == Op::LoadN ? MatrixRole::N : MatrixRole::M);
+      const long long index = (long long)e->globalRow * cols + e->globalCol;
+      const long long meantRow = floorDiv(index - slotCol, cols);
+      if (meantRow != e->globalRow) {
+        e->globalRow = int32_t(meantRow);
+        e->globalCol = int32_t(index - meantRow * cols);
+        e->flags = uint8_t(e->flags & ~kInBounds);
+      }
+    }
+    return e;
+  }
+
+  HOST_DEVICE Event* next() {
+    pending_ = nullptr;
+    if (!sink_.slots) return nullptr;
+    if (count_ >= sink_.slotsPerThread) {
+      *sink_.overflow = 1;  // every overflowing thread writes the same value: benign
+      return nullptr;
+    }
+    return first_ + count_++;
+  }
+
+  HOST_DEVICE static void fill(Event& e, Op op, int line, float value) {
+    e.op = op;
+    e.flags = kInBounds;
+    e.line = uint16_t(line);
+    e.blockX = uint16_t(blockIdx.x);
+    e.blockY = uint16_t(blockIdx.y);
+    e.threadX = uint16_t(threadIdx.x);
+    e.threadY = uint16_t(threadIdx.y);
+    e.phase = 0;
+    e.k = -1;
+    e.globalRow = -1;
+    e.globalCol = -1;
+    e.sharedRow = -1;
+    e.sharedCol = -1;
+    e.value = value;
+  }
+
+  TraceSink sink_;
+  Event* first_ = nullptr;
+  Event* pending_ = nullptr;  // a global read that a shared write may turn into a load
+  unsigned count_ = 0;
+};
+
+// What an element access returns: reading it (conversion to T) records a read, assigning
+// to it records a write. `Site` knows the element: its address (checked on the emulator,
+// where an access outside its array is reported and redirected) and how to record it.
+template <class T, class Site>
+class ElementRef {
+ public:
+  HOST_DEVICE explicit ElementRef(const Site& site) : site_(site) {}
+  HOST_DEVICE operator T() const {
+    const T v = *site_.address(false);
+    site_.record(false, float(v));
+    return v;
+  }
+  HOST_DEVICE const ElementRef& operator=(T v) const {
+    *site_.address(true) = v;
+    site_.record(true, float(v));
+    return *this;
+  }
+  HOST_DEVICE const ElementRef& operator=(const ElementRef& other) const { return *this = T(other); }
+  template <class U>
+  HOST_DEVICE const ElementRef& operator+=(U v) const { return *this = T(T(*this) + v); }
+  template <class U>
+  HOST_DEVICE const ElementRef& operator-=(U v) const { return *this = T(T(*this) - v); }
+  template <class U>
+  HOST_DEVICE const ElementRef& operator*=(U v) const { return *this = T(T(*this) * v); }
+  template <class U>
+  HOST_DEVICE const ElementRef& operator/=(U v) const { return *this = T(T(*this) / v); }
+
+ private:
+  Site site_;
+};
+
+}  // namespace tilescope
+
+#include "views_global.h"
+#include "views_shared.h"
