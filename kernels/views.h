@@ -32,11 +32,18 @@ namespace tilescope {
 
 // An index as written in a subscript, with the source line of that subscript. The default
 // argument is evaluated where the conversion happens: at the subscript, by g++ and nvcc.
+// (Not a template: nvcc evaluates __builtin_LINE() in a constructor template's default
+// argument at the template's own line, so each index type gets its own constructor.)
 struct Subscript {
   long long value;
   int line;
-  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
-  HOST_DEVICE constexpr Subscript(I v, int line = __builtin_LINE()) : value((long long)v), line(line) {}
+  HOST_DEVICE constexpr Subscript(int v, int line = __builtin_LINE()) : value(v), line(line) {}
+  HOST_DEVICE constexpr Subscript(unsigned v, int line = __builtin_LINE()) : value(v), line(line) {}
+  HOST_DEVICE constexpr Subscript(long v, int line = __builtin_LINE()) : value(v), line(line) {}
+  HOST_DEVICE constexpr Subscript(unsigned long v, int line = __builtin_LINE()) : value((long long)v), line(line) {}
+  HOST_DEVICE constexpr Subscript(long long v, int line = __builtin_LINE()) : value(v), line(line) {}
+  HOST_DEVICE constexpr Subscript(unsigned long long v, int line = __builtin_LINE())
+      : value((long long)v), line(line) {}
 };
 
 // One thread's recorder: where its events go, and the one global read that may still merge
