@@ -24,6 +24,7 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
                                        id, #name, tsRecorder)
 #define TILESCOPE_SHARED_SCALAR(T, name, id) __shared__ T name
 #define TILESCOPE_BARRIER() ::tilescope::blockBarrier()
+#define TILESCOPE_LAUNCH_BOUNDS __launch_bounds__(1024)
 #else
 // The emulator: every block gets fresh storage from its arena, NaN-filled (emu::blockShared).
 #define TILESCOPE_SHARED(T, name, id, ...)                                      \
@@ -36,6 +37,7 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
                                        #name, tsRecorder)
 #define TILESCOPE_SHARED_SCALAR(T, name, id) T& name = ::tilescope::emu::blockShared<T>(id)
 #define TILESCOPE_BARRIER() ::tilescope::emu::syncThreads(__LINE__)
+#define TILESCOPE_LAUNCH_BOUNDS
 #endif
 
 #undef __syncthreads

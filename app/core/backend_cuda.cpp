@@ -95,19 +95,17 @@ class CudaBackend final : public Backend {
     CUDA_TRY(cudaMemcpy(dM->data(), M.values.data(), M.size() * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemcpy(dN->data(), N.values.data(), N.size() * sizeof(float), cudaMemcpyHostToDevice));
 
-    DeviceBuffer<Event> dSlots;
     DeviceBuffer<unsigned> dOverflow;
     GpuTraceBuffers trace;
     if (slots) {
-      auto s = DeviceBuffer<Event>::allocate(plan.traceSlots, "trace slots");
-      if (!s) return s.error();
-      dSlots = std::move(*s);
+      if (auto s = reserve(slotCache_, plan.traceSlots, "trace slots"); !s) return s.error();
+      Event* const dSlotData = slotCache_.data();
       auto o = DeviceBuffer<unsigned>::allocate(1, "trace overflow flag");
       if (!o) return o.error();
       dOverflow = std::move(*o);
-      CUDA_TRY(cudaMemset(dSlots.data(), 0, dSlots.bytes()));  // every slot starts as Op::None
+      CUDA_TRY(cudaMemset(dSlotData, 0, plan.traceSlots * sizeof(Event)));  // every slot starts as Op::None
       CUDA_TRY(cudaMemset(dOverflow.data(), 0, sizeof(unsigned)));
-      trace = GpuTraceBuffers{dSlots.data(), plan.slotsPerThread, dOverflow.data()};
+      trace = GpuTraceBuffers{dSlotData, plan.slotsPerThread, dOverflow.data()};
     }
 
     if (auto s = launchOnGpu(plan.launch, dM->data(), dN->data(), dP->data(), slots ? &trace : nullptr); !s)
@@ -126,14 +124,13 @@ class CudaBackend final : public Backend {
                                     plan.slotsPerThread};
       auto offsets = DeviceBuffer<unsigned long long>::allocate(std::size_t(layout.blocks) + 1, "trace block offsets");
       if (!offsets) return offsets.error();
-      auto count = cuda::countTraceEvents(dSlots.data(), layout, offsets->data());
+      auto count = cuda::countTraceEvents(slotCache_.data(), layout, offsets->data());
       if (!count) return count.error();
-      auto decoded = DeviceBuffer<Event>::allocate(*count, "decoded trace");
-      if (!decoded) return decoded.error();
-      if (auto s = cuda::decodeTraceOnGpu(dSlots.data(), layout, offsets->data(), decoded->data()); !s)
+      if (auto s = reserve(decodedCache_, *count, "decoded trace"); !s) return s.error();
+      if (auto s = cuda::decodeTraceOnGpu(slotCache_.data(), layout, offsets->data(), decodedCache_.data()); !s)
         return s.error();
       slots->resize(*count);  // EventAllocator: no zero fill before the copy overwrites it
-      if (auto s = copier_.toHost(slots->data(), decoded->data(), *count * sizeof(Event)); !s) return s.error();
+      if (auto s = copier_.toHost(slots->data(), decodedCache_.data(), *count * sizeof(Event)); !s) return s.error();
       outcome.slotsDecoded = true;
     }
     return outcome;
@@ -143,6 +140,19 @@ class CudaBackend final : public Backend {
   cuda::GpuInfo info_;
   std::optional<DeviceProfile> profile_;  // measured on first use
   cuda::StagedCopier copier_;  // pinned buffers, kept for the next trace
+  // Trace buffers reach a gigabyte at the largest traceable sizes: kept for the next trace
+  // rather than a cudaMalloc and a cudaFree (which synchronizes) of each at every launch.
+  DeviceBuffer<Event> slotCache_, decodedCache_;
+
+  template <class T>
+  static Status reserve(DeviceBuffer<T>& buffer, std::size_t count, const char* what) {
+    if (buffer.size() >= count) return Ok{};
+    buffer = DeviceBuffer<T>();  // free the old one first: the two never need to coexist
+    auto fresh = DeviceBuffer<T>::allocate(count, what);
+    if (!fresh) return fresh.error();
+    buffer = std::move(*fresh);
+    return Ok{};
+  }
 };
 }  // namespace
 

@@ -11,6 +11,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 #define threadIdx (::tilescope::emu::currentThread->threadIdx)
 #define blockIdx (::tilescope::emu::currentThread->blockIdx)
 #define blockDim (::tilescope::emu::currentThread->blockDim)

@@ -166,6 +166,11 @@ class Rewriter {
     const std::size_t close = matching(open);
     if (close >= t_.size()) return error(open, "unbalanced parentheses in the parameters of " + fn.name);
     parameters(open + 1, close, fn);
+    // The traced build records from local state and needs more registers than the plain
+    // one: promise the largest block, so a 32 x 32 block still launches (spilling if it must).
+    bool bounded = false;
+    for (std::size_t k = i; k < open; ++k) bounded = bounded || is(k, "__launch_bounds__");
+    if (fn.isKernel && !bounded) edits_.push_back({t_[open - 1].offset, 0, "TILESCOPE_LAUNCH_BOUNDS "});
     std::size_t body = close + 1;
     while (body < t_.size() && !is(body, "{") && !is(body, ";")) {
       body = is(body, "(") ? matching(body) + 1 : body + 1;  // __launch_bounds__(...) and the like

@@ -49,6 +49,8 @@ TEST(BoundsReport, Tiled_T2_dims_3x3x3_NamesTheElementsOfFigures511And512) {
       EXPECT_TRUE(v.insideAllocation);
       EXPECT_EQ(v.wrapsToRow, 1);
       EXPECT_EQ(v.wrapsToCol, 0);
+      // ... and the value the view recorded is the one the kernel really read: M_{1,0}.
+      EXPECT_EQ(v.event.value, run.m.at(1, 0));
     }
     if (v.matrix == 'N' && v.event.globalRow == 3 && v.event.globalCol == 0) {
       EXPECT_FALSE(v.insideAllocation);

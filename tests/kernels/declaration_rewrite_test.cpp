@@ -64,7 +64,7 @@ TEST(DeclarationRewrite, Figure59KeepsEveryStatementOnItsLine) {
   // Lines 19-20, 21, 24, 26, 28 of the figure: the statements the trace points at.
   for (int line : {19, 20, 21, 24, 26, 28}) EXPECT_EQ(after[std::size_t(line - 1)], before[std::size_t(line - 1)]);
   EXPECT_EQ(after[1],
-            "__global__ void matrixMulKernel(::tilescope::GlobalView<float> M, ::tilescope::GlobalView<float> N, "
+            "__global__ void TILESCOPE_LAUNCH_BOUNDS matrixMulKernel(::tilescope::GlobalView<float> M, ::tilescope::GlobalView<float> N, "
             "::tilescope::GlobalView<float> P, int Width) { TILESCOPE_KERNEL_ENTRY(M, N, P)");
   EXPECT_EQ(after[3], "    TILESCOPE_SHARED(float, Mds, 0, [ TILE_WIDTH ] [ TILE_WIDTH ]);");
   EXPECT_EQ(after[4], "    TILESCOPE_SHARED(float, Nds, 1, [ TILE_WIDTH ] [ TILE_WIDTH ]);");
