@@ -74,6 +74,11 @@ struct FrameLayout {
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
 };
 
+// The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.
+struct FontsInUse {
+  std::string sans, mono;
+};
+
 struct AppState {
   Request request;
   Shown shown;
@@ -90,6 +95,7 @@ struct AppState {
   TimingState timing;               // the Timing panel: sweeps, live and recorded results
   AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
   LessonState lesson;               // the guided lesson on screen, if any
+  FontsInUse fonts;
 };
 
 // The shown run, or null before the first run arrives.

@@ -7,7 +7,9 @@ namespace tilescope::ui {
 
 Status loadLessons(LessonState& s) {
   if (s.loaded) return Ok{};
-  auto lessons = loadLessonDirectory(defaultLessonDirectory());
+  auto dir = defaultLessonDirectory();
+  if (!dir) return dir.error();
+  auto lessons = loadLessonDirectory(*dir);
   if (!lessons) return lessons.error();
   s.lessons = std::move(*lessons);
   s.loaded = true;

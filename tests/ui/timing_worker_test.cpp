@@ -66,7 +66,7 @@ TimingState waitFor(const TimingWorker& worker, const std::function<bool(const T
 std::size_t liveCount(const TimingState& s) { return s.live ? s.live->results.size() : 0; }
 
 TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE,
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE),
                       [] { return Result<std::unique_ptr<TimingEngine>>(unavailable("no CUDA device: test")); });
   TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
   EXPECT_EQ(s.liveUnavailable, "no CUDA device: test");
@@ -82,7 +82,7 @@ TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
 }
 
 TEST(TimingWorker, AMissingRecordedFileIsAnErrorValueNotAFailure) {
-  TimingWorker worker("/nonexistent/timings.csv", fake(1ms));
+  TimingWorker worker(std::string("/nonexistent/timings.csv"), fake(1ms));
   const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
   EXPECT_FALSE(s.recorded);
   EXPECT_FALSE(s.recordedError.empty());
@@ -91,7 +91,7 @@ TEST(TimingWorker, AMissingRecordedFileIsAnErrorValueNotAFailure) {
 }
 
 TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(20ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(20ms));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   const auto cases = liveSweepCases(1024);  // N = 256, 512, 1024: 5 cases each
   ASSERT_EQ(cases.size(), 15u);
@@ -119,7 +119,7 @@ TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
 }
 
 TEST(TimingWorker, CancelStopsBetweenCases) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(30ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(30ms));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   worker.start(liveSweepCases(4096), "live sweep");  // 25 cases: 750 ms if left alone
   waitFor(worker, [](const TimingState& t) { return t.progress.done >= 2; });
@@ -135,7 +135,7 @@ TEST(TimingWorker, CancelStopsBetweenCases) {
 }
 
 TEST(TimingWorker, FailedCasesAreKeptButNeverPlotted) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(1ms, /*failN=*/512));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms, /*failN=*/512));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   worker.start(liveSweepCases(1024), "live sweep");
   const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed && !t.running && t.live; });
@@ -147,7 +147,7 @@ TEST(TimingWorker, FailedCasesAreKeptButNeverPlotted) {
 }
 
 TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(5ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(5ms));
   AppState state;
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
   EXPECT_EQ(state.timing.view.source, TimingSource::Live);
