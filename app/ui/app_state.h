@@ -67,6 +67,7 @@ struct GridRect {
 struct WindowRect {
   std::string name;
   float x = 0, y = 0, width = 0, height = 0;
+  std::string tab;  // the panel it shows: its selected tab, or its only panel
 };
 struct FrameLayout {
   std::vector<GridRect> grids;

@@ -76,7 +76,7 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.key("windows").beginArray();
   for (const WindowRect& w : state.layout.windows)
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
-        .field("width", double(w.width)).field("height", double(w.height)).endObject();
+        .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab).endObject();
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);
