@@ -103,7 +103,7 @@ void TimingWorker::loop() {
       liveUnavailable_ = engine.error().message;
     }
     if (recorded)
-      recorded_ = std::make_shared<const TimingReport>(std::move(*recorded));
+      recorded_ = digestReport(std::make_shared<const TimingReport>(std::move(*recorded)));
     else
       recordedError_ = recorded.error().message;
     probed_ = true;
@@ -135,6 +135,11 @@ void TimingWorker::sweep(const Job& job) {
   const TimingOptions options{.cancel = &cancel_};
   std::size_t done = 0;
   int failed = 0;
+  std::shared_ptr<const TimingDigest> live;  // live_ as this thread last wrote it
+  {
+    std::lock_guard lock(mutex_);
+    live = live_;
+  }
   std::string error;
   for (const TimingCase& c : job.cases) {
     if (cancel_) break;
@@ -152,8 +157,12 @@ void TimingWorker::sweep(const Job& job) {
     if (report->cancelled) break;
     failed += unverifiedCount(*report);
     ++done;
+    // Merged and digested before the lock: the UI thread copies live_ every frame.
+    auto merged = digestReport(
+        std::make_shared<const TimingReport>(live ? mergeReports(*live->report, *report) : std::move(*report)));
+    live = merged;
     std::lock_guard lock(mutex_);
-    live_ = std::make_shared<const TimingReport>(live_ ? mergeReports(*live_, *report) : *report);
+    live_ = std::move(merged);
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::lock_guard lock(mutex_);

@@ -64,7 +64,7 @@ class TimingWorker {
   // What copyTo() hands out, under mutex_.
   bool probed_ = false;
   std::string liveUnavailable_, device_, recordedError_, title_, lastSweep_;
-  std::shared_ptr<const TimingReport> recorded_, live_;
+  std::shared_ptr<const TimingDigest> recorded_, live_;
   bool running_ = false;
   SweepProgress progress_;
   double runningSeconds_ = 0.0;

@@ -63,7 +63,7 @@ TimingState waitFor(const TimingWorker& worker, const std::function<bool(const T
   return s;
 }
 
-std::size_t liveCount(const TimingState& s) { return s.live ? s.live->results.size() : 0; }
+std::size_t liveCount(const TimingState& s) { return s.live ? s.live->report->results.size() : 0; }
 
 TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
   TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE),
@@ -71,8 +71,8 @@ TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
   TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
   EXPECT_EQ(s.liveUnavailable, "no CUDA device: test");
   ASSERT_TRUE(s.recorded);
-  EXPECT_TRUE(s.recorded->recorded);
-  EXPECT_EQ(s.recorded->device, "NVIDIA H100 80GB HBM3");
+  EXPECT_TRUE(s.recorded->report->recorded);
+  EXPECT_EQ(s.recorded->report->device, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(s.shown(), s.recorded.get());
   worker.start(lectureCases(), "lecture table");
   s = waitFor(worker, [](const TimingState& t) { return !t.lastSweep.empty(); });
@@ -109,8 +109,8 @@ TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
   EXPECT_EQ(partial.shown(), partial.live.get());  // live wins over recorded once it exists
   const TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running; });
   EXPECT_EQ(liveCount(s), cases.size());
-  EXPECT_EQ(s.live->device, "Fake GPU");
-  EXPECT_FALSE(s.live->recorded);
+  EXPECT_EQ(s.live->report->device, "Fake GPU");
+  EXPECT_FALSE(s.live->report->recorded);
   EXPECT_EQ(s.lastSweep.rfind("live sweep: timed 15 of 15 cases in ", 0), 0u) << s.lastSweep;
   // A second sweep replaces the cases it repeats and keeps the others.
   worker.start(lectureCases(), "lecture table");
@@ -140,10 +140,19 @@ TEST(TimingWorker, FailedCasesAreKeptButNeverPlotted) {
   worker.start(liveSweepCases(1024), "live sweep");
   const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed && !t.running && t.live; });
   ASSERT_TRUE(s.live);
-  EXPECT_EQ(unverifiedCount(*s.live), 5);  // every case at N = 512
-  for (const TimingSeries& series : buildSeries(*s.live))
+  EXPECT_EQ(unverifiedCount(*s.live->report), 5);  // every case at N = 512
+  for (const TimingSeries& series : buildSeries(*s.live->report))
     for (const SeriesPoint& p : series.points) EXPECT_NE(p.n, 512.0) << series.label;
   EXPECT_NE(s.lastSweep.find("5 failed verification (not plotted)"), std::string::npos) << s.lastSweep;
+  // What the panel draws was derived by the worker from the very report it hands out.
+  EXPECT_EQ(s.live->unverified, 5);
+  const std::vector<TimingSeries> expected = buildSeries(*s.live->report);
+  ASSERT_EQ(s.live->series.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(s.live->series[i].label, expected[i].label);
+    EXPECT_EQ(s.live->series[i].points.size(), expected[i].points.size());
+  }
+  EXPECT_EQ(s.live->lectureRows.size(), lectureRows(*s.live->report).size());
 }
 
 TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
@@ -159,7 +168,7 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
     syncTiming(state, worker);
   }
   ASSERT_TRUE(state.timing.live);
-  EXPECT_EQ(state.timing.live->results.size(), lectureCases().size());
+  EXPECT_EQ(state.timing.live->report->results.size(), lectureCases().size());
   EXPECT_EQ(state.timing.lastSweep.rfind("lecture table: timed 10 of 10", 0), 0u) << state.timing.lastSweep;
   // Showing the recorded results instead is a view change, not a new sweep.
   TimingView v = state.timing.view;
