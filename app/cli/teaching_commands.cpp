@@ -213,8 +213,9 @@ int openCommand(const Options& o, std::ostream& out) {
 int lessonsCommand(const Options& o, std::ostream& out) {
   auto flags = commandFlags(o, {"--show", "--script", "--dir"}, {});
   if (!flags) return reportError(flags.error());
-  const std::string dir = flags->count("--dir") ? flags->at("--dir") : defaultLessonDirectory();
-  auto lessons = loadLessonDirectory(dir);
+  auto dir = flags->count("--dir") ? Result<std::string>(flags->at("--dir")) : defaultLessonDirectory();
+  if (!dir) return reportError(dir.error());
+  auto lessons = loadLessonDirectory(*dir);
   if (!lessons) return reportError(lessons.error());
   const bool show = flags->count("--show") > 0, script = flags->count("--script") > 0;
   if (show && script) return reportError(invalidInput("give --show NAME or --script NAME, not both"));
@@ -244,7 +245,7 @@ int lessonsCommand(const Options& o, std::ostream& out) {
   }
   const std::string key = show ? flags->at("--show") : flags->at("--script");
   const Lesson* lesson = findLesson(*lessons, key);
-  if (!lesson) return reportError(invalidInput("no lesson '" + key + "' in " + dir + ": see tilescope-cli lessons"));
+  if (!lesson) return reportError(invalidInput("no lesson '" + key + "' in " + *dir + ": see tilescope-cli lessons"));
   if (script) {
     // The whole lesson as one script-mode file: each page's commands, then a wait for its
     // run and a rendered frame, as the app's Next button would do it.

@@ -173,6 +173,18 @@ Result<LaunchConfig> bugConfig(const Bug& bug, bool fixed, uint64_t seed) {
   return c;
 }
 
+std::optional<GalleryLaunch> galleryLaunchOf(const LaunchConfig& c) {
+  for (const Bug& bug : kBugs)
+    for (bool fixed : {false, true}) {
+      auto bc = bugConfig(bug, fixed, c.seed);
+      // The block shape is the tile for tiled kernels, so only the others must match it.
+      if (bc && bc->kernel == c.kernel && bc->dims == c.dims && bc->tile == c.tile &&
+          (kernelInfo(c.kernel).tiled || (bc->blockX == c.blockX && bc->blockY == c.blockY)))
+        return GalleryLaunch{&bug, fixed};
+    }
+  return std::nullopt;
+}
+
 BugEvidence examineRun(const Run& run) {
   BugEvidence ev;
   ev.verified = run.verification.passed;

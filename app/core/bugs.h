@@ -4,6 +4,7 @@
 // this one table, and `examineRun` measures the symptom from a run, never from a model.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,14 @@ const Bug* findBug(std::string_view id);
 
 // The gallery's launch for the buggy (fixed == false) or the fixed kernel, inputs from seed.
 Result<LaunchConfig> bugConfig(const Bug& bug, bool fixed, uint64_t seed);
+
+// Which gallery launch `config` is (any seed), if any: the app shows that entry's symptoms.
+// Where two entries share a fixed launch, the first in gallery order is named.
+struct GalleryLaunch {
+  const Bug* bug = nullptr;
+  bool fixed = false;
+};
+std::optional<GalleryLaunch> galleryLaunchOf(const LaunchConfig& config);
 
 struct WrongCell {
   int row = 0, col = 0;

@@ -9,11 +9,8 @@
 #include <optional>
 #include <sstream>
 
+#include "asset_paths.h"
 #include "bugs.h"
-
-#ifndef TILESCOPE_LESSON_DIR
-#define TILESCOPE_LESSON_DIR "assets/lessons"
-#endif
 
 namespace tilescope {
 
@@ -241,9 +238,11 @@ Result<std::vector<Lesson>> loadLessonDirectory(const std::string& dir) {
   return lessons;
 }
 
-std::string defaultLessonDirectory() {
-  if (const char* env = std::getenv("TILESCOPE_LESSONS"); env && *env) return env;
-  return TILESCOPE_LESSON_DIR;
+Result<std::string> defaultLessonDirectory() {
+  if (const char* env = std::getenv("TILESCOPE_LESSONS"); env && *env) return std::string(env);
+  auto dir = assetPath("lessons");
+  if (!dir) return dir.error();
+  return dir->string();
 }
 
 const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& key) {

@@ -52,8 +52,8 @@ Result<Lesson> loadLesson(const std::string& path);
 // Every *.lesson file of `dir`, in file-name order (the files are numbered).
 Result<std::vector<Lesson>> loadLessonDirectory(const std::string& dir);
 
-// assets/lessons of the source tree this was built from, or $TILESCOPE_LESSONS when set.
-std::string defaultLessonDirectory();
+// $TILESCOPE_LESSONS when set, else the lessons of the assets directory (asset_paths.h).
+Result<std::string> defaultLessonDirectory();
 
 // A lesson by name ("tiling-and-phases"), by number ("3") or by file name.
 const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& key);

@@ -12,11 +12,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <string>
 
 #include "apply_intents.h"
+#include "font_finder.h"
 #include "frame_report.h"
 #include "gfx/gl_context.h"
 #include "gfx/grid_renderer.h"
@@ -36,21 +36,37 @@ std::string g_glfwError;  // GLFW reports errors through a C callback with no us
 
 void onGlfwError(int, const char* description) { g_glfwError = description ? description : "unknown GLFW error"; }
 
-constexpr const char* kSansFonts[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
-constexpr const char* kMonoFonts[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
 constexpr float kBaseFontPx = 15.0f;
 
 struct Fonts {
+  Result<FontFile> sansFile = unavailable("not looked up");
+  Result<FontFile> monoFile = unavailable("not looked up");
   ImFont* sans = nullptr;
   ImFont* mono = nullptr;
   float builtScale = 0.0f;
 };
 
-ImFont* addFont(const char* const* candidates, std::size_t count, float px) {
+// Once per session: fontconfig's answer does not change while the app runs, and the message
+// about a fallback should appear once, not at every font-scale change.
+void findFonts(Fonts& fonts, AppState& state) {
+  fonts.sansFile = findFont(FontRole::Sans);
+  fonts.monoFile = findFont(FontRole::Mono);
+  for (const auto* f : {&fonts.sansFile, &fonts.monoFile})
+    if (!*f)
+      std::fprintf(stderr, "tilescope: %s; using Dear ImGui's built-in font for %s\n", f->error().message.c_str(),
+                   f == &fonts.sansFile ? "the interface" : "source code");
+  state.fonts.sans = fonts.sansFile ? fonts.sansFile->path : "";
+  state.fonts.mono = fonts.monoFile ? fonts.monoFile->path : "";
+}
+
+ImFont* addFont(const Result<FontFile>& file, float px) {
   ImGuiIO& io = ImGui::GetIO();
-  for (std::size_t i = 0; i < count; ++i)
-    if (std::filesystem::exists(candidates[i])) return io.Fonts->AddFontFromFileTTF(candidates[i], px);
-  ImFontConfig config;  // no DejaVu (fonts-dejavu-core): ImGui's built-in font, scaled
+  if (file) {
+    ImFontConfig config;
+    config.FontNo = file->index;
+    if (ImFont* font = io.Fonts->AddFontFromFileTTF(file->path.c_str(), px, &config)) return font;
+  }
+  ImFontConfig config;  // ImGui's built-in bitmap font, scaled
   config.SizePixels = std::round(13.0f * px / kBaseFontPx);
   return io.Fonts->AddFontDefault(&config);
 }
@@ -59,8 +75,8 @@ ImFont* addFont(const char* const* candidates, std::size_t count, float px) {
 void buildFonts(Fonts& fonts, float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  fonts.sans = addFont(kSansFonts, std::size(kSansFonts), std::round(kBaseFontPx * scale));
-  fonts.mono = addFont(kMonoFonts, std::size(kMonoFonts), std::round(kBaseFontPx * scale));
+  fonts.sans = addFont(fonts.sansFile, std::round(kBaseFontPx * scale));
+  fonts.mono = addFont(fonts.monoFile, std::round(kBaseFontPx * scale));
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -193,6 +209,7 @@ int runApp(const AppOptions& options) {
   RunWorker worker;
   TimingWorker timingWorker;  // the Timing panel's sweeps, and its recorded results
   AppState state;
+  findFonts(fonts, state);
   state.now = clockSeconds();
   if (options.open.empty())
     state.intents.push_back(ApplyPreset{options.preset});

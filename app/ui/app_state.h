@@ -67,11 +67,17 @@ struct GridRect {
 struct WindowRect {
   std::string name;
   float x = 0, y = 0, width = 0, height = 0;
+  std::string tab;  // the panel it shows: its selected tab, or its only panel
 };
 struct FrameLayout {
   std::vector<GridRect> grids;
   std::vector<WindowRect> windows;
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
+};
+
+// The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.
+struct FontsInUse {
+  std::string sans, mono;
 };
 
 struct AppState {
@@ -90,6 +96,7 @@ struct AppState {
   TimingState timing;               // the Timing panel: sweeps, live and recorded results
   AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
   LessonState lesson;               // the guided lesson on screen, if any
+  FontsInUse fonts;
 };
 
 // The shown run, or null before the first run arrives.

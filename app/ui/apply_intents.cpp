@@ -135,10 +135,17 @@ void applyIntents(AppState& state, RunWorker& worker) {
                    },
                    [&](const EditTracePath& i) { state.view.tracePath = i.path; },
                    [&](const OpenLesson& i) {
-                     if (auto s = openLesson(state.lesson, i.key); !s) state.lesson.error = s.error().message;
-                     else state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                     if (auto s = openLesson(state.lesson, i.key); !s) {
+                       state.lesson.error = s.error().message;
+                     } else {
+                       state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                       state.playback.playing = false;  // a page is a still picture unless it says `play`
+                     }
                    },
-                   [&](const LessonGoTo& i) { goToLessonPage(state.lesson, i.page); },
+                   [&](const LessonGoTo& i) {
+                     goToLessonPage(state.lesson, i.page);
+                     state.playback.playing = false;
+                   },
                    [&](const SetPresenter& i) {
                      state.lesson.presenter = i.on;
                      // The projector layout is presentation mode without the controls.

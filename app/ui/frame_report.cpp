@@ -61,6 +61,10 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.endArray();
   j.endObject();
   j.field("presentation", state.view.presentation).field("fontScale", double(state.view.fontScale));
+  j.key("fonts").beginObject().field("sans", state.fonts.sans).field("mono", state.fonts.mono).endObject();
+  // Where the Timing panel's recorded results came from (or why there are none).
+  j.key("recordedTimings").beginObject().field("path", state.timing.recordedPath);
+  j.field("error", state.timing.recordedError).endObject();
   j.key("grids").beginArray();
   for (const GridRect& g : state.layout.grids) {
     j.beginObject().field("name", g.name).field("x", double(g.x)).field("y", double(g.y));
@@ -72,7 +76,7 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.key("windows").beginArray();
   for (const WindowRect& w : state.layout.windows)
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
-        .field("width", double(w.width)).field("height", double(w.height)).endObject();
+        .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab).endObject();
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);

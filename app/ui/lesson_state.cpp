@@ -1,13 +1,41 @@
 #include "lesson_state.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <set>
+
+#include "app_state.h"
+#include "panels.h"
 
 namespace tilescope::ui {
+namespace {
+
+// The view every page starts from, before the lesson's own `show` lines: each slot's first
+// panel, the app's starting view (Matrices in the centre, Source, Counters), except the left
+// column, which keeps the lesson's text. So a tab the user brought forward by hand never
+// outlives a page change, and a page without a `show` of its own shows the picture.
+std::vector<std::string> defaultTabs() {
+  std::vector<std::string> lines;
+  std::set<Slot> seen;
+  for (const PanelEntry& p : panelRegistry())
+    if (seen.insert(p.slot).second) lines.push_back("show " + std::string(p.slot == Slot::Left ? "Lesson" : p.name));
+  return lines;
+}
+
+std::string speedLine(double stepsPerSecond) {
+  char text[64];
+  std::snprintf(text, sizeof text, "set speed %g", stepsPerSecond);
+  return text;
+}
+
+}  // namespace
 
 Status loadLessons(LessonState& s) {
   if (s.loaded) return Ok{};
-  auto lessons = loadLessonDirectory(defaultLessonDirectory());
+  auto dir = defaultLessonDirectory();
+  if (!dir) return dir.error();
+  auto lessons = loadLessonDirectory(*dir);
   if (!lessons) return lessons.error();
   s.lessons = std::move(*lessons);
   s.loaded = true;
@@ -35,11 +63,14 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "set dims " + std::to_string(c.dims.j) + " " + std::to_string(c.dims.k) + " " + std::to_string(c.dims.l),
       "set tile " + std::to_string(c.tile),
       "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
-      "set granularity k",  // the app's defaults, which a lesson's first page starts from
+      // The app's defaults, which a lesson's first page starts from.
+      "set granularity " + std::string(granularityName(Playback{}.granularity)),
+      speedLine(Playback{}.stepsPerSecond),
       "select block 0 0",
       "seek start",
   };
   if (c.seed <= uint64_t(std::numeric_limits<int>::max())) lines.push_back("set seed " + std::to_string(c.seed));
+  for (std::string& line : defaultTabs()) lines.push_back(std::move(line));
   for (int p = 0; p <= page; ++p)
     for (const LessonCommand& cmd : lesson.pages[std::size_t(p)].commands) {
       const auto& w = cmd.words;

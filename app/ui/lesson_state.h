@@ -30,9 +30,12 @@ Status loadLessons(LessonState& s);
 // Opens a lesson by name, number or file name at its first page; the error lists the names.
 Status openLesson(LessonState& s, const std::string& key);
 // The script-mode lines that put the app in the state of `page` whichever way it is reached
-// (Next, Back, a jump): the page's whole launch, then the view commands (select, seek, step,
-// show, granularity, speed) of every page up to it in order, from the app's defaults. Replaying
-// only the page's own lines would make a relative `step` land somewhere else after Back.
+// (Next, Back, a jump) and whatever the user changed by hand before: the page's whole launch,
+// then the app's default view (granularity, speed, block (0,0), the cursor at the start, each
+// slot's default tab with the lesson in the left column), then the view commands (select,
+// seek, step, show, granularity, speed) of every page up to it in order. Replaying only the
+// page's own lines would make a relative `step` land somewhere else after Back, and would
+// leave a tab chosen by hand in front of the view the page's text speaks of.
 std::vector<std::string> pageReplayScript(const Lesson& lesson, int page);
 // Moves to `page` (clamped to the lesson) and queues its commands.
 void goToLessonPage(LessonState& s, int page);

@@ -1,7 +1,8 @@
 // Bug gallery: the mistakes of the teaching material (app/core/bugs.h), each one click from
 // its buggy launch and one click from its fix. When the run on screen is a gallery launch,
 // the panel lists its measured symptoms: wrong P cells with expected and actual values,
-// out-of-bounds loads, barriers per thread and the stale shared reads. The Matrices panel
+// out-of-bounds loads, barriers per thread and the stale shared reads. The run worker
+// measured them once per run (LoadedRun::gallery); this file only draws. The Matrices panel
 // already paints the wrong P cells and the out-of-bounds loads.
 #include <imgui.h>
 
@@ -17,23 +18,7 @@
 namespace tilescope::ui {
 namespace {
 
-// The gallery entry whose buggy (or fixed) launch is on screen, if any.
-const Bug* bugOnScreen(const LaunchConfig& c, bool& fixed) {
-  for (const Bug& bug : bugGallery())
-    for (bool f : {false, true}) {
-      auto bc = bugConfig(bug, f, c.seed);
-      if (bc && bc->kernel == c.kernel && bc->dims == c.dims && bc->tile == c.tile &&
-          (kernelInfo(c.kernel).tiled || (bc->blockX == c.blockX && bc->blockY == c.blockY))) {
-        fixed = f;
-        return &bug;
-      }
-    }
-  return nullptr;
-}
-
-void evidence(PanelContext& ctx, const Run& run) {
-  // Gallery launches are tiny (at most a few thousand events): measuring per frame is cheap.
-  const BugEvidence ev = examineRun(run);
+void evidence(PanelContext& ctx, const BugEvidence& ev) {
   const ImU32 bad = ctx.theme().error;
   auto line = [&](bool isBad, const std::string& text) {
     if (isBad) ImGui::PushStyleColor(ImGuiCol_Text, bad);
@@ -119,14 +104,14 @@ void drawBugGalleryPanel(PanelContext& ctx) {
   ImGui::Separator();
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
-  bool fixed = false;
-  const Bug* bug = bugOnScreen(run->run.config, fixed);
-  if (!bug) {
+  if (!run->gallery) {
     ImGui::TextDisabled("The run on screen is not a gallery launch: press buggy or fixed above.");
     return;
   }
-  ImGui::Text("On screen: %.*s (%s)", int(bug->title.size()), bug->title.data(), fixed ? "fixed" : "buggy");
-  evidence(ctx, run->run);
+  const Bug& bug = *run->gallery->launch.bug;
+  ImGui::Text("On screen: %.*s (%s)", int(bug.title.size()), bug.title.data(),
+              run->gallery->launch.fixed ? "fixed" : "buggy");
+  evidence(ctx, run->gallery->evidence);
   hazardReport(ctx);
 }
 

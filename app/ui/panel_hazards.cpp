@@ -14,7 +14,7 @@ void drawHazardsPanel(PanelContext& ctx) {
   const auto analysis = shownAnalysis(ctx);
   if (!analysis) return;
   const auto& hazards = analysis->hazards;
-  const std::size_t wrong = std::size_t(std::count(run->wrongP.begin(), run->wrongP.end(), uint8_t(1)));
+  const std::size_t wrong = run->wrongCount;
   ImGui::TextWrapped("%s", run->run.verification.summary().c_str());
   if (wrong > 0) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ctx.theme().error), "%zu P elements are wrong "
                                     "(marked in the P grid)", wrong);

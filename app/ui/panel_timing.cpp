@@ -3,7 +3,9 @@
 // block-shape table at N = 8192. With a GPU, sweeps run on the TimingWorker thread with a
 // progress bar and Cancel; without one the panel shows what our bench recorded on an H100
 // (assets/timings/h100.csv) and says, on top, that those numbers are recorded, not live.
-// Only verified results are plotted or tabulated (timing_model.h).
+// Only verified results are plotted or tabulated (timing_model.h). The series and the table's
+// rows come digested with each report from the timing worker (TimingDigest): drawing a frame
+// sorts and groups nothing.
 #include <imgui.h>
 
 #include <algorithm>
@@ -91,7 +93,8 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
     TimingView v = t.view;
     if (ImGui::RadioButton("live", v.source == TimingSource::Live)) v.source = TimingSource::Live;
     ImGui::SameLine();
-    if (ImGui::RadioButton(("recorded (" + t.recorded->device + ", " + t.recorded->date + ")").c_str(),
+    const TimingReport& recorded = *t.recorded->report;
+    if (ImGui::RadioButton(("recorded (" + recorded.device + ", " + recorded.date + ")").c_str(),
                            v.source == TimingSource::Recorded))
       v.source = TimingSource::Recorded;
     setView(ctx, v);
@@ -180,12 +183,13 @@ void drawSeriesPopup(PanelContext& ctx, const std::vector<TimingSeries>& all) {
   setView(ctx, v);
 }
 
-void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingReport& report) {
+void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& digest) {
   const Theme& theme = ctx.theme();
-  const std::vector<TimingSeries> all = buildSeries(report);
+  const TimingReport& report = *digest.report;
+  const std::vector<TimingSeries>& all = digest.series;
   sameLineIfFits(ImGui::CalcTextSize("Series...").x + ImGui::GetStyle().FramePadding.x * 2);
   drawSeriesPopup(ctx, all);
-  if (const int failed = unverifiedCount(report); failed > 0) {
+  if (const int failed = digest.unverified; failed > 0) {
     const std::string text =
         std::to_string(failed) + (failed == 1 ? " case" : " cases") + " failed verification: not plotted";
     sameLineIfFits(ImGui::CalcTextSize(text.c_str()).x);
@@ -230,16 +234,16 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingReport& r
 }
 
 // --- The lecture's block-shape table ----------------------------------------------------
-void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingReport& report) {
+void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& digest) {
   const Theme& theme = ctx.theme();
-  const std::vector<LectureRow> rows = lectureRows(report);
+  const std::vector<LectureRow>& rows = digest.lectureRows;
   const bool any = std::any_of(rows.begin(), rows.end(), [](const LectureRow& r) { return r.result; });
   if (!any) {
     ImGui::TextWrapped(t.liveUnavailable.empty() ? "No N = 8192 results yet: run the lecture table above."
                                                  : "These results have no N = 8192 cases.");
     return;
   }
-  const auto best = bestNaiveRow(rows);
+  const auto best = digest.bestNaive;
   double top = 0.0;
   for (const LectureRow& r : rows)
     if (r.result && r.result->verified) top = std::max(top, r.result->gflops);
@@ -310,8 +314,8 @@ void drawTimingPanel(PanelContext& ctx) {
     ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
     return;
   }
-  const TimingReport* shown = t.shown();
-  drawSource(ctx, t, shown);
+  const TimingDigest* shown = t.shown();
+  drawSource(ctx, t, shown ? shown->report.get() : nullptr);
   drawSweepControls(ctx, t);
   if (!shown) return;
   TimingView v = t.view;

@@ -104,15 +104,18 @@ void drawPanels(PanelContext& ctx) {
     // One panel: the window is the panel. Several: a tab bar, titled by the slot.
     const std::string title = entries.size() == 1 ? std::string(entries[0]->name) : "##" + std::string(slotTitle(slot));
     ImGuiWindowFlags flags = kFlags | (entries.size() > 1 ? ImGuiWindowFlags_NoTitleBar : 0);
+    std::string shown;  // the panel drawn in this window this frame
     if (ImGui::Begin(title.c_str(), nullptr, flags)) {
       if (entries.size() == 1) {
         entries[0]->draw(ctx);
+        shown = entries[0]->name;
       } else if (ImGui::BeginTabBar("tabs")) {
         const auto active = ctx.state.view.activeTab.find(std::string(slotTitle(slot)));
         for (const PanelEntry* p : entries) {
           const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
           if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
             p->draw(ctx);
+            shown = p->name;
             ImGui::EndTabItem();
           }
         }
@@ -120,7 +123,7 @@ void drawPanels(PanelContext& ctx) {
       }
     }
     ctx.layout.windows.push_back({entries.size() == 1 ? std::string(entries[0]->name) : std::string(slotTitle(slot)),
-                                  r.x, r.y, r.w, r.h});
+                                  r.x, r.y, r.w, r.h, shown});
     ImGui::End();
   }
 }

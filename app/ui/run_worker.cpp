@@ -1,5 +1,6 @@
 #include "run_worker.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -168,6 +169,11 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResou
   loaded->replay = std::move(replay);
   loaded->timeline = Timeline::build(*loaded->run.trace);
   loaded->wrongP = wrongElements(loaded->run);
+  loaded->wrongCount = std::size_t(std::count(loaded->wrongP.begin(), loaded->wrongP.end(), uint8_t(1)));
+  // Gallery launches are tiny (a few thousand events at most), so their symptoms are measured
+  // before the hand-over: the panel has them with the picture.
+  if (auto launch = galleryLaunchOf(loaded->run.config))
+    loaded->gallery = LoadedRun::Gallery{*launch, examineRun(loaded->run)};
   loaded->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::shared_ptr<const LoadedRun> shared = std::move(loaded);
   pending = PendingAnalysis{shared, std::move(resources)};  // analysed by loop() once handed over

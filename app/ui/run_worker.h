@@ -14,6 +14,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/backend.h"
+#include "core/bugs.h"
 #include "core/run.h"
 #include "core/timeline.h"
 #include "replay.h"
@@ -28,6 +29,14 @@ struct LoadedRun {
   Run run;
   Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
   std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
+  std::size_t wrongCount = 0;   // how many of wrongP are 1
+  // Set when the run is a bug-gallery launch (bugs.h): which entry, and the symptoms measured
+  // from this run, for the Bug gallery panel. Measured once, here, never while drawing.
+  struct Gallery {
+    GalleryLaunch launch;
+    BugEvidence evidence;
+  };
+  std::optional<Gallery> gallery;
   double seconds = 0.0;         // run + timeline + checks
 
   std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here

@@ -188,6 +188,16 @@ std::optional<std::size_t> bestNaiveRow(const std::vector<LectureRow>& rows) {
   return best;
 }
 
+std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report) {
+  auto d = std::make_shared<TimingDigest>();
+  d->series = buildSeries(*report);
+  d->unverified = unverifiedCount(*report);
+  d->lectureRows = lectureRows(*report);
+  d->bestNaive = bestNaiveRow(d->lectureRows);
+  d->report = std::move(report);
+  return d;
+}
+
 TimingReport mergeReports(const TimingReport& base, const TimingReport& newer) {
   TimingReport out = newer;
   out.results.clear();

@@ -4,6 +4,7 @@
 // table, and how results of successive live sweeps accumulate.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,6 +83,18 @@ struct LectureRow {
 std::vector<LectureRow> lectureRows(const TimingReport& report, int n = 8192);
 // The fastest verified naive block shape among the rows, if any.
 std::optional<std::size_t> bestNaiveRow(const std::vector<LectureRow>& rows);
+
+// --- What the panel draws -------------------------------------------------------------------
+// Everything the Timing panel derives from one report, made once when the report is (by the
+// timing worker, off the UI thread), so that drawing a frame sorts and groups nothing.
+struct TimingDigest {
+  std::shared_ptr<const TimingReport> report;
+  std::vector<TimingSeries> series;      // buildSeries(*report)
+  int unverified = 0;                    // unverifiedCount(*report)
+  std::vector<LectureRow> lectureRows;   // lectureRows(*report): they point into *report
+  std::optional<std::size_t> bestNaive;  // bestNaiveRow(lectureRows)
+};
+std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report);
 
 // --- Accumulating live sweeps -------------------------------------------------------------
 // `newer`'s results replace those of `base` for the same case (label and dims); the others of

@@ -34,11 +34,11 @@ struct TimingState {
   bool probed = false;
   std::string liveUnavailable;  // why not ("" = a GPU is there)
   std::string device;           // the live device's name
-  std::shared_ptr<const TimingReport> recorded;
+  std::shared_ptr<const TimingDigest> recorded;  // the report and what the panel draws of it
   std::string recordedPath, recordedError;
 
   // Live sweeps: every case timed this session, the newest result per case.
-  std::shared_ptr<const TimingReport> live;
+  std::shared_ptr<const TimingDigest> live;
   bool running = false;
   SweepProgress progress;
   std::string runningTitle;  // "live sweep", "lecture table", "custom sweep"
@@ -53,7 +53,7 @@ struct TimingState {
   TimingView view;
 
   // The report on screen: live when there is one and the view asks for it, else recorded.
-  const TimingReport* shown() const {
+  const TimingDigest* shown() const {
     if (live && (view.source == TimingSource::Live || !recorded)) return live.get();
     return recorded.get();
   }

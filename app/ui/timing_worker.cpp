@@ -5,10 +5,7 @@
 #include <cstdlib>
 
 #include "app_state.h"
-
-#ifndef TILESCOPE_TIMINGS_FILE
-#define TILESCOPE_TIMINGS_FILE "assets/timings/h100.csv"
-#endif
+#include "core/asset_paths.h"
 
 namespace tilescope::ui {
 namespace {
@@ -27,13 +24,18 @@ std::string describeEnd(const std::string& title, std::size_t timed, std::size_t
 
 }  // namespace
 
-std::string defaultRecordedTimingsPath() {
-  if (const char* env = std::getenv("TILESCOPE_TIMINGS"); env && *env) return env;
-  return TILESCOPE_TIMINGS_FILE;
+Result<std::string> defaultRecordedTimingsPath() {
+  if (const char* env = std::getenv("TILESCOPE_TIMINGS"); env && *env) return std::string(env);
+  auto path = assetPath("timings/h100.csv");
+  if (!path) return path.error();
+  return path->string();
 }
 
-TimingWorker::TimingWorker(std::string recordedPath, TimingEngineFactory makeEngine)
-    : recordedPath_(std::move(recordedPath)), makeEngine_(std::move(makeEngine)), thread_([this] { loop(); }) {}
+TimingWorker::TimingWorker(Result<std::string> recordedPath, TimingEngineFactory makeEngine)
+    : recordedPath_(recordedPath ? *recordedPath : std::string()),
+      recordedPathError_(recordedPath ? std::string() : recordedPath.error().message),
+      makeEngine_(std::move(makeEngine)),
+      thread_([this] { loop(); }) {}
 
 TimingWorker::~TimingWorker() {
   {
@@ -90,7 +92,8 @@ void TimingWorker::copyTo(TimingState& s) const {
 void TimingWorker::loop() {
   // Start-up: both may take a while (CUDA initialisation, a file read), so not on the UI thread.
   auto engine = makeEngine_();
-  auto recorded = loadRecordedTimings(recordedPath_);
+  auto recorded = recordedPathError_.empty() ? loadRecordedTimings(recordedPath_)
+                                             : Result<TimingReport>(unavailable(recordedPathError_));
   {
     std::lock_guard lock(mutex_);
     if (engine) {
@@ -100,7 +103,7 @@ void TimingWorker::loop() {
       liveUnavailable_ = engine.error().message;
     }
     if (recorded)
-      recorded_ = std::make_shared<const TimingReport>(std::move(*recorded));
+      recorded_ = digestReport(std::make_shared<const TimingReport>(std::move(*recorded)));
     else
       recordedError_ = recorded.error().message;
     probed_ = true;
@@ -132,6 +135,11 @@ void TimingWorker::sweep(const Job& job) {
   const TimingOptions options{.cancel = &cancel_};
   std::size_t done = 0;
   int failed = 0;
+  std::shared_ptr<const TimingDigest> live;  // live_ as this thread last wrote it
+  {
+    std::lock_guard lock(mutex_);
+    live = live_;
+  }
   std::string error;
   for (const TimingCase& c : job.cases) {
     if (cancel_) break;
@@ -149,8 +157,12 @@ void TimingWorker::sweep(const Job& job) {
     if (report->cancelled) break;
     failed += unverifiedCount(*report);
     ++done;
+    // Merged and digested before the lock: the UI thread copies live_ every frame.
+    auto merged = digestReport(
+        std::make_shared<const TimingReport>(live ? mergeReports(*live->report, *report) : std::move(*report)));
+    live = merged;
     std::lock_guard lock(mutex_);
-    live_ = std::make_shared<const TimingReport>(live_ ? mergeReports(*live_, *report) : *report);
+    live_ = std::move(merged);
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::lock_guard lock(mutex_);

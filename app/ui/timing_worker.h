@@ -20,15 +20,16 @@ namespace tilescope::ui {
 
 struct AppState;
 
-// assets/timings/h100.csv of the source tree this was built from, or $TILESCOPE_TIMINGS.
-std::string defaultRecordedTimingsPath();
+// $TILESCOPE_TIMINGS when set, else timings/h100.csv of the assets directory (asset_paths.h).
+Result<std::string> defaultRecordedTimingsPath();
 
 using TimingEngineFactory = std::function<Result<std::unique_ptr<TimingEngine>>()>;
 
 class TimingWorker {
  public:
-  // `makeEngine` runs on the worker thread (tests pass a fake engine).
-  explicit TimingWorker(std::string recordedPath = defaultRecordedTimingsPath(),
+  // `makeEngine` runs on the worker thread (tests pass a fake engine). A recorded path that
+  // could not be found is shown as the recorded results' error.
+  explicit TimingWorker(Result<std::string> recordedPath = defaultRecordedTimingsPath(),
                         TimingEngineFactory makeEngine = makeTimingEngine);
   ~TimingWorker();  // cancels a running sweep and joins (at most one case's time)
   TimingWorker(const TimingWorker&) = delete;
@@ -51,7 +52,7 @@ class TimingWorker {
   void loop();
   void sweep(const Job& job);
 
-  const std::string recordedPath_;
+  const std::string recordedPath_, recordedPathError_;
   const TimingEngineFactory makeEngine_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -63,7 +64,7 @@ class TimingWorker {
   // What copyTo() hands out, under mutex_.
   bool probed_ = false;
   std::string liveUnavailable_, device_, recordedError_, title_, lastSweep_;
-  std::shared_ptr<const TimingReport> recorded_, live_;
+  std::shared_ptr<const TimingDigest> recorded_, live_;
   bool running_ = false;
   SweepProgress progress_;
   double runningSeconds_ = 0.0;

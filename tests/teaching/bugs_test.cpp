@@ -53,6 +53,30 @@ TEST(BugGallery, EveryEntryNamesRealKernelsAndAValidLaunch) {
   EXPECT_EQ(findBug("no-such-bug"), nullptr);
 }
 
+// The app names the gallery entry on screen from the launch alone (any seed): each buggy
+// launch is its own entry, each fixed launch is a fixed launch, and the same kernels at
+// another size are nobody's.
+TEST(BugGallery, LaunchesAreRecognisedFromTheirConfig) {
+  for (const Bug& bug : bugGallery()) {
+    SCOPED_TRACE(std::string(bug.id));
+    auto buggy = bugConfig(bug, false, 7);
+    ASSERT_TRUE(buggy.ok());
+    auto match = galleryLaunchOf(*buggy);
+    ASSERT_TRUE(match.has_value());
+    EXPECT_EQ(match->bug, &bug);
+    EXPECT_FALSE(match->fixed);
+    auto fixed = bugConfig(bug, true, 123);
+    ASSERT_TRUE(fixed.ok());
+    match = galleryLaunchOf(*fixed);
+    ASSERT_TRUE(match.has_value());
+    EXPECT_TRUE(match->fixed);
+    EXPECT_EQ(match->bug->fixedKernel, bug.fixedKernel);
+    LaunchConfig other = *buggy;
+    other.dims.l += 1;
+    EXPECT_FALSE(galleryLaunchOf(other).has_value());
+  }
+}
+
 class EachBug : public ::testing::TestWithParam<int> {};
 
 TEST_P(EachBug, BuggyKernelShowsItsSymptomAndTheFixRemovesIt) {

@@ -13,7 +13,10 @@ namespace {
 
 const std::vector<Lesson>& shippedLessons() {
   static const std::vector<Lesson> lessons = [] {
-    auto loaded = loadLessonDirectory(defaultLessonDirectory());
+    auto dir = defaultLessonDirectory();
+    EXPECT_TRUE(dir.ok()) << dir.error().message;
+    if (!dir) return std::vector<Lesson>{};
+    auto loaded = loadLessonDirectory(*dir);
     EXPECT_TRUE(loaded.ok()) << loaded.error().message;
     return loaded.ok() ? std::move(*loaded) : std::vector<Lesson>{};
   }();

@@ -28,6 +28,28 @@ def page_titles(name):
         return [line.split(" ", 1)[1].strip() for line in f if line.startswith("page ")]
 
 
+def page_shows(name):
+    """The panels each page of a lesson file brings forward with `show`, page by page."""
+    with open(lesson_file(name)) as f:
+        pages = f.read().split("\npage ")[1:]
+    return [[line.split(" ", 1)[1].strip() for line in page.splitlines() if line.startswith("show ")] for page in pages]
+
+
+def page_text(name, index):
+    with open(lesson_file(name)) as f:
+        page = f.read().split("\npage ")[1 + index]
+    return " ".join(line[5:] for line in page.splitlines() if line.startswith("text "))
+
+
+# The panels sharing a place on screen as tabs (README.md, "The desktop app").
+CENTRE = {"Matrices", "Coalescing", "Bank conflicts", "Roofline", "Timing"}
+RIGHT_BOTTOM = {"Source", "Bug gallery", "Hazards"}
+
+
+def tab(layout, window):
+    return next(w for w in layout["windows"] if w["name"] == window)["tab"]
+
+
 def layout(folder, name):
     with open(os.path.join(folder, name)) as f:
         return json.load(f)
@@ -83,6 +105,27 @@ class Lessons(unittest.TestCase):
         self.assertIn("T=4", hand["config"])
         self.assertEqual(p1["config"], p0["config"])
         self.assertEqual(sm.grid(p1, "Mds")["rows"], 2)
+
+    def test_a_page_shows_its_view_over_tabs_chosen_by_hand(self):
+        # Page 3 of two-barriers speaks of the red cells of P. With the Timing tab brought forward
+        # by hand before, it must still show the matrices in the centre (no page up to it shows
+        # another centre panel), and in the right column the last panel the lesson showed there.
+        name = "two-barriers"
+        self.assertIn("cells of P", page_text(name, 2))
+        shows = [panel for page in page_shows(name)[:3] for panel in page]
+        self.assertFalse(CENTRE & set(shows))
+        right = ([p for p in shows if p in RIGHT_BOTTOM] or ["Source"])[-1]
+        folder, _ = sm.run_app("lesson two-barriers\nshow Timing\nshow Hazards\nwait\nlayout @hand.json\n"
+                               "lesson next\nlesson next\nlayout @p3.json\n"
+                               "lesson next\nshow Roofline\nwait\nlesson back\nlayout @back.json\nquit\n")
+        hand, p3, back = (layout(folder, n) for n in ("hand.json", "p3.json", "back.json"))
+        self.assertEqual((tab(hand, "center"), tab(hand, "right-bottom")), ("Timing", "Hazards"))
+        self.assertEqual(p3["lesson"]["page"], 2)
+        self.assertEqual(tab(p3, "center"), "Matrices")
+        self.assertEqual(tab(p3, "right-bottom"), right)
+        self.assertEqual(tab(p3, "left"), "Lesson")
+        self.assertEqual(back["lesson"]["page"], 2)
+        self.assertEqual((tab(back, "center"), tab(back, "right-bottom")), ("Matrices", right))
 
     def test_presenter_hides_the_controls_and_enlarges_the_text(self):
         folder, _ = sm.run_app("lesson 3\nlayout @normal.json\nset presenter on\nwait\nlayout @big.json\nquit\n")

@@ -63,16 +63,16 @@ TimingState waitFor(const TimingWorker& worker, const std::function<bool(const T
   return s;
 }
 
-std::size_t liveCount(const TimingState& s) { return s.live ? s.live->results.size() : 0; }
+std::size_t liveCount(const TimingState& s) { return s.live ? s.live->report->results.size() : 0; }
 
 TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE,
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE),
                       [] { return Result<std::unique_ptr<TimingEngine>>(unavailable("no CUDA device: test")); });
   TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
   EXPECT_EQ(s.liveUnavailable, "no CUDA device: test");
   ASSERT_TRUE(s.recorded);
-  EXPECT_TRUE(s.recorded->recorded);
-  EXPECT_EQ(s.recorded->device, "NVIDIA H100 80GB HBM3");
+  EXPECT_TRUE(s.recorded->report->recorded);
+  EXPECT_EQ(s.recorded->report->device, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(s.shown(), s.recorded.get());
   worker.start(lectureCases(), "lecture table");
   s = waitFor(worker, [](const TimingState& t) { return !t.lastSweep.empty(); });
@@ -82,7 +82,7 @@ TEST(TimingWorker, WithoutAnEngineShowsTheRecordedResultsAndSaysWhy) {
 }
 
 TEST(TimingWorker, AMissingRecordedFileIsAnErrorValueNotAFailure) {
-  TimingWorker worker("/nonexistent/timings.csv", fake(1ms));
+  TimingWorker worker(std::string("/nonexistent/timings.csv"), fake(1ms));
   const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
   EXPECT_FALSE(s.recorded);
   EXPECT_FALSE(s.recordedError.empty());
@@ -91,7 +91,7 @@ TEST(TimingWorker, AMissingRecordedFileIsAnErrorValueNotAFailure) {
 }
 
 TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(20ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(20ms));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   const auto cases = liveSweepCases(1024);  // N = 256, 512, 1024: 5 cases each
   ASSERT_EQ(cases.size(), 15u);
@@ -109,8 +109,8 @@ TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
   EXPECT_EQ(partial.shown(), partial.live.get());  // live wins over recorded once it exists
   const TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running; });
   EXPECT_EQ(liveCount(s), cases.size());
-  EXPECT_EQ(s.live->device, "Fake GPU");
-  EXPECT_FALSE(s.live->recorded);
+  EXPECT_EQ(s.live->report->device, "Fake GPU");
+  EXPECT_FALSE(s.live->report->recorded);
   EXPECT_EQ(s.lastSweep.rfind("live sweep: timed 15 of 15 cases in ", 0), 0u) << s.lastSweep;
   // A second sweep replaces the cases it repeats and keeps the others.
   worker.start(lectureCases(), "lecture table");
@@ -119,7 +119,7 @@ TEST(TimingWorker, SweepsRunOffTheCallingThreadAndFillInCaseByCase) {
 }
 
 TEST(TimingWorker, CancelStopsBetweenCases) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(30ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(30ms));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   worker.start(liveSweepCases(4096), "live sweep");  // 25 cases: 750 ms if left alone
   waitFor(worker, [](const TimingState& t) { return t.progress.done >= 2; });
@@ -135,19 +135,28 @@ TEST(TimingWorker, CancelStopsBetweenCases) {
 }
 
 TEST(TimingWorker, FailedCasesAreKeptButNeverPlotted) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(1ms, /*failN=*/512));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms, /*failN=*/512));
   waitFor(worker, [](const TimingState& t) { return t.probed; });
   worker.start(liveSweepCases(1024), "live sweep");
   const TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed && !t.running && t.live; });
   ASSERT_TRUE(s.live);
-  EXPECT_EQ(unverifiedCount(*s.live), 5);  // every case at N = 512
-  for (const TimingSeries& series : buildSeries(*s.live))
+  EXPECT_EQ(unverifiedCount(*s.live->report), 5);  // every case at N = 512
+  for (const TimingSeries& series : buildSeries(*s.live->report))
     for (const SeriesPoint& p : series.points) EXPECT_NE(p.n, 512.0) << series.label;
   EXPECT_NE(s.lastSweep.find("5 failed verification (not plotted)"), std::string::npos) << s.lastSweep;
+  // What the panel draws was derived by the worker from the very report it hands out.
+  EXPECT_EQ(s.live->unverified, 5);
+  const std::vector<TimingSeries> expected = buildSeries(*s.live->report);
+  ASSERT_EQ(s.live->series.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(s.live->series[i].label, expected[i].label);
+    EXPECT_EQ(s.live->series[i].points.size(), expected[i].points.size());
+  }
+  EXPECT_EQ(s.live->lectureRows.size(), lectureRows(*s.live->report).size());
 }
 
 TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
-  TimingWorker worker(TILESCOPE_TIMINGS_FILE, fake(5ms));
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(5ms));
   AppState state;
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
   EXPECT_EQ(state.timing.view.source, TimingSource::Live);
@@ -159,7 +168,7 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
     syncTiming(state, worker);
   }
   ASSERT_TRUE(state.timing.live);
-  EXPECT_EQ(state.timing.live->results.size(), lectureCases().size());
+  EXPECT_EQ(state.timing.live->report->results.size(), lectureCases().size());
   EXPECT_EQ(state.timing.lastSweep.rfind("lecture table: timed 10 of 10", 0), 0u) << state.timing.lastSweep;
   // Showing the recorded results instead is a view change, not a new sweep.
   TimingView v = state.timing.view;
