@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "result.h"
+#include "kernels/result.h"
 
 namespace tilescope {
 

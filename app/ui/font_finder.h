@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "core/result.h"
+#include "kernels/result.h"
 
 namespace tilescope::ui {
 

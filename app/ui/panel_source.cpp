@@ -1,12 +1,14 @@
-// Source: the kernel source that ran (embedded at build time from kernels/), with the lines
-// of the current step's events highlighted and the newest event's line marked.
+// Source: the kernel that ran, as written (embedded at build time by kernels/), without its
+// facts, with the lines of the current step's events highlighted and the newest event's
+// line marked. Long lines wrap under themselves, so no statement is cut off at any width.
 #include <imgui.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
 
-#include "gfx/embedded_files.h"
+#include "kernels/kernel_sources.h"
 #include "panels.h"
 
 namespace tilescope::ui {
@@ -18,7 +20,7 @@ void drawSourcePanel(PanelContext& ctx) {
   const Theme& theme = ctx.theme();
   const KernelInfo& info = kernelInfo(run->run.config.kernel);
   const std::string path = "kernels/" + std::string(info.sourceFile);
-  const auto source = embeddedFile(path);
+  const auto source = kernelSource(info.id);
   ImGui::TextDisabled("%s", path.c_str());
   if (!source) {
     ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
@@ -32,11 +34,12 @@ void drawSourcePanel(PanelContext& ctx) {
   const int64_t current = block->currentEvent(c);
   const int currentLine = current >= 0 ? events[std::size_t(current)].line : -1;
 
-  ImGui::BeginChild("code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("code", ImVec2(0, 0), false);
   if (ctx.monoFont) ImGui::PushFont(ctx.monoFont);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float lineH = ImGui::GetTextLineHeightWithSpacing();
-  std::string_view text = *source;
+  std::string_view text = kernelBody(*source);
+  const float numberWidth = ImGui::CalcTextSize("000 ").x;
   int number = 1;
   float currentY = -1;
   while (!text.empty()) {
@@ -44,15 +47,20 @@ void drawSourcePanel(PanelContext& ctx) {
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float wrapWidth = std::max(ImGui::GetContentRegionAvail().x - numberWidth, numberWidth);
+    const float height =
+        std::max(lineH, ImGui::CalcTextSize(line.data(), line.data() + line.size(), false, wrapWidth).y +
+                            ImGui::GetStyle().ItemSpacing.y);
     if (stepLines.count(number)) {
       const Rgba band = number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
-      draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + lineH),
-                          (band & 0x00ffffffu) | 0x50000000u);
+      draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + height), (band & 0x00ffffffu) | 0x50000000u);
       if (number == currentLine) currentY = ImGui::GetCursorPosY();
     }
     ImGui::TextDisabled("%3d", number);
-    ImGui::SameLine();
+    ImGui::SameLine(numberWidth);
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ImGui::PopTextWrapPos();
     ++number;
   }
   // Keep the current line in view when it changes.
