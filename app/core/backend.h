@@ -8,7 +8,7 @@
 
 #include "analysis/device_profile.h"
 #include "analysis/occupancy.h"
-#include "kernels/emu/emulator.h"
+#include "kernels/launch_report.h"
 #include "kernels/trace_event.h"
 #include "launch_config.h"
 #include "trace.h"
@@ -22,9 +22,9 @@ enum class BackendChoice { Emulator, Cuda, Auto };
 
 struct LaunchOutcome {
   // Accesses outside an allocation (the emulator sees them; a GPU does not report them).
-  std::vector<emu::OutOfBoundsAccess> outOfBounds;
+  std::vector<OutOfBoundsAccess> outOfBounds;
   std::size_t outOfBoundsTotal = 0;
-  std::vector<emu::BarrierDivergence> divergences;
+  std::vector<BarrierDivergence> divergences;
   bool traceOverflowed = false;
   // The backend returned the trace already in canonical order (the GPU decodes on the
   // device), holding only the recorded events; otherwise `slots` are raw per-thread slots.

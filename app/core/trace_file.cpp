@@ -201,17 +201,20 @@ std::optional<Error> Decoder::readOutcome(Reader& r) {
   uint32_t n = 0;
   uint8_t overflowed = 0;
   if (!r.get(total) || !r.get(n)) return truncated(kOutc, r);
-  if (n > emu::Report::kMaxRecordedOutOfBounds || n > total) return bad(r.offset(), "implausible out-of-bounds count");
+  if (n > kMaxRecordedOutOfBounds || n > total) return bad(r.offset(), "implausible out-of-bounds count");
   o.outOfBoundsTotal = total;
   for (uint32_t i = 0; i < n; ++i) {
-    emu::OutOfBoundsAccess a;
+    OutOfBoundsAccess a;
     int64_t index = 0, count = 0;
     uint8_t write = 0;
+    int32_t line = 0;
     uint32_t dims[6];
-    if (!r.getString(a.array) || !r.get(index) || !r.get(count) || !r.get(write) || !r.getRaw(dims, sizeof dims))
+    if (!r.getString(a.array) || !r.get(index) || !r.get(count) || !r.get(write) || !r.get(line) ||
+        !r.getRaw(dims, sizeof dims))
       return truncated(kOutc, r);
-    a.index = long(index);
-    a.count = long(count);
+    a.index = index;
+    a.count = count;
+    a.line = line;
     a.write = write != 0;
     a.block = {dims[0], dims[1], dims[2]};
     a.thread = {dims[3], dims[4], dims[5]};
@@ -221,7 +224,7 @@ std::optional<Error> Decoder::readOutcome(Reader& r) {
   if (!r.get(d)) return truncated(kOutc, r);
   if (d > uint32_t(kMaxGridDim) * 4u || r.left() < std::size_t(d) * 28) return truncated(kOutc, r);
   for (uint32_t i = 0; i < d; ++i) {
-    emu::BarrierDivergence b;
+    BarrierDivergence b;
     uint32_t block[3];
     int32_t v[4];
     if (!r.getRaw(block, sizeof block) || !r.getRaw(v, sizeof v)) return truncated(kOutc, r);
@@ -420,7 +423,7 @@ std::vector<uint8_t> encodeRun(const Run& run) {
   const LaunchOutcome& o = run.outcome;
   s = w.begin(kOutc);
   w.put(uint64_t(o.outOfBoundsTotal));
-  const std::size_t recorded = std::min(o.outOfBounds.size(), emu::Report::kMaxRecordedOutOfBounds);
+  const std::size_t recorded = std::min(o.outOfBounds.size(), kMaxRecordedOutOfBounds);
   w.put(uint32_t(recorded));
   for (std::size_t i = 0; i < recorded; ++i) {
     const auto& a = o.outOfBounds[i];
@@ -428,6 +431,7 @@ std::vector<uint8_t> encodeRun(const Run& run) {
     w.put(int64_t(a.index));
     w.put(int64_t(a.count));
     w.put(uint8_t(a.write));
+    w.put(int32_t(a.line));
     const uint32_t dims[6] = {a.block.x, a.block.y, a.block.z, a.thread.x, a.thread.y, a.thread.z};
     w.putRaw(dims, sizeof dims);
   }

@@ -28,7 +28,8 @@
 
 namespace tilescope {
 
-// Version 2: events are recorded by the views (a boundary fill names no matrix element).
+// Version 2: events are recorded by the views (a boundary fill names no matrix element), and
+// an out-of-bounds access keeps the line of its subscript.
 inline constexpr uint32_t kTraceFileVersion = 2;
 inline constexpr std::string_view kTraceFileExtension = ".tstrace";
 

@@ -4,11 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../launch_report.h"
+
 namespace tilescope::emu {
 
-struct Dim3 {
-  unsigned x = 1, y = 1, z = 1;
-};
+using ::tilescope::Dim3;
 
 // What one emulated thread sees. The scheduler points `currentThread` at it before
 // switching to the thread's fiber.

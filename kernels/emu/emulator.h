@@ -20,29 +20,15 @@
 
 namespace tilescope::emu {
 
-struct OutOfBoundsAccess {
-  std::string array;  // "M", "N", "P", or a shared array's name ("Mds")
-  long long index = 0;  // linear index the kernel computed
-  long long count = 0;  // elements in the array
-  bool write = false;
-  int line = 0;       // of the subscript
-  Dim3 block, thread;
-};
-
-struct BarrierDivergence {
-  Dim3 block;
-  int arrived = 0;        // threads waiting at a barrier
-  int exited = 0;         // threads that returned instead
-  int line = 0;           // line of the barrier the first waiting thread reached
-  int otherLine = 0;      // a different barrier line another thread waits at (0 if none)
-};
+using ::tilescope::BarrierDivergence;
+using ::tilescope::OutOfBoundsAccess;
 
 struct Report {
   std::vector<OutOfBoundsAccess> outOfBounds;  // the first kMaxRecordedOutOfBounds
   std::size_t outOfBoundsTotal = 0;
   std::vector<BarrierDivergence> divergences;
   std::string error;  // a launch the emulator refused (empty when it ran)
-  static constexpr std::size_t kMaxRecordedOutOfBounds = 4096;
+  static constexpr std::size_t kMaxRecordedOutOfBounds = ::tilescope::kMaxRecordedOutOfBounds;
 };
 
 // Type-erased reference to the per-thread kernel body: no allocation per launch.
