@@ -69,8 +69,20 @@ struct WindowRect {
   float x = 0, y = 0, width = 0, height = 0;
   std::string tab;  // the panel it shows: its selected tab, or its only panel
 };
+// The Source panel as drawn this frame: which file, which lines the step highlights, and
+// whether any line was wider than the panel (it never is: long lines wrap).
+struct SourceRect {
+  std::string file;
+  int lines = 0;
+  int currentLine = -1;
+  std::string currentText;  // the current line as shown
+  std::vector<int> stepLines;
+  float width = 0;        // the text column's width, pixels
+  float widestLine = 0;   // the widest line as drawn (after wrapping), pixels
+};
 struct FrameLayout {
   std::vector<GridRect> grids;
+  SourceRect source;
   std::vector<WindowRect> windows;
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
 };

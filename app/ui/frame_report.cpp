@@ -73,6 +73,13 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx)).endObject();
   }
   j.endArray();
+  const SourceRect& src = state.layout.source;
+  j.key("source").beginObject().field("file", src.file).field("lines", src.lines);
+  j.field("currentLine", src.currentLine).field("currentText", src.currentText);
+  j.key("stepLines").beginArray();
+  for (int line : src.stepLines) j.value(line);
+  j.endArray();
+  j.field("width", double(src.width)).field("widestLine", double(src.widestLine)).endObject();
   j.key("windows").beginArray();
   for (const WindowRect& w : state.layout.windows)
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))

@@ -39,6 +39,8 @@ void drawSourcePanel(PanelContext& ctx) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float lineH = ImGui::GetTextLineHeightWithSpacing();
   std::string_view text = kernelBody(*source);
+  SourceRect& report = ctx.layout.source;
+  report = SourceRect{path, 0, currentLine, "", std::vector<int>(stepLines.begin(), stepLines.end()), 0.0f, 0.0f};
   const float numberWidth = ImGui::CalcTextSize("000 ").x;
   int number = 1;
   float currentY = -1;
@@ -61,6 +63,10 @@ void drawSourcePanel(PanelContext& ctx) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
     ImGui::PopTextWrapPos();
+    report.width = wrapWidth;
+    report.widestLine = std::max(report.widestLine, ImGui::GetItemRectSize().x);
+    if (number == currentLine) report.currentText = std::string(line);
+    report.lines = number;
     ++number;
   }
   // Keep the current line in view when it changes.

@@ -144,6 +144,17 @@ class BookExample(unittest.TestCase):
                 self.assertFalse(close(self.phase1_png.pixel(*fill_point(p_mid, r, c)), stored), f"P[{r}][{c}] mid-run")
                 self.assertTrue(close(self.end_png.pixel(*fill_point(p_end, r, c)), stored), f"P[{r}][{c}] at the end")
 
+    def test_source_panel_shows_the_books_statements_whole(self):
+        # Fig. 5.9's loads, as the book prints them (with M's width k and N's width l): the
+        # step that loads phase 1's tiles highlights both, and no line is wider than the panel.
+        src = self.phase1["source"]
+        self.assertEqual(src["file"], "kernels/tiled.cuh")
+        self.assertIn(src["currentText"].strip(), ("Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];",
+                                                  "Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];"))
+        self.assertEqual(len(src["stepLines"]), 2, src)
+        self.assertGreater(src["width"], 0)
+        self.assertLessEqual(src["widestLine"], src["width"] + 0.5)
+
     def test_layout_fits_without_overlap(self):
         windows = self.phase1["windows"]
         for i, a in enumerate(windows):
