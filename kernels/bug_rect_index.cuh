@@ -50,28 +50,10 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 }
 
 // ---- facts ---------------------------------------------------------------------------
-struct Facts : FreeBlockFamily {
+struct Facts : RectFamily {
   static constexpr KernelInfo info{KernelId::BugRectIndex, "bug-rect-index",
                                    "bug gallery: tiled-rect with li = ty * blockDim.y + tx, wrong for non-square blocks (lecture)",
                                    "bug_rect_index.cuh", false, false, false, "tiled-rect", {25}};
-  // Phases of TK = min(bw, bh); per phase at most one load of each tile, two barriers and
-  // TK reads of each; Mds (bh x TK) then Nds (TK x bw) in the dynamic array.
-  static LaunchShape shape(const KernelLaunch& L) {
-    LaunchShape s = FreeBlockFamily::shape(L);
-    const int tk = phaseWidth(L);
-    s.phases = ceilDiv(L.k, tk);
-    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 2 * tk) + 1;
-    s.dynamicSharedFloats = unsigned(int(L.blockY) * tk + tk * int(L.blockX));
-    return s;
-  }
-  static SharedTileLayout tiles(const KernelLaunch& L) {
-    const int tk = phaseWidth(L);
-    return TileFamily::twoTiles(int(L.blockY), tk, tk, int(L.blockX));
-  }
-  static SharedArrays arrays(const KernelLaunch& L) {
-    return {{{}, {MatrixRole::M, phaseWidth(L), true}, {MatrixRole::N, int(L.blockX), true}}};
-  }
-  static int phaseWidth(const KernelLaunch& L) { return int(L.blockX < L.blockY ? L.blockX : L.blockY); }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

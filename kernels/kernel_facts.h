@@ -58,6 +58,28 @@ struct FreeBlockFamily {
   static SharedArrays arrays(const KernelLaunch&) { return {}; }
 };
 
+// The lectures' rectangular family: a bw x bh block, phases of TK = min(bw, bh) steps of k;
+// per phase at most one load of each tile, two barriers and TK reads of each; Mds (bh x TK)
+// then Nds (TK x bw) in the one dynamic array, after the extern array itself.
+struct RectFamily {
+  static int phaseWidth(const KernelLaunch& L) { return int(L.blockX < L.blockY ? L.blockX : L.blockY); }
+  static LaunchShape shape(const KernelLaunch& L) {
+    LaunchShape s = FreeBlockFamily::shape(L);
+    const int tk = phaseWidth(L);
+    s.phases = ceilDiv(L.k, tk);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(4 + 2 * tk) + 1;
+    s.dynamicSharedFloats = unsigned(int(L.blockY) * tk + tk * int(L.blockX));
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch& L) {
+    const int tk = phaseWidth(L);
+    return TileFamily::twoTiles(int(L.blockY), tk, tk, int(L.blockX));
+  }
+  static SharedArrays arrays(const KernelLaunch& L) {
+    return {{{}, {MatrixRole::M, phaseWidth(L), true}, {MatrixRole::N, int(L.blockX), true}}};
+  }
+};
+
 // Calls f(std::integral_constant<int, T>{}) for the T in List equal to `tile`; false if none.
 template <int... Ts, class F>
 bool withTileWidth(std::integer_sequence<int, Ts...>, int tile, F&& f) {
