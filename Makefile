@@ -1,10 +1,12 @@
 # The README's two commands, thin over CMake presets.
-#   make run    installs what is missing, builds, and opens the app (CLI demo without a GUI)
-#   make test   installs what is missing, builds, and runs every test through CTest
+#   make run       installs what is missing, builds, and opens the app (CLI demo without a GUI)
+#   make test      installs what is missing, builds, and runs every test through CTest
+#   make sanitize  the same suite built with AddressSanitizer and UBSan (build-sanitize/; CI runs it)
 BUILD_DIR := build
+SANITIZE_DIR := build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: run test build deps gpu-build clean format
+.PHONY: run test build deps gpu-build clean format sanitize
 
 deps:
 	@scripts/install-deps
@@ -26,8 +28,16 @@ run: build
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
+$(SANITIZE_DIR)/build.ninja:
+	cmake --preset sanitize
+
+# The test preset carries the sanitizers' run-time options (CMakePresets.json says why).
+sanitize: deps $(SANITIZE_DIR)/build.ninja
+	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	ctest --preset sanitize -j $(JOBS)
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh')

@@ -2,14 +2,82 @@
 
 #include <cstdint>
 
+#if defined(__SANITIZE_ADDRESS__)  // g++
+#define TILESCOPE_FIBER_ASAN 1
+#elif defined(__has_feature)  // clang
+#if __has_feature(address_sanitizer)
+#define TILESCOPE_FIBER_ASAN 1
+#endif
+#endif
+
+#if defined(TILESCOPE_FIBER_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace tilescope::emu {
+
+namespace {
+
+#if defined(TILESCOPE_FIBER_ASAN)
+// The fiber a switch leaves, for the code that runs first on the other side: one OS thread
+// runs one fiber at a time, so a thread-local is enough.
+thread_local Fiber* switchingFrom = nullptr;
+
+// Before the stack changes: ASan saves the leaving fiber's fake stack and learns the bounds
+// of the stack it is about to run on.
+void beforeSwitch(Fiber& from, Fiber& to) {
+  switchingFrom = &from;
+  __sanitizer_start_switch_fiber(&from.fakeStack, to.stackBottom, to.stackSize);
+}
+
+// First thing on the new stack, with the fake stack this fiber saved when it left (none on
+// its first entry). ASan reports the bounds of the stack just left: that is how the
+// scheduler's stack, which initFiber never saw, gets its bounds for the switches back to it.
+void afterSwitch(void* fakeStack) {
+  const void* oldBottom = nullptr;
+  std::size_t oldSize = 0;
+  __sanitizer_finish_switch_fiber(fakeStack, &oldBottom, &oldSize);
+  if (switchingFrom && !switchingFrom->stackBottom) {
+    switchingFrom->stackBottom = oldBottom;
+    switchingFrom->stackSize = oldSize;
+  }
+}
+
+// A stack handed to a new fiber may still carry the poisoned redzones of frames that never
+// returned: an abandoned fiber's kernel frames, or the last switch of a fiber that ended.
+void clearStackPoison(char* stackBase, std::size_t stackSize) { ASAN_UNPOISON_MEMORY_REGION(stackBase, stackSize); }
+#else
+void beforeSwitch(Fiber&, Fiber&) {}
+void afterSwitch(void*) {}
+void clearStackPoison(char*, std::size_t) {}
+#endif
+
+// Where every fiber starts: finish the switch that brought it here, then run its entry.
+void fiberMain(void* fiberAddress) {
+  afterSwitch(nullptr);
+  auto* fiber = static_cast<Fiber*>(fiberAddress);
+  fiber->entry(fiber->arg);
+  __builtin_trap();  // entry() switches away at its end and is never resumed
+}
+
+void recordStack(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry entry, void* arg) {
+  clearStackPoison(stackBase, stackSize);
+  fiber.stackBottom = stackBase;
+  fiber.stackSize = stackSize;
+  fiber.fakeStack = nullptr;
+  fiber.entry = entry;
+  fiber.arg = arg;
+}
+
+}  // namespace
 
 #if defined(__x86_64__)
 
 // switch(void** saveSp, void* loadSp): push callee-saved registers and the SSE/x87 control
 // words, swap stack pointers, pop the other fiber's and return into it.
 extern "C" void tilescopeFiberSwitch(void** saveSp, void* loadSp);
-// First code a new fiber runs: entry (in r12) is called with arg (in r13).
+// First code a new fiber runs: fiberMain (in r12) is called with the Fiber (in r13).
 extern "C" void tilescopeFiberStart();
 
 asm(R"(
@@ -52,37 +120,40 @@ tilescopeFiberStart:
 )");
 
 void initFiber(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry entry, void* arg) {
+  recordStack(fiber, stackBase, stackSize, entry, arg);
   auto top = reinterpret_cast<uintptr_t>(stackBase + stackSize) & ~uintptr_t(15);
   // Frame popped by the first switch: control words, r15, r14, r13, r12, rbx, rbp, return
   // address (8 words). After its `ret` the stack pointer is top - 16, 16-byte aligned, so
-  // the `call` in tilescopeFiberStart enters entry() with the alignment the ABI requires.
+  // the `call` in tilescopeFiberStart enters fiberMain() with the alignment the ABI requires.
   auto* frame = reinterpret_cast<uint64_t*>(top - 80);
-  frame[0] = 0x1F80u | (uint64_t(0x037Fu) << 32);  // default MXCSR and x87 control word
-  frame[1] = 0;                                    // r15
-  frame[2] = 0;                                    // r14
-  frame[3] = reinterpret_cast<uint64_t>(arg);      // r13
-  frame[4] = reinterpret_cast<uint64_t>(entry);    // r12
-  frame[5] = 0;                                    // rbx
-  frame[6] = 0;                                    // rbp
+  frame[0] = 0x1F80u | (uint64_t(0x037Fu) << 32);     // default MXCSR and x87 control word
+  frame[1] = 0;                                       // r15
+  frame[2] = 0;                                       // r14
+  frame[3] = reinterpret_cast<uint64_t>(&fiber);      // r13
+  frame[4] = reinterpret_cast<uint64_t>(&fiberMain);  // r12
+  frame[5] = 0;                                       // rbx
+  frame[6] = 0;                                       // rbp
   frame[7] = reinterpret_cast<uint64_t>(&tilescopeFiberStart);
   fiber.stackPointer = frame;
 }
 
-void switchFiber(Fiber& from, Fiber& to) { tilescopeFiberSwitch(&from.stackPointer, to.stackPointer); }
+void switchFiber(Fiber& from, Fiber& to) {
+  beforeSwitch(from, to);
+  tilescopeFiberSwitch(&from.stackPointer, to.stackPointer);
+  afterSwitch(from.fakeStack);  // resumed: someone switched back to `from`
+}
 
 #else
 
 namespace {
 // makecontext passes only int arguments: the Fiber's address travels as two halves.
 void ucontextStart(unsigned lo, unsigned hi) {
-  auto* fiber = reinterpret_cast<Fiber*>((uintptr_t(hi) << 32) | uintptr_t(lo));
-  fiber->entry(fiber->arg);
+  fiberMain(reinterpret_cast<Fiber*>((uintptr_t(hi) << 32) | uintptr_t(lo)));
 }
 }  // namespace
 
 void initFiber(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry entry, void* arg) {
-  fiber.entry = entry;
-  fiber.arg = arg;
+  recordStack(fiber, stackBase, stackSize, entry, arg);
   getcontext(&fiber.context);
   fiber.context.uc_stack.ss_sp = stackBase;
   fiber.context.uc_stack.ss_size = stackSize;
@@ -92,7 +163,11 @@ void initFiber(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry 
               unsigned(bits >> 32));
 }
 
-void switchFiber(Fiber& from, Fiber& to) { swapcontext(&from.context, &to.context); }
+void switchFiber(Fiber& from, Fiber& to) {
+  beforeSwitch(from, to);
+  swapcontext(&from.context, &to.context);
+  afterSwitch(from.fakeStack);
+}
 
 #endif
 

@@ -103,15 +103,20 @@ TEST(BankConflicts, TiledTransposed_T16_dims_16x16x16_Pad0Then1) {
   }
 }
 
+// One block and one phase (k = T), so the heat map has exactly one row for the reads of Nds.
 TEST(BankConflicts, HeatMap_TiledTransposed_T32_OneBankCarriesTheNTile) {
   const tilescope::Run run = traced(config(KernelId::TiledTransposed, {32, 32, 32}, 32, 16, 16, 0));
   const BankReport b = analyzeBankConflicts(*run.trace);
+  int nReadRows = 0;
   for (const BankHeat& h : b.heat) {
     if (h.matrix != 'N' || h.write) continue;
+    ++nReadRows;
     // Read Nds[tx][kk]: request kk puts all 32 words in bank kk.
     for (int bank = 0; bank < kBanks; ++bank) EXPECT_EQ(h.maxWords[bank], 32);
+    EXPECT_EQ(h.requests, 32u * 32);  // 32 warps (rows ty) x 32 k steps
     EXPECT_EQ(h.wavefronts, 32u * 32 * 32);
   }
+  EXPECT_EQ(nReadRows, 1);
 }
 
 }  // namespace

@@ -137,6 +137,9 @@ TEST(Coalescing, TiledBounds_T4_dims_33x17x9_ZeroFillsAreNotGlobalAccesses) {
     (zeroFilled(e) ? zeroFills : globalLoads) += 1;
   }
   ASSERT_GT(zeroFills, 0u);
+  // Each element of M (33x17) is loaded once per block column (ceil(9/4) = 3), each of N
+  // (17x9) once per block row (ceil(33/4) = 9).
+  EXPECT_EQ(globalLoads, 33u * 17 * 3 + 17u * 9 * 9);
   uint64_t lanes = 0;
   for (const auto& g : c.requests) {
     if (g.request.write) continue;
@@ -150,7 +153,9 @@ TEST(Coalescing, TiledBounds_T4_dims_33x17x9_ZeroFillsAreNotGlobalAccesses) {
 // phase and k for all its lanes, each lane at most once.
 TEST(Coalescing, RequestsAreSingleInstructionInstances) {
   const tilescope::Run run = traced(config(KernelId::TiledBounds, {20, 30, 10}, 6));
+  uint64_t lanes = 0;
   for (const auto& g : analyzeCoalescing(*run.trace).requests) {
+    lanes += g.request.lanes.size();
     uint32_t seen = 0;
     for (const auto& l : g.request.lanes) {
       const Event& e = run.trace->events[l.event];
@@ -162,6 +167,9 @@ TEST(Coalescing, RequestsAreSingleInstructionInstances) {
       seen |= 1u << l.lane;
     }
   }
+  // Every global access is a lane of some request: M (20x30) loaded once per block column
+  // (ceil(10/6) = 2), N (30x10) once per block row (ceil(20/6) = 4), and P (20x10) stored once.
+  EXPECT_EQ(lanes, 20u * 30 * 2 + 30u * 10 * 4 + 20u * 10);
 }
 
 }  // namespace

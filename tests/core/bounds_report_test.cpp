@@ -43,9 +43,12 @@ TEST(BoundsReport, Tiled_T2_dims_3x3x3_NamesTheElementsOfFigures511And512) {
   EXPECT_EQ(violationsIn(all, 1, 1, 0), fig512);
 
   // The text after fig. 5.11: M_{0,3} is really M_{1,0} in the row-major layout, while
-  // N_{3,0} lies past the end of N's nine elements.
+  // N_{3,0} lies past the end of N's nine elements. Phase 1 of both blocks of block row 0
+  // loads M_{0,3}; phase 1 of both blocks of block column 0 loads N_{3,0}.
+  int m03 = 0, n30 = 0;
   for (const BoundsViolation& v : all) {
     if (v.matrix == 'M' && v.event.globalRow == 0 && v.event.globalCol == 3) {
+      ++m03;
       EXPECT_TRUE(v.insideAllocation);
       EXPECT_EQ(v.wrapsToRow, 1);
       EXPECT_EQ(v.wrapsToCol, 0);
@@ -53,10 +56,13 @@ TEST(BoundsReport, Tiled_T2_dims_3x3x3_NamesTheElementsOfFigures511And512) {
       EXPECT_EQ(v.event.value, run.m.at(1, 0));
     }
     if (v.matrix == 'N' && v.event.globalRow == 3 && v.event.globalCol == 0) {
+      ++n30;
       EXPECT_FALSE(v.insideAllocation);
       EXPECT_EQ(v.linearIndex, 9);
     }
   }
+  EXPECT_EQ(m03, 2);
+  EXPECT_EQ(n30, 2);
   // The emulator caught the reads past the end of an allocation as such.
   EXPECT_GT(run.outcome.outOfBoundsTotal, 0u);
   bool sawN9 = false;

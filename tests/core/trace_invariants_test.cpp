@@ -29,9 +29,8 @@ std::string caseName(const ::testing::TestParamInfo<TiledCase>& info) {
 class TiledTrace : public ::testing::TestWithParam<TiledCase> {
  protected:
   void SetUp() override {
-    const uint64_t seed = testing::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    run_ = testing::runEmulated(testing::tiledConfig(GetParam().kernel, GetParam().dims, GetParam().tile, seed), true);
+    run_ = testing::runEmulated(
+        testing::tiledConfig(GetParam().kernel, GetParam().dims, GetParam().tile, testing::freshSeed()), true);
     ASSERT_TRUE(run_.trace);
   }
   tilescope::Run run_;
@@ -107,6 +106,7 @@ TEST_P(TiledTrace, PassesTheCanonicalOrderCheckThatAShuffledTraceFails) {
 TEST_P(TiledTrace, TwoRunsOfTheSameConfigGiveIdenticalTraces) {
   const tilescope::Run again = testing::runEmulated(run_.config, true);
   ASSERT_TRUE(again.trace);
+  ASSERT_FALSE(run_.trace->events.empty());
   ASSERT_EQ(again.trace->events.size(), run_.trace->events.size());
   for (std::size_t i = 0; i < run_.trace->events.size(); ++i) {
     const Event &a = run_.trace->events[i], &b = again.trace->events[i];
@@ -115,18 +115,31 @@ TEST_P(TiledTrace, TwoRunsOfTheSameConfigGiveIdenticalTraces) {
   }
 }
 
+// Every kernel of these shapes checks its bounds or divides them evenly, so each element of
+// M (j x k) is loaded once per block column (ceil(l / T) of them), each of N (k x l) once per
+// block row (ceil(j / T)), and each of P stored once.
 TEST_P(TiledTrace, LoadedValuesAreTheInputElements) {
+  uint64_t mLoads = 0, nLoads = 0, stores = 0;
   for (const Event& e : run_.trace->events) {
     if (e.op == Op::LoadM && !zeroFilled(e) && inBounds(e)) {
+      ++mLoads;
       EXPECT_EQ(e.value, run_.m.at(e.globalRow, e.globalCol));
     }
     if (e.op == Op::LoadN && !zeroFilled(e) && inBounds(e)) {
+      ++nLoads;
       EXPECT_EQ(e.value, run_.n.at(e.globalRow, e.globalCol));
     }
     if (e.op == Op::StoreP) {
+      ++stores;
       EXPECT_EQ(e.value, run_.p.at(e.globalRow, e.globalCol));
     }
   }
+  const Dims d = GetParam().dims;
+  const int T = GetParam().tile;
+  const uint64_t blockColumns = uint64_t((d.l + T - 1) / T), blockRows = uint64_t((d.j + T - 1) / T);
+  EXPECT_EQ(mLoads, uint64_t(d.j) * d.k * blockColumns);
+  EXPECT_EQ(nLoads, uint64_t(d.k) * d.l * blockRows);
+  EXPECT_EQ(stores, uint64_t(d.j) * d.l);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -51,6 +51,9 @@ TEST(BugGallery, EveryEntryNamesRealKernelsAndAValidLaunch) {
     EXPECT_EQ(findBug(bug.id), &bug);
   }
   EXPECT_EQ(findBug("no-such-bug"), nullptr);
+  // The gallery the README's table documents, entry for entry.
+  EXPECT_EQ(ids, (std::set<std::string_view>{"k-typo", "sync-in-k", "no-bounds", "rect-index", "square-grid",
+                                             "no-first-sync", "no-second-sync"}));
 }
 
 // The app names the gallery entry on screen from the launch alone (any seed): each buggy
@@ -81,9 +84,8 @@ class EachBug : public ::testing::TestWithParam<int> {};
 
 TEST_P(EachBug, BuggyKernelShowsItsSymptomAndTheFixRemovesIt) {
   const Bug& bug = bugGallery()[std::size_t(GetParam())];
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE(std::string(bug.id) + ", seed " + std::to_string(seed));
-  const BugRuns r = runBug(bug, seed);
+  SCOPED_TRACE(std::string(bug.id));
+  const BugRuns r = runBug(bug, freshSeed());
   EXPECT_TRUE(showsSymptom(bug.symptom, r.buggyEvidence)) << describeEvidence(r.buggyEvidence);
   EXPECT_TRUE(isClean(r.fixedEvidence)) << describeEvidence(r.fixedEvidence);
   EXPECT_TRUE(r.fixed.verification.passed) << r.fixed.verification.summary();
@@ -98,33 +100,38 @@ INSTANTIATE_TEST_SUITE_P(Gallery, EachBug, ::testing::Range(0, int(bugGallery().
                          });
 
 // k-typo: each phase adds T * M[Row][ph*T + tx] * N[ph*T + ty][Col], so P is that sum.
+// The gallery's launch: j x k x l with T dividing each, T x T threads per block.
 TEST(BugKTypo, EveryCellHoldsTheSameProductCountedTTimes) {
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const BugRuns r = runBug(*findBug("k-typo"), seed);
-  const int T = r.buggy.config.tile;
+  const Bug& bug = *findBug("k-typo");
+  const BugRuns r = runBug(bug, freshSeed());
+  ASSERT_TRUE(r.buggy.trace);
+  const int T = bug.tile, j = bug.dims.j, k = bug.dims.k, l = bug.dims.l;
+  ASSERT_EQ(r.buggy.p.rows, j);
+  ASSERT_EQ(r.buggy.p.cols, l);
   const Matrix& M = r.buggy.m;
   const Matrix& N = r.buggy.n;
-  for (int row = 0; row < r.buggy.p.rows; ++row)
-    for (int col = 0; col < r.buggy.p.cols; ++col) {
+  for (int row = 0; row < j; ++row)
+    for (int col = 0; col < l; ++col) {
       double model = 0.0;
-      for (int ph = 0; ph < M.cols / T; ++ph)
+      for (int ph = 0; ph < k / T; ++ph)
         model += T * double(M.at(row, ph * T + col % T)) * double(N.at(ph * T + row % T, col));
       EXPECT_TRUE(closeTo(r.buggy.p.at(row, col), model, std::fabs(model))) << "P(" << row << "," << col << ")";
     }
   EXPECT_EQ(r.buggyEvidence.wrongCells.size(), r.buggy.p.size()) << "random inputs: every cell is wrong";
+  uint64_t reads = 0;
   for (const Event& e : r.buggy.trace->events)
     if (e.op == Op::ReadM || e.op == Op::ReadN) {
+      ++reads;
       EXPECT_EQ(e.sharedRow, e.threadY);
       EXPECT_EQ(e.sharedCol, e.threadX);
     }
+  // Every thread of the j x l grid reads one Mds and one Nds slot per k step, k steps in all.
+  EXPECT_EQ(reads, uint64_t(j) * l * k * 2);
 }
 
 // sync-in-k: P verifies, but each phase has 1 + T barriers and a store.
 TEST(BugSyncInK, CorrectResultWithTPlusOneBarriersAndAStorePerPhase) {
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const BugRuns r = runBug(*findBug("sync-in-k"), seed);
+  const BugRuns r = runBug(*findBug("sync-in-k"), freshSeed());
   const int T = r.buggy.config.tile, phases = r.buggy.config.dims.k / T;
   EXPECT_TRUE(r.buggy.verification.passed) << r.buggy.verification.summary();
   EXPECT_EQ(r.buggyEvidence.maxBarriersPerThread, unsigned(phases * (1 + T)));
@@ -138,10 +145,8 @@ TEST(BugSyncInK, CorrectResultWithTPlusOneBarriersAndAStorePerPhase) {
 // their matrix (fig. 5.11's wrap included) and the stores past P are reported, and the fixed
 // kernel has none.
 TEST(BugNoBounds, ReportsExactlyTheAccessesOutsideEachMatrix) {
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
   const Bug& bug = *findBug("no-bounds");
-  const BugRuns r = runBug(bug, seed);
+  const BugRuns r = runBug(bug, freshSeed());
   const int T = bug.tile, j = bug.dims.j, k = bug.dims.k, l = bug.dims.l;
   std::set<std::tuple<char, int, int, int, int>> expected;  // matrix, row, col, block linear, thread linear
   const int gx = (l + T - 1) / T, gy = (j + T - 1) / T;
@@ -159,6 +164,7 @@ TEST(BugNoBounds, ReportsExactlyTheAccessesOutsideEachMatrix) {
           const int index = row * l + col;
           if (index >= j * l) expected.insert({'P', index / l, index % l, b, t});
         }
+  ASSERT_FALSE(expected.empty()) << "the gallery's launch must reach outside its matrices";
   std::set<std::tuple<char, int, int, int, int>> reported;
   for (const BoundsViolation& v : r.buggyEvidence.outOfBounds)
     reported.insert({v.matrix, v.event.globalRow, v.event.globalCol, v.event.blockY * gx + v.event.blockX,
@@ -174,8 +180,6 @@ class BugRectIndex : public ::testing::TestWithParam<std::pair<int, int>> {};
 
 TEST_P(BugRectIndex, WrongCellsAreExactlyThoseThatReadUnloadedSlots) {
   const auto [bw, bh] = GetParam();
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE("block " + std::to_string(bw) + "x" + std::to_string(bh) + ", seed " + std::to_string(seed));
   const int tk = std::min(bw, bh);
   std::set<int> given;
   for (int ty = 0; ty < bh; ++ty)
@@ -186,7 +190,7 @@ TEST_P(BugRectIndex, WrongCellsAreExactlyThoseThatReadUnloadedSlots) {
   for (int s = 0; s < tk * bw; ++s)
     if (!given.count(s)) badCols.insert(s % bw);  // N slot (s / bw, s % bw) feeds column s % bw
 
-  LaunchConfig c = *bugConfig(*findBug("rect-index"), false, seed);
+  LaunchConfig c = *bugConfig(*findBug("rect-index"), false, freshSeed());
   c.blockX = bw;
   c.blockY = bh;
   c.dims = {2 * bh, 3 * tk, 2 * bw};
@@ -214,10 +218,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, BugRectIndex,
 // product over the first gridDim.x * T steps of k only; with k shorter it is right.
 TEST(BugSquareGrid, PMissesExactlyTheTermsPastGridDimXTiles) {
   const uint64_t seed = freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
   const Bug& bug = *findBug("square-grid");
   const BugRuns r = runBug(bug, seed);
-  const int covered = int(r.buggy.plan.launch.gridX) * bug.tile;
+  ASSERT_TRUE(r.buggy.trace);
+  const int T = bug.tile, gridX = (bug.dims.l + T - 1) / T, gridY = (bug.dims.j + T - 1) / T;
+  const int covered = gridX * T;
   ASSERT_LT(covered, bug.dims.k);
   for (int row = 0; row < bug.dims.j; ++row)
     for (int col = 0; col < bug.dims.l; ++col) {
@@ -225,8 +230,14 @@ TEST(BugSquareGrid, PMissesExactlyTheTermsPastGridDimXTiles) {
       for (int i = 0; i < covered; ++i) partial += double(r.buggy.m.at(row, i)) * double(r.buggy.n.at(i, col));
       EXPECT_TRUE(closeTo(r.buggy.p.at(row, col), partial, std::fabs(partial))) << "P(" << row << "," << col << ")";
     }
+  uint64_t mLoads = 0;
   for (const Event& e : r.buggy.trace->events)
-    if (e.op == Op::LoadM) { EXPECT_LT(e.globalCol, covered) << "columns past gridDim.x * T are never loaded"; }
+    if (e.op == Op::LoadM) {
+      ++mLoads;
+      EXPECT_LT(e.globalCol, covered) << "columns past gridDim.x * T are never loaded";
+    }
+  // Each of the grid's T x T-thread blocks runs gridDim.x phases of one M load per thread.
+  EXPECT_EQ(mLoads, uint64_t(gridX) * gridY * T * T * gridX);
 
   LaunchConfig wide = *bugConfig(bug, false, seed);
   wide.dims = {4, 2, 6};  // k < l: surplus phases load zeros only
@@ -240,9 +251,7 @@ TEST(BugSquareGrid, PMissesExactlyTheTermsPastGridDimXTiles) {
 class MissingBarrier : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(MissingBarrier, WrongCellsComeFromTheStaleValuesActuallyRead) {
-  const uint64_t seed = freshSeed();
-  SCOPED_TRACE(std::string(GetParam()) + ", seed " + std::to_string(seed));
-  const BugRuns r = runBug(*findBug(GetParam()), seed);
+  const BugRuns r = runBug(*findBug(GetParam()), freshSeed());
   ASSERT_FALSE(r.buggyEvidence.staleReads.empty());
   std::set<std::pair<int, int>> threadsMisled, wrong;
   const int T = r.buggy.config.tile;
@@ -270,15 +279,14 @@ INSTANTIATE_TEST_SUITE_P(Gallery, MissingBarrier, ::testing::Values("no-first-sy
 TEST(TiledRect, MatchesTheReferenceForRectangularBlocksAndRaggedSizes) {
   for (auto [bw, bh, j, k, l] : {std::tuple{4, 2, 8, 8, 8}, std::tuple{2, 4, 5, 7, 9}, std::tuple{32, 8, 33, 17, 40},
                                  std::tuple{1, 16, 20, 3, 2}, std::tuple{16, 1, 3, 20, 17}}) {
-    const uint64_t seed = freshSeed();
     SCOPED_TRACE("block " + std::to_string(bw) + "x" + std::to_string(bh) + " dims " + std::to_string(j) + "x" +
-                 std::to_string(k) + "x" + std::to_string(l) + ", seed " + std::to_string(seed));
+                 std::to_string(k) + "x" + std::to_string(l));
     LaunchConfig c;
     c.kernel = KernelId::TiledRect;
     c.dims = {j, k, l};
     c.blockX = bw;
     c.blockY = bh;
-    c.seed = seed;
+    c.seed = freshSeed();
     const tilescope::Run run = runEmulated(c, true);
     EXPECT_TRUE(isClean(examineRun(run))) << describeEvidence(examineRun(run));
     EXPECT_EQ(run.outcome.outOfBoundsTotal, 0u);

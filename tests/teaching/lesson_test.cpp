@@ -11,6 +11,9 @@
 namespace tilescope {
 namespace {
 
+// The README's table of lessons: one per topic of the chapter.
+constexpr std::size_t kShippedLessons = 10;
+
 const std::vector<Lesson>& shippedLessons() {
   static const std::vector<Lesson> lessons = [] {
     auto dir = defaultLessonDirectory();
@@ -24,6 +27,7 @@ const std::vector<Lesson>& shippedLessons() {
 }
 
 TEST(ShippedLessons, CoverEveryTopicOfTheChapter) {
+  ASSERT_EQ(shippedLessons().size(), kShippedLessons);
   std::set<std::string> names;
   for (const Lesson& l : shippedLessons()) {
     EXPECT_TRUE(names.insert(l.name).second) << "duplicate lesson name " << l.name;
@@ -37,9 +41,12 @@ TEST(ShippedLessons, CoverEveryTopicOfTheChapter) {
 
 // Every page opens on a launch that plans, traces and runs on the emulator.
 TEST(ShippedLessons, EveryPageRunsOnTheEmulator) {
+  ASSERT_EQ(shippedLessons().size(), kShippedLessons);
   auto backend = makeEmulatorBackend();
+  std::size_t pages = 0;
   for (const Lesson& l : shippedLessons())
     for (const LessonPage& page : l.pages) {
+      ++pages;
       SCOPED_TRACE(l.file + ":" + std::to_string(page.line) + " '" + page.title + "'");
       EXPECT_FALSE(page.paragraphs.empty());
       ASSERT_TRUE(planLaunch(page.config, true).ok());
@@ -48,11 +55,13 @@ TEST(ShippedLessons, EveryPageRunsOnTheEmulator) {
       EXPECT_TRUE(run->trace.has_value());
       EXPECT_TRUE(run->outcome.divergences.empty());
     }
+  EXPECT_GE(pages, 3 * kShippedLessons);  // a lesson is a few pages: three at least
 }
 
 // A page's script, parsed again as a lesson page, reproduces the page's launch: what the app
 // runs is what the parser checked.
 TEST(ShippedLessons, PageScriptsReproduceThePagesLaunch) {
+  ASSERT_EQ(shippedLessons().size(), kShippedLessons);
   for (const Lesson& l : shippedLessons()) {
     std::string text = "title replay\n";
     for (const LessonPage& page : l.pages) {

@@ -157,6 +157,7 @@ class BookExample(unittest.TestCase):
 
     def test_layout_fits_without_overlap(self):
         windows = self.phase1["windows"]
+        self.assertGreater(len(windows), 1, "a layout of one window has nothing to overlap")
         for i, a in enumerate(windows):
             self.assertLessEqual(a["x"] + a["width"], self.phase1["width"] + 0.5)
             self.assertLessEqual(a["y"] + a["height"], self.phase1["height"] + 0.5)

@@ -129,6 +129,7 @@ TEST_F(BookExample, StepGranularities) {
 }
 
 TEST_F(BookExample, PositionRoundTrips) {
+  ASSERT_EQ(t.steps(), 11);
   for (int s = 0; s < t.steps(); ++s)
     for (int th = 1; th <= 4; ++th) EXPECT_EQ(t.atPosition(t.position({s, th})), t.normalize({s, th}));
   EXPECT_EQ(t.normalize({3, 0}), t.stepEnd(2));

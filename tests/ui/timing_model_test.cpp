@@ -150,6 +150,7 @@ TEST(LectureTable, MissingAndFailedCasesStayVisibleAsRows) {
 TEST(Sweeps, NamedSweepsAreTheCoreCaseLists) {
   const auto live = sweepCases({SweepKind::Live, {}});
   const auto core = liveSweepCases();
+  ASSERT_EQ(core.size(), 5u * 5);  // N = 256 .. 4096: naive, tiled, tiled-bounds, tiled-dynamic, cuBLAS
   ASSERT_EQ(live.size(), core.size());
   for (std::size_t i = 0; i < live.size(); ++i) EXPECT_EQ(live[i].label(), core[i].label());
   EXPECT_EQ(sweepCases({SweepKind::Lecture, {}}).size(), lectureCases().size());

@@ -87,9 +87,11 @@ class RecordedPlot(unittest.TestCase):
         self.assertTrue(inside(self.plot, center), (self.plot, center))
         self.assertGreater(self.plot["width"], 300)
         self.assertGreater(self.plot["height"], 250)
-        for w in self.layout["windows"]:
-            if w["name"] != "center":
-                self.assertFalse(overlaps(self.plot, w), w["name"])
+        others = [w for w in self.layout["windows"] if w["name"] != "center"]
+        self.assertTrue(others, "the side windows are in the layout")
+        for w in others:
+            self.assertFalse(overlaps(self.plot, w), w["name"])
+        self.assertEqual(len(self.plot["series"]), len(DEFAULT_SERIES))
         for s in self.plot["series"]:
             self.assertTrue(inside(s["legend"], center), s["name"])
 
@@ -162,10 +164,12 @@ class RecordedPlot(unittest.TestCase):
         self.assertGreater(len(on), len(xs) * 0.35, "dashes along the line")
         self.assertLess(len(on), len(xs) * 0.85, "gaps between the dashes")
         # Above the whole cuBLAS curve: the ceiling no kernel reaches.
+        self.assertEqual(len(self.series["cuBLAS SGEMM"]["points"]), 6)  # N = 256 .. 8192
         for p in self.series["cuBLAS SGEMM"]["points"]:
             self.assertGreater(p["py"], peak["py"])
 
     def test_legend_entries_show_their_colour(self):
+        self.assertEqual(len(self.plot["series"]), len(DEFAULT_SERIES))
         for s in self.plot["series"]:
             lg, colour = s["legend"], sm.hex_rgb(s["colour"])
             found = any(sm.close(self.png.pixel(x, round(lg["y"] + lg["height"] / 2)), colour, 24)
