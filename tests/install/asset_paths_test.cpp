@@ -55,7 +55,7 @@ TEST_F(AssetPaths, InstalledProgramFindsItsPrefix) {
 
 TEST_F(AssetPaths, BuildTreeProgramsFindTheBuildDirectoryAtAnyDepth) {
   const fs::path want = assetsUnder("build");
-  for (const char* p : {"build/app/ui/tilescope", "build/app/cli/tilescope-cli", "build/tests/teaching/teaching_test"}) {
+  for (const char* p : {"build/app/ui/tilescope", "build/app/cli/tilescope-cli", "build/tests/core/teaching_test"}) {
     auto found = findAssetsDirectory(program(p), "");
     ASSERT_TRUE(found.ok()) << p << ": " << found.error().message;
     EXPECT_TRUE(fs::equivalent(*found, want)) << p;
