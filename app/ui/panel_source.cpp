@@ -49,9 +49,14 @@ void drawSourcePanel(PanelContext& ctx) {
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float wrapWidth = std::max(ImGui::GetContentRegionAvail().x - numberWidth, numberWidth);
+    // The indentation becomes the text's start, so a wrapped statement continues under itself
+    // (ImGui would otherwise break after the leading blanks and leave the number alone).
+    const std::size_t code = std::min(line.find_first_not_of(' '), line.size());
+    const float indent = std::min(float(code) * ImGui::CalcTextSize(" ").x, ImGui::GetContentRegionAvail().x * 0.25f);
+    const std::string_view statement = line.substr(code);
+    const float wrapWidth = std::max(ImGui::GetContentRegionAvail().x - numberWidth - indent, numberWidth);
     const float height =
-        std::max(lineH, ImGui::CalcTextSize(line.data(), line.data() + line.size(), false, wrapWidth).y +
+        std::max(lineH, ImGui::CalcTextSize(statement.data(), statement.data() + statement.size(), false, wrapWidth).y +
                             ImGui::GetStyle().ItemSpacing.y);
     if (stepLines.count(number)) {
       const Rgba band = number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
@@ -59,9 +64,9 @@ void drawSourcePanel(PanelContext& ctx) {
       if (number == currentLine) currentY = ImGui::GetCursorPosY();
     }
     ImGui::TextDisabled("%3d", number);
-    ImGui::SameLine(numberWidth);
+    ImGui::SameLine(numberWidth + indent);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ImGui::TextUnformatted(statement.data(), statement.data() + statement.size());
     ImGui::PopTextWrapPos();
     report.width = wrapWidth;
     report.widestLine = std::max(report.widestLine, ImGui::GetItemRectSize().x);
