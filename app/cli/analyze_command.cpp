@@ -4,7 +4,7 @@
 // the device query with ceilings measured on it, "auto" (default): the device when the run
 // is on CUDA, else kProfileWithoutGpu), --registers R (registers per thread for the occupancy model,
 // instead of the compiled kernel's or the estimate), --plain-run (after the traced launch, launch
-// the plain NoProbe instantiation once more: what scripts/gpu-analysis profiles with ncu,
+// the plain build (the kernel file as written) once more: what scripts/gpu-analysis profiles with ncu,
 // since the traced kernel's own trace stores would swamp the store counters). A racing kernel's wrong result is reported,
 // not an error: showing it is the point, so the exit code is 0 once the analysis ran.
 #include <iostream>

@@ -23,7 +23,7 @@ namespace tilescope {
 class JsonWriter;
 
 enum class TimedKind {
-  Kernel,     // a tilescope kernel, plain instantiation (Probe = NoProbe)
+  Kernel,     // a tilescope kernel, plain build (the kernel file as written)
   ProbeFree,  // bench only: the same kernel copied with no probe template (kernels/cuda/bench_probe_free.cu)
   Cublas,     // cuBLAS SGEMM, FP32, CUBLAS_PEDANTIC_MATH (no TF32)
 };

@@ -1,7 +1,7 @@
-// BENCH ONLY: hand copies of naive.cuh and tiled.cuh with the probe removed, so the bench
-// can show that NoProbe costs nothing (speed target: within 2%). They must stay
-// line-for-line the same arithmetic and indexing as the originals; nothing but the timing
-// engine's probe-free comparison launches them.
+// BENCH ONLY: hand copies of naive.cuh and tiled.cuh with raw pointers, so the bench can
+// show that the plain build costs nothing over them (speed target: within 2%). They must
+// stay line-for-line the same arithmetic and indexing as the originals; nothing but the
+// timing engine's raw-pointer comparison launches them.
 #include "bench_probe_free.h"
 #include "cuda_check.h"
 #include "kernels/ceil_div.h"

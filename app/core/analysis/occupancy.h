@@ -32,7 +32,7 @@ struct KernelResources {
 };
 
 // Registers every kernel here used when built by ptxas of CUDA 13.0 for sm_80 and sm_90
-// (NoProbe): 31 or 32, so 32 is the estimate without a device.
+// (the kernel files as written): 31 or 32, so 32 is the estimate without a device.
 inline constexpr int kEstimatedRegistersPerThread = 32;
 
 // Threads and shared memory of a planned launch, with the estimated register count.
