@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 
+#include "../trace_sink.h"
 #include "fiber.h"
 
 namespace tilescope::emu {
@@ -84,7 +85,7 @@ class SharedArena {
   }
   std::vector<unsigned char> storage_;
   std::size_t dynamicBytes_;
-  std::array<std::size_t, 8> offsets_{};
+  std::array<std::size_t, kMaxSharedArrays> offsets_{};  // one per shared declaration
   std::size_t used_ = 0;
 };
 
