@@ -22,7 +22,6 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 #include "portable.h"
 #include "trace_event.h"
