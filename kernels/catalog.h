@@ -37,6 +37,9 @@ struct KernelInfo {
   // from it (tests/kernels check both against the two files). Empty for a correct kernel.
   std::string_view fixedTwin = {};
   std::array<short, 6> faultyLines = {};  // 0-terminated
+  // Its place on the ladder from fig. 5.9 (rung 1) to cuBLAS: the faster kernels of the next
+  // chapter and of the SGEMM worklogs, one idea per rung. 0: not a rung.
+  int ladderRung = 0;
 };
 
 extern const std::array<KernelInfo, kKernelCount> kKernels;
