@@ -34,6 +34,73 @@ std::array<SharedArrayFacts, kMaxSharedArrays> kernelSharedArrays(const KernelLa
   return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::arrays(L); });
 }
 
+std::span<const Tiling> kernelTilings(KernelId id) {
+  return facts::visitKernel(id, [](auto f) -> std::span<const Tiling> {
+    using F = decltype(f);
+    if constexpr (requires { F::kTilings; }) return F::kTilings;
+    else return {};
+  });
+}
+
+Tiling kernelDefaultTiling(KernelId id, int j, int l) {
+  const auto built = kernelTilings(id);
+  if (built.empty()) return {};
+  const Tiling* smallest = &built[0];
+  for (const Tiling& t : built) {
+    if (t.bm <= j && t.bn <= l) return t;
+    if (t.bm * t.bn < smallest->bm * smallest->bn) smallest = &t;
+  }
+  return *smallest;
+}
+
+std::string tilingText(const Tiling& t) {
+  auto x = [](int a, int b) { return std::to_string(a) + "x" + std::to_string(b); };
+  std::string s = x(t.bm, t.bn) + "x" + std::to_string(t.bk);
+  if (t.wm || t.wn) s += "/" + x(t.wm, t.wn);
+  return s + "/" + x(t.tm, t.tn);
+}
+
+std::string kernelTilingProblem(KernelId id, const Tiling& t) {
+  const auto built = kernelTilings(id);
+  const std::string name(kernelInfo(id).name);
+  if (built.empty()) return name + " takes no tiling: only the ladder's register-tiled kernels do";
+  const std::string text = tilingText(t);
+  for (int v : {t.bm, t.bn, t.bk, t.tm, t.tn})
+    if (v < 1) return "tiling " + text + ": every block and thread tile side must be at least 1";
+  if (t.bm % t.tm || t.bn % t.tn)
+    return "tiling " + text + ": the thread tile " + std::to_string(t.tm) + "x" + std::to_string(t.tn) +
+           " must divide the block tile " + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.tm * t.tn > kMaxAccumulators)
+    return "tiling " + text + ": a " + std::to_string(t.tm) + "x" + std::to_string(t.tn) + " thread tile needs " +
+           std::to_string(t.tm * t.tn) + " accumulator registers, over the " + std::to_string(kMaxAccumulators) +
+           " that leave room for fragments within 255 registers per thread";
+  if (t.wm || t.wn) {
+    if (t.wm < t.tm || t.wn < t.tn || t.bm % t.wm || t.bn % t.wn || t.wm % t.tm || t.wn % t.tn)
+      return "tiling " + text + ": the warp tile must divide the block tile and be divided by the thread tile";
+    if ((t.wm / t.tm) * (t.wn / t.tn) != kWarpSize)
+      return "tiling " + text + ": a " + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " warp tile of " +
+             std::to_string(t.tm) + "x" + std::to_string(t.tn) + " thread tiles has " +
+             std::to_string((t.wm / t.tm) * (t.wn / t.tn)) + " lanes, a warp has " + std::to_string(kWarpSize);
+  }
+  const int threads = (t.bm / t.tm) * (t.bn / t.tn);
+  if (threads > kMaxThreadsPerBlock)
+    return "tiling " + text + " needs " + std::to_string(threads) + " threads per block, over the limit of " +
+           std::to_string(kMaxThreadsPerBlock);
+  std::string own = facts::visitKernel(id, [&](auto f) -> std::string {
+    using F = decltype(f);
+    if constexpr (requires { F::tilingProblem(t); }) return F::tilingProblem(t);
+    else return {};
+  });
+  if (!own.empty()) return "tiling " + text + ": " + own;
+  std::string list;
+  for (const Tiling& b : built) {
+    if (b == t) return {};
+    list += (list.empty() ? "" : ", ") + tilingText(b);
+  }
+  return "tiling " + text + " is within every limit of " + name + " but not built: it is built for " + list +
+         " (add it to kTilings in kernels/" + std::string(kernelInfo(id).sourceFile) + ")";
+}
+
 TraceSink traceSinkFor(const KernelLaunch& L, Event* slots, unsigned slotsPerThread, unsigned* overflow) {
   TraceSink sink;
   sink.slots = slots;

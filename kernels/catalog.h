@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "kernel_list.h"
@@ -57,10 +58,20 @@ inline std::optional<KernelId> kernelByName(std::string_view name) {
 // what the recorder must know of its shared arrays.
 struct LaunchShape {
   unsigned blockX = 1, blockY = 1;
+  unsigned gridX = 0, gridY = 0;  // 0: enough blockX x blockY blocks to cover P
   int phases = 0;
   unsigned eventsPerThread = 0;
   unsigned dynamicSharedFloats = 0;
 };
+
+struct Tiling;
+// The ladder's kernels: the tilings a kernel is built for (empty for the others), the one it
+// runs when none is asked for (the first that fits inside a j x l P, else its smallest), and
+// why a tiling cannot run ("" when it can), naming the limit.
+std::span<const Tiling> kernelTilings(KernelId id);
+Tiling kernelDefaultTiling(KernelId id, int j, int l);
+std::string kernelTilingProblem(KernelId id, const Tiling& t);
+std::string tilingText(const Tiling& t);  // "128x256x16/32x128/8x16", "64x64x8/8x1"
 
 // Where a kernel keeps its tiles in shared memory, in bytes, as the analyses place them:
 // the M tile at baseM with rows of strideM floats, the N tile at baseN.
@@ -84,6 +95,9 @@ TraceSink traceSinkFor(const KernelLaunch& L, Event* slots, unsigned slotsPerThr
 inline constexpr int kWarpSize = 32;                // threads per warp on every NVIDIA GPU
 inline constexpr int kMaxTileWidth = 32;            // T x T threads must fit 1024 threads per block
 inline constexpr int kMaxThreadsPerBlock = 1024;    // CUDA's limit on every current GPU
-inline constexpr int kMaxGridDim = 65535;           // gridDim.y limit (and our 16-bit trace fields)
+inline constexpr int kMaxGridDim = 65535;
+inline constexpr int kMaxAccumulators = 128;        // tm x tn register tile of one thread
+inline constexpr int kMaxSharedBytesPerBlock = 232448;  // 227 KiB, opt-in, Hopper (sm_90)
+inline constexpr int kMaxStaticSharedBytes = 49152;     // 48 KiB without the opt-in           // gridDim.y limit (and our 16-bit trace fields)
 
 }  // namespace tilescope

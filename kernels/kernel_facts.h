@@ -7,6 +7,7 @@
 // The families below give the defaults of the chapter's kernels; a file overrides what
 // differs. Plain host C++ apart from launch(), which only the executors instantiate.
 #pragma once
+#include <string>
 #include <utility>
 
 #include "catalog.h"
@@ -79,6 +80,36 @@ struct RectFamily {
     return {{{}, {MatrixRole::M, phaseWidth(L), true}, {MatrixRole::N, int(L.blockX), true}}};
   }
 };
+
+// The ladder's register-tiled kernels: a one-dimensional block of (bm/tm) x (bn/tn) threads
+// computes a bm x bn tile of P, bk steps of k per phase. A file lists the tilings it is built
+// for (kTilings, the H100's first) and may add its own limits (tilingProblem).
+struct RegisterTileFamily {
+  static unsigned threads(const Tiling& t) { return unsigned((t.bm / t.tm) * (t.bn / t.tn)); }
+  static LaunchShape shape(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    LaunchShape s;
+    s.blockX = threads(t);
+    s.gridX = unsigned(ceilDiv(L.l, t.bn));
+    s.gridY = unsigned(ceilDiv(L.j, t.bm));
+    s.phases = ceilDiv(L.k, t.bk);
+    const int n = int(s.blockX);
+    // Per phase: its share of both tiles (a read, and the write into shared memory when it
+    // went through registers), the barriers, and the fragments of the register tile per step.
+    const int loads = ceilDiv(t.bm * t.bk, n) + ceilDiv(t.bk * t.bn, n);
+    s.eventsPerThread = unsigned(s.phases) * unsigned(2 * loads + 2 + t.bk * (t.tm + t.tn)) + unsigned(t.tm * t.tn) + 2;
+    return s;
+  }
+  static std::string tilingProblem(const Tiling&) { return {}; }
+};
+
+// Calls f(std::integral_constant<std::size_t, I>{}) for the I with built[I] == t; false if none.
+template <std::size_t N, class F>
+bool withTiling(const std::array<Tiling, N>& built, const Tiling& t, F&& f) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((built[I] == t ? (f(std::integral_constant<std::size_t, I>{}), true) : false) || ...);
+  }(std::make_index_sequence<N>{});
+}
 
 // Calls f(std::integral_constant<int, T>{}) for the T in List equal to `tile`; false if none.
 template <int... Ts, class F>

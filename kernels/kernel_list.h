@@ -17,5 +17,8 @@
   X(BugKTypo, bug_k_typo)                 \
   X(BugSyncInK, bug_sync_in_k)            \
   X(BugRectIndex, bug_rect_index)         \
-  X(BugSquareGrid, bug_square_grid)
+  X(BugSquareGrid, bug_square_grid)       \
+  X(Coarsened, coarsened)                 \
+  X(RegisterTile1d, register_tile_1d)     \
+  X(RegisterTile2d, register_tile_2d)
 // clang-format on

@@ -4,6 +4,18 @@
 
 namespace tilescope {
 
+// The ladder's tiling (kernels with ladderRung > 1): each block computes a bm x bn tile of P,
+// bk steps of k per phase; a warp a wm x wn part of it (0: no warp level); a thread a tm x tn
+// register tile. Each such kernel is built for a short list of tilings (its Facts::kTilings);
+// all zeros asks for the kernel's default.
+struct Tiling {
+  int bm = 0, bn = 0, bk = 0;
+  int wm = 0, wn = 0;
+  int tm = 0, tn = 0;
+  constexpr bool operator==(const Tiling&) const = default;
+  constexpr bool empty() const { return bm == 0 && bn == 0 && bk == 0 && tm == 0 && tn == 0; }
+};
+
 // Everything a launch needs, already validated by the core (app/core/launch_config.h).
 struct KernelLaunch {
   KernelId kernel = KernelId::Tiled;
@@ -12,6 +24,7 @@ struct KernelLaunch {
   unsigned gridX = 1, gridY = 1, blockX = 1, blockY = 1;
   unsigned dynamicSharedFloats = 0;  // tiled-dynamic: Mds then Nds
   int pad = 0;                       // tiled-transposed: extra floats per tile row
+  Tiling tiling;                     // the ladder's register-tiled kernels
 };
 
 }  // namespace tilescope

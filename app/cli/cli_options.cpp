@@ -33,6 +33,8 @@ flags:
   --dims J,K,L       M is J x K, N is K x L, P is J x L
   --tile T           tile width of the tiled kernels, 1..32              (default 2)
   --block BXxBY      block shape of naive and tiled-rect, e.g. 32x8 (at most 1024 threads) (default 16x16)
+  --tiling B/T       the ladder's kernels: block tile BMxBNxBK, [warp tile WMxWN,] thread tile TMxTN
+                     e.g. 64x64x8/8x1 (default: the kernel's first built tiling that fits P)
   --pad P            tiled-transposed: shared tile rows of T + P floats, 0..32 (default 0)
   --seed S           seed of the random inputs                           (default 1)
   --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)
@@ -70,6 +72,13 @@ Result<std::vector<int>> parseIntList(const std::string& flag, const std::string
 }
 
 namespace {
+std::string ladderKernelNames() {
+  std::string names;
+  for (const auto& k : kKernels)
+    if (!kernelTilings(k.id).empty()) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names.empty() ? "none is built" : names;
+}
+
 Result<uint64_t> parseSeed(const std::string& text) {
   uint64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -93,7 +102,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--kernel" || a == "--size" || a == "--dims" || a == "--tile" || a == "--block" ||
-               a == "--seed" || a == "--backend" || a == "--out" || a == "--pad") {
+               a == "--seed" || a == "--backend" || a == "--out" || a == "--pad" || a == "--tiling") {
       auto v = next();
       if (!v) return v.error();
       const std::string& s = *v;
@@ -147,6 +156,11 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
         if (!pad) return pad.error();
         o.config.pad = *pad;
         o.padGiven = true;
+      } else if (a == "--tiling") {
+        auto t = parseTiling(s);
+        if (!t) return t.error();
+        o.config.tiling = *t;
+        o.tilingGiven = true;
       } else if (a == "--seed") {
         auto seed = parseSeed(s);
         if (!seed) return seed.error();
@@ -172,6 +186,12 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
   if (o.sizeGiven && dimsGiven) return invalidInput("give either --size or --dims, not both");
   o.sizeGiven = o.sizeGiven || dimsGiven;
   const bool tiled = kernelInfo(o.config.kernel).tiled;
+  const bool ladder = !kernelTilings(o.config.kernel).empty();
+  if (o.tilingGiven && !ladder)
+    return invalidInput("--tiling applies to the ladder's register-tiled kernels only (" + ladderKernelNames() + ")");
+  if (ladder && (o.tileGiven || o.blockGiven))
+    return invalidInput(std::string(kernelInfo(o.config.kernel).name) +
+                        " takes --tiling BMxBNxBK/TMxTN (or with /WMxWN), not --tile or --block");
   if (o.blockGiven && tiled)
     return invalidInput("--block applies to naive only: the tiled kernels use T x T blocks (set --tile)");
   if (o.tileGiven && !tiled) return invalidInput("--tile applies to the tiled kernels only: naive takes --block");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "kernels/ceil_div.h"
 
@@ -23,10 +24,41 @@ std::string sizeText(uint64_t bytes) {
 std::string describe(const LaunchConfig& c) {
   const KernelInfo& info = kernelInfo(c.kernel);
   std::string s = std::string(info.name) + " " + dimsText(c.dims);
-  if (info.tiled) s += " T=" + std::to_string(c.tile);
+  if (!kernelTilings(c.kernel).empty())
+    s += " tiling " + tilingText(c.tiling.empty() ? kernelDefaultTiling(c.kernel, c.dims.j, c.dims.l) : c.tiling);
+  else if (info.tiled) s += " T=" + std::to_string(c.tile);
   else s += " block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY);
   if (c.kernel == KernelId::TiledTransposed) s += " pad=" + std::to_string(c.pad);
   return s;
+}
+
+Result<Tiling> parseTiling(std::string_view text) {
+  const std::string usage = "a tiling is BMxBNxBK/TMxTN or BMxBNxBK/WMxWN/TMxTN, e.g. 64x64x8/8x1 or "
+                            "128x256x16/32x128/8x16; got '" + std::string(text) + "'";
+  std::vector<std::vector<int>> parts(1);
+  int value = -1;
+  for (char ch : text) {
+    if (ch >= '0' && ch <= '9') {
+      value = (value < 0 ? 0 : value) * 10 + (ch - '0');
+      if (value > 65536) return invalidInput(usage);
+    } else if ((ch == 'x' || ch == '/') && value >= 0) {
+      parts.back().push_back(value);
+      value = -1;
+      if (ch == '/') parts.emplace_back();
+    } else {
+      return invalidInput(usage);
+    }
+  }
+  if (value < 0) return invalidInput(usage);
+  parts.back().push_back(value);
+  Tiling t;
+  const bool warp = parts.size() == 3;
+  if ((parts.size() != 2 && !warp) || parts[0].size() != 3 || parts.back().size() != 2 || (warp && parts[1].size() != 2))
+    return invalidInput(usage);
+  t.bm = parts[0][0], t.bn = parts[0][1], t.bk = parts[0][2];
+  if (warp) t.wm = parts[1][0], t.wn = parts[1][1];
+  t.tm = parts.back()[0], t.tn = parts.back()[1];
+  return t;
 }
 
 Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
@@ -42,7 +74,10 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
   L.j = c.dims.j;
   L.k = c.dims.k;
   L.l = c.dims.l;
-  if (info.tiled) {
+  if (!kernelTilings(c.kernel).empty()) {
+    L.tiling = c.tiling.empty() ? kernelDefaultTiling(c.kernel, c.dims.j, c.dims.l) : c.tiling;
+    if (std::string problem = kernelTilingProblem(c.kernel, L.tiling); !problem.empty()) return invalidInput(problem);
+  } else if (info.tiled) {
     if (c.tile < 1 || c.tile > kMaxTileWidth)
       return invalidInput("tile width " + std::to_string(c.tile) + " is out of range: it must be 1 to " +
                           std::to_string(kMaxTileWidth) + " (a T x T block holds at most " +
@@ -69,8 +104,8 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
   L.dynamicSharedFloats = shape.dynamicSharedFloats;
   plan.phases = shape.phases;
   plan.slotsPerThread = shape.eventsPerThread;
-  L.gridX = unsigned(ceilDiv(c.dims.l, int(L.blockX)));
-  L.gridY = unsigned(ceilDiv(c.dims.j, int(L.blockY)));
+  L.gridX = shape.gridX ? shape.gridX : unsigned(ceilDiv(c.dims.l, int(L.blockX)));
+  L.gridY = shape.gridY ? shape.gridY : unsigned(ceilDiv(c.dims.j, int(L.blockY)));
   if (L.gridX > unsigned(kMaxGridDim) || L.gridY > unsigned(kMaxGridDim))
     return invalidInput("grid " + std::to_string(L.gridX) + "x" + std::to_string(L.gridY) +
                         " is too large: each grid dimension may be at most " + std::to_string(kMaxGridDim));

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "kernels/launch_params.h"
 #include "kernels/result.h"
@@ -20,6 +21,7 @@ struct LaunchConfig {
   int tile = 2;                  // tiled kernels: T, the block is T x T
   int blockX = 16, blockY = 16;  // naive: block shape
   int pad = 0;                   // tiled-transposed: extra floats per shared tile row (bank conflicts)
+  Tiling tiling;                 // the ladder's kernels: block, warp and thread tiles (zeros: the default)
   uint64_t seed = 1;             // inputs are drawn from it
   bool operator==(const LaunchConfig&) const = default;
 };
@@ -42,6 +44,9 @@ inline constexpr int kMaxPad = 32;  // tiled-transposed: row stride T + pad, pad
 
 // Checks `config` against every limit and derives the launch. `traced` adds the trace cap.
 Result<LaunchPlan> planLaunch(const LaunchConfig& config, bool traced);
+
+// "128x256x16/32x128/8x16" (block, warp, thread tiles) or "64x64x8/8x1" (no warp level).
+Result<Tiling> parseTiling(std::string_view text);
 
 // "tiled 33x17x9 T=4" or "naive 64x64x64 block 32x8".
 std::string describe(const LaunchConfig& config);

@@ -108,6 +108,7 @@ TEST(KernelFiles, FactsNameTheTilesTheDeclarationsHold) {
     L.j = L.k = L.l = 8;
     L.tile = 4;
     L.blockX = L.blockY = 4;
+    L.tiling = kernelDefaultTiling(k.id, L.j, L.l);  // the ladder's kernels: their teaching tiling
     const auto arrays = kernelSharedArrays(L);
     for (std::size_t i = 0; i < arrays.size(); ++i) {
       const std::string name = i < fn.sharedArrays.size() ? fn.sharedArrays[i] : "";
