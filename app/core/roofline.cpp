@@ -57,27 +57,26 @@ DeviceProfile profileFromCeilings(const std::string& label, double copyGBps, dou
 
 namespace {
 
-constexpr int kProbe = 256;  // a size made of whole tiles for every block tile up to 256
-
 // The rows and columns of P one block computes and the k one phase walks, read off the
-// launch at kProbe^3: kProbe / gridY, kProbe / gridX, kProbe / phases. 0 where a grid does
-// not divide kProbe evenly.
+// untraced launch plan at a size P made of whole blocks: probe / gridY, probe / gridX,
+// probe / phases. The probes 256 m for odd m up to 31 are multiples of every block tile up to
+// 256 whose odd factor is at most 31 (every tile width 1..32 among them).
 struct BlockTile {
   int rows = 0, cols = 0, k = 0;
 };
 Result<BlockTile> blockTileOf(const LaunchConfig& timed) {
-  LaunchConfig probe = timed;
-  probe.dims = {kProbe, kProbe, kProbe};
-  auto plan = planLaunch(probe, false);
-  if (!plan) return plan.error();
-  const KernelLaunch& L = plan->launch;
-  BlockTile t;
-  if (kProbe % int(L.gridY) == 0) t.rows = kProbe / int(L.gridY);
-  if (kProbe % int(L.gridX) == 0) t.cols = kProbe / int(L.gridX);
-  t.k = plan->phases > 0 && kProbe % plan->phases == 0 ? kProbe / plan->phases : 1;
-  if (t.rows == 0 || t.cols == 0) return invalidInput("the block tile of " + describe(probe) + " does not divide " +
-                                                      std::to_string(kProbe));
-  return t;
+  for (int m = 1; m <= 31; m += 2) {
+    const int probe = 256 * m;
+    LaunchConfig c = timed;
+    c.dims = {probe, probe, probe};
+    auto plan = planLaunch(c, false);
+    if (!plan) return plan.error();
+    const KernelLaunch& L = plan->launch;
+    const int phases = std::max(plan->phases, 1);
+    if (probe % int(L.gridY) || probe % int(L.gridX) || probe % phases) continue;
+    return BlockTile{probe / int(L.gridY), probe / int(L.gridX), plan->phases > 0 ? probe / phases : 1};
+  }
+  return invalidInput("no size up to 7936 is made of whole block tiles of " + describe(timed));
 }
 
 }  // namespace
