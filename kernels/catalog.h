@@ -26,6 +26,14 @@ inline constexpr int kKernelCount = 0 TILESCOPE_KERNELS(TILESCOPE_KERNEL_COUNT);
 // How a kernel's block is shaped: T x T from the tile width, or bx x by as asked.
 enum class BlockShape : uint8_t { Tile, Free };
 
+// How the ladder sweep (app/core/timing_ladder.h) launches a rung: the tile width T and the
+// block bx x by it asks for; 0 leaves a field to the kernel (a rung whose tiles and block are
+// fixed by its own code sets none of them).
+struct LadderLaunch {
+  int tile = 0;
+  int blockX = 0, blockY = 0;
+};
+
 struct KernelInfo {
   KernelId id;
   std::string_view name;         // as typed on the command line
@@ -41,6 +49,8 @@ struct KernelInfo {
   // Its place on the ladder from fig. 5.9 (rung 1) to cuBLAS: the faster kernels of the next
   // chapter and of the SGEMM worklogs, one idea per rung. 0: not a rung.
   int ladderRung = 0;
+  // What the ladder times a rung with (ladderRung > 0): tiled is fig. 5.9 at T = 32.
+  LadderLaunch ladderLaunch = {};
 };
 
 extern const std::array<KernelInfo, kKernelCount> kKernels;

@@ -37,7 +37,7 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
   static constexpr KernelInfo info{KernelId::Tiled, "tiled", "T x T shared-memory tiles, no boundary checks (fig. 5.9)",
-                                   "tiled.cuh", true, true, true, {}, {}, 1};
+                                   "tiled.cuh", true, true, true, {}, {}, 1, {32}};
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

@@ -5,6 +5,8 @@
 //   live     the app's live sweep (4 kernels, N = 256..4096) with its wall time
 //   targets  the speed targets: trace capture + decode of tiled 256^3 T=16, the
 //            plain instantiation against a probe-free copy, and the live sweep's wall time
+//   ladder   every rung of the ladder (kernels with a ladderRung) and cuBLAS at N = 256..8192
+//            (or --sizes), each rung's % of cuBLAS at the same N in this run
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
 #include <algorithm>
 #include <chrono>
@@ -16,13 +18,14 @@
 #include "core/json_writer.h"
 #include "core/run.h"
 #include "core/timing.h"
+#include "core/timing_ladder.h"
 
 namespace tilescope::cli {
 
 namespace {
 
 struct BenchFlags {
-  std::string preset;  // "", "lecture", "live", "targets"
+  std::string preset;  // "", "lecture", "live", "targets", "ladder"
   std::vector<KernelId> kernels{KernelId::Naive, KernelId::Tiled, KernelId::TiledBounds, KernelId::TiledDynamic};
   std::vector<int> sizes{1024, 2048};
   std::vector<int> tiles{16, 32};
@@ -50,8 +53,8 @@ Result<BenchFlags> parseBenchFlags(const Options& o) {
     if (i + 1 >= x.size() || x[i + 1].rfind("--", 0) == 0) return invalidInput(flag + " needs a value (or is unknown to bench)");
     const std::string& v = x[++i];
     if (flag == "--preset") {
-      if (v != "lecture" && v != "live" && v != "targets")
-        return invalidInput("--preset expects lecture, live or targets, got '" + v + "'");
+      if (v != "lecture" && v != "live" && v != "targets" && v != "ladder")
+        return invalidInput("--preset expects lecture, live, targets or ladder, got '" + v + "'");
       f.preset = v;
     } else if (flag == "--kernels") {
       f.kernels.clear();
@@ -110,11 +113,15 @@ std::string fmt(const char* format, double v) {
   return buf;
 }
 
-void printTable(const TimingReport& r, std::ostream& out) {
+void printHeader(const TimingReport& r, std::ostream& out) {
   out << "device: " << r.device << "   date: " << r.date << (r.recorded ? "   (recorded)" : "") << "\n";
   out << "FP32 peak: " << fmt("%.0f", r.ceilings.fp32PeakGflops) << " GFLOP/s (" << r.ceilings.peakDerivation
       << ")\n";
   out << "device-to-device copy: " << fmt("%.0f", r.ceilings.copyGBps) << " GB/s (bytes read + written)\n\n";
+}
+
+void printTable(const TimingReport& r, std::ostream& out) {
+  printHeader(r, out);
   char line[512];
   std::snprintf(line, sizeof line, "%-34s %17s %11s %11s %7s %5s  %s\n", "case", "j x k x l", "median ms",
                 "GFLOP/s", "% peak", "reps", "verification");
@@ -240,6 +247,7 @@ int benchCommand(const Options& o, std::ostream& out) {
   std::vector<TimingCase> cases;
   if (f.preset == "lecture") cases = lectureCases(f.sizesGiven ? f.sizes.front() : 8192);
   else if (f.preset == "live" || f.preset == "targets") cases = liveSweepCases(4096);
+  else if (f.preset == "ladder") cases = f.sizesGiven ? ladderCases(f.sizes) : ladderCases();
   else cases = gridCases(f.kernels, f.sizes, f.tiles, f.blocks, f.cublas);
   for (auto& c : cases) c.config.seed = o.config.seed;
 
@@ -255,8 +263,13 @@ int benchCommand(const Options& o, std::ostream& out) {
     json = &writer;
     json->beginObject().key("sweep");
     writeTimingJson(*json, *report);
+    if (f.preset == "ladder") writeLadderJson(json->key("ladder"), *report);
   } else if (f.csv) {
     out << timingCsv(*report);
+  } else if (f.preset == "ladder") {
+    printHeader(*report, out);
+    writeLadderText(out, *report);
+    out << "\nsweep wall time: " << fmt("%.2f", report->seconds) << " s" << (report->cancelled ? " (cancelled)" : "") << "\n";
   } else {
     printTable(*report, out);
   }

@@ -18,7 +18,7 @@ commands:
                      --registers R (registers per thread; default: cudaFuncGetAttributes on
                      a GPU, else an estimate)
   bench              time the plain kernels on the GPU next to cuBLAS (each verified first);
-                     --preset lecture|live|targets, --kernels a,b --sizes N1,N2 --tiles T1,T2
+                     --preset lecture|live|targets|ladder, --kernels a,b --sizes N1,N2 --tiles T1,T2
                      --blocks 64x16,32x32 --repeats R --warmup W --no-cublas, --csv or --json
   bugs               the bug gallery; --show ID runs a bug and prints its symptom, --fixed
                      runs its fixed kernel instead (exit 0 when it behaves as described)

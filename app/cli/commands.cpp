@@ -51,6 +51,7 @@ int listKernels(const Options& o, std::ostream& out) {
           .field("description", k.description)
           .field("tiled", k.tiled)
           .field("source", k.sourceFile)
+          .field("ladder_rung", k.ladderRung)
           .endObject();
     json.endArray();
     out << "\n";

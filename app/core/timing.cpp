@@ -24,8 +24,9 @@ std::string TimingCase::label() const {
   if (kind == TimedKind::Cublas) return "cuBLAS SGEMM";
   const KernelInfo& info = kernelInfo(config.kernel);
   std::string s(info.name);
+  const bool ownBlock = info.ladderRung > 0 && info.ladderLaunch.blockX == 0;  // a rung that fixes its block itself
   if (info.tiled) s += " T=" + std::to_string(config.tile);
-  else s += " (" + std::to_string(config.blockX) + "," + std::to_string(config.blockY) + ")";
+  else if (!ownBlock) s += " (" + std::to_string(config.blockX) + "," + std::to_string(config.blockY) + ")";
   if (kind == TimedKind::ProbeFree) s += " no-probe copy";
   return s;
 }

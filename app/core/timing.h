@@ -44,6 +44,9 @@ struct TimingResult {
   double medianMs = 0.0, minMs = 0.0, maxMs = 0.0;
   int repeats = 0;
   double gflops = 0.0;  // 2 j k l / median
+  // Which sweep measured it, where a report gathers several (the app's live results): a
+  // percentage of cuBLAS pairs results of one sweep only. 0 for a single sweep or a file.
+  int sweep = 0;
 
   double flops() const { return 2.0 * what.config.dims.j * what.config.dims.k * what.config.dims.l; }
 };

@@ -97,7 +97,7 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     const Cursor c = state.shown.cursor;
     j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
     j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
-    j.field("config", describe(run->run.config));
+    j.field("config", describe(run->run.config)).field("backend", run->run.backend).field("device", run->run.device);
     if (const auto& r = run->replay) {  // the run on screen came from a trace file
       j.key("replay").beginObject().field("file", r->file).field("device", run->run.device);
       j.field("backend", run->run.backend).field("toolVersion", r->toolVersion).field("savedAt", r->savedAt);

@@ -1,53 +1,161 @@
-// Roofline (ch. 5.1): attainable GFLOPS against OP/B on log-log axes, the two ceilings of the
-// analysis profile the panels share (measured on this GPU when there is one) and this run's
-// point (its intensity counted from the trace).
+// Roofline (ch. 5.1; issue 10, item 4): the chart Nsight Compute draws. Log-log axes in OP/B
+// and GFLOP/s with decade ticks; the memory roof (bandwidth x OP/B) and compute roof (FP32
+// peak) of the analysis profile, solid, and of the device the timings come from (a GPU here,
+// or the recorded one), dashed; one point per timed kernel at the intensity counted from a
+// trace of its launch and the GFLOP/s measured at its largest N (live or recorded, said on
+// the first line and in each point's read-out); cuBLAS, which has no trace, as a horizontal
+// reference; and this run's intensity as a vertical line up to its roof. The points come
+// digested with the timing report (TimingDigest::roofline, traced off the UI thread); the
+// arithmetic of where a point sits is core/roofline.h.
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
+#include <limits>
 
+#include "event_text.h"
 #include "panels.h"
+#include "plot_widget.h"
 
 namespace tilescope::ui {
+namespace {
+
+std::string provenance(const TimingReport& r) {
+  return std::string(r.recorded ? "recorded" : "live") + ": " + r.device + ", " + r.date;
+}
+
+// The roofs as a path from xLo to xHi: up the memory roof to the ridge, then along the peak.
+PlotPath roofPath(const DeviceProfile& d, double xLo, double xHi, Rgba colour, bool dashed, std::string label) {
+  const double ridge = ridgeIntensity(d);
+  PlotPath p{std::move(label), {}, colour, dashed, {}};
+  p.points.emplace_back(xLo, d.bandwidthGBs * xLo);
+  if (ridge > xLo && ridge < xHi) p.points.emplace_back(ridge, d.peakGflops);
+  p.points.emplace_back(xHi, std::min(d.peakGflops, d.bandwidthGBs * xHi));
+  char detail[400];
+  std::snprintf(detail, sizeof detail, "memory roof %s GB/s x OP/B, compute roof %s GFLOP/s; ridge at %.3g OP/B\n%s",
+                formatNumber(d.bandwidthGBs).c_str(), formatNumber(d.peakGflops).c_str(), ridge,
+                d.ceilingsSource.c_str());
+  p.detail = detail;
+  return p;
+}
+
+struct Extent {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  void add(double v) {
+    if (v > 0.0) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+};
+
+}  // namespace
 
 void drawRooflinePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  if (!run) return;
-  const auto analysis = shownAnalysis(ctx);
-  if (!analysis) return;
-  const AnalysisReport& a = *analysis;
   drawAnalysisProfileChoice(ctx);
-  const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
-  const RooflinePoint point = rooflinePoint(d, std::string(kernelInfo(run->run.config.kernel).name), a.traffic.intensity());
-  ImGui::TextWrapped("ceilings: %.0f GB/s, %.0f GFLOPS (%s)", d.bandwidthGBs, d.peakGflops, d.ceilingsSource.c_str());
-  ImGui::Text("this run: %.3f OP/B -> %.0f GFLOPS attainable, %s", a.traffic.intensity(), point.attainableGflops,
-              point.memoryBound ? "memory bound" : "compute bound");
   const Theme& theme = ctx.theme();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const ImVec2 size(std::max(200.0f, ImGui::GetContentRegionAvail().x - 10), std::max(120.0f, ImGui::GetContentRegionAvail().y - 10));
-  // Axes: 1/32 .. 64 OP/B, 10 .. 10^5 GFLOPS.
-  const double xMin = std::log2(1.0 / 32), xMax = std::log2(64.0), yMin = 1.0, yMax = 5.0;
-  auto at = [&](double opb, double gflops) {
-    const double x = (std::log2(opb) - xMin) / (xMax - xMin), y = (std::log10(gflops) - yMin) / (yMax - yMin);
-    return ImVec2(p.x + float(x) * size.x, p.y + size.y - float(std::clamp(y, 0.0, 1.0)) * size.y);
-  };
-  draw->AddRect(p, ImVec2(p.x + size.x, p.y + size.y), theme.cellOutline);
-  const double ridge = ridgeIntensity(d);
-  draw->AddLine(at(1.0 / 32, d.bandwidthGBs / 32), at(ridge, d.peakGflops), theme.highlight, 2.0f);
-  draw->AddLine(at(ridge, d.peakGflops), at(64.0, d.peakGflops), theme.highlight, 2.0f);
-  for (double opb : {0.25, 4.0}) {  // the chapter's two figures
-    char label[32];
-    std::snprintf(label, sizeof label, "%g OP/B", opb);
-    draw->AddLine(at(opb, 10), at(opb, 1e5), theme.cellGhost);
-    draw->AddText(ImVec2(at(opb, 10).x + 3, p.y + 2), theme.panelText, label);
+  const DeviceProfile profile = analysisProfile(ctx.state.analysis).profile;
+  const TimingState& t = ctx.state.timing;
+
+  // The timed kernels: the report the Timing panel shows and the ladder's (the same when live).
+  std::vector<const TimingDigest*> sources;
+  for (const TimingDigest* d : {t.shown(), t.ladderShown()})
+    if (d && std::find(sources.begin(), sources.end(), d) == sources.end()) sources.push_back(d);
+  const TimingReport* measuredOn = nullptr;  // whose device's roofs are drawn dashed
+  for (const TimingDigest* d : sources)
+    if (!measuredOn && d->report->ceilings.copyGBps > 0.0 && d->report->ceilings.fp32PeakGflops > 0.0)
+      measuredOn = d->report.get();
+  std::optional<DeviceProfile> device;
+  if (measuredOn)
+    device = profileFromCeilings(measuredOn->device, measuredOn->ceilings.copyGBps,
+                                 measuredOn->ceilings.fp32PeakGflops, measuredOn->ceilings.peakDerivation);
+
+  if (!t.probed) ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
+  else if (sources.empty()) ImGui::TextDisabled("No timings to place on the roofline (see the Timing tab).");
+  for (const TimingDigest* d : sources) {
+    const TimingReport& r = *d->report;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.recorded ? theme.highlight : theme.pStored), "%s",
+                       r.recorded ? "RECORDED" : "LIVE");
+    ImGui::SameLine();
+    ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), r.date.c_str());
   }
-  const double x = std::clamp(a.traffic.intensity(), 1.0 / 32, 64.0);
-  draw->AddCircleFilled(at(x, std::max(10.0, point.attainableGflops)), 6.0f, theme.error);
-  draw->AddText(ImVec2(at(x, point.attainableGflops).x + 8, at(x, point.attainableGflops).y - 8),
-                theme.panelText, std::string(kernelInfo(run->run.config.kernel).name).c_str());
-  ImGui::Dummy(size);
+
+  PlotSpec spec;
+  spec.id = "roofline";
+  spec.xTitle = "arithmetic intensity, OP/B (FLOPs per byte loaded from global memory)";
+  spec.yTitle = "GFLOP/s (FP32)";
+  spec.xName = "OP/B";
+  spec.yName = "GFLOP/s";
+  spec.xScale = spec.yScale = AxisScale::Log10;
+  Extent x, y;
+  x.add(0.25);  // the chapter's naive kernel: always on the chart
+  x.add(ridgeIntensity(profile));
+  y.add(profile.peakGflops);
+  if (device) x.add(ridgeIntensity(*device)), y.add(device->peakGflops);
+
+  std::vector<std::string> seen;
+  for (const TimingDigest* d : sources) {
+    for (const RooflineKernel& k : d->roofline) {
+      if (std::find(seen.begin(), seen.end(), k.label) != seen.end()) continue;
+      seen.push_back(k.label);
+      if (k.rung == 0 && !t.view.seriesShown(k.label)) {  // the Timing tab's choice of series, every rung
+        spec.hidden.push_back(k.label);
+        continue;
+      }
+      if (!(k.intensity > 0.0)) continue;  // no trace could be counted: no position to claim
+      const DeviceProfile& roofs = device ? *device : profile;
+      const RooflinePlacement at = placeOnRoofline(roofs, k.intensity, k.gflops);
+      PlotSeries s{k.label, seriesColour(theme, k.family, k.rung), k.rung > 0 ? rungMarker(k.rung) : k.marker, false, {}};
+      s.points.push_back({k.intensity, k.gflops,
+                          "at N = " + formatNumber(k.n) + ", " + provenance(*d->report) +
+                              "\nbytes counted from a trace of " + k.tracedAs + "\n" + explainPlacement(roofs, at)});
+      x.add(k.intensity), y.add(k.gflops);
+      spec.series.push_back(std::move(s));
+    }
+    if (d->cublasLargest && d == sources.front()) {
+      const SeriesPoint& c = *d->cublasLargest;
+      spec.lines.push_back({"cuBLAS SGEMM " + formatNumber(c.gflops) + " GFLOP/s (N = " + formatNumber(c.n) + ")",
+                            c.gflops, theme.panelText,
+                            "cuBLAS has no trace here, so no intensity of ours: its rate, for reference (" +
+                                provenance(*d->report) + ")"});
+      y.add(c.gflops);
+    }
+  }
+  const LoadedRun* run = shownRun(ctx.state);
+  const auto analysis = run ? run->analysis() : nullptr;
+  const double runIntensity = analysis ? analysis->traffic.intensity() : 0.0;
+  if (runIntensity > 0.0) x.add(runIntensity);
+
+  // Whole decades around everything; the lowest decade at most four below the peak, so the
+  // roofs' bend stays large on screen.
+  spec.xRange = fitRange(x.lo, x.hi * 1.5, AxisScale::Log10);
+  spec.yRange = fitRange(std::max(y.lo, y.hi * 1e-4), y.hi * 1.2, AxisScale::Log10);
+  const double xLo = spec.xRange->lo, xHi = spec.xRange->hi;
+  spec.paths.push_back(roofPath(profile, xLo, xHi, theme.highlight, false, profile.name + " roofs"));
+  if (device) {
+    spec.paths.push_back(roofPath(*device, xLo, xHi, theme.threadColours[5], true, measuredOn->device + " (measured)"));
+    spec.paths.back().labelOnPlot = false;  // it may lie on the profile's roof: named above the plot instead
+  }
+  if (runIntensity > 0.0) {
+    const RooflinePoint roof = rooflinePoint(profile, "", runIntensity);
+    PlotPath p{"this run", {{runIntensity, spec.yRange->lo}, {runIntensity, roof.attainableGflops}}, theme.error, true, {}};
+    p.detail = describe(run->run.config) + ": " + formatNumber(runIntensity) + " OP/B counted from its trace; the " +
+               profile.name + " roofs allow " + formatNumber(roof.attainableGflops) + " GFLOP/s there (" +
+               (roof.memoryBound ? "memory-bound" : "compute-bound") + ")";
+    spec.paths.push_back(std::move(p));
+  }
+  if (!sources.empty()) spec.note = provenance(*sources.front()->report);
+  ImGui::TextUnformatted("roofs:");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "solid: %s profile", profile.name.c_str());
+  if (device) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]), "  dashed: %s, measured",
+                       measuredOn->device.c_str());
+  }
+  if (ImGui::IsItemHovered())
+    tooltip("Attainable GFLOP/s = min(FP32 peak, bandwidth x OP/B). Hover a roof for its figures, a point for "
+            "where it sits and why.");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  spec.size = ImVec2(avail.x, std::max(avail.y, ImGui::GetFontSize() * 14.0f));
+  drawPlot(spec, theme, ctx.layout);
 }
 
 }  // namespace tilescope::ui

@@ -1,6 +1,7 @@
-// Timing (issue 4, item 5): GFLOP/s against N on log axes, one series per kernel and tile
-// width or block shape, next to cuBLAS and the device's FP32 peak; and the lecture's
-// block-shape table at N = 8192. With a GPU, sweeps run on the TimingWorker thread with a
+// Timing (issue 4, item 5; issue 10, item 3): GFLOP/s against N on log axes, one series per
+// kernel and tile width or block shape, next to cuBLAS and the device's FP32 peak; the
+// lecture's block-shape table at N = 8192; and the ladder from fig. 5.9 to cuBLAS, every rung
+// with its percentage of cuBLAS (recorded in assets/timings/ladder-h100.csv when there is no GPU). With a GPU, sweeps run on the TimingWorker thread with a
 // progress bar and Cancel; without one the panel shows what our bench recorded on an H100
 // (assets/timings/h100.csv) and says, on top, that those numbers are recorded, not live.
 // Only verified results are plotted or tabulated (timing_model.h). The series and the table's
@@ -20,26 +21,7 @@
 namespace tilescope::ui {
 namespace {
 
-// One colour per kernel, so a series keeps its colour whatever else is shown. cuBLAS is the
-// reference, in the text colour; the peak is a ceiling, in the highlight colour as on the
-// Roofline panel.
-Rgba familyColour(const Theme& t, Family f) {
-  switch (f) {
-    case Family::Naive:
-      return t.threadColours[0];
-    case Family::Tiled:
-      return t.threadColours[1];
-    case Family::TiledBounds:
-      return t.threadColours[2];
-    case Family::TiledDynamic:
-      return t.threadColours[3];
-    case Family::Cublas:
-      return t.panelText;
-    case Family::Other:
-      return t.threadColours[7];
-  }
-  return t.panelText;
-}
+Rgba familyColour(const Theme& t, Family f) { return seriesColour(t, f, 0); }
 
 ImVec4 toVec(Rgba c) { return ImGui::ColorConvertU32ToFloat4(c); }
 
@@ -63,7 +45,7 @@ void setView(PanelContext& ctx, const TimingView& view) {
 }
 
 // --- Where the numbers come from --------------------------------------------------------
-void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* shown) {
+void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* shown, const std::string& path) {
   const Theme& theme = ctx.theme();
   if (!shown) {
     ImGui::TextColored(toVec(theme.error), "No timings to show.");
@@ -77,7 +59,7 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
     sameLineIfFits(ImGui::CalcTextSize(where.c_str()).x);
     ImGui::TextWrapped("%s", where.c_str());
     if (hovered || ImGui::IsItemHovered())
-      tooltip("Measured on that device by our own bench (tilescope-cli bench) and stored in " + t.recordedPath +
+      tooltip("Measured on that device by our own bench (tilescope-cli bench) and stored in " + path +
               "; every case was verified against the host reference before it was timed." +
               (t.liveUnavailable.empty() ? "" : "\nNo live timing on this machine: " + t.liveUnavailable));
   } else {
@@ -142,11 +124,12 @@ void drawSweepControls(PanelContext& ctx, const TimingState& t) {
     if (ImGui::Button("Cancel")) ctx.emit(TimingIntent{CancelSweep{}});
   } else {
     int kind = int(v.sweep.kind);
+    // In SweepKind's order.
     constexpr const char* kKinds[] = {"live sweep: 4 kernels + cuBLAS, N = 256..4096",
                                       "lecture table: naive's 6 block shapes, tiled T = 8, 16, 32, cuBLAS at N = 8192",
-                                      "custom sweep"};
+                                      "custom sweep", "ladder: every rung + cuBLAS, N = 256..8192"};
     ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 10.0f, ImGui::GetContentRegionAvail().x * 0.6f));
-    if (ImGui::Combo("##sweep", &kind, kKinds, 3)) v.sweep.kind = SweepKind(kind);
+    if (ImGui::Combo("##sweep", &kind, kKinds, 4)) v.sweep.kind = SweepKind(kind);
     ImGui::SameLine();
     ImGui::BeginDisabled(cases.empty());
     if (ImGui::Button(("Run " + std::to_string(cases.size()) + " cases").c_str()))
@@ -163,6 +146,15 @@ void drawSweepControls(PanelContext& ctx, const TimingState& t) {
 }
 
 // --- GFLOP/s against N ------------------------------------------------------------------
+// A point's read-out beyond series, N and GFLOP/s: its time and, where the same sweep timed
+// cuBLAS at the same N and both verified, its percentage of cuBLAS.
+std::string pointDetail(const SeriesPoint& p, Family family) {
+  std::string d = format("%.3f ms per launch", p.medianMs) + " (median of " + std::to_string(p.repeats) + ")";
+  if (p.percentOfCublas && family != Family::Cublas)
+    d += "\n" + format("%.1f %% of cuBLAS SGEMM at N = %.0f (same run)", *p.percentOfCublas, p.n);
+  return d;
+}
+
 void drawSeriesPopup(PanelContext& ctx, const std::vector<TimingSeries>& all) {
   TimingView v = ctx.state.timing.view;
   if (ImGui::Button("Series...")) ImGui::OpenPopup("timingSeries");
@@ -211,9 +203,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
       continue;
     }
     PlotSeries ps{s.label, familyColour(theme, s.family), s.marker, s.family == Family::Cublas, {}};
-    for (const SeriesPoint& p : s.points)
-      ps.points.push_back(
-          {p.n, p.gflops, format("%.3f ms per launch", p.medianMs) + " (median of " + std::to_string(p.repeats) + ")"});
+    for (const SeriesPoint& p : s.points) ps.points.push_back({p.n, p.gflops, pointDetail(p, s.family)});
     spec.series.push_back(std::move(ps));
   }
   const Ceilings& ceil = report.ceilings;
@@ -306,6 +296,89 @@ void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& 
       "only 4 outputs.");
 }
 
+
+// --- The ladder from fig. 5.9 to cuBLAS -------------------------------------------------
+// Every rung next to cuBLAS at each N: the plot, then the percentages as a rung-by-N table.
+void drawLadderTable(const Theme& theme, const LadderTable& ladder) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("ladderTable", int(ladder.sizes.size()) + 1, flags)) return;
+  ImGui::TableSetupColumn("% of cuBLAS");
+  for (int n : ladder.sizes) ImGui::TableSetupColumn(("N = " + std::to_string(n)).c_str());
+  ImGui::TableHeadersRow();
+  for (const LadderRow& row : ladder.rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(toVec(seriesColour(theme, familyOf(ladderCase(row.kernel, 1)), row.rung)), "%d  %s", row.rung,
+                       row.label.c_str());
+    for (const LadderCell& cell : row.cells) {
+      ImGui::TableNextColumn();
+      const TimingResult* r = cell.result;
+      if (!r) {
+        ImGui::TextDisabled("-");
+      } else if (!r->verified) {  // no time, no percentage: only why
+        ImGui::TextColored(toVec(theme.error), "failed");
+        if (ImGui::IsItemHovered()) tooltip(r->verification);
+      } else {
+        ImGui::TextUnformatted(cell.percent ? format("%.1f %%", *cell.percent).c_str() : "no cuBLAS");
+        if (ImGui::IsItemHovered())
+          tooltip(row.label + ": " + formatNumber(r->gflops) + " GFLOP/s, " + format("%.3f ms", r->medianMs) +
+                  (cell.percent ? "\n" + format("%.1f %% of cuBLAS SGEMM at the same N in the same run", *cell.percent)
+                                : std::string("\nno verified cuBLAS result at this N in the same run")));
+      }
+    }
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("cuBLAS GFLOP/s");
+  for (const TimingResult* r : ladder.cublas) {
+    ImGui::TableNextColumn();
+    if (!r) ImGui::TextDisabled("-");
+    else if (!r->verified) ImGui::TextColored(toVec(theme.error), "failed");
+    else ImGui::TextUnformatted(formatNumber(r->gflops).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest& digest) {
+  const Theme& theme = ctx.theme();
+  const TimingReport& report = *digest.report;
+  if (report.recorded && !t.recordedLadder)
+    disabledWrapped("No recorded ladder (" + t.recordedLadderError +
+                    "): only rung 1, fig. 5.9 at T = 32, from the recorded results above.");
+  if (digest.ladder.empty()) {
+    ImGui::TextWrapped(t.liveUnavailable.empty() ? "No ladder results yet: run the ladder sweep above."
+                                                 : "These results have no rung of the ladder.");
+    return;
+  }
+  PlotSpec spec;
+  spec.id = "ladder";
+  spec.xTitle = "N (square matrices, j = k = l = N)";
+  spec.yTitle = "GFLOP/s";
+  spec.xName = "N";
+  spec.yName = "GFLOP/s";
+  spec.xScale = AxisScale::Log2;
+  spec.yScale = AxisScale::Log10;
+  spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  for (const TimingSeries& s : digest.series) {
+    if (s.rung == 0 && s.family != Family::Cublas) continue;
+    PlotSeries ps{s.rung > 0 ? std::to_string(s.rung) + "  " + s.label : s.label, seriesColour(theme, s.family, s.rung),
+                  s.rung > 0 ? rungMarker(s.rung) : s.marker, s.family == Family::Cublas, {}};
+    for (const SeriesPoint& p : s.points) ps.points.push_back({p.n, p.gflops, pointDetail(p, s.family)});
+    spec.series.push_back(std::move(ps));
+  }
+  std::stable_sort(spec.series.begin(), spec.series.end(), [](const PlotSeries& a, const PlotSeries& b) {
+    return !a.emphasised && b.emphasised;  // the rungs in rung order (the series' order), cuBLAS last
+  });
+  if (report.ceilings.fp32PeakGflops > 0.0)
+    spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
+                          report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation});
+  const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  spec.size = ImVec2(avail.x, std::max(avail.y - tableH, ImGui::GetFontSize() * 12.0f));
+  drawPlot(spec, theme, ctx.layout);
+  drawLadderTable(theme, digest.ladder);
+}
+
 }  // namespace
 
 void drawTimingPanel(PanelContext& ctx) {
@@ -314,21 +387,32 @@ void drawTimingPanel(PanelContext& ctx) {
     ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
     return;
   }
-  const TimingDigest* shown = t.shown();
-  drawSource(ctx, t, shown ? shown->report.get() : nullptr);
+  const bool ladderPage = t.view.page == TimingPage::Ladder;
+  const TimingDigest* shown = ladderPage ? t.ladderShown() : t.shown();
+  drawSource(ctx, t, shown ? shown->report.get() : nullptr,
+             shown && shown == t.recordedLadder.get() ? t.recordedLadderPath : t.recordedPath);
   drawSweepControls(ctx, t);
   if (!shown) return;
   TimingView v = t.view;
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
   if (ImGui::RadioButton("GFLOP/s vs N", v.page == TimingPage::Plot)) v.page = TimingPage::Plot;
   const char* table = "block shapes";
-  sameLineIfFits(ImGui::CalcTextSize(table).x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+  sameLineIfFits(ImGui::CalcTextSize(table).x + radio);
   if (ImGui::RadioButton(table, v.page == TimingPage::Table)) v.page = TimingPage::Table;
   if (ImGui::IsItemHovered()) tooltip("The lecture's block-shape experiment at N = 8192, with tiled and cuBLAS.");
+  const char* ladder = "ladder to cuBLAS";
+  sameLineIfFits(ImGui::CalcTextSize(ladder).x + radio);
+  if (ImGui::RadioButton(ladder, v.page == TimingPage::Ladder)) v.page = TimingPage::Ladder;
+  if (ImGui::IsItemHovered())
+    tooltip("Every rung from fig. 5.9 towards cuBLAS, each at its own launch, with its percentage of cuBLAS "
+            "at the same N in the same run.");
   setView(ctx, v);
   if (t.view.page == TimingPage::Plot)
     drawPlotPage(ctx, t, *shown);
-  else
+  else if (t.view.page == TimingPage::Table)
     drawTablePage(ctx, t, *shown);
+  else
+    drawLadderPage(ctx, t, *shown);
 }
 
 }  // namespace tilescope::ui

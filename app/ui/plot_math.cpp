@@ -140,4 +140,10 @@ std::optional<NearestHit> nearestPoint(const std::vector<std::vector<PlotVec>>& 
   return best;
 }
 
+double distanceToSegment(PlotVec p, PlotVec a, PlotVec b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, length2 = dx * dx + dy * dy;
+  const double t = length2 > 0.0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0) : 0.0;
+  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
 }  // namespace tilescope::ui

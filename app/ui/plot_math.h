@@ -65,12 +65,17 @@ struct NearestHit {
 std::optional<NearestHit> nearestPoint(const std::vector<std::vector<PlotVec>>& points, PlotVec pointer,
                                        double maxDistance);
 
+// The distance from `p` to the segment from `a` to `b` (to `a` when they coincide): whether
+// the pointer is on a roof of the roofline.
+double distanceToSegment(PlotVec p, PlotVec a, PlotVec b);
+
 // --- What a drawn plot reports -------------------------------------------------------------
 // plot_widget.cpp records each plot it draws into the frame's layout, in window pixels, so
 // that script-mode tests find points, lines and legend entries without re-deriving the axes.
 struct PlotPointRect {
   double x = 0, y = 0;   // data
   float px = 0, py = 0;  // centre of the marker on screen
+  std::string detail;    // the point's read-out lines beyond series, x and y
 };
 struct PlotSeriesRect {
   std::string name;
@@ -84,12 +89,19 @@ struct PlotLineRect {
   float py = 0;
   uint32_t colour = 0;
 };
+struct PlotPathRect {  // a polyline in data space (a roof of the roofline)
+  std::string label;
+  uint32_t colour = 0;
+  std::vector<PlotPointRect> points;
+};
 struct PlotRect {
   std::string name, note;
   float x = 0, y = 0, width = 0, height = 0;  // the data area (inside the axes)
   std::vector<PlotSeriesRect> series;         // visible series only, in drawing order
   std::vector<PlotLineRect> lines;
   std::vector<std::string> hidden;  // series the plot knows but does not draw
+  std::vector<PlotPathRect> paths;
+  double xLo = 0, xHi = 0, yLo = 0, yHi = 0;  // the axes' ranges (data values at the ends)
 };
 
 }  // namespace tilescope::ui

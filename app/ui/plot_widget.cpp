@@ -76,6 +76,30 @@ struct DataBounds {
 
 }  // namespace
 
+Rgba seriesColour(const Theme& t, Family f, int rung) {
+  if (rung >= 2) return t.threadColours[(rung + 2) % 8];  // rung 1 is tiled: its family's colour
+  switch (f) {
+    case Family::Naive:
+      return t.threadColours[0];
+    case Family::Tiled:
+      return t.threadColours[1];
+    case Family::TiledBounds:
+      return t.threadColours[2];
+    case Family::TiledDynamic:
+      return t.threadColours[3];
+    case Family::Cublas:
+      return t.panelText;
+    case Family::Other:
+      return t.threadColours[7];
+  }
+  return t.panelText;
+}
+
+Marker rungMarker(int rung) {
+  constexpr Marker kMarkers[] = {Marker::Circle, Marker::Square, Marker::Triangle, Marker::TriangleDown, Marker::Cross};
+  return kMarkers[(rung - 1 + 5) % 5];
+}
+
 PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& layout) {
   PlotInteraction out;
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -96,8 +120,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     bounds.yMin = std::min(bounds.yMin, l.y), bounds.yMax = std::max(bounds.yMax, l.y);
   if (!std::isfinite(bounds.xMin)) bounds.xMin = 1.0, bounds.xMax = 10.0;
   if (!std::isfinite(bounds.yMin)) bounds.yMin = 1.0, bounds.yMax = 10.0;
-  const AxisRange xr = fitRange(bounds.xMin, bounds.xMax, spec.xScale);
-  const AxisRange yr = fitRange(bounds.yMin, bounds.yMax, spec.yScale);
+  const AxisRange xr = spec.xRange ? *spec.xRange : fitRange(bounds.xMin, bounds.xMax, spec.xScale);
+  const AxisRange yr = spec.yRange ? *spec.yRange : fitRange(bounds.yMin, bounds.yMax, spec.yScale);
 
   // --- Geometry: y labels left, titles above and below; the legend goes right while that
   // leaves the data a useful width (a tall, narrow plot still reads; one squashed flat by a
@@ -195,7 +219,32 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
   if (widgetHovered && inside(mouse, pMin, pMax))
     for (const PlotLine& l : spec.lines)
       if (std::abs(toScreen(xr.lo, l.y).y - mouse.y) <= font * 0.4f) hoveredLine = &l;
+  const PlotPath* hoveredPath = nullptr;
   draw->PushClipRect(pMin, pMax, true);
+  std::vector<PlotPathRect> pathRects;
+  for (const PlotPath& path : spec.paths) {
+    PlotPathRect rect{path.label, path.colour, {}};
+    std::vector<ImVec2> pts;
+    for (auto [x, y] : path.points) {
+      pts.push_back(toScreen(x, y));
+      rect.points.push_back({x, y, pts.back().x, pts.back().y, {}});
+    }
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      if (path.dashed) dashedLine(draw, pts[i - 1], pts[i], path.colour, 1.5f * px + 0.5f, font * 0.6f);
+      else draw->AddLine(pts[i - 1], pts[i], path.colour, 2.2f * px);
+      if (widgetHovered && inside(mouse, pMin, pMax) &&
+          distanceToSegment({mouse.x, mouse.y}, {pts[i - 1].x, pts[i - 1].y}, {pts[i].x, pts[i].y}) <= font * 0.4f)
+        hoveredPath = &path;
+    }
+    if (!pts.empty() && !path.label.empty() && path.labelOnPlot) {  // the label just inside the right end, above the path
+      const ImVec2 ts = ImGui::CalcTextSize(path.label.c_str());
+      const ImVec2 end(std::min(pts.back().x, pMax.x), std::clamp(pts.back().y, pMin.y, pMax.y));
+      const ImVec2 at(end.x - ts.x - font * 0.4f, std::max(pMin.y + 1.0f, end.y - ts.y - font * 0.2f));
+      draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
+      draw->AddText(at, path.colour, path.label.c_str());
+    }
+    pathRects.push_back(std::move(rect));
+  }
   std::vector<PlotLineRect> lineRects;
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(toScreen(xr.lo, l.y).y);
@@ -248,6 +297,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     tooltip(readout);
   } else if (const PlotLine* l = hoveredLine) {
     tooltip(l->label + (l->detail.empty() ? "" : "\n" + l->detail));
+  } else if (const PlotPath* path = hoveredPath) {
+    tooltip(path->label + (path->detail.empty() ? "" : "\n" + path->detail));
   } else if (emphasised >= 0) {
     tooltip(spec.series[emphasised].name + ": click to hide it");
     if (clicked) out.legendClicked = emphasised;
@@ -255,7 +306,7 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
 
   // --- What the layout file reports. ---
   PlotRect rect{spec.id,    spec.note, pMin.x, pMin.y, pMax.x - pMin.x, pMax.y - pMin.y, {}, std::move(lineRects),
-                spec.hidden};
+                spec.hidden, std::move(pathRects), xr.lo, xr.hi, yr.lo, yr.hi};
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     PlotSeriesRect r{spec.series[s].name,
                      spec.series[s].colour,
@@ -265,8 +316,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
                      legend[s].second.x - legend[s].first.x,
                      legend[s].second.y - legend[s].first.y};
     for (std::size_t i = 0; i < screen[s].size(); ++i)
-      r.points.push_back(
-          {spec.series[s].points[i].x, spec.series[s].points[i].y, float(screen[s][i].x), float(screen[s][i].y)});
+      r.points.push_back({spec.series[s].points[i].x, spec.series[s].points[i].y, float(screen[s][i].x),
+                          float(screen[s][i].y), spec.series[s].points[i].detail});
     rect.series.push_back(std::move(r));
   }
   layout.plots.push_back(std::move(rect));
@@ -285,7 +336,8 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
       j.field("width", double(s.legendWidth)).field("height", double(s.legendHeight)).endObject();
       j.key("points").beginArray();
       for (const PlotPointRect& q : s.points)
-        j.beginObject().field("x", q.x).field("y", q.y).field("px", double(q.px)).field("py", double(q.py)).endObject();
+        j.beginObject().field("x", q.x).field("y", q.y).field("px", double(q.px)).field("py", double(q.py))
+            .field("detail", q.detail).endObject();
       j.endArray().endObject();
     }
     j.endArray();
@@ -300,7 +352,18 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
     j.endArray();
     j.key("hidden").beginArray();
     for (const std::string& h : p.hidden) j.value(h);
-    j.endArray().endObject();
+    j.endArray();
+    j.key("paths").beginArray();
+    for (const PlotPathRect& path : p.paths) {
+      j.beginObject().field("label", path.label).field("colour", hexColour(path.colour));
+      j.key("points").beginArray();
+      for (const PlotPointRect& q : path.points)
+        j.beginObject().field("x", q.x).field("y", q.y).field("px", double(q.px)).field("py", double(q.py)).endObject();
+      j.endArray().endObject();
+    }
+    j.endArray();
+    j.key("range").beginObject().field("x_lo", p.xLo).field("x_hi", p.xHi).field("y_lo", p.yLo).field("y_hi", p.yHi);
+    j.endObject().endObject();
   }
   j.endArray();
 }

@@ -12,6 +12,7 @@
 
 #include "plot_math.h"
 #include "theme.h"
+#include "timing_model.h"
 
 namespace tilescope {
 class JsonWriter;
@@ -41,6 +42,15 @@ struct PlotLine {  // horizontal reference line, dashed, its label at the right 
   std::string detail;  // read-out when the pointer is on the line ("how the peak was derived")
 };
 
+struct PlotPath {  // a polyline in data space, solid or dashed, labelled at its last point
+  std::string label;
+  std::vector<std::pair<double, double>> points;
+  Rgba colour = 0;
+  bool dashed = false;
+  std::string detail;  // read-out when the pointer is on it
+  bool labelOnPlot = true;  // false: the caller says elsewhere what it is (the layout file still names it)
+};
+
 struct PlotSpec {
   std::string id;  // unique on screen; names the plot in the layout file
   std::string xTitle, yTitle;
@@ -48,6 +58,9 @@ struct PlotSpec {
   AxisScale xScale = AxisScale::Linear, yScale = AxisScale::Linear;
   std::vector<PlotSeries> series;  // only the visible ones
   std::vector<PlotLine> lines;
+  std::vector<PlotPath> paths;  // drawn under the lines and series; not part of the fitted range
+  // The axes' ranges; by default fitted to the points and lines (fitRange).
+  std::optional<AxisRange> xRange, yRange;
   std::vector<std::string> hidden;  // names of series not drawn (recorded in the layout only)
   std::string note;                 // the data's provenance, recorded in the layout file
   ImVec2 size;                      // the whole widget: axes, labels and legend
@@ -57,6 +70,12 @@ struct PlotInteraction {
   std::optional<int> legendClicked;  // index into spec.series
   std::optional<NearestHit> hovered;
 };
+
+// The colour of a timing series, shared by the Timing and Roofline panels: one per kernel
+// family, so a series keeps its colour whatever else is shown (cuBLAS, the reference, in the
+// text colour); rungs of the ladder past fig. 5.9 get their own. And a rung's marker.
+Rgba seriesColour(const Theme& theme, Family family, int rung);
+Marker rungMarker(int rung);
 
 // Draws at the cursor and advances it by spec.size; records the plot in `layout`.
 PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& layout);

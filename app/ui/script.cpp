@@ -79,10 +79,10 @@ std::string check(const std::vector<std::string>& w) {
     return findPanel(name) ? "" : "unknown panel '" + name + "'";
   }
   if (c == "timing") {
-    const bool ok = (n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table")) ||
-                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture")) ||
+    const bool ok = (n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table" || w[2] == "ladder")) ||
+                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture" || w[2] == "ladder")) ||
                     (n == 2 && (w[1] == "cancel" || w[1] == "wait"));
-    return ok ? "" : "usage: timing page plot|table | timing sweep live|lecture | timing cancel | timing wait";
+    return ok ? "" : "usage: timing page plot|table|ladder | timing sweep live|lecture|ladder | timing cancel | timing wait";
   }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
@@ -238,10 +238,11 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "timing") {
       if (w[1] == "page") {
         TimingView v = state.timing.view;
-        v.page = w[2] == "table" ? TimingPage::Table : TimingPage::Plot;
+        v.page = w[2] == "table" ? TimingPage::Table : w[2] == "ladder" ? TimingPage::Ladder : TimingPage::Plot;
         q.push_back(TimingIntent{SetTimingView{v}});
       } else if (w[1] == "sweep") {
-        q.push_back(TimingIntent{StartSweep{SweepSpec{w[2] == "lecture" ? SweepKind::Lecture : SweepKind::Live, {}}}});
+        const SweepKind kind = w[2] == "lecture" ? SweepKind::Lecture : w[2] == "ladder" ? SweepKind::Ladder : SweepKind::Live;
+        q.push_back(TimingIntent{StartSweep{SweepSpec{kind, {}}}});
       } else if (w[1] == "cancel") {
         q.push_back(TimingIntent{CancelSweep{}});
       }  // wait: done above

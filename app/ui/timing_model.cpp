@@ -55,6 +55,8 @@ std::string_view sweepKindName(SweepKind k) {
       return "lecture";
     case SweepKind::Custom:
       return "custom";
+    case SweepKind::Ladder:
+      return "ladder";
   }
   return "?";
 }
@@ -65,6 +67,8 @@ std::vector<TimingCase> sweepCases(const SweepSpec& spec) {
       return liveSweepCases();
     case SweepKind::Lecture:
       return lectureCases();
+    case SweepKind::Ladder:
+      return ladderCases();
     case SweepKind::Custom:
       break;
   }
@@ -139,10 +143,12 @@ std::vector<TimingSeries> buildSeries(const TimingReport& report) {
     auto it = std::find_if(all.begin(), all.end(), [&](const Keyed& k) { return k.series.label == label; });
     if (it == all.end()) {
       const Variant v = variantOf(r.what);
-      all.push_back({TimingSeries{label, familyOf(r.what), v.marker, {}}, v.order});
+      const int rung = isLadderCase(r.what) ? kernelInfo(r.what.config.kernel).ladderRung : 0;
+      all.push_back({TimingSeries{label, familyOf(r.what), v.marker, {}, r.what, rung}, v.order});
       it = all.end() - 1;
     }
-    it->series.points.push_back({problemSize(r.what.config), r.gflops, r.medianMs, r.repeats});
+    it->series.points.push_back(
+        {problemSize(r.what.config), r.gflops, r.medianMs, r.repeats, percentOfCublas(report, r)});
   }
   std::stable_sort(all.begin(), all.end(), [](const Keyed& a, const Keyed& b) {
     if (a.series.family != b.series.family) return a.series.family < b.series.family;
@@ -188,12 +194,34 @@ std::optional<std::size_t> bestNaiveRow(const std::vector<LectureRow>& rows) {
   return best;
 }
 
-std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report) {
+std::vector<RooflineKernel> rooflineKernels(const std::vector<TimingSeries>& series, IntensityCache* cache) {
+  std::vector<RooflineKernel> out;
+  for (const TimingSeries& s : series) {
+    if (s.family == Family::Cublas || s.what.kind != TimedKind::Kernel || s.points.empty()) continue;
+    const SeriesPoint& p = s.points.back();  // the largest N: the steadiest rate
+    RooflineKernel k{s.label, s.family, s.marker, s.rung, p.n, p.gflops, 0.0, {}, {}};
+    auto intensity = cache ? cache->get(s.what.config) : tracedIntensity(s.what.config);
+    if (intensity) {
+      k.intensity = intensity->intensity;
+      k.tracedAs = describe(intensity->traced);
+    } else {
+      k.error = intensity.error().message;
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report, IntensityCache* cache) {
   auto d = std::make_shared<TimingDigest>();
   d->series = buildSeries(*report);
   d->unverified = unverifiedCount(*report);
   d->lectureRows = lectureRows(*report);
   d->bestNaive = bestNaiveRow(d->lectureRows);
+  d->ladder = ladderTable(*report);
+  d->roofline = rooflineKernels(d->series, cache);
+  for (const TimingSeries& s : d->series)
+    if (s.family == Family::Cublas && !s.points.empty()) d->cublasLargest = s.points.back();
   d->report = std::move(report);
   return d;
 }

@@ -9,14 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "core/roofline.h"
 #include "core/timing.h"
+#include "core/timing_ladder.h"
 #include "plot_math.h"
 
 namespace tilescope::ui {
 
 // --- Sweeps -------------------------------------------------------------------------------
-enum class SweepKind { Live, Lecture, Custom };
-std::string_view sweepKindName(SweepKind k);  // "live", "lecture", "custom"
+enum class SweepKind { Live, Lecture, Custom, Ladder };
+std::string_view sweepKindName(SweepKind k);  // "live", "lecture", "custom", "ladder"
 
 // The custom sweep's choices, as the panel edits them.
 struct CustomSweep {
@@ -33,8 +35,8 @@ struct SweepSpec {
   bool operator==(const SweepSpec&) const = default;
 };
 
-// The cases a sweep times: liveSweepCases(), lectureCases(), or gridCases() of the custom
-// choices (empty when the choices select nothing).
+// The cases a sweep times: liveSweepCases(), lectureCases(), ladderCases(), or gridCases()
+// of the custom choices (empty when the choices select nothing).
 std::vector<TimingCase> sweepCases(const SweepSpec& spec);
 
 // --- Series -------------------------------------------------------------------------------
@@ -49,6 +51,7 @@ struct SeriesPoint {
   double gflops = 0.0;  // verified only
   double medianMs = 0.0;
   int repeats = 0;
+  std::optional<double> percentOfCublas;  // timing_ladder.h: same sweep, same dims, both verified
 };
 
 struct TimingSeries {
@@ -56,6 +59,8 @@ struct TimingSeries {
   Family family = Family::Other;
   Marker marker = Marker::Circle;   // tells the tile widths (naive: block shapes) of a kernel apart
   std::vector<SeriesPoint> points;  // by increasing n
+  TimingCase what;                  // the case of its first result, at that result's dims
+  int rung = 0;                     // > 0: a rung at its ladder launch (isLadderCase)
 };
 
 double problemSize(const LaunchConfig& config);
@@ -84,6 +89,22 @@ std::vector<LectureRow> lectureRows(const TimingReport& report, int n = 8192);
 // The fastest verified naive block shape among the rows, if any.
 std::optional<std::size_t> bestNaiveRow(const std::vector<LectureRow>& rows);
 
+// --- The roofline's points ------------------------------------------------------------------
+// One per kernel series (not cuBLAS, which has no trace): its largest N's GFLOP/s at the
+// intensity counted from a trace of its launch (core/roofline.h), or why there is none.
+struct RooflineKernel {
+  std::string label;
+  Family family = Family::Other;
+  Marker marker = Marker::Circle;
+  int rung = 0;
+  double n = 0.0, gflops = 0.0;
+  double intensity = 0.0;   // 0 with `error` set when it could not be counted
+  std::string tracedAs;     // describe() of the traced launch
+  std::string error;
+};
+// `cache` may be null (every intensity is traced afresh).
+std::vector<RooflineKernel> rooflineKernels(const std::vector<TimingSeries>& series, IntensityCache* cache);
+
 // --- What the panel draws -------------------------------------------------------------------
 // Everything the Timing panel derives from one report, made once when the report is (by the
 // timing worker, off the UI thread), so that drawing a frame sorts and groups nothing.
@@ -93,8 +114,13 @@ struct TimingDigest {
   int unverified = 0;                    // unverifiedCount(*report)
   std::vector<LectureRow> lectureRows;   // lectureRows(*report): they point into *report
   std::optional<std::size_t> bestNaive;  // bestNaiveRow(lectureRows)
+  LadderTable ladder;                    // ladderTable(*report): it points into *report
+  std::vector<RooflineKernel> roofline;  // rooflineKernels(series, cache)
+  std::optional<SeriesPoint> cublasLargest;  // cuBLAS at its largest verified N, the roofline's reference
 };
-std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report);
+// Traces a few small launches for the roofline (milliseconds each, once per launch with a cache).
+std::shared_ptr<const TimingDigest> digestReport(std::shared_ptr<const TimingReport> report,
+                                                 IntensityCache* cache = nullptr);
 
 // --- Accumulating live sweeps -------------------------------------------------------------
 // `newer`'s results replace those of `base` for the same case (label and dims); the others of

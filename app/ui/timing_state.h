@@ -15,7 +15,8 @@
 namespace tilescope::ui {
 
 enum class TimingSource { Live, Recorded };  // which report the panel shows when both exist
-enum class TimingPage { Plot, Table };       // GFLOP/s against N, or the lecture's table
+// GFLOP/s against N, the lecture's table, or the ladder from fig. 5.9 to cuBLAS
+enum class TimingPage { Plot, Table, Ladder };
 
 struct TimingView {
   TimingPage page = TimingPage::Plot;
@@ -36,6 +37,9 @@ struct TimingState {
   std::string device;           // the live device's name
   std::shared_ptr<const TimingDigest> recorded;  // the report and what the panel draws of it
   std::string recordedPath, recordedError;
+  // The ladder's recorded results (assets/timings/ladder-h100.csv), which may be absent.
+  std::shared_ptr<const TimingDigest> recordedLadder;
+  std::string recordedLadderPath, recordedLadderError;
 
   // Live sweeps: every case timed this session, the newest result per case.
   std::shared_ptr<const TimingDigest> live;
@@ -56,6 +60,12 @@ struct TimingState {
   const TimingDigest* shown() const {
     if (live && (view.source == TimingSource::Live || !recorded)) return live.get();
     return recorded.get();
+  }
+  // The report the ladder page and the roofline's rungs come from: live as above, else the
+  // recorded ladder, else the recorded results (whose tiled T = 32 and cuBLAS are rung 1).
+  const TimingDigest* ladderShown() const {
+    if (live && (view.source == TimingSource::Live || (!recorded && !recordedLadder))) return live.get();
+    return recordedLadder ? recordedLadder.get() : recorded.get();
   }
 };
 

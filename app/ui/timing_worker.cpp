@@ -31,9 +31,19 @@ Result<std::string> defaultRecordedTimingsPath() {
   return path->string();
 }
 
-TimingWorker::TimingWorker(Result<std::string> recordedPath, TimingEngineFactory makeEngine)
+Result<std::string> defaultRecordedLadderPath() {
+  if (const char* env = std::getenv("TILESCOPE_LADDER_TIMINGS"); env && *env) return std::string(env);
+  auto dir = assetsDirectory();
+  if (!dir) return dir.error();
+  return (*dir / "timings" / "ladder-h100.csv").string();  // may be absent: the panel says so
+}
+
+TimingWorker::TimingWorker(Result<std::string> recordedPath, TimingEngineFactory makeEngine,
+                           Result<std::string> ladderPath)
     : recordedPath_(recordedPath ? *recordedPath : std::string()),
       recordedPathError_(recordedPath ? std::string() : recordedPath.error().message),
+      ladderPath_(ladderPath ? *ladderPath : std::string()),
+      ladderPathError_(ladderPath ? std::string() : ladderPath.error().message),
       makeEngine_(std::move(makeEngine)),
       thread_([this] { loop(); }) {}
 
@@ -81,6 +91,9 @@ void TimingWorker::copyTo(TimingState& s) const {
   s.recorded = recorded_;
   s.recordedPath = recordedPath_;
   s.recordedError = recordedError_;
+  s.recordedLadder = recordedLadder_;
+  s.recordedLadderPath = ladderPath_;
+  s.recordedLadderError = ladderError_;
   s.live = live_;
   s.running = running_ || queued_.has_value();
   s.progress = progress_;
@@ -94,6 +107,12 @@ void TimingWorker::loop() {
   auto engine = makeEngine_();
   auto recorded = recordedPathError_.empty() ? loadRecordedTimings(recordedPath_)
                                              : Result<TimingReport>(unavailable(recordedPathError_));
+  auto ladder = ladderPathError_.empty() ? loadRecordedTimings(ladderPath_)
+                                         : Result<TimingReport>(unavailable(ladderPathError_));
+  // Digested here, not under the lock: the roofline's intensities trace a few small launches.
+  std::shared_ptr<const TimingDigest> recordedDigest, ladderDigest;
+  if (recorded) recordedDigest = digestReport(std::make_shared<const TimingReport>(std::move(*recorded)), &intensities_);
+  if (ladder) ladderDigest = digestReport(std::make_shared<const TimingReport>(std::move(*ladder)), &intensities_);
   {
     std::lock_guard lock(mutex_);
     if (engine) {
@@ -103,9 +122,13 @@ void TimingWorker::loop() {
       liveUnavailable_ = engine.error().message;
     }
     if (recorded)
-      recorded_ = digestReport(std::make_shared<const TimingReport>(std::move(*recorded)));
+      recorded_ = std::move(recordedDigest);
     else
       recordedError_ = recorded.error().message;
+    if (ladder)
+      recordedLadder_ = std::move(ladderDigest);
+    else
+      ladderError_ = ladder.error().message;
     probed_ = true;
   }
   for (;;) {
@@ -141,6 +164,7 @@ void TimingWorker::sweep(const Job& job) {
     live = live_;
   }
   std::string error;
+  const int sweepNumber = ++sweeps_;  // percentages of cuBLAS pair results of one sweep only
   for (const TimingCase& c : job.cases) {
     if (cancel_) break;
     {
@@ -155,11 +179,13 @@ void TimingWorker::sweep(const Job& job) {
       break;
     }
     if (report->cancelled) break;
+    for (TimingResult& r : report->results) r.sweep = sweepNumber;
     failed += unverifiedCount(*report);
     ++done;
     // Merged and digested before the lock: the UI thread copies live_ every frame.
     auto merged = digestReport(
-        std::make_shared<const TimingReport>(live ? mergeReports(*live->report, *report) : std::move(*report)));
+        std::make_shared<const TimingReport>(live ? mergeReports(*live->report, *report) : std::move(*report)),
+        &intensities_);
     live = merged;
     std::lock_guard lock(mutex_);
     live_ = std::move(merged);
@@ -183,7 +209,7 @@ void syncTiming(AppState& state, TimingWorker& worker) {
     t.sweepSubmitted = t.sweepRequested;
     std::vector<TimingCase> cases = sweepCases(t.requestedSweep);
     const std::string title = std::string(sweepKindName(t.requestedSweep.kind)) +
-                              (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");
+                              (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");  // "ladder sweep"
     if (!cases.empty()) worker.start(std::move(cases), title);  // the panel offers no Run for an empty one
   }
   worker.copyTo(t);

@@ -22,6 +22,8 @@ struct AppState;
 
 // $TILESCOPE_TIMINGS when set, else timings/h100.csv of the assets directory (asset_paths.h).
 Result<std::string> defaultRecordedTimingsPath();
+// $TILESCOPE_LADDER_TIMINGS when set, else timings/ladder-h100.csv of the assets directory.
+Result<std::string> defaultRecordedLadderPath();
 
 using TimingEngineFactory = std::function<Result<std::unique_ptr<TimingEngine>>()>;
 
@@ -30,7 +32,8 @@ class TimingWorker {
   // `makeEngine` runs on the worker thread (tests pass a fake engine). A recorded path that
   // could not be found is shown as the recorded results' error.
   explicit TimingWorker(Result<std::string> recordedPath = defaultRecordedTimingsPath(),
-                        TimingEngineFactory makeEngine = makeTimingEngine);
+                        TimingEngineFactory makeEngine = makeTimingEngine,
+                        Result<std::string> ladderPath = defaultRecordedLadderPath());
   ~TimingWorker();  // cancels a running sweep and joins (at most one case's time)
   TimingWorker(const TimingWorker&) = delete;
   TimingWorker& operator=(const TimingWorker&) = delete;
@@ -52,7 +55,7 @@ class TimingWorker {
   void loop();
   void sweep(const Job& job);
 
-  const std::string recordedPath_, recordedPathError_;
+  const std::string recordedPath_, recordedPathError_, ladderPath_, ladderPathError_;
   const TimingEngineFactory makeEngine_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -60,11 +63,13 @@ class TimingWorker {
   bool stop_ = false;
   std::optional<Job> queued_;
   std::unique_ptr<TimingEngine> engine_;  // touched by the worker thread only after start-up
+  IntensityCache intensities_;            // the roofline's traced intensities, once per launch
+  int sweeps_ = 0;                        // sweeps started: each result carries its sweep's number
 
   // What copyTo() hands out, under mutex_.
   bool probed_ = false;
-  std::string liveUnavailable_, device_, recordedError_, title_, lastSweep_;
-  std::shared_ptr<const TimingDigest> recorded_, live_;
+  std::string liveUnavailable_, device_, recordedError_, ladderError_, title_, lastSweep_;
+  std::shared_ptr<const TimingDigest> recorded_, recordedLadder_, live_;
   bool running_ = false;
   SweepProgress progress_;
   double runningSeconds_ = 0.0;

@@ -245,6 +245,117 @@ class RecordedFile(unittest.TestCase):
         self.assertEqual(load_json(folder, "l.json")["plots"], [])
 
 
+LADDER_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "timings",
+                              "ladder-fixture.csv")
+
+
+def plot_named(layout, name):
+    plots = [p for p in layout["plots"] if p["name"] == name]
+    if len(plots) != 1:
+        raise AssertionError(f"expected one {name} plot, the layout has {[p['name'] for p in layout['plots']]}")
+    return plots[0]
+
+
+class Ladder(unittest.TestCase):
+    """The ladder page: every rung next to cuBLAS with its percentage of cuBLAS at the same N.
+    The recorded ladder here is tests/fixtures/timings/ladder-fixture.csv, a FIXTURE of
+    invented round numbers (not a measurement): tiled T=32 at 50 % of cuBLAS at N = 256."""
+
+    def test_ladder_from_the_recorded_ladder_file(self):
+        env = dict(os.environ, TILESCOPE_LADDER_TIMINGS=LADDER_FIXTURE)
+        folder = run_timing("show Timing\ntiming page ladder\nscreenshot @l.png\nlayout @l.json\nquit\n", env=env)
+        plot = plot_named(load_json(folder, "l.json"), "ladder")
+        self.assertEqual(plot["note"], "recorded: FIXTURE GPU (not a measurement), 2000-01-01")
+        self.assertEqual([s["name"] for s in plot["series"]], ["1  tiled T=32", "cuBLAS SGEMM"])
+        tiled, cublas = plot["series"]
+        # Failed verification: tiled at 1024 and cuBLAS at 8192 are not plotted.
+        self.assertEqual([p["x"] for p in tiled["points"]], [256, 512, 2048, 4096, 8192])
+        self.assertEqual([p["x"] for p in cublas["points"]], [256, 512, 1024, 2048, 4096])
+        want = {256: "50.0 %", 512: "25.0 %", 2048: "25.0 %", 4096: "25.0 %", 8192: None}
+        for p in tiled["points"]:
+            if want[p["x"]]:
+                self.assertIn(want[p["x"]] + " of cuBLAS SGEMM at N = " + str(p["x"]), p["detail"])
+            else:  # no verified cuBLAS at 8192 in that run: no percentage
+                self.assertNotIn("of cuBLAS", p["detail"])
+        png = sm.Image(os.path.join(folder, "l.png"))
+        colour = sm.hex_rgb(tiled["colour"])
+        p = tiled["points"][0]
+        self.assertTrue(sm.close(png.pixel(round(p["px"]), round(p["py"])), colour, 24))
+
+    def test_without_a_ladder_file_rung_one_comes_from_the_recorded_results(self):
+        env = dict(os.environ, TILESCOPE_LADDER_TIMINGS="/nonexistent/ladder.csv")
+        folder = run_timing("show Timing\ntiming page ladder\nlayout @l.json\nquit\n", env=env)
+        plot = plot_named(load_json(folder, "l.json"), "ladder")
+        self.assertEqual(plot["note"], "recorded: NVIDIA H100 80GB HBM3, 2026-11-21")
+        tiled = next(s for s in plot["series"] if s["name"] == "1  tiled T=32")
+        rows = {(label(r), int(r["j"])): float(r["gflops"]) for r in recorded_rows() if r["verified"] == "1"}
+        self.assertEqual([p["x"] for p in tiled["points"]], [256, 512, 1024, 2048, 4096, 8192])
+        for p in tiled["points"]:
+            pct = 100 * rows[("tiled T=32", p["x"])] / rows[("cuBLAS SGEMM", p["x"])]
+            self.assertIn(f"{pct:.1f} % of cuBLAS", p["detail"])
+
+
+class Roofline(unittest.TestCase):
+    """The Roofline tab from the recorded H100 results: log-log decades, the profile's roofs and
+    the recorded device's measured ones, one point per kernel at its traced OP/B."""
+
+    @classmethod
+    def setUpClass(cls):
+        env = dict(os.environ, TILESCOPE_LADDER_TIMINGS="/nonexistent/ladder.csv")
+        folder = run_timing("show Roofline\nwait\nframes 3\nscreenshot @r.png\nlayout @r.json\nquit\n", env=env)
+        cls.layout = load_json(folder, "r.json")
+        cls.png = sm.Image(os.path.join(folder, "r.png"))
+        cls.plot = plot_named(cls.layout, "roofline")
+        cls.series = {s["name"]: s for s in cls.plot["series"]}
+
+    def test_points_sit_at_the_chapters_intensities_and_the_measured_rates(self):
+        rows = recorded_rows()
+        # The chapter: naive 0.25 OP/B whatever its block; fig. 5.9 T/4.
+        want_x = {"naive (32,32)": 0.25, "naive (16,16)": 0.25, "tiled T=16": 4, "tiled T=32": 8,
+                  "tiled-dynamic T=16": 4, "tiled-dynamic T=32": 8}
+        self.assertEqual(set(self.series), set(want_x))
+        for name, x in want_x.items():
+            (p,) = self.series[name]["points"]
+            self.assertEqual(p["x"], x, name)
+            largest = max((r for r in rows if label(r) == name and r["verified"] == "1"), key=lambda r: int(r["j"]))
+            self.assertAlmostEqual(p["y"], float(largest["gflops"]), delta=0.01, msg=name)
+            self.assertIn("at N = " + format(int(largest["j"]), ","), p["detail"])
+            self.assertIn("recorded: NVIDIA H100 80GB HBM3", p["detail"])
+        self.assertIn("Memory-bound", self.series["tiled T=32"]["points"][0]["detail"])
+        self.assertIn("Above the memory roof", self.series["naive (32,32)"]["points"][0]["detail"])
+
+    def test_log_log_axes_in_whole_decades(self):
+        r = self.plot["range"]
+        for v in (r["x_lo"], r["x_hi"], r["y_lo"], r["y_hi"]):
+            self.assertAlmostEqual(math.log10(v), round(math.log10(v)), places=9)
+        pts = [p for s in self.plot["series"] for p in s["points"]]
+        a, b = min(pts, key=lambda p: p["x"]), max(pts, key=lambda p: p["x"])
+        kx = (b["px"] - a["px"]) / math.log10(b["x"] / a["x"])
+        for p in pts:
+            self.assertAlmostEqual(p["px"], a["px"] + kx * math.log10(p["x"] / a["x"]), delta=1.0)
+
+    def test_roofs_of_the_profile_and_of_the_recorded_device(self):
+        paths = {p["label"]: p for p in self.plot["paths"]}
+        prof = paths["h100 roofs"]
+        # Up the memory roof to the ridge, then flat at the peak: NVIDIA's SXM5 datasheet figures.
+        self.assertEqual([q["x"] for q in prof["points"]], [self.plot["range"]["x_lo"], 67000 / 3350,
+                                                             self.plot["range"]["x_hi"]])
+        for q in prof["points"]:
+            self.assertAlmostEqual(q["y"], min(67000, 3350 * q["x"]), delta=1e-6)
+        dev = paths["NVIDIA H100 80GB HBM3 (measured)"]
+        ridge = dev["points"][1]
+        self.assertAlmostEqual(ridge["x"], 66908.2 / 2956.9, places=3)  # the CSV's peak / copy bandwidth
+        self.assertAlmostEqual(ridge["y"], 66908.2, places=1)
+        # The solid roof is drawn: the theme's highlight along the flat part (the measured roof's
+        # dashes lie on it in places).
+        a, b = prof["points"][-2], prof["points"][-1]
+        colour = sm.hex_rgb(self.layout["theme"]["highlight"])
+        xs = range(round(a["px"]) + 4, round(b["px"]) - 4)
+        on = [x for x in xs if any(sm.close(self.png.pixel(x, round(a["py"]) + d), colour, 30) for d in (-1, 0, 1))]
+        self.assertGreater(len(on), len(xs) * 0.3)
+        self.assertTrue(any(line["label"].startswith("cuBLAS SGEMM 51,633") for line in self.plot["lines"]))
+
+
 class Script(unittest.TestCase):
     def test_a_sweep_without_a_gpu_is_refused_not_fatal(self):
         folder = run_timing("show Timing\ntiming sweep live\ntiming wait\nlayout @l.json\nquit\n")

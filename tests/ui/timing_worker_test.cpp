@@ -184,5 +184,38 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   EXPECT_EQ(state.timing.shown(), state.timing.recorded.get());
 }
 
+
+// The fake engine gives every case N GFLOP/s, cuBLAS included, so every rung is at 100 % of
+// cuBLAS when both come from one sweep. A second sweep that re-times only cuBLAS leaves the
+// rungs without a partner from their own sweep: no percentage, never one across sweeps.
+TEST(TimingWorker, LadderPercentagesPairResultsOfOneSweep) {
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms), std::string("/nonexistent/ladder.csv"));
+  TimingState s = waitFor(worker, [](const TimingState& t) { return t.probed; });
+  EXPECT_FALSE(s.recordedLadder);
+  EXPECT_NE(s.recordedLadderError.find("/nonexistent/ladder.csv"), std::string::npos) << s.recordedLadderError;
+  worker.start(ladderCases({256, 512}), "ladder sweep");
+  s = waitFor(worker, [](const TimingState& t) { return !t.running && t.live; });
+  const LadderTable& ladder = s.live->ladder;
+  ASSERT_FALSE(ladder.empty());
+  EXPECT_EQ(ladder.rows.size(), ladderKernels().size());
+  int checked = 0;
+  for (const LadderRow& row : ladder.rows)
+    for (const LadderCell& cell : row.cells) {
+      ASSERT_TRUE(cell.percent);
+      EXPECT_DOUBLE_EQ(*cell.percent, 100.0);
+      ++checked;
+    }
+  EXPECT_EQ(checked, int(ladderKernels().size()) * 2);
+  std::vector<TimingCase> cublasOnly;
+  for (const TimingCase& c : ladderCases({256}))
+    if (c.kind == TimedKind::Cublas) cublasOnly.push_back(c);
+  worker.start(cublasOnly, "custom sweep");
+  s = waitFor(worker, [](const TimingState& t) { return !t.running && t.lastSweep.rfind("custom", 0) == 0; });
+  for (const LadderRow& row : s.live->ladder.rows) {
+    EXPECT_FALSE(row.cells[0].percent) << "N = 256: cuBLAS now comes from another sweep";
+    EXPECT_TRUE(row.cells[1].percent) << "N = 512: both still from the ladder sweep";
+  }
+}
+
 }  // namespace
 }  // namespace tilescope::ui
