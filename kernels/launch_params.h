@@ -12,6 +12,10 @@ struct KernelLaunch {
   unsigned gridX = 1, gridY = 1, blockX = 1, blockY = 1;
   unsigned dynamicSharedFloats = 0;  // tiled-dynamic: Mds then Nds
   int pad = 0;                       // tiled-transposed: extra floats per tile row
+  // A kernel the lab compiled at run time (app/core/lab) has no facts in a kernel file: its
+  // shared tiles, as the analyses place them, come from its declarations instead.
+  bool lab = false;
+  SharedTileLayout labTiles{};
 };
 
 }  // namespace tilescope
