@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <csignal>
 #include <sstream>
@@ -256,13 +257,29 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   std::vector<std::pair<std::string, std::string>> defines;
   for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
   const std::string source = applyDefines(q.source, defines);
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) return kernel.error();
-  auto launch = resolveLaunch(q, *kernel);
-  if (!launch) return launch.error();
-
   LabOutcome o;
   o.source = q.source;
+  auto kernel = readKernelSource(source, q.fileName);
+  if (!kernel) {
+    // A signature the lab cannot map, a fragment without a kernel: shown like a compiler's
+    // error, at its line.
+    o.verdict = LabVerdict::CompileError;
+    const std::string& why = kernel.error().message;
+    const std::string prefix = q.fileName + ":";
+    int line = 1;
+    std::string message = why;
+    if (why.rfind(prefix, 0) == 0) {
+      const std::size_t colon = why.find(": ", prefix.size());
+      line = std::atoi(why.c_str() + prefix.size());
+      if (colon != std::string::npos) message = why.substr(colon + 2);
+      else message = why.substr(prefix.size());
+    }
+    o.diagnostics.push_back({q.fileName, std::max(line, 1), 1, message});
+    o.summary = "compile error: " + q.fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
+    return o;
+  }
+  auto launch = resolveLaunch(q, *kernel);
+  if (!launch) return launch.error();
   o.launch = *launch;
   o.launch.backend = "emulator";
   auto cache = labCacheDirectory(q.cacheDir);
@@ -351,6 +368,14 @@ Result<LabOutcome> runLab(const LabRequest& q) {
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   std::ostringstream s;
   const LabLaunch& L = o.launch;
+  if (o.verdict == LabVerdict::CompileError) {  // the first error is the summary
+    s << o.summary << "\n";
+    for (std::size_t i = 1; i < o.diagnostics.size() && i <= maxItems; ++i) {
+      const LabDiagnostic& d = o.diagnostics[i];
+      s << "  " << d.file << ":" << d.line << ":" << d.column << ": error: " << d.message << "\n";
+    }
+    return s.str();
+  }
   s << L.kernelName << " " << L.dims.j << "x" << L.dims.k << "x" << L.dims.l << " block " << L.block.x << "x"
     << L.block.y << " grid " << L.grid.x << "x" << L.grid.y;
   for (const LabDefine& d : L.defines) s << " " << d.name << "=" << d.value;
@@ -359,9 +384,6 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   s << " on " << (L.backend.empty() ? "emulator" : L.backend) << (o.cached ? " (cached compile)" : "") << "\n";
   s << o.summary << "\n";
   std::size_t shown = 0;
-  for (const LabDiagnostic& d : o.diagnostics)
-    if (shown++ < maxItems) s << "  " << d.file << ":" << d.line << ":" << d.column << ": error: " << d.message << "\n";
-  shown = 0;
   for (const BoundsViolation& v : o.boundsViolations)
     if (shown++ < maxItems) s << "  " << v.describe() << "\n";
   if (o.boundsViolations.empty())

@@ -202,7 +202,7 @@ Result<LabKernelSource> readKernelSource(std::string_view source, std::string_vi
   for (std::size_t i = 0; i < tokens.size() && at == tokens.size(); ++i)
     if (r.is(i, "__global__")) at = i;
   if (at == tokens.size())
-    return invalidInput(std::string(fileName) + ": no __global__ function; the lab runs " + kAcceptedSignatures);
+    return invalidInput(std::string(fileName) + ":" + std::to_string(tokens.empty() ? 1 : tokens.front().line) + ": no __global__ function (a fragment of a kernel?): the lab runs " + kAcceptedSignatures);
   for (std::size_t k = at >= 12 ? at - 12 : 0; k < at; ++k)
     if (r.is(k, "template"))
       return r.error(at, "a template kernel: the lab compiles plain kernels; give TILE_WIDTH with #define (or --define)");
