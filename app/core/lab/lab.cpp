@@ -76,7 +76,8 @@ Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k) {
     return invalidInput("block " + std::to_string(L.block.x) + "x" + std::to_string(L.block.y) +
                         " is out of range: bx and by must be at least 1 and bx*by at most " +
                         std::to_string(kMaxThreadsPerBlock) + " threads");
-  L.grid = r.grid.value_or(Dim3{unsigned(ceilDiv(r.dims.l, int(L.block.x))), unsigned(ceilDiv(r.dims.j, int(L.block.y))), 1});
+  const int columnsPerBlock = int(L.block.x) * std::max(r.gridCoarsenX, 1);
+  L.grid = r.grid.value_or(Dim3{unsigned(ceilDiv(r.dims.l, columnsPerBlock)), unsigned(ceilDiv(r.dims.j, int(L.block.y))), 1});
   if (L.grid.x < 1 || L.grid.y < 1 || L.grid.x > unsigned(kMaxGridDim) || L.grid.y > unsigned(kMaxGridDim))
     return invalidInput("grid " + std::to_string(L.grid.x) + "x" + std::to_string(L.grid.y) +
                         " is out of range: each grid dimension must be 1 to " + std::to_string(kMaxGridDim));
@@ -204,6 +205,8 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   run.seconds = o.runSeconds;
 
   o.outsideAllocation = r.outOfBounds;
+  for (const StaticSharedGeometry& g : r.geometry)
+    if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
   if (run.trace) {
     o.boundsViolations = findBoundsViolations(*run.trace);
     o.hazards = findHazards(*run.trace);

@@ -54,6 +54,7 @@ struct LabRequest {
   // TILE_SIZE, BLOCK_SIZE, BLOCKSIZE or TILE, else 16 x 16. Grid: when absent, enough
   // blocks to cover P (ceil(l / bx) x ceil(j / by)).
   std::optional<Dim3> block, grid;
+  int gridCoarsenX = 1;  // the default grid gives each block bx * this many columns of P
   std::vector<LabArg> args;
   unsigned sharedBytes = 0;  // dynamic shared memory (the <<< >>>'s third parameter)
   LabBackend backend = LabBackend::Emulator;
@@ -79,6 +80,8 @@ struct LabFileSettings {
   std::string expect;  // verdict name ("verified", "compile error", ...), empty if none
   std::string from;    // where the kernel comes from
 };
+// "16x8" as a block or grid shape; `what` names it in the message.
+Result<Dim3> parseShape(const std::string& text, const std::string& what);
 // Reads the `lab:` lines; an unknown setting or a malformed value is refused with FILE:LINE.
 Result<LabFileSettings> readLabSettings(std::string_view source, std::string_view fileName);
 // A request for `source` with the file's settings applied (flags given later override them).
@@ -134,6 +137,7 @@ struct LabOutcome {
   std::vector<BoundsViolation> boundsViolations;     // from the trace
   std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
   std::vector<Hazard> hazards;
+  unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the emulator placed them
   bool cached = false;  // the compiled kernel came from the cache
   double compileSeconds = 0.0, runSeconds = 0.0;
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
