@@ -27,6 +27,7 @@ LaunchShape kernelLaunchShape(const KernelLaunch& L) {
 }
 
 SharedTileLayout kernelSharedTiles(const KernelLaunch& L) {
+  if (L.lab) return L.labTiles;
   return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::tiles(L); });
 }
 

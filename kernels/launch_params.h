@@ -25,6 +25,10 @@ struct KernelLaunch {
   unsigned dynamicSharedFloats = 0;  // tiled-dynamic: Mds then Nds
   int pad = 0;                       // tiled-transposed: extra floats per tile row
   Tiling tiling;                     // the ladder's register-tiled kernels
+  // A kernel the lab compiled at run time (app/core/lab) has no facts in a kernel file: its
+  // shared tiles, as the analyses place them, come from its declarations instead.
+  bool lab = false;
+  SharedTileLayout labTiles{};
 };
 
 }  // namespace tilescope

@@ -24,6 +24,13 @@ commands:
                      runs its fixed kernel instead (exit 0 when it behaves as described)
   save               trace a launch and save it: --file F.tstrace [--chrome F.json]
   open               summarise a saved trace: --file F.tstrace [--chrome F.json for Perfetto]
+  lab run FILE.cu    compile a kernel of your own and run it on the emulator: verified, wrong
+                     result, out-of-bounds, hazard (exit 1), compile error at FILE:LINE (2),
+                     crashed, timed out or deadlocked (3); --size W | --dims J,K,L,
+                     --define NAME=VALUE, --arg NAME=VALUE, --block BXxBY, --grid GXxGY,
+                     --shared-bytes N, --timeout S, --trace-out F.json, --backend emu|cuda|auto
+  lab check EXERCISE FILE.cu   grade a kernel against an exercise (assets/exercises); exit 0
+                     when it passes, 1 when a check fails; 'lab exercises' lists them
   lessons            list the guided lessons; --show NAME prints one, --script NAME writes it
                      as an app script (tilescope --script); --dir DIR reads another directory
 
@@ -179,6 +186,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
       if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.extra.push_back(args[++i]);
     } else if (o.command.empty()) {
       o.command = a;
+    } else if (o.command == "lab") {
+      o.operands.push_back(a);
     } else {
       return invalidInput("unexpected argument '" + a + "' (commands take flags only)");
     }
@@ -186,6 +195,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
   if (o.sizeGiven && dimsGiven) return invalidInput("give either --size or --dims, not both");
   o.sizeGiven = o.sizeGiven || dimsGiven;
   const bool tiled = kernelInfo(o.config.kernel).tiled;
+  if (o.command == "lab") return o;  // the lab's kernel is a file: its block is any shape
   const bool ladder = !kernelTilings(o.config.kernel).empty();
   if (o.tilingGiven && !ladder)
     return invalidInput("--tiling applies to the ladder's register-tiled kernels only (" + ladderKernelNames() + ")");

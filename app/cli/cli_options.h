@@ -21,6 +21,7 @@ struct Options {
   std::string out;  // empty: standard output
   bool help = false;
   std::vector<std::string> extra;  // command-specific flags, checked by the command
+  std::vector<std::string> operands;  // `lab` only: its subcommand and files
 };
 
 Result<Options> parseOptions(const std::vector<std::string>& args);

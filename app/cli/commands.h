@@ -18,6 +18,9 @@ int bugsCommand(const Options& o, std::ostream& out);     // teaching_commands.c
 int saveCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
 int openCommand(const Options& o, std::ostream& out);     // teaching_commands.cpp
 int lessonsCommand(const Options& o, std::ostream& out);  // teaching_commands.cpp
+int labCommand(const Options& o, std::ostream& out);      // lab_command.cpp
+int labCheck(const Options& o, std::ostream& out);        // lab_check_command.cpp
+int labExercises(const Options& o, std::ostream& out);    // lab_check_command.cpp
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

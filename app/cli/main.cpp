@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   const std::pair<const char*, Command> commands[] = {
       {"kernels", listKernels},    {"run", runCommand},   {"trace", traceCommand},  {"demo", demoCommand},
       {"analyze", analyzeCommand}, {"bench", benchCommand}, {"bugs", bugsCommand}, {"save", saveCommand},
-      {"open", openCommand},       {"lessons", lessonsCommand}};
+      {"open", openCommand},       {"lessons", lessonsCommand}, {"lab", labCommand}};
   Command command = nullptr;
   for (const auto& [name, fn] : commands)
     if (o.command == name) command = fn;

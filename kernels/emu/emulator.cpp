@@ -20,6 +20,7 @@ namespace {
 // Kernel frames are small (a few locals, no recursion); 64 KiB leaves a wide margin and is
 // only committed where touched.
 constexpr std::size_t kStackBytes = 64 * 1024;
+constexpr std::size_t kGuardBytes = 4096;
 
 enum class ThreadState : uint8_t { Runnable, AtBarrier, Exited };
 
@@ -29,6 +30,9 @@ class StackPool {
   explicit StackPool(std::size_t count) : bytes_(count * kStackBytes) {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    // A guard page below each stack: a kernel that recurses without end (the lab runs
+    // students' kernels) faults there instead of writing over its neighbour's stack.
+    for (std::size_t i = 0; base_ && i < count; ++i) mprotect(stack(i), kGuardBytes, PROT_NONE);
   }
   ~StackPool() {
     if (base_) munmap(base_, bytes_);

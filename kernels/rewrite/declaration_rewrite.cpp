@@ -7,14 +7,7 @@ namespace tilescope {
 
 namespace {
 
-enum class TokenKind { Identifier, Number, Literal, Punct };
-
-struct Token {
-  TokenKind kind;
-  std::string_view text;
-  std::size_t offset;
-  int line;
-};
+using Token = SourceToken;
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -335,6 +328,8 @@ class Rewriter {
 };
 
 }  // namespace
+
+std::vector<SourceToken> tokenizeSource(std::string_view source) { return tokenize(source); }
 
 Result<RewrittenSource> rewriteDeclarations(std::string_view source, std::string_view fileName) {
   return Rewriter(source, fileName).run();

@@ -39,7 +39,19 @@ struct RewrittenSource {
   std::vector<RewrittenFunction> functions;
 };
 
-inline constexpr int kMaxSharedDeclarations = 8;  // = kMaxSharedArrays of the trace sink
+inline constexpr int kMaxSharedDeclarations = 8;
+
+// The rewrite's tokens, for other readers of kernel sources (the lab maps a kernel's
+// signature with them): everything outside comments and preprocessor lines; a string or
+// character literal is one token; `::` is one token.
+enum class TokenKind { Identifier, Number, Literal, Punct };
+struct SourceToken {
+  TokenKind kind;
+  std::string_view text;
+  std::size_t offset;
+  int line;
+};
+std::vector<SourceToken> tokenizeSource(std::string_view source);  // = kMaxSharedArrays of the trace sink
 
 // Rewrites `source`; `fileName` only names the file in error messages ("FILE:LINE: ...").
 Result<RewrittenSource> rewriteDeclarations(std::string_view source, std::string_view fileName);

@@ -86,6 +86,17 @@ class Installed(unittest.TestCase):
             for tree in {os.path.realpath(ARGS.source), os.path.realpath(ARGS.build)}:
                 self.assertNotIn((tree + "/").encode(), data, f"{program} holds the path {tree}/")
 
+    def test_the_lab_runs_an_installed_example_from_the_moved_prefix(self):
+        # The runner from PREFIX/libexec, the headers embedded, the example from the assets.
+        example = os.path.join(self.prefix, ASSETS, "lab", "examples", "pmpp_fig5_9.cu")
+        env = clean_env()
+        env["TILESCOPE_LAB_CACHE"] = os.path.join(self.tmp, "lab-cache")
+        proc = subprocess.run([os.path.join(self.prefix, "bin", "tilescope-cli"), "lab", "run", example],
+                              cwd=self.cwd, env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("verified", proc.stdout)
+        self.assertTrue(os.access(os.path.join(self.prefix, "libexec", "tilescope", "tilescope-lab-runner"), os.X_OK))
+
     def test_cli_lists_the_lessons_from_the_prefix(self):
         proc = self.run_installed("tilescope-cli", "lessons")
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -1,0 +1,198 @@
+// tilescope-cli lab: run a kernel of one's own (lab run) and grade it against an exercise
+// (lab check, lab exercises). The lab itself is app/core/lab.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "core/analysis/analysis.h"
+#include "core/json_writer.h"
+#include "core/lab/lab.h"
+#include "core/trace_json.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+using namespace tilescope::lab;
+
+struct LabFlags {
+  std::vector<LabDefine> defines;
+  std::vector<LabArg> args;
+  std::optional<Dim3> grid;
+  std::optional<unsigned> sharedBytes;
+  std::optional<double> timeout;
+  std::string traceOut;
+};
+
+Result<std::pair<std::string, std::string>> nameValue(const std::string& flag, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return invalidInput(flag + " expects NAME=VALUE, got '" + text + "'");
+  return std::pair{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, bool forRun) {
+  LabFlags f;
+  for (std::size_t i = 0; i < extra.size(); ++i) {
+    const std::string& flag = extra[i];
+    const bool hasValue = i + 1 < extra.size() && extra[i + 1].rfind("--", 0) != 0;
+    if (!forRun) return invalidInput("unknown flag '" + flag + "' for 'lab check' (it takes --json and --out)");
+    if (!hasValue) return invalidInput(flag + " needs a value");
+    const std::string& v = extra[++i];
+    if (flag == "--define" || flag == "--arg") {
+      auto nv = nameValue(flag, v);
+      if (!nv) return nv.error();
+      if (flag == "--define") {
+        f.defines.push_back({nv->first, nv->second});
+      } else {
+        char* end = nullptr;
+        const double value = std::strtod(nv->second.c_str(), &end);
+        if (nv->second.empty() || *end != '\0') return invalidInput("--arg " + v + ": the value is not a number");
+        f.args.push_back({nv->first, value});
+      }
+    } else if (flag == "--grid") {
+      auto g = parseIntList(flag, v, 'x', 1, kMaxGridDim);
+      if (!g || g->size() != 2) return invalidInput("--grid expects GXxGY with sides 1 to " + std::to_string(kMaxGridDim) + ", got '" + v + "'");
+      f.grid = Dim3{unsigned((*g)[0]), unsigned((*g)[1]), 1};
+    } else if (flag == "--shared-bytes") {
+      auto n = parseInt(flag, v, 0, 1 << 20);
+      if (!n) return n.error();
+      f.sharedBytes = unsigned(*n);
+    } else if (flag == "--timeout") {
+      char* end = nullptr;
+      const double s = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
+        return invalidInput("--timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
+      f.timeout = s;
+    } else if (flag == "--trace-out") {
+      f.traceOut = v;
+    } else {
+      return invalidInput("unknown flag '" + flag + "' for 'lab run'");
+    }
+  }
+  return f;
+}
+
+Result<std::string> readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return invalidInput("cannot read '" + path + "'");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string baseName(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void writeOutcomeJson(JsonWriter& json, const LabOutcome& o) {
+  const LabLaunch& L = o.launch;
+  json.field("kernel", L.kernelName);
+  json.field("verdict", verdictName(o.verdict));
+  json.field("exit_code", o.exitCode());
+  json.field("summary", o.summary);
+  json.key("dims").beginObject().field("j", L.dims.j).field("k", L.dims.k).field("l", L.dims.l).endObject();
+  json.key("block").beginArray().value(L.block.x).value(L.block.y).endArray();
+  json.key("grid").beginArray().value(L.grid.x).value(L.grid.y).endArray();
+  json.key("defines").beginObject();
+  for (const LabDefine& d : L.defines) json.field(d.name, d.value);
+  json.endObject();
+  json.key("args").beginObject();
+  for (const LabArg& a : L.args) json.field(a.name, a.value);
+  json.endObject();
+  json.field("shared_bytes", L.sharedBytes);
+  json.field("backend", L.backend);
+  json.key("diagnostics").beginArray();
+  for (const LabDiagnostic& d : o.diagnostics)
+    json.beginObject().field("file", d.file).field("line", d.line).field("column", d.column).field("message", d.message).endObject();
+  json.endArray();
+  json.key("where");
+  if (o.where)
+    json.beginObject()
+        .key("block").beginArray().value(o.where->block.x).value(o.where->block.y).endArray()
+        .key("thread").beginArray().value(o.where->thread.x).value(o.where->thread.y).endArray()
+        .field("line", o.where->line)
+        .endObject();
+  else json.null();
+  if (o.run) {
+    const Verification& v = o.run->verification;
+    json.field("verified", v.passed).field("max_rel_error", v.maxRelativeError).field("wrong", v.wrong);
+    json.field("out_of_bounds", uint64_t(o.boundsViolations.size()));
+    json.field("outside_allocation", uint64_t(o.run->outcome.outOfBoundsTotal));
+    json.field("traced", o.run->trace.has_value());
+    if (o.run->trace) {
+      auto profile = profileByName("h100");
+      json.key("analysis").beginObject();
+      writeAnalysisFields(json, analyzeTrace(*o.run->trace, *profile));
+      json.endObject();
+    }
+  }
+  json.field("cached", o.cached).field("compile_seconds", o.compileSeconds).field("run_seconds", o.runSeconds);
+}
+
+int labRun(const Options& o, std::ostream& out) {
+  if (o.operands.size() != 2) return reportError(invalidInput("lab run expects one file: tilescope-cli lab run FILE.cu [flags]"));
+  auto flags = parseLabFlags(o.extra, true);
+  if (!flags) return reportError(flags.error());
+  const std::string& path = o.operands[1];
+  auto text = readText(path);
+  if (!text) return reportError(text.error());
+  auto request = requestFromFile(std::move(*text), baseName(path));
+  if (!request) return reportError(request.error());
+  LabRequest& q = *request;
+  if (o.sizeGiven) q.dims = o.config.dims;
+  for (const LabDefine& d : flags->defines) {
+    auto same = std::find_if(q.defines.begin(), q.defines.end(), [&](const LabDefine& e) { return e.name == d.name; });
+    if (same != q.defines.end()) *same = d;
+    else q.defines.push_back(d);
+  }
+  for (const LabArg& a : flags->args) {
+    auto same = std::find_if(q.args.begin(), q.args.end(), [&](const LabArg& e) { return e.name == a.name; });
+    if (same != q.args.end()) *same = a;
+    else q.args.push_back(a);
+  }
+  if (o.blockGiven) q.block = Dim3{unsigned(o.config.blockX), unsigned(o.config.blockY), 1};
+  if (flags->grid) q.grid = flags->grid;
+  if (flags->sharedBytes) q.sharedBytes = *flags->sharedBytes;
+  if (flags->timeout) q.timeoutSeconds = *flags->timeout;
+  q.seed = o.config.seed;
+  q.backend = o.backend == BackendChoice::Cuda ? LabBackend::Cuda
+              : o.backend == BackendChoice::Emulator ? LabBackend::Emulator : LabBackend::Auto;
+  auto outcome = runLab(q);
+  if (!outcome) return reportError(outcome.error());
+  if (!flags->traceOut.empty()) {
+    if (!outcome->run || !outcome->run->trace)
+      return reportError(failure("--trace-out: the kernel left no trace (" + outcome->summary + ")"));
+    std::ofstream file(flags->traceOut, std::ios::binary);
+    JsonWriter json(file);
+    writeTraceJson(json, *outcome->run->trace);
+    file << "\n";
+    if (!file) return reportError(invalidInput("cannot write '" + flags->traceOut + "'"));
+  }
+  if (o.json) {
+    JsonWriter json(out);
+    json.beginObject();
+    json.field("file", path);
+    writeOutcomeJson(json, *outcome);
+    json.endObject();
+    out << "\n";
+  } else {
+    out << describeOutcome(*outcome);
+  }
+  if (outcome->exitCode() != 0) std::cerr << "tilescope-cli: " << path << ": " << outcome->summary << "\n";
+  return outcome->exitCode();
+}
+
+}  // namespace
+
+int labCommand(const Options& o, std::ostream& out) {
+  const std::string sub = o.operands.empty() ? "" : o.operands.front();
+  if (sub == "run") return labRun(o, out);
+  if (sub == "check") return labCheck(o, out);
+  if (sub == "exercises") return labExercises(o, out);
+  return reportError(invalidInput("lab expects 'run FILE.cu', 'check EXERCISE FILE.cu' or 'exercises'"));
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,272 @@
+#include "exercise.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/analysis/bank_conflicts.h"
+#include "core/analysis/coalescing.h"
+#include "core/asset_paths.h"
+
+namespace tilescope::lab {
+
+const std::vector<std::string> kMetricNames = {"global-loads-per-multiply-add", "load-efficiency", "bank-conflicts",
+                                               "barriers-per-thread", "static-shared-bytes"};
+
+Result<double> measureMetric(std::string_view metric, const LabOutcome& o) {
+  if (metric == "static-shared-bytes") return double(o.staticSharedBytes);
+  if (!o.run || !o.run->trace) return failure("no trace to measure " + std::string(metric) + " on (" + o.summary + ")");
+  const Trace& t = *o.run->trace;
+  const KernelLaunch& L = t.launch;
+  if (metric == "global-loads-per-multiply-add") {
+    uint64_t loads = 0;
+    for (const Event& e : t.events) loads += (e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e);
+    return double(loads) / (double(L.j) * L.k * L.l);
+  }
+  if (metric == "load-efficiency") return analyzeCoalescing(t).loads.efficiency();
+  if (metric == "bank-conflicts") {
+    return double(analyzeBankConflicts(t).loads.conflicts());
+  }
+  if (metric == "barriers-per-thread") {
+    uint64_t barriers = 0;
+    for (const Event& e : t.events) barriers += e.op == Op::Barrier;
+    return double(barriers) / double(uint64_t(L.gridX) * L.gridY * L.blockX * L.blockY);
+  }
+  return invalidInput("unknown metric '" + std::string(metric) + "'");
+}
+
+namespace {
+std::string trim(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t\r"));
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  return s;
+}
+}  // namespace
+
+Result<Exercise> parseExercise(std::string_view text, const std::string& fileName) {
+  Exercise x;
+  x.id = std::filesystem::path(fileName).stem().string();
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int n = 0;
+  auto bad = [&](const std::string& why) { return invalidInput(fileName + ":" + std::to_string(n) + ": " + why); };
+  while (std::getline(in, line)) {
+    ++n;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const auto colon = t.find(':');
+    if (colon == std::string::npos) return bad("expected 'key: value' (title, goal, define, arg, block, shared-bytes, grid-coarsen-x, sizes, check, starter)");
+    const std::string key = t.substr(0, colon), value = trim(t.substr(colon + 1));
+    if (key == "starter") {
+      x.starterLine = n + 1;
+      std::stringstream rest;
+      rest << in.rdbuf();
+      x.starter = rest.str();
+      break;
+    }
+    if (key == "title") {
+      x.title = value;
+    } else if (key == "goal") {
+      x.goal += (x.goal.empty() ? "" : " ") + value;
+    } else if (key == "define" || key == "arg") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0) return bad(key + " needs NAME=VALUE");
+      const std::string name = trim(value.substr(0, eq)), v = trim(value.substr(eq + 1));
+      if (key == "define") {
+        x.defines.push_back({name, v});
+      } else {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end) return bad("arg " + name + ": '" + v + "' is not a number");
+        x.args.push_back({name, d});
+      }
+    } else if (key == "block") {
+      auto b = parseShape(value, "block");
+      if (!b) return bad(b.error().message);
+      x.block = *b;
+    } else if (key == "shared-bytes" || key == "grid-coarsen-x") {
+      int v = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (ec != std::errc() || end != value.data() + value.size() || v < (key == "shared-bytes" ? 0 : 1))
+        return bad(key + " needs a whole number" + (key == "shared-bytes" ? "" : " of at least 1"));
+      if (key == "shared-bytes") x.sharedBytes = unsigned(v);
+      else x.gridCoarsenX = v;
+    } else if (key == "sizes") {
+      std::istringstream sizes(value);
+      std::string s;
+      while (sizes >> s) {
+        int d[3];
+        char c1 = 0, c2 = 0;
+        std::istringstream one(s);
+        if (!(one >> d[0] >> c1 >> d[1] >> c2 >> d[2]) || c1 != ',' || c2 != ',' || d[0] < 1 || d[1] < 1 || d[2] < 1)
+          return bad("sizes are J,K,L triples separated by spaces, e.g. 8,8,8 5,7,3; got '" + s + "'");
+        x.sizes.push_back({d[0], d[1], d[2]});
+      }
+    } else if (key == "check") {
+      std::istringstream words(value);
+      std::string kind, metric, limit;
+      words >> kind >> metric >> limit;
+      ExerciseCheck c;
+      if (kind == "correct" && metric.empty()) c.kind = ExerciseCheck::Kind::Correct;
+      else if (kind == "no-hazards" && metric.empty()) c.kind = ExerciseCheck::Kind::NoHazards;
+      else if (kind == "max" || kind == "min") {
+        c.kind = kind == "max" ? ExerciseCheck::Kind::Max : ExerciseCheck::Kind::Min;
+        if (std::find(kMetricNames.begin(), kMetricNames.end(), metric) == kMetricNames.end()) {
+          std::string names;
+          for (const auto& m : kMetricNames) names += (names.empty() ? "" : ", ") + m;
+          return bad("unknown metric '" + metric + "' (" + names + ")");
+        }
+        char* end = nullptr;
+        c.limit = std::strtod(limit.c_str(), &end);
+        if (limit.empty() || *end) return bad("check " + kind + " " + metric + " needs a number");
+        c.metric = metric;
+      } else {
+        return bad("check is 'correct', 'no-hazards', or 'max|min METRIC LIMIT'");
+      }
+      x.checks.push_back(c);
+    } else {
+      return bad("unknown key '" + key + "'");
+    }
+  }
+  if (x.title.empty()) return invalidInput(fileName + ": no title: line");
+  if (x.goal.empty()) return invalidInput(fileName + ": no goal: line");
+  if (x.sizes.empty()) return invalidInput(fileName + ": no sizes: line");
+  if (x.checks.empty()) return invalidInput(fileName + ": no check: line");
+  if (trim(x.starter).empty()) return invalidInput(fileName + ": no starter: kernel at the end");
+  return x;
+}
+
+Result<std::vector<Exercise>> loadExercises(const std::filesystem::path& dir) {
+  std::filesystem::path d = dir;
+  if (d.empty()) {
+    auto a = assetPath("exercises");
+    if (!a) return a.error();
+    d = *a;
+  }
+  std::vector<Exercise> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(d, ec)) {
+    if (e.path().extension() != ".exercise") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    auto x = parseExercise(s.str(), e.path().string());
+    if (!x) return x.error();
+    out.push_back(std::move(*x));
+  }
+  if (ec) return invalidInput("cannot read " + d.string() + ": " + ec.message());
+  std::sort(out.begin(), out.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
+  return out;
+}
+
+Result<Exercise> findExercise(std::string_view idOrPath) {
+  const std::filesystem::path p(idOrPath);
+  if (p.extension() == ".exercise") {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return invalidInput("cannot read '" + p.string() + "'");
+    std::stringstream s;
+    s << in.rdbuf();
+    return parseExercise(s.str(), p.string());
+  }
+  auto all = loadExercises();
+  if (!all) return all.error();
+  std::string ids;
+  for (Exercise& x : *all) {
+    if (x.id == idOrPath) return std::move(x);
+    ids += (ids.empty() ? "" : ", ") + x.id;
+  }
+  return invalidInput("no exercise '" + std::string(idOrPath) + "': the exercises are " + ids);
+}
+
+Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const std::string& fileName,
+                            const LabRequest& base) {
+  Grade g;
+  g.passed = true;
+  auto add = [&](std::string check, bool passed, std::string detail) {
+    g.items.push_back({std::move(check), passed, std::move(detail)});
+    g.passed = g.passed && passed;
+  };
+  const bool wantsCorrect = std::any_of(x.checks.begin(), x.checks.end(), [](auto& c) { return c.kind == ExerciseCheck::Kind::Correct; });
+  const bool wantsNoHazards = std::any_of(x.checks.begin(), x.checks.end(), [](auto& c) { return c.kind == ExerciseCheck::Kind::NoHazards; });
+  std::size_t hazards = 0;
+  std::string hazardWhere;
+  for (std::size_t i = 0; i < x.sizes.size(); ++i) {
+    LabRequest q = base;
+    q.source = source;
+    q.fileName = fileName;
+    q.dims = x.sizes[i];
+    q.defines = x.defines;
+    q.args = x.args;
+    q.block = x.block;
+    q.grid.reset();
+    q.gridCoarsenX = x.gridCoarsenX;
+    q.sharedBytes = x.sharedBytes;
+    auto o = runLab(q);
+    if (!o) return o.error();
+    const Dims& d = x.sizes[i];
+    const std::string at = std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+    if (o->verdict == LabVerdict::CompileError) {
+      add("compiles", false, o->summary);
+      g.measured = std::move(*o);
+      return g;
+    }
+    if (wantsCorrect) {
+      const bool right = o->run && o->run->verification.passed && o->boundsViolations.empty() &&
+                         o->outsideAllocation.empty() && o->verdict != LabVerdict::Deadlocked;
+      add("correct at " + at, right, right ? o->run->verification.summary() : o->summary);
+    }
+    hazards += o->hazards.size();
+    if (!o->hazards.empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
+    if (i == 0) g.measured = std::move(*o);
+  }
+  if (wantsNoHazards)
+    add("no hazards", hazards == 0, hazards == 0 ? "the race detector found none" : std::to_string(hazards) + " hazard groups" + hazardWhere);
+  for (const ExerciseCheck& c : x.checks) {
+    if (c.kind != ExerciseCheck::Kind::Max && c.kind != ExerciseCheck::Kind::Min) continue;
+    const bool max = c.kind == ExerciseCheck::Kind::Max;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", c.limit);
+    const std::string check = std::string(max ? "max " : "min ") + c.metric + " " + limit;
+    auto v = measureMetric(c.metric, *g.measured);
+    if (!v) {
+      add(check, false, v.error().message);
+      continue;
+    }
+    char measured[64];
+    std::snprintf(measured, sizeof measured, "measured %.4g", *v);
+    add(check, max ? *v <= c.limit + 1e-9 : *v >= c.limit - 1e-9, measured);
+  }
+  return g;
+}
+
+std::filesystem::path progressFile() {
+  if (const char* s = std::getenv("XDG_STATE_HOME"); s && *s) return std::filesystem::path(s) / "tilescope" / "lab-progress";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".local" / "state" / "tilescope" / "lab-progress";
+  return std::filesystem::temp_directory_path() / "tilescope-lab-progress";
+}
+
+std::map<std::string, bool> loadProgress(const std::filesystem::path& file) {
+  std::map<std::string, bool> passed;
+  std::ifstream in(file);
+  std::string id, state;
+  while (in >> id >> state) passed[id] = state == "passed";
+  return passed;
+}
+
+Status saveProgress(const std::map<std::string, bool>& passed, const std::filesystem::path& file) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  const std::filesystem::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    for (const auto& [id, ok] : passed) out << id << " " << (ok ? "passed" : "tried") << "\n";
+    if (!out) return failure("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) return failure("cannot write " + file.string() + ": " + ec.message());
+  return Ok{};
+}
+
+}  // namespace tilescope::lab

@@ -1,0 +1,409 @@
+#include "lab.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <csignal>
+#include <sstream>
+
+#include "core/asset_paths.h"
+#include "core/launch_config.h"
+#include "kernels/ceil_div.h"
+#include "kernels/emu/emulator.h"
+#include "lab_compile.h"
+#include "lab_ipc.h"
+#include "lab_process.h"
+#include "lab_source.h"
+
+namespace tilescope::lab {
+
+namespace {
+
+// The runner: $TILESCOPE_LAB_RUNNER, else libexec/tilescope/tilescope-lab-runner in the
+// nearest of the executable's directory and its ancestors (the build tree puts it there, and
+// so does cmake --install below the prefix).
+Result<std::filesystem::path> findRunner() {
+  if (const char* r = std::getenv("TILESCOPE_LAB_RUNNER"); r && *r) return std::filesystem::path(r);
+  auto exe = executablePath();
+  if (!exe) return exe.error();
+  std::string looked;
+  for (std::filesystem::path d = exe->parent_path();; d = d.parent_path()) {
+    const std::filesystem::path candidate = d / "libexec" / "tilescope" / "tilescope-lab-runner";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    looked += (looked.empty() ? "" : ", ") + candidate.string();
+    if (d == d.root_path() || d.empty()) break;
+  }
+  return unavailable("tilescope-lab-runner not found (looked at " + looked + "); set TILESCOPE_LAB_RUNNER");
+}
+
+// The tile width a launch implies when no block is given.
+std::optional<int> tileDefine(const LabRequest& r) {
+  for (const char* name : {"TILE_WIDTH", "TILE_SIZE", "BLOCK_SIZE", "BLOCKSIZE", "TILE"}) {
+    for (const LabDefine& d : r.defines)
+      if (d.name == name) {
+        try {
+          return std::stoi(d.value);
+        } catch (...) {
+        }
+      }
+    if (auto v = definedInteger(r.source, name)) return v;
+  }
+  return std::nullopt;
+}
+
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k) {
+  LabLaunch L;
+  L.kernelName = k.name;
+  L.dims = r.dims;
+  L.widthForm = k.widthForm;
+  L.defines = r.defines;
+  L.sharedBytes = r.sharedBytes;
+  for (int d : {r.dims.j, r.dims.k, r.dims.l})
+    if (d < 1 || d > kMaxDimension)
+      return invalidInput("matrix dimension " + std::to_string(d) + " is out of range: each of j, k, l must be 1 to " +
+                          std::to_string(kMaxDimension));
+  if (k.widthForm && !(r.dims.j == r.dims.k && r.dims.k == r.dims.l))
+    return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": " + k.name +
+                        " takes one size (int Width): give --size W, or write the kernel with int j, int k, int l");
+  if (uint64_t(r.dims.j) * r.dims.k * r.dims.l > kMaxEmulatorMultiplyAdds)
+    return invalidInput("the emulator runs at most " + std::to_string(kMaxEmulatorMultiplyAdds) +
+                        " multiply-adds per launch: choose a smaller size");
+  const int tile = tileDefine(r).value_or(16);
+  L.block = r.block.value_or(Dim3{unsigned(tile), unsigned(tile), 1});
+  if (L.block.x < 1 || L.block.y < 1 || uint64_t(L.block.x) * L.block.y > uint64_t(kMaxThreadsPerBlock))
+    return invalidInput("block " + std::to_string(L.block.x) + "x" + std::to_string(L.block.y) +
+                        " is out of range: bx and by must be at least 1 and bx*by at most " +
+                        std::to_string(kMaxThreadsPerBlock) + " threads");
+  const int columnsPerBlock = int(L.block.x) * std::max(r.gridCoarsenX, 1);
+  L.grid = r.grid.value_or(Dim3{unsigned(ceilDiv(r.dims.l, columnsPerBlock)), unsigned(ceilDiv(r.dims.j, int(L.block.y))), 1});
+  if (L.grid.x < 1 || L.grid.y < 1 || L.grid.x > unsigned(kMaxGridDim) || L.grid.y > unsigned(kMaxGridDim))
+    return invalidInput("grid " + std::to_string(L.grid.x) + "x" + std::to_string(L.grid.y) +
+                        " is out of range: each grid dimension must be 1 to " + std::to_string(kMaxGridDim));
+  if (r.sharedBytes > emu::kMaxDynamicSharedBytes)
+    return invalidInput("--shared-bytes " + std::to_string(r.sharedBytes) + " is over the " +
+                        std::to_string(emu::kMaxDynamicSharedBytes) + "-byte limit per block");
+  for (const KernelParam& p : k.params) {
+    if (p.role != KernelParam::Role::Arg) continue;
+    auto given = std::find_if(r.args.begin(), r.args.end(), [&](const LabArg& a) { return a.name == p.name; });
+    if (given == r.args.end())
+      return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": the parameter '" + p.name + "' of " + k.name +
+                          " needs a value: --arg " + p.name + "=VALUE");
+    L.args.push_back(*given);
+  }
+  if (L.args.size() > std::size_t(kMaxScalarArgs))
+    return invalidInput(k.name + " has more than " + std::to_string(kMaxScalarArgs) + " further scalar parameters");
+  for (const LabArg& a : r.args)
+    if (std::none_of(k.params.begin(), k.params.end(),
+                     [&](const KernelParam& p) { return p.role == KernelParam::Role::Arg && p.name == a.name; }))
+      return invalidInput("--arg " + a.name + ": " + k.name + " has no further scalar parameter of that name");
+  const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
+  if (threads > kMaxTraceEvents / 4)
+    return invalidInput("a grid of " + std::to_string(threads) + " threads is more than the lab traces: choose a smaller size");
+  return L;
+}
+
+// Where the analyses place the M and N tiles: each at the first shared array holding tiles of
+// it. A static array is where the emulator put it, rows as declared; a pointer into the
+// dynamic array starts after the static arrays, the N tile after the M tile's extent.
+SharedTileLayout labTiles(const LabKernelSource& k, const RunnerResponse& r, const Trace* trace, unsigned rowStride,
+                          unsigned sharedBytes) {
+  SharedTileLayout t;
+  uint32_t staticEnd = 0;
+  for (const StaticSharedGeometry& g : r.geometry)
+    if (g.declared) staticEnd = std::max(staticEnd, uint32_t(g.offset + g.rows * std::max(g.cols, 1ll) * g.elementBytes));
+  const uint32_t dynamicStart = (staticEnd + 15) / 16 * 16;
+  uint32_t extentM = 0;  // bytes of the M tile the trace touched
+  if (trace)
+    for (const Event& e : trace->events)
+      if ((e.op == Op::LoadM || e.op == Op::ReadM) && e.sharedRow >= 0 && e.sharedCol >= 0)
+        extentM = std::max(extentM, uint32_t((e.sharedRow * int(rowStride) + e.sharedCol + 1) * 4));
+  bool haveM = false, haveN = false;
+  for (std::size_t i = 0; i < k.shared.size() && i < std::size_t(kMaxSharedArrays); ++i) {
+    const LabSharedArray& a = k.shared[i];
+    const bool m = a.matrix == MatrixRole::M;
+    if ((!m && a.matrix != MatrixRole::N) || (m ? haveM : haveN)) continue;
+    const StaticSharedGeometry& g = r.geometry[i];
+    uint32_t base;
+    int stride;
+    if (a.declared && !a.isExtern && g.declared) {
+      base = uint32_t(g.offset);
+      stride = g.cols > 0 ? int(g.cols) : int(rowStride);
+    } else {
+      base = dynamicStart + (m || !haveM || k.shared.size() < 2 ? 0 : (extentM + 15) / 16 * 16);
+      stride = int(rowStride);
+    }
+    (m ? t.baseM : t.baseN) = base;
+    (m ? t.strideM : t.strideN) = stride;
+    (m ? haveM : haveN) = true;
+  }
+  t.bytes = std::max<uint32_t>(staticEnd, dynamicStart + sharedBytes);
+  return t;
+}
+
+std::string signalName(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV, a bad memory access";
+    case SIGFPE: return "SIGFPE, an arithmetic error such as an integer division by zero";
+    case SIGABRT: return "SIGABRT, the program aborted";
+    case SIGBUS: return "SIGBUS, a misaligned or unmapped access";
+    case SIGILL: return "SIGILL, an illegal instruction";
+    default: return "signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+}
+
+std::string whereText(const LabWhere& w) {
+  std::string s = "in block (" + std::to_string(w.block.x) + "," + std::to_string(w.block.y) + ") thread (" +
+                  std::to_string(w.thread.x) + "," + std::to_string(w.thread.y) + ")";
+  if (w.line > 0) s += ", last recorded access at line " + std::to_string(w.line);
+  return s;
+}
+
+// Reads what the runner left and turns it into the outcome's run and verdict.
+Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r) {
+  const LabLaunch& L = o.launch;
+  if (!r.error.empty()) return invalidInput("the emulator refused the launch: " + r.error);
+  Run run;
+  run.config.kernel = KernelId::Naive;  // meaningless for a lab run: plan.launch.lab says so
+  run.config.dims = L.dims;
+  run.config.seed = q.seed;
+  run.config.blockX = int(L.block.x);
+  run.config.blockY = int(L.block.y);
+  run.config.tile = int(L.block.x);
+  KernelLaunch& kl = run.plan.launch;
+  kl.lab = true;
+  kl.j = L.dims.j, kl.k = L.dims.k, kl.l = L.dims.l;
+  kl.tile = int(L.block.x);
+  kl.gridX = L.grid.x, kl.gridY = L.grid.y, kl.blockX = L.block.x, kl.blockY = L.block.y;
+  kl.dynamicSharedFloats = L.sharedBytes / 4;
+  run.plan.slotsPerThread = r.slotsPerThread;
+  run.plan.threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
+  run.plan.traceSlots = run.plan.threads * r.slotsPerThread;
+  run.backend = "emulator";
+  run.device = "CPU emulator";
+  run.m = inputM(run.config);
+  run.n = inputN(run.config);
+  run.p = Matrix(L.dims.j, L.dims.l);
+  if (r.p.size() != run.p.values.size()) return failure("the runner returned a P of the wrong size");
+  run.p.values = std::move(r.p);
+  run.outcome.outOfBounds = r.outOfBounds;
+  run.outcome.outOfBoundsTotal = r.outOfBoundsTotal;
+  run.outcome.divergences = r.divergences;
+  run.outcome.traceOverflowed = r.traceOverflowed;
+  if (!r.traceOverflowed) {
+    auto trace = decodeTrace(run.plan, r.slots, false);
+    if (!trace) return trace.error();
+    int phases = 0;
+    for (const Event& e : trace->events) phases = std::max(phases, int(e.phase));
+    run.plan.phases = trace->phases = phases;
+    run.trace = std::move(*trace);
+  }
+  run.plan.launch.labTiles = labTiles(k, r, run.trace ? &*run.trace : nullptr, L.block.x, L.sharedBytes);
+  if (run.trace) run.trace->launch = run.plan.launch;
+  run.verification = verifyProduct(run.m, run.n, run.p);
+  run.seconds = o.runSeconds;
+
+  o.outsideAllocation = r.outOfBounds;
+  for (const StaticSharedGeometry& g : r.geometry)
+    if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
+  if (run.trace) {
+    o.boundsViolations = findBoundsViolations(*run.trace);
+    o.hazards = findHazards(*run.trace);
+  }
+  const bool outOfBounds = !o.boundsViolations.empty() || r.outOfBoundsTotal > 0;
+  if (!r.divergences.empty()) {
+    const BarrierDivergence& d = r.divergences.front();
+    o.verdict = LabVerdict::Deadlocked;
+    o.where = LabWhere{d.block, {}, d.line};
+    o.summary = "deadlocked: barrier divergence in block (" + std::to_string(d.block.x) + "," +
+                std::to_string(d.block.y) + "): " + std::to_string(d.arrived) + " threads wait at the __syncthreads() of line " +
+                std::to_string(d.line) +
+                (d.otherLine ? ", others at line " + std::to_string(d.otherLine)
+                             : ", " + std::to_string(d.exited) + " returned without reaching it") +
+                " (on a GPU the block hangs or computes garbage)";
+  } else if (outOfBounds) {
+    o.verdict = LabVerdict::OutOfBounds;
+    const std::size_t n = std::max<std::size_t>(o.boundsViolations.size(), r.outOfBoundsTotal);
+    o.summary = "out-of-bounds: " + std::to_string(n) + " accesses outside their array" +
+                (o.boundsViolations.empty() ? "" : ", the first " + o.boundsViolations.front().describe()) +
+                (o.boundsViolations.empty() && !r.outOfBounds.empty()
+                     ? ", the first " + r.outOfBounds.front().array + "[" + std::to_string(r.outOfBounds.front().index) +
+                           "] at line " + std::to_string(r.outOfBounds.front().line)
+                     : "");
+  } else if (!run.verification.passed) {
+    o.verdict = LabVerdict::WrongResult;
+    o.summary = "wrong result: " + run.verification.summary();
+  } else if (!o.hazards.empty()) {
+    const Hazard& h = o.hazards.front();
+    o.verdict = LabVerdict::Hazard;
+    o.summary = "hazard: " + std::to_string(o.hazards.size()) + " groups of shared-memory races, the first " +
+                std::string(hazardName(h.type)) + " on " + std::string(1, h.matrix) + "ds between line " +
+                std::to_string(h.first.line) + " and line " + std::to_string(h.second.line) +
+                " (the result is right here by the emulator's schedule; a GPU may not be so lucky)";
+  } else {
+    o.verdict = LabVerdict::Verified;
+    o.summary = run.verification.summary();  // "verified: max relative error ..."
+  }
+  if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
+  o.run = std::move(run);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<LabOutcome> runLab(const LabRequest& q) {
+  if (q.backend == LabBackend::Cuda)
+    return unavailable("the lab's GPU backend is not built in this tilescope: use --backend emu");
+  if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
+    return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
+  std::vector<std::pair<std::string, std::string>> defines;
+  for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
+  const std::string source = applyDefines(q.source, defines);
+  LabOutcome o;
+  o.source = q.source;
+  auto kernel = readKernelSource(source, q.fileName);
+  if (!kernel) {
+    // A signature the lab cannot map, a fragment without a kernel: shown like a compiler's
+    // error, at its line.
+    o.verdict = LabVerdict::CompileError;
+    const std::string& why = kernel.error().message;
+    const std::string prefix = q.fileName + ":";
+    int line = 1;
+    std::string message = why;
+    if (why.rfind(prefix, 0) == 0) {
+      const std::size_t colon = why.find(": ", prefix.size());
+      line = std::atoi(why.c_str() + prefix.size());
+      if (colon != std::string::npos) message = why.substr(colon + 2);
+      else message = why.substr(prefix.size());
+    }
+    o.diagnostics.push_back({q.fileName, std::max(line, 1), 1, message});
+    o.summary = "compile error: " + q.fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
+    return o;
+  }
+  auto launch = resolveLaunch(q, *kernel);
+  if (!launch) return launch.error();
+  o.launch = *launch;
+  o.launch.backend = "emulator";
+  auto cache = labCacheDirectory(q.cacheDir);
+  if (!cache) return cache.error();
+  auto runner = findRunner();
+  if (!runner) return runner.error();
+  auto compiled = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, q.cancel);
+  if (!compiled) return compiled.error();
+  o.cached = compiled->cached;
+  o.compileSeconds = compiled->seconds;
+  o.compilerOutput = compiled->output;
+  if (!compiled->ok) {
+    o.verdict = LabVerdict::CompileError;
+    o.diagnostics = compiled->diagnostics;
+    const LabDiagnostic& d = o.diagnostics.front();
+    o.summary = "compile error: " + d.file + ":" + std::to_string(d.line) + ": " + d.message;
+    return o;
+  }
+
+  RunnerRequest rq;
+  rq.j = launch->dims.j, rq.k = launch->dims.k, rq.l = launch->dims.l;
+  rq.grid = launch->grid, rq.block = launch->block;
+  rq.sharedBytes = launch->sharedBytes;
+  // Room for a tiled kernel's events (loads, reads, barriers and a store per step); the
+  // runner doubles it for kernels that record more.
+  rq.slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(launch->dims.k) + 16, 1u << 20));
+  rq.maxTraceSlots = kMaxTraceEvents;
+  rq.timeoutSeconds = q.timeoutSeconds;
+  for (const LabArg& a : launch->args) rq.scalars.push_back(a.value);
+  const TraceSink facts = labTraceSinkFacts(*kernel, int(launch->block.x));
+  std::copy(std::begin(facts.shared), std::end(facts.shared), std::begin(rq.shared));
+  LaunchConfig inputs;
+  inputs.dims = launch->dims;
+  inputs.seed = q.seed;
+  rq.m = inputM(inputs).values;
+  rq.n = inputN(inputs).values;
+
+  const std::string stem = "run-" + std::to_string(getpid()) + "-" + std::to_string(std::rand());
+  const std::filesystem::path requestFile = *cache / (stem + ".req"), responseFile = *cache / (stem + ".resp"),
+                              stopFile = *cache / (stem + ".stop"), logFile = *cache / (stem + ".log");
+  auto cleanup = [&] {
+    std::error_code ec;
+    for (const auto& f : {requestFile, responseFile, stopFile, logFile}) std::filesystem::remove(f, ec);
+  };
+  if (auto s = writeRunnerRequest(requestFile, rq); !s) return s.error();
+  // The runner stops itself at the limit and says where; the kill a second later is the backstop.
+  auto child = runChild({runner->string(), compiled->object.string(), requestFile.string(), responseFile.string(),
+                         stopFile.string()},
+                        q.timeoutSeconds + 1.0, q.cancel, logFile);
+  if (!child) {
+    cleanup();
+    return child.error();
+  }
+  o.runSeconds = child->seconds;
+  o.childOutput = child->output;
+  const RunnerStop stop = readRunnerStop(stopFile);
+  if (stop.located) o.where = LabWhere{stop.block, stop.thread, stop.line};
+  const std::string at = o.where ? " " + whereText(*o.where) : "";
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", q.timeoutSeconds);
+  if (child->timedOut || child->cancelled || stop.timeout) {
+    o.verdict = LabVerdict::TimedOut;
+    o.summary = child->cancelled ? "timed out: cancelled" + at
+                                 : "timed out: still running after " + std::string(limit) + " s (an endless loop?)" + at;
+  } else if (child->signal != 0 || stop.signal != 0) {
+    o.verdict = LabVerdict::Crashed;
+    o.summary = "crashed: " + signalName(child->signal ? child->signal : stop.signal) + at;
+  } else if (child->exitCode != 0) {
+    cleanup();
+    if (child->exitCode == 2 && child->output.find("tilescope-lab-runner:") != std::string::npos)
+      return failure(child->output.substr(0, child->output.find('\n')));
+    o.verdict = LabVerdict::Crashed;
+    o.summary = "crashed: the kernel ended the process with exit code " + std::to_string(child->exitCode) + at;
+    return o;
+  } else {
+    auto response = readRunnerResponse(responseFile);
+    cleanup();
+    if (!response) return response.error();
+    if (auto s = finishRun(q, *kernel, o, std::move(*response)); !s) return s.error();
+    return o;
+  }
+  cleanup();
+  return o;
+}
+
+std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
+  std::ostringstream s;
+  const LabLaunch& L = o.launch;
+  if (o.verdict == LabVerdict::CompileError) {  // the first error is the summary
+    s << o.summary << "\n";
+    for (std::size_t i = 1; i < o.diagnostics.size() && i <= maxItems; ++i) {
+      const LabDiagnostic& d = o.diagnostics[i];
+      s << "  " << d.file << ":" << d.line << ":" << d.column << ": error: " << d.message << "\n";
+    }
+    return s.str();
+  }
+  s << L.kernelName << " " << L.dims.j << "x" << L.dims.k << "x" << L.dims.l << " block " << L.block.x << "x"
+    << L.block.y << " grid " << L.grid.x << "x" << L.grid.y;
+  for (const LabDefine& d : L.defines) s << " " << d.name << "=" << d.value;
+  for (const LabArg& a : L.args) s << " " << a.name << "=" << a.value;
+  if (L.sharedBytes) s << " shared " << L.sharedBytes << " B";
+  s << " on " << (L.backend.empty() ? "emulator" : L.backend) << (o.cached ? " (cached compile)" : "") << "\n";
+  s << o.summary << "\n";
+  std::size_t shown = 0;
+  for (const BoundsViolation& v : o.boundsViolations)
+    if (shown++ < maxItems) s << "  " << v.describe() << "\n";
+  if (o.boundsViolations.empty())
+    for (const OutOfBoundsAccess& a : o.outsideAllocation)
+      if (shown++ < maxItems)
+        s << "  " << a.array << "[" << a.index << "] of " << a.count << " elements " << (a.write ? "written" : "read")
+          << " by blockIdx (" << a.block.x << "," << a.block.y << ") threadIdx (" << a.thread.x << "," << a.thread.y
+          << ") at line " << a.line << "\n";
+  shown = 0;
+  for (const Hazard& h : o.hazards)
+    if (shown++ < maxItems)
+      s << "  " << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
+        << h.blockX << "," << h.blockY << "): thread (" << h.first.threadX << "," << h.first.threadY << ") line "
+        << h.first.line << (h.first.write ? " writes" : " reads") << ", thread (" << h.second.threadX << ","
+        << h.second.threadY << ") line " << h.second.line << (h.second.write ? " writes" : " reads") << "\n";
+  if (!o.childOutput.empty() && o.verdict == LabVerdict::Crashed) s << "  the kernel printed: " << o.childOutput.substr(0, 600);
+  return s.str();
+}
+
+}  // namespace tilescope::lab

@@ -1,0 +1,157 @@
+// The kernel lab: a student's kernel, written as plain CUDA C++ the way books and slides print
+// it, compiled at run time, run in a child process with a time limit, traced with the same
+// views as the built-in kernels, verified and analysed like them.
+//
+//   LabRequest (source text, sizes, #defines, block, grid, scalar args, backend, time limit)
+//     -> the kernel's signature mapped onto M, N, P and Width or j, k, l   (lab_source.h)
+//     -> the build's declaration rewrite (kernels/rewrite), the views (kernels/views*.h)
+//     -> emulator: the host C++ compiler builds a shared object, cached by a hash of what went
+//        into it; tilescope-lab-runner loads it and runs it under the emulator (kernels/emu)
+//        GPU: NVRTC and the driver API, in tilescope-lab-runner too (built with CUDA only)
+//     -> LabOutcome: a verdict, and for a kernel that ran the same Run (inputs, P, Trace,
+//        verification) a built-in kernel gives, so every analysis and view works unchanged.
+//
+// A lab run's Run has plan.launch.lab set: its shared-memory layout comes from the kernel's
+// declarations (plan.launch.labTiles), not from a kernel file's facts; run.config.kernel is
+// meaningless for it (KernelId::Naive); LabOutcome::kernelName and ::source say what ran.
+//
+// Nothing here throws or exits; the child process may crash, loop or deadlock, and the
+// outcome says which, in which thread and at which line where that is known. Safe to call
+// from any thread (the app runs it off the UI thread); runs in parallel share the compile
+// cache safely (files are written under temporary names and renamed into place).
+#pragma once
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bounds_report.h"
+#include "core/analysis/races.h"
+#include "core/run.h"
+#include "kernels/launch_report.h"
+#include "kernels/result.h"
+
+namespace tilescope::lab {
+
+enum class LabBackend { Emulator, Cuda, Auto };
+
+struct LabDefine {
+  std::string name, value;  // -D NAME=VALUE; replaces a `#define NAME ...` line of the file
+};
+struct LabArg {
+  std::string name;  // a further scalar parameter of the kernel, by name
+  double value = 0.0;
+};
+
+struct LabRequest {
+  std::string source;                  // the .cu text as written
+  std::string fileName = "kernel.cu";  // what compiler messages and #line call it
+  // Sizes: M is j x k, N is k x l, P is j x l. A kernel taking `int Width` needs j = k = l.
+  Dims dims{16, 16, 16};
+  std::vector<LabDefine> defines;
+  // Block shape: when absent, T x T for a define (launch or file) named TILE_WIDTH,
+  // TILE_SIZE, BLOCK_SIZE, BLOCKSIZE or TILE, else 16 x 16. Grid: when absent, enough
+  // blocks to cover P (ceil(l / bx) x ceil(j / by)).
+  std::optional<Dim3> block, grid;
+  int gridCoarsenX = 1;  // the default grid gives each block bx * this many columns of P
+  std::vector<LabArg> args;
+  unsigned sharedBytes = 0;  // dynamic shared memory (the <<< >>>'s third parameter)
+  LabBackend backend = LabBackend::Emulator;
+  double timeoutSeconds = 5.0;  // of the run; a compile has its own, longer limit
+  uint64_t seed = 1;            // M and N are drawn as for a built-in kernel (core/run.h)
+  std::string cacheDir;         // compiled kernels; empty: $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab
+  const std::atomic<bool>* cancel = nullptr;  // set it to stop the child (reported as timed out)
+};
+
+// The launch settings a file asks for in its header comment lines, e.g.
+//   // lab: define TILE_WIDTH=2
+//   // lab: size 4            (or: dims 5,3,7)  block 2x2  grid 2x2  shared-bytes 32  arg n=4
+//   // lab: expect verified   (examples: the verdict the CI test holds them to)
+//   // lab: from PMPP 4th ed., ch. 5, fig. 5.9
+// `lab:` lines may appear anywhere in the file's comments; each carries one setting.
+struct LabFileSettings {
+  std::optional<Dims> dims;
+  std::optional<int> size;  // --size W: j = k = l = W
+  std::vector<LabDefine> defines;
+  std::optional<Dim3> block, grid;
+  std::vector<LabArg> args;
+  std::optional<unsigned> sharedBytes;
+  std::string expect;  // verdict name ("verified", "compile error", ...), empty if none
+  std::string from;    // where the kernel comes from
+};
+// "16x8" as a block or grid shape; `what` names it in the message.
+Result<Dim3> parseShape(const std::string& text, const std::string& what);
+// Reads the `lab:` lines; an unknown setting or a malformed value is refused with FILE:LINE.
+Result<LabFileSettings> readLabSettings(std::string_view source, std::string_view fileName);
+// A request for `source` with the file's settings applied (flags given later override them).
+Result<LabRequest> requestFromFile(std::string source, std::string fileName);
+
+enum class LabVerdict {
+  Verified,      // P equals the double-precision reference, in bounds, no hazards: exit 0
+  WrongResult,   // P differs from the reference: exit 1
+  OutOfBounds,   // an access outside its matrix or shared array: exit 1
+  Hazard,        // the race detector found a shared-memory hazard (a missing barrier): exit 1
+  CompileError,  // with FILE:LINE and the compiler's message: exit 2
+  Crashed,       // the child died of a signal: exit 3
+  TimedOut,      // the child ran past the time limit (an endless loop): exit 3
+  Deadlocked,    // threads of a block wait at a barrier others never reach: exit 3
+};
+std::string_view verdictName(LabVerdict v);  // "verified", "wrong result", "out-of-bounds", ...
+std::optional<LabVerdict> verdictByName(std::string_view name);
+int verdictExitCode(LabVerdict v);           // 0, 1, 2 or 3 as above
+
+struct LabDiagnostic {  // one compiler error
+  std::string file;
+  int line = 0, column = 0;
+  std::string message;
+};
+
+// Where a crash, time-out or deadlock happened, as far as the child could tell.
+struct LabWhere {
+  Dim3 block, thread;
+  int line = 0;  // the thread's last recorded access (or the barrier), 0 if unknown
+};
+
+// The launch as it ran, with every default resolved.
+struct LabLaunch {
+  std::string kernelName;  // the __global__ function
+  Dims dims;
+  bool widthForm = false;  // the kernel takes `int Width` (else j, k, l)
+  Dim3 block, grid;
+  std::vector<LabDefine> defines;  // given ones (request and file), in order
+  std::vector<LabArg> args;        // values of the further scalar parameters, in order
+  unsigned sharedBytes = 0;
+  std::string backend;  // "emulator" or "cuda"
+};
+
+struct LabOutcome {
+  LabVerdict verdict = LabVerdict::Verified;
+  std::string summary;  // one line: "verified: ...", "compile error: tiled.cu:12: ...", ...
+  LabLaunch launch;
+  std::string source;  // the source as given (what the Source view shows)
+  std::vector<LabDiagnostic> diagnostics;  // compile errors, the student's file first
+  std::string compilerOutput;              // everything the compiler printed
+  std::optional<LabWhere> where;           // crash, time-out, deadlock
+  std::optional<Run> run;                  // when the kernel ran to its end (or was abandoned at a barrier)
+  std::vector<BoundsViolation> boundsViolations;     // from the trace
+  std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
+  std::vector<Hazard> hazards;
+  unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the emulator placed them
+  bool cached = false;  // the compiled kernel came from the cache
+  double compileSeconds = 0.0, runSeconds = 0.0;
+  std::string childOutput;  // what the child printed on stderr (an abort message, ...)
+  int exitCode() const { return verdictExitCode(verdict); }
+};
+
+// Runs the request. An Error only for input the lab refuses before compiling (an unmappable
+// signature, sizes out of range, a missing argument: InvalidInput) or a missing tool (no
+// C++ compiler, no runner, no CUDA: Unavailable); everything that happens to the kernel is
+// a verdict.
+Result<LabOutcome> runLab(const LabRequest& request);
+
+// Multi-line text for the CLI and the app: the summary, then the details (first errors, the
+// out-of-bounds accesses, hazards, where it stopped).
+std::string describeOutcome(const LabOutcome& outcome, std::size_t maxItems = 8);
+
+}  // namespace tilescope::lab

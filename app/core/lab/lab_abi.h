@@ -1,0 +1,36 @@
+// What the lab's generated translation unit (a student's kernel, compiled at run time) and
+// tilescope-lab-runner agree on. Compiled by the host compiler at run time and by the
+// project's build, so it holds plain data only. The lab writes it, with the view headers,
+// into its cache (lab_compile.cpp embeds them).
+#pragma once
+#include "kernels/trace_sink.h"
+
+namespace tilescope::lab {
+
+inline constexpr int kMaxScalarArgs = 16;
+
+// Everything one emulated thread's call of the kernel needs: the three matrices, the sizes,
+// the trace sink and the values of the further scalar parameters, in parameter order.
+struct ThreadArgs {
+  float* m = nullptr;
+  float* n = nullptr;
+  float* p = nullptr;
+  int j = 0, k = 0, l = 0;
+  TraceSink sink;
+  double scalars[kMaxScalarArgs] = {};
+};
+
+// Where the emulator placed a static __shared__ array: bytes from the start of the block's
+// static shared memory, and its declared shape (cols 0 for a one-dimensional array).
+struct StaticSharedGeometry {
+  int declared = 0;
+  long long offset = 0, rows = 0, cols = 0, elementBytes = 0;
+};
+
+// The generated library's entry points (extern "C").
+using ThreadEntry = void (*)(const ThreadArgs*);
+using GeometryEntry = const StaticSharedGeometry* (*)();
+inline constexpr const char* kThreadEntryName = "tilescopeLabThread";
+inline constexpr const char* kGeometryEntryName = "tilescopeLabSharedGeometry";
+
+}  // namespace tilescope::lab

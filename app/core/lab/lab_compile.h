@@ -1,0 +1,48 @@
+// The emulator's half of the lab: the student's kernel, its declarations rewritten into
+// views, compiled by the machine's C++ compiler into a shared object that
+// tilescope-lab-runner loads. Compiled objects are cached by a hash of everything that went
+// into them (the generated text, the headers, the compiler and its flags), so running the
+// same kernel again starts at once; concurrent lab runs share the cache safely.
+#pragma once
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kernels/result.h"
+#include "lab.h"
+#include "lab_source.h"
+
+namespace tilescope::lab {
+
+// The translation unit for `kernel` (its rewritten text under #line `fileName`): the
+// emulator's CUDA surface, the views, the kernel in a namespace of its own, and the entry
+// points of lab_abi.h.
+std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_view fileName);
+
+struct CompileResult {
+  bool ok = false;
+  std::filesystem::path object;             // the shared object, when ok
+  std::vector<LabDiagnostic> diagnostics;   // when not
+  std::string output;
+  bool cached = false;
+  double seconds = 0.0;
+};
+
+// The cache directory of `request` (created), or why there is none.
+Result<std::filesystem::path> labCacheDirectory(const std::string& requested);
+
+// The C++ compiler: $TILESCOPE_LAB_CXX, else c++, g++ or clang++ on $PATH.
+Result<std::filesystem::path> findCompiler();
+
+// Compiles `unit` with `defines` into a cached shared object. An Error when no compiler could
+// be run; a compiler that rejects the kernel is a result with diagnostics.
+Result<CompileResult> compileForEmulator(const std::string& unit, std::string_view fileName,
+                                         const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
+                                         const std::atomic<bool>* cancel);
+
+// `FILE:LINE:COL: error: MESSAGE` lines of a compiler's output; those in `fileName` first,
+// and where an error lies in a header, the line of `fileName` the compiler names with it.
+std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string_view fileName);
+
+}  // namespace tilescope::lab

@@ -1,0 +1,57 @@
+// The files the lab and tilescope-lab-runner exchange: what to run (sizes, launch, inputs,
+// the recorder's facts) and what happened (P, the emulator's report, the raw trace slots,
+// where the static shared arrays were placed). Both ends are this build, so the format is
+// plain and versionless; the reader still checks every length.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/trace.h"
+#include "kernels/launch_report.h"
+#include "kernels/result.h"
+#include "lab_abi.h"
+
+namespace tilescope::lab {
+
+struct RunnerRequest {
+  int j = 0, k = 0, l = 0;
+  Dim3 grid, block;
+  unsigned sharedBytes = 0;
+  unsigned slotsPerThread = 0;      // to start with; doubled while a thread overflows
+  uint64_t maxTraceSlots = 0;       // the cap on threads x slots
+  double timeoutSeconds = 0.0;      // the runner stops itself here (the parent kills later)
+  std::vector<double> scalars;      // further scalar parameters, in order
+  SharedArrayFacts shared[kMaxSharedArrays];
+  std::vector<float> m, n;
+};
+
+struct RunnerResponse {
+  std::string error;  // a launch the emulator refused
+  std::vector<OutOfBoundsAccess> outOfBounds;
+  uint64_t outOfBoundsTotal = 0;
+  std::vector<BarrierDivergence> divergences;
+  bool traceOverflowed = false;
+  unsigned slotsPerThread = 0;  // of `slots`: the most any thread used
+  std::vector<float> p;
+  EventVector slots;            // threads x slotsPerThread, unused slots Op::None
+  StaticSharedGeometry geometry[kMaxSharedArrays];
+};
+
+Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest& r);
+Result<RunnerRequest> readRunnerRequest(const std::filesystem::path& file);
+Status writeRunnerResponse(const std::filesystem::path& file, const RunnerResponse& r);
+Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file);
+
+// What the runner's signal handler leaves behind: "signal 11", "timeout", then "block X Y",
+// "thread X Y", "line L" where it knew them.
+struct RunnerStop {
+  bool timeout = false;
+  int signal = 0;
+  bool located = false;
+  Dim3 block, thread;
+  int line = 0;
+};
+RunnerStop readRunnerStop(const std::filesystem::path& file);
+
+}  // namespace tilescope::lab

@@ -1,0 +1,31 @@
+// Child processes of the lab (the compiler, tilescope-lab-runner): started with posix_spawn in
+// a process group of their own, stdout and stderr into a file, killed (the whole group) when
+// they outlive their time limit or the caller cancels. Nothing a child does can take the
+// caller down.
+#pragma once
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kernels/result.h"
+
+namespace tilescope::lab {
+
+struct ChildResult {
+  int exitCode = -1;     // when it exited
+  int signal = 0;        // when a signal ended it (not our kill)
+  bool timedOut = false;  // we killed it at the time limit
+  bool cancelled = false;
+  std::string output;  // its stdout and stderr, at most 64 KiB
+  double seconds = 0.0;
+};
+
+// Runs argv[0] (a path) with argv; an Error only when it could not be started.
+Result<ChildResult> runChild(const std::vector<std::string>& argv, double timeoutSeconds,
+                             const std::atomic<bool>* cancel, const std::filesystem::path& outputFile);
+
+// The first of `names` found on $PATH, or empty.
+std::filesystem::path findOnPath(const std::vector<std::string>& names);
+
+}  // namespace tilescope::lab

@@ -1,0 +1,181 @@
+// tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
+// compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
+//
+// A process of its own, so that whatever the kernel does ends here: a crash (the signal
+// handler writes the signal and the emulated thread it hit into STOP_FILE, then dies of
+// the signal), an endless loop (an interval timer at the request's time limit writes
+// "timeout" and where, then exits), a barrier some threads never reach (the emulator
+// abandons the block and reports it). The parent reads RESPONSE, or STOP_FILE when there is
+// none, and kills this process should it outlive its limit anyway.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "core/lab/lab_ipc.h"
+#include "kernels/emu/emulator.h"
+
+using namespace tilescope;
+using namespace tilescope::lab;
+
+namespace {
+
+constexpr int kExitTimedOut = 124;  // also what the parent's own kill reports as a time-out
+int stopFd = -1;
+const Event* slotsForHandler = nullptr;
+unsigned slotsPerThreadForHandler = 0;
+
+// Async-signal-safe text: only write(2) and integer formatting by hand.
+void putText(const char* s) {
+  if (stopFd >= 0) (void)!write(stopFd, s, std::strlen(s));
+}
+void putNumber(long long v) {
+  char buf[24];
+  int i = sizeof buf;
+  const bool negative = v < 0;
+  unsigned long long u = negative ? 0ull - (unsigned long long)v : (unsigned long long)v;
+  buf[--i] = '\0';
+  do {
+    buf[--i] = char('0' + u % 10);
+    u /= 10;
+  } while (u && i > 1);
+  if (negative) buf[--i] = '-';
+  putText(buf + i);
+}
+
+// Which emulated thread was running, and the line of the last access it recorded.
+void putWhere() {
+  const emu::ThreadContext* t = emu::currentThread;
+  if (!t) return;
+  putText("block "), putNumber(t->blockIdx.x), putText(" "), putNumber(t->blockIdx.y), putText("\n");
+  putText("thread "), putNumber(t->threadIdx.x), putText(" "), putNumber(t->threadIdx.y), putText("\n");
+  if (!slotsForHandler) return;
+  const unsigned long long perBlock = (unsigned long long)t->blockDim.x * t->blockDim.y;
+  const unsigned long long block = (unsigned long long)t->blockIdx.y * t->gridDim.x + t->blockIdx.x;
+  const unsigned long long thread = block * perBlock + t->threadIdx.y * t->blockDim.x + t->threadIdx.x;
+  const Event* first = slotsForHandler + thread * slotsPerThreadForHandler;
+  for (unsigned i = slotsPerThreadForHandler; i-- > 0;)
+    if (first[i].op != Op::None) {
+      putText("line "), putNumber(first[i].line), putText("\n");
+      return;
+    }
+}
+
+void onFatalSignal(int sig) {
+  putText("signal "), putNumber(sig), putText("\n");
+  putWhere();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void onTimer(int) {
+  putText("timeout\n");
+  putWhere();
+  _exit(kExitTimedOut);
+}
+
+void installHandlers(double timeoutSeconds) {
+  // The handlers run on a stack of their own: a kernel that overflowed its fiber's stack
+  // has none left.
+  static char altStack[64 * 1024];
+  stack_t ss{};
+  ss.ss_sp = altStack;
+  ss.ss_size = sizeof altStack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_handler = onFatalSignal;
+  sa.sa_flags = SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+  sa.sa_handler = onTimer;
+  sigaction(SIGALRM, &sa, nullptr);
+  itimerval timer{};
+  timer.it_value.tv_sec = time_t(timeoutSeconds);
+  timer.it_value.tv_usec = suseconds_t((timeoutSeconds - double(timer.it_value.tv_sec)) * 1e6);
+  if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0) timer.it_value.tv_usec = 1000;
+  setitimer(ITIMER_REAL, &timer, nullptr);
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "tilescope-lab-runner: %s\n", message.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) return fail("usage: tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE");
+  stopFd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  auto request = readRunnerRequest(argv[2]);
+  if (!request) return fail(request.error().message);
+  const RunnerRequest& q = *request;
+  void* library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!library) return fail(std::string("cannot load the compiled kernel: ") + dlerror());
+  auto thread = reinterpret_cast<ThreadEntry>(dlsym(library, kThreadEntryName));
+  auto geometry = reinterpret_cast<GeometryEntry>(dlsym(library, kGeometryEntryName));
+  if (!thread || !geometry) return fail("the compiled kernel lacks the lab's entry points");
+
+  const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
+  RunnerResponse response;
+  unsigned slotsPerThread = std::max(1u, q.slotsPerThread);
+  EventVector slots;
+  installHandlers(q.timeoutSeconds);
+  for (;;) {
+    slots.assign(threads * slotsPerThread, Event{});
+    slotsForHandler = slots.data();
+    slotsPerThreadForHandler = slotsPerThread;
+    response.p.assign(std::size_t(q.j) * std::size_t(q.l), std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> m = q.m, n = q.n;  // a kernel may write its inputs: every attempt starts alike
+    unsigned overflow = 0;
+    ThreadArgs args;
+    args.m = m.data();
+    args.n = n.data();
+    args.p = response.p.data();
+    args.j = q.j, args.k = q.k, args.l = q.l;
+    args.sink.slots = slots.data();
+    args.sink.slotsPerThread = slotsPerThread;
+    args.sink.overflow = &overflow;
+    args.sink.j = q.j, args.sink.k = q.k, args.sink.l = q.l;
+    for (int i = 0; i < kMaxSharedArrays; ++i) args.sink.shared[i] = q.shared[i];
+    for (std::size_t i = 0; i < q.scalars.size() && i < std::size_t(kMaxScalarArgs); ++i) args.scalars[i] = q.scalars[i];
+    emu::Report report;
+    auto body = [&] { thread(&args); };
+    emu::runGrid(q.grid, q.block, q.sharedBytes, emu::ThreadBody(body), report);
+    response.error = report.error;
+    response.outOfBounds = std::move(report.outOfBounds);
+    response.outOfBoundsTotal = report.outOfBoundsTotal;
+    response.divergences = std::move(report.divergences);
+    response.traceOverflowed = overflow != 0;
+    // A thread recorded more than it had room for: run again with twice the room, so the
+    // trace is whole (a kernel's run is deterministic), as far as the cap allows.
+    if (!overflow || threads * slotsPerThread * 2 > q.maxTraceSlots) break;
+    slotsPerThread *= 2;
+  }
+  slotsForHandler = nullptr;
+  itimerval off{};
+  setitimer(ITIMER_REAL, &off, nullptr);
+
+  // Only as many slots per thread as the busiest thread used travel back.
+  unsigned used = 0;
+  for (uint64_t t = 0; t < threads; ++t) {
+    const Event* s = slots.data() + t * slotsPerThread;
+    unsigned u = 0;
+    while (u < slotsPerThread && s[u].op != Op::None) ++u;
+    used = std::max(used, u);
+  }
+  response.slotsPerThread = std::max(used, 1u);
+  response.slots.resize(threads * response.slotsPerThread);
+  for (uint64_t t = 0; t < threads; ++t)
+    std::memcpy(static_cast<void*>(response.slots.data() + t * response.slotsPerThread), slots.data() + t * slotsPerThread,
+                response.slotsPerThread * sizeof(Event));
+  const StaticSharedGeometry* g = geometry();
+  for (int i = 0; i < kMaxSharedArrays; ++i) response.geometry[i] = g[i];
+  if (auto s = writeRunnerResponse(argv[3], response); !s) return fail(s.error().message);
+  return 0;
+}

@@ -1,0 +1,174 @@
+// tilescope-cli lab as students and teachers run it: every example the lab ships gives the
+// verdict its source deserves (checked by hand against the listing, see the table), and
+// kernels that crash, loop forever, deadlock at a barrier, write out of bounds or do not
+// compile are each reported with their exit code and a message naming what and where,
+// while the CLI itself stays up.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "cli_runner.h"
+
+namespace tilescope {
+namespace {
+
+using testing::CliResult;
+using testing::runCli;
+
+std::string writeKernel(const std::string& name, const std::string& text) {
+  const std::string path = testing::testTempPath("_" + name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+// The examples, with the verdict each deserves, worked out from its listing:
+struct Expected {
+  std::string verdict;
+  int exitCode;
+  int line;  // of the compile error
+};
+const std::map<std::string, Expected> kExamples = {
+    // fig. 5.9 on a multiple of its tile: correct.
+    {"pmpp_fig5_9.cu", {"verified", 0, 0}},
+    // fig. 5.13 is printed from line 14 on, without its kernel's first lines: no __global__
+    // function; its first code line is the file's line 2.
+    {"pmpp_fig5_13_fragment.cu", {"compile error", 2, 2}},
+    // fig. 5.14 shows only the kernel's first lines: its body never closes (line 2: the name).
+    {"pmpp_fig5_14_fragment.cu", {"compile error", 2, 2}},
+    // the notes' kernel multiplies Mds[ty][tx] * Nds[ty][tx] in its k loop.
+    {"notes_tiled.cu", {"wrong result", 1, 0}},
+    // the notes' bounds-checked kernel is a fragment from `float Pvalue = 0;` on (line 1).
+    {"notes_bounds_fragment.cu", {"compile error", 2, 1}},
+    // the slides' naive kernel sums into an int.
+    {"slides_naive.cu", {"wrong result", 1, 0}},
+    // the slides' shared-memory kernel on a square grid of square blocks: correct.
+    {"slides_shared.cu", {"verified", 0, 0}},
+    // the tutorial's barrier inside the k loop and its store inside the phase loop cost time,
+    // not correctness: every thread meets every barrier, the last store holds the full sum.
+    {"tutorial_tiled.cu", {"verified", 0, 0}},
+};
+
+TEST(LabExamples, EveryExampleGivesTheVerdictOfItsListing) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_LAB_EXAMPLES)) {
+    const std::string name = entry.path().filename().string();
+    SCOPED_TRACE(name);
+    const auto expected = kExamples.find(name);
+    ASSERT_NE(expected, kExamples.end()) << "an example without an expected verdict in this test";
+    const CliResult r = runCli("lab run " + entry.path().string() + " --json");
+    EXPECT_EQ(r.exitCode, expected->second.exitCode) << r.all();
+    EXPECT_NE(r.out.find("\"verdict\":\"" + expected->second.verdict + "\""), std::string::npos) << r.out;
+    // The file's own `expect` line says the same (what the app shows beside the example).
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("// lab: expect " + expected->second.verdict + "\n"), std::string::npos);
+    EXPECT_NE(text.find("// lab: from "), std::string::npos) << "every example says where it comes from";
+    if (expected->second.line > 0) {
+      EXPECT_NE(r.err.find(name + ":" + std::to_string(expected->second.line) + ":"), std::string::npos) << r.err;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, int(kExamples.size()));
+}
+
+TEST(LabExamples, Fig5_9OnASizeItWasNotWrittenForReadsPastTheRowEnd) {
+  // Width 3, T = 2: block (1,0), thread (1,0) has Col = 3 and reads N[0*3 + 3] on line 20 of
+  // the listing, which is N(1,0): fig. 5.11's wrap, now on N.
+  const CliResult r = runCli("lab run " + std::string(TILESCOPE_LAB_EXAMPLES) + "/pmpp_fig5_9.cu --size 3");
+  EXPECT_EQ(r.exitCode, 1) << r.all();
+  EXPECT_NE(r.out.find("out-of-bounds"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("N(0,3) by blockIdx (1,0) threadIdx (1,0) in phase 0, line 20: index 3 wraps to N(1,0)"),
+            std::string::npos)
+      << r.out;
+}
+
+const char* const kHeader = "__global__ void k(float* M, float* N, float* P, int Width) {\n";
+
+TEST(LabFailures, ACompileErrorNamesItsLine) {
+  const std::string file = writeKernel("typo.cu", std::string(kHeader) + "  int Row = threadIdx.y;\n  int Col = threadIdx.x;\n"
+                                                                 "  P[Row*Width + Col] = Pvalu;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  EXPECT_EQ(r.exitCode, 2) << r.all();
+  EXPECT_NE(r.all().find("typo.cu:4:"), std::string::npos) << r.all();
+  EXPECT_NE(r.all().find("Pvalu"), std::string::npos) << r.all();
+}
+
+TEST(LabFailures, AnOutOfBoundsWriteIsReportedWithItsLine) {
+  const std::string file = writeKernel("oob.cu", std::string(kHeader) +
+                                                     "  P[threadIdx.y*Width + threadIdx.x + Width*Width] = 1.0f;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  EXPECT_EQ(r.exitCode, 1) << r.all();
+  EXPECT_NE(r.out.find("out-of-bounds"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 2"), std::string::npos) << r.out;
+}
+
+TEST(LabFailures, AWildPointerWriteCrashesTheChildNotTheCli) {
+  const std::string file = writeKernel("wild.cu", std::string(kHeader) + "  float* wild = (float*)16;\n"
+                                                                  "  wild[threadIdx.x] = 1.0f;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("crashed: SIGSEGV"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in block (0,0) thread (0,0)"), std::string::npos) << r.out;
+}
+
+TEST(LabFailures, IntegerDivisionByZeroCrashes) {
+  const std::string file = writeKernel("div.cu", std::string(kHeader) + "  volatile int zero = 0;\n"
+                                                                 "  P[threadIdx.x] = Width / zero;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("crashed: SIGFPE"), std::string::npos) << r.out;
+}
+
+TEST(LabFailures, EndlessRecursionOverflowsTheStackAndCrashes) {
+  const std::string file = writeKernel("deep.cu",
+                                       "__device__ int down(int n) { volatile char pad[512]; pad[0] = char(n); return down(n + 1) + pad[0]; }\n"
+                                       "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+                                       "  P[threadIdx.x] = down(0);\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("crashed: SIGSEGV"), std::string::npos) << r.out;
+}
+
+TEST(LabFailures, AnEndlessLoopTimesOutAndSaysWhere) {
+  const std::string file = writeKernel("spin.cu", std::string(kHeader) + "  float x = M[threadIdx.x];\n"
+                                                                  "  volatile int spin = 1;\n  while (spin) { }\n"
+                                                                  "  P[0] = x;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1 --timeout 0.5");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("timed out: still running after 0.5 s"), std::string::npos) << r.out;
+  // Thread (0,0) runs first and never returns; its last access was the read of M on line 2.
+  EXPECT_NE(r.out.find("in block (0,0) thread (0,0), last recorded access at line 2"), std::string::npos) << r.out;
+}
+
+TEST(LabFailures, ABarrierSomeThreadsNeverReachIsADeadlock) {
+  const std::string file = writeKernel("diverge.cu", std::string(kHeader) + "  if (threadIdx.x == 0) return;\n"
+                                                                     "  __syncthreads();\n  P[threadIdx.x] = 1.0f;\n}\n");
+  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("deadlocked: barrier divergence in block (0,0): 1 threads wait at the __syncthreads() of line 3, "
+                       "1 returned without reaching it"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(LabFailures, ASignatureTheLabCannotMapNamesTheAcceptedForms) {
+  const std::string file = writeKernel("sig.cu", "__global__ void k(double* A, double* B, double* C, int n) { }\n");
+  const CliResult r = runCli("lab run " + file);
+  EXPECT_EQ(r.exitCode, 2) << r.all();
+  EXPECT_NE(r.all().find("sig.cu:1:"), std::string::npos) << r.all();
+  EXPECT_NE(r.all().find("float* M, float* N, float* P, int Width"), std::string::npos) << r.all();
+}
+
+TEST(LabFailures, ABarrierInsideAHelperIsRefusedWithItsLine) {
+  const std::string file = writeKernel("helper.cu", "__device__ void sync() {\n  __syncthreads();\n}\n" + std::string(kHeader) +
+                                                        "  sync();\n}\n");
+  const CliResult r = runCli("lab run " + file);
+  EXPECT_EQ(r.exitCode, 2) << r.all();
+  EXPECT_NE(r.all().find("helper.cu:2: __syncthreads inside the __device__ function 'sync'"), std::string::npos)
+      << r.all();
+}
+
+}  // namespace
+}  // namespace tilescope
