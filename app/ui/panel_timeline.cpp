@@ -75,7 +75,7 @@ void drawTimelinePanel(PanelContext& ctx) {
       sameLineIfFits(radio + ImGui::CalcTextSize(kNames[g]).x);
       if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
     }
-    sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::CalcTextSize("steps/s").x);
+    sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("steps/s").x);
     float speed = float(play.stepsPerSecond);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
     if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))
