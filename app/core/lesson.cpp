@@ -122,6 +122,14 @@ std::string checkView(const std::vector<std::string>& w, const LaunchPlan& plan)
   if (c == "step") return n == 2 && toInt(w[1], a) ? "" : "usage: step N";
   if (c == "play" || c == "frames") return n == 2 && toInt(w[1], a) && a >= 0 ? "" : "usage: " + c + " FRAMES";
   if (c == "show") return n >= 2 ? "" : "usage: show PANEL";
+  if (c == "follow") {
+    if (n == 2 && w[1] == "off") return "";
+    if (n != 4 || w[1] != "thread" || !toInt(w[2], a) || !toInt(w[3], b)) return "usage: follow thread TX TY | follow off";
+    if (a < 0 || b < 0 || (plan.launch.blockX > 0 && (a >= plan.launch.blockX || b >= plan.launch.blockY)))
+      return "thread (" + w[2] + "," + w[3] + ") is outside the " + std::to_string(plan.launch.blockX) + "x" +
+             std::to_string(plan.launch.blockY) + " block of this page";
+    return "";
+  }
   return "unknown command '" + c + "'";
 }
 
@@ -203,7 +211,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     } else if (c == "set") {
       if (std::string problem = applySet(w, config); !problem.empty()) return bad(number, problem);
     } else if (std::string problem = checkView(w, LaunchPlan{}); problem.rfind("unknown command", 0) == 0) {
-      return bad(number, problem + " (lesson commands: title, page, text, bug, set, select, seek, step, show, play, frames)");
+      return bad(number, problem + " (lesson commands: title, page, text, bug, set, select, seek, step, show, follow, play, frames)");
     }
     page.commands.push_back({number, w});
   }

@@ -251,6 +251,17 @@ Timeline Timeline::build(const Trace& trace) {
   return t;
 }
 
+void Timeline::forEachEventStep(const std::function<void(std::size_t, int)>& visit) const {
+  const auto& events = trace_->events;
+  const unsigned blockX = trace_->launch.blockX;
+  KeyWalker walker(keySpan_, threadsPerBlock_);
+  for (std::size_t b = 0; b + 1 < blockBegin_.size(); ++b) {
+    walker.startBlock();
+    for (std::size_t i = blockBegin_[b]; i < blockBegin_[b + 1]; ++i)
+      visit(i, keyToStep_[std::size_t(walker.key(events[i], linearThread(events[i], blockX)))]);
+  }
+}
+
 std::pair<std::size_t, std::size_t> Timeline::blockRange(int bx, int by) const {
   const std::size_t b = std::size_t(by) * trace_->launch.gridX + std::size_t(bx);
   if (b + 1 >= blockBegin_.size()) return {0, 0};

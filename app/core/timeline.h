@@ -20,6 +20,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -106,6 +107,10 @@ class Timeline {
   // Whether P[row][col] has been stored at `c`, and the event that stores it (-1: never).
   bool pStored(Cursor c, int row, int col) const;
   int64_t pStoreEvent(int row, int col) const { return pStoreEvent_[std::size_t(row) * std::size_t(pCols_) + col]; }
+
+  // Calls visit(eventIndex, step) for every event of the trace, block by block in canonical
+  // order (LoadIndex sorts the grid's global loads by step with it).
+  void forEachEventStep(const std::function<void(std::size_t, int)>& visit) const;
 
   // Internal, for BlockTimeline: the step of each dense step key.
   int stepOfKey(uint64_t key) const { return keyToStep_[std::size_t(key)]; }

@@ -14,7 +14,9 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "animation_export.h"
 #include "apply_intents.h"
 #include "font_finder.h"
 #include "frame_report.h"
@@ -36,13 +38,13 @@ std::string g_glfwError;  // GLFW reports errors through a C callback with no us
 
 void onGlfwError(int, const char* description) { g_glfwError = description ? description : "unknown GLFW error"; }
 
-constexpr float kBaseFontPx = 15.0f;
-
 struct Fonts {
   Result<FontFile> sansFile = unavailable("not looked up");
   Result<FontFile> monoFile = unavailable("not looked up");
   ImFont* sans = nullptr;
   ImFont* mono = nullptr;
+  std::vector<ImFont*> code;  // mono at the Source panel's sizes, largest first
+  ImFont* caption = nullptr;  // the step in words
   float builtScale = 0.0f;
 };
 
@@ -77,6 +79,11 @@ void buildFonts(Fonts& fonts, float scale) {
   io.Fonts->Clear();
   fonts.sans = addFont(fonts.sansFile, std::round(kBaseFontPx * scale));
   fonts.mono = addFont(fonts.monoFile, std::round(kBaseFontPx * scale));
+  // The Source panel picks the largest of these that shows the whole kernel (presenter layout).
+  fonts.code.assign(1, fonts.mono);
+  for (float f : {0.9f, 0.8f, 0.72f, 0.65f, 0.58f, 0.52f})
+    if (const float px = std::round(kBaseFontPx * scale * f); px >= 10.0f) fonts.code.push_back(addFont(fonts.monoFile, px));
+  fonts.caption = addFont(fonts.sansFile, std::round(kBaseFontPx * scale * 1.15f));
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -206,6 +213,7 @@ int runApp(const AppOptions& options) {
   }
   Fonts fonts;
   GridPainter grids(*renderer);
+  gfx::OffscreenTarget exportTarget;  // animation exports at a size other than the window's
   RunWorker worker;
   TimingWorker timingWorker;  // the Timing panel's sweeps, and its recorded results
   AppState state;
@@ -231,7 +239,7 @@ int runApp(const AppOptions& options) {
   while (!state.quit) {
     const double start = clockSeconds();
     const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                      timingWorker.busy();
+                      timingWorker.busy() || state.animationExport.active;
     if (interactive && !busy && !state.playback.playing) glfwWaitEventsTimeout(0.25);  // idle: sleep until input
     else glfwPollEvents();
     state.now = clockSeconds();
@@ -256,7 +264,8 @@ int runApp(const AppOptions& options) {
     }
     if (script) {
       const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                              !timingWorker.probed() || lessonPage || !state.lesson.pendingScript.empty();
+                              !timingWorker.probed() || lessonPage || !state.lesson.pendingScript.empty() ||
+                              state.animationExport.active;
       if (auto s = script->tick(state, runPending, requests); !s) {
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
         exitCode = 1;
@@ -287,6 +296,15 @@ int runApp(const AppOptions& options) {
     advancePlayback(state, std::min(state.now - last, 0.1));
     last = state.now;
 
+    // An animation export at a chosen size draws offscreen at that size; the projector layout's
+    // text follows the height drawn at.
+    int drawWidth = 0, drawHeight = 0;
+    glfwGetFramebufferSize(platform.window, &drawWidth, &drawHeight);
+    const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
+    if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
+    if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
+    prepareAnimationFrame(state);
+
     if (!styled || fonts.builtScale != state.view.fontScale || lastPresentation != state.view.presentation ||
         lastPalette != state.view.palette) {
       if (fonts.builtScale != state.view.fontScale) buildFonts(fonts, state.view.fontScale);
@@ -300,10 +318,11 @@ int runApp(const AppOptions& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
-    if (!interactive) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    if (!interactive || state.animationExport.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    if (offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(drawWidth), float(drawHeight));
     ImGui::NewFrame();
     state.layout = {};
-    PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono};
+    PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono, fonts.code, fonts.caption};
     drawPanels(ctx);
     state.view.activeTab.clear();
     ImGui::Render();
@@ -311,9 +330,20 @@ int runApp(const AppOptions& options) {
     int fbWidth = 0, fbHeight = 0;
     glfwGetFramebufferSize(platform.window, &fbWidth, &fbHeight);
     const Rgba bg = state.theme.background;
-    gfx::beginFrame(fbWidth, fbHeight, float(bg & 0xff) / 255.f, float((bg >> 8) & 0xff) / 255.f,
-                    float((bg >> 16) & 0xff) / 255.f);
+    const float bgR = float(bg & 0xff) / 255.f, bgG = float((bg >> 8) & 0xff) / 255.f, bgB = float((bg >> 16) & 0xff) / 255.f;
+    if (offscreen) {
+      if (auto s = exportTarget.begin(drawWidth, drawHeight, bgR, bgG, bgB); !s) {
+        gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
+        state.animationExport = {};
+        state.view.exported = s.error().message;
+        state.view.exportFailed = true;
+      }
+    } else {
+      gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
+    }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    captureAnimationFrame(state, offscreen ? drawWidth : fbWidth, offscreen ? drawHeight : fbHeight);
+    if (offscreen) exportTarget.end();
 
     if (!requests.layout.empty()) {
       if (auto s = writeLayout(requests.layout, state, fbWidth, fbHeight); !s) {

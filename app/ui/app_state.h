@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis_profile.h"
+#include "animation_export.h"
 #include "intents.h"
 #include "lesson_state.h"
 #include "plot_math.h"
@@ -35,6 +36,11 @@ struct ViewOptions {
   std::string pngExport;  // a PNG of the window to write after this frame renders ("" = none)
   std::string exported;   // what the last export wrote, or why it failed, for the Controls panel
   bool exportFailed = false;
+  // Classroom (README.md, "For teachers"): the thread the views follow (-1: none), and the
+  // load-count shading of M and N (auto: on above 16x16).
+  int followX = -1, followY = -1;
+  LoadShading loadShading = LoadShading::Auto;
+  std::map<std::string, std::string> slotPanel;  // slot name -> the panel last brought forward (presenter)
 };
 
 // The request side: what the controls show and the newest run asked for.
@@ -68,6 +74,9 @@ struct WindowRect {
   std::string name;
   float x = 0, y = 0, width = 0, height = 0;
   std::string tab;  // the panel it shows: its selected tab, or its only panel
+  // What the window's content took this frame (ImGui's cursor extent), against the room inside
+  // it: content larger than the room is cut off or scrolled (the layout tests check it).
+  float contentWidth = 0, contentHeight = 0, innerWidth = 0, innerHeight = 0;
 };
 // The Source panel as drawn this frame: which file, which lines the step highlights, and
 // whether any line was wider than the panel (it never is: long lines wrap).
@@ -79,12 +88,18 @@ struct SourceRect {
   std::vector<int> stepLines;
   float width = 0;        // the text column's width, pixels
   float widestLine = 0;   // the widest line as drawn (after wrapping), pixels
+  int firstLine = 1;      // the first line shown (the presenter layout leaves out the file's header comment)
+  float fontPx = 0;       // the code's font size
+  float textHeight = 0;   // every shown line, wrapped, stacked
+  float visibleHeight = 0;  // the room for them: textHeight > visibleHeight means it scrolls
 };
 struct FrameLayout {
   std::vector<GridRect> grids;
   SourceRect source;
   std::vector<WindowRect> windows;
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
+  std::string caption;          // the step in words (step_caption.h), as drawn
+  float captionFontPx = 0;
 };
 
 // The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.
@@ -109,6 +124,7 @@ struct AppState {
   AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
   LessonState lesson;               // the guided lesson on screen, if any
   FontsInUse fonts;
+  AnimationExportJob animationExport;  // an animated GIF or PNG sequence being written (animation_export.h)
 };
 
 // The shown run, or null before the first run arrives.

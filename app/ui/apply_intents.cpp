@@ -1,5 +1,6 @@
 #include "apply_intents.h"
 
+#include "animation_export.h"
 #include "export_view.h"
 #include "lesson_state.h"
 
@@ -121,8 +122,10 @@ void applyIntents(AppState& state, RunWorker& worker) {
                    [&](const SetPalette& i) { state.view.palette = i.palette; },
                    [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
                    [&](const ShowPanel& i) {
-                     if (const PanelEntry* p = findPanel(i.name))
+                     if (const PanelEntry* p = findPanel(i.name)) {
                        state.view.activeTab[std::string(slotTitle(p->slot))] = i.name;
+                       state.view.slotPanel[std::string(slotTitle(p->slot))] = i.name;
+                     }
                    },
                    [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
                    [&](const SetAnalysisProfile& i) {
@@ -139,6 +142,7 @@ void applyIntents(AppState& state, RunWorker& worker) {
                        state.lesson.error = s.error().message;
                      } else {
                        state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                       state.view.slotPanel[std::string(slotTitle(Slot::Left))] = "Lesson";
                        state.playback.playing = false;  // a page is a still picture unless it says `play`
                      }
                    },
@@ -152,8 +156,15 @@ void applyIntents(AppState& state, RunWorker& worker) {
                      state.view.presentation = i.on;
                      state.view.fontScale = i.on ? 1.75f : 1.0f;
                      if (i.on) state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
+                     if (i.on) state.view.slotPanel[std::string(slotTitle(Slot::Left))] = "Lesson";
                    },
                    [&](const ExportView& i) { exportView(state, i); },
+                   [&](const FollowThread& i) {
+                     state.view.followX = i.tx < 0 || i.ty < 0 ? -1 : i.tx;
+                     state.view.followY = i.tx < 0 || i.ty < 0 ? -1 : i.ty;
+                   },
+                   [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
+                   [&](const ExportAnimation& i) { startAnimationExport(state, i); },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);

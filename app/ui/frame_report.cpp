@@ -7,6 +7,7 @@
 #include "core/json_writer.h"
 #include "plot_widget.h"
 #include "replay.h"
+#include "thread_story.h"
 
 namespace tilescope::ui {
 namespace {
@@ -79,11 +80,21 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.key("stepLines").beginArray();
   for (int line : src.stepLines) j.value(line);
   j.endArray();
-  j.field("width", double(src.width)).field("widestLine", double(src.widestLine)).endObject();
+  j.field("width", double(src.width)).field("widestLine", double(src.widestLine));
+  j.field("firstLine", src.firstLine).field("fontPx", double(src.fontPx)).field("textHeight", double(src.textHeight));
+  j.field("visibleHeight", double(src.visibleHeight)).endObject();
+  // The classroom's view: the step in words, the followed thread, the shading, the granularity.
+  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx)).endObject();
+  j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
+  j.field("loadShading", loadShadingOn(state)).field("granularity", std::string(granularityName(state.playback.granularity)));
+  j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
+  j.field("exported", state.view.exported);
   j.key("windows").beginArray();
   for (const WindowRect& w : state.layout.windows)
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
-        .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab).endObject();
+        .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab)
+        .field("contentWidth", double(w.contentWidth)).field("contentHeight", double(w.contentHeight))
+        .field("innerWidth", double(w.innerWidth)).field("innerHeight", double(w.innerHeight)).endObject();
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);

@@ -66,4 +66,17 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
   return CellIndex{row, col};
 }
 
+void frameBox(const GridRect& g, int row0, int col0, int row1, int col1, Rgba colour, float thickness) {
+  const float inset = std::min(thickness * 0.5f + g.outlinePx, g.cellWidth * 0.25f);
+  ImGui::GetWindowDrawList()->AddRect(
+      ImVec2(g.x + float(col0) * g.cellWidth + inset, g.y + float(row0) * g.cellHeight + inset),
+      ImVec2(g.x + float(col1 + 1) * g.cellWidth - inset, g.y + float(row1 + 1) * g.cellHeight - inset), colour, 0.0f, 0,
+      thickness);
+}
+
+void frameCells(const GridRect& g, const std::vector<CellIndex>& cells, Rgba colour, float thickness) {
+  for (const CellIndex& c : cells)
+    if (c.row >= 0 && c.col >= 0 && c.row < g.rows && c.col < g.cols) frameBox(g, c.row, c.col, c.row, c.col, colour, thickness);
+}
+
 }  // namespace tilescope::ui

@@ -44,4 +44,10 @@ class GridPainter {
   std::string error_;
 };
 
+// Frames over a grid already drawn this frame (its GridRect in the layout): a box around rows
+// row0..row1 and columns col0..col1 (inclusive), drawn inside its edge cells so that frames of
+// neighbouring cells do not merge, or one per cell.
+void frameBox(const GridRect& grid, int row0, int col0, int row1, int col1, Rgba colour, float thickness);
+void frameCells(const GridRect& grid, const std::vector<CellIndex>& cells, Rgba colour, float thickness);
+
 }  // namespace tilescope::ui

@@ -45,12 +45,28 @@ struct SetPresenter { bool on; };                 // projector layout: controls 
 // made from the run in the working directory.
 enum class ExportKind { TraceFile, ChromeJson, Png };
 struct ExportView { ExportKind kind; std::string path; };
+// Classroom (README.md, "For teachers"). FollowThread{-1, -1} stops following.
+struct FollowThread { int tx, ty; };              // the views follow one thread of the selected block
+enum class LoadShading { Auto, On, Off };         // auto: on above 16x16
+struct SetLoadShading { LoadShading mode; };
+// The animation between two cursor positions as an animated GIF or numbered PNGs
+// (animation_export.h); width/height 0: the window's size.
+enum class AnimationFormat { Gif, Frames };
+enum class AnimationRange { Run, Phase, Page };   // Page: from the cursor the lesson page set to its phase's end
+struct ExportAnimation {
+  AnimationFormat format = AnimationFormat::Gif;
+  std::string path;  // "" = a name made from the run in the working directory
+  AnimationRange range = AnimationRange::Run;
+  int phase = 0;
+  int width = 0, height = 0;
+};
 struct Quit {};
 
 using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Step, SeekPhase, SeekStart, SeekEnd,
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
-                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, ExportView, Quit>;
+                            ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, ExportView,
+                            FollowThread, SetLoadShading, ExportAnimation, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

@@ -67,6 +67,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "set granularity " + std::string(granularityName(Playback{}.granularity)),
       speedLine(Playback{}.stepsPerSecond),
       "select block 0 0",
+      "follow off",
       "seek start",
   };
   if (c.seed <= uint64_t(std::numeric_limits<int>::max())) lines.push_back("set seed " + std::to_string(c.seed));
@@ -74,7 +75,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
   for (int p = 0; p <= page; ++p)
     for (const LessonCommand& cmd : lesson.pages[std::size_t(p)].commands) {
       const auto& w = cmd.words;
-      const bool view = w[0] == "select" || w[0] == "seek" || w[0] == "step" || w[0] == "show" ||
+      const bool view = w[0] == "select" || w[0] == "seek" || w[0] == "step" || w[0] == "show" || w[0] == "follow" ||
                         (w[0] == "set" && (w[1] == "granularity" || w[1] == "speed"));
       const bool animation = (w[0] == "play" || w[0] == "frames") && p == page;  // only this page's
       if (!view && !animation) continue;

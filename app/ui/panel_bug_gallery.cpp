@@ -32,7 +32,7 @@ void evidence(PanelContext& ctx, const BugEvidence& ev) {
     const WrongCell& w = ev.wrongCells[i];
     std::snprintf(buf, sizeof buf, "  P(%d,%d): expected %+.4f, got %+.4f", w.row, w.col, w.expected,
                   double(w.actual));
-    ImGui::TextUnformatted(buf);
+    ImGui::TextWrapped("%s", buf);
   }
   line(!ev.outOfBounds.empty(), std::to_string(ev.outOfBounds.size()) + " out-of-bounds accesses");
   for (std::size_t i = 0; i < std::min<std::size_t>(ev.outOfBounds.size(), 4); ++i)
@@ -47,11 +47,12 @@ void evidence(PanelContext& ctx, const BugEvidence& ev) {
     std::snprintf(buf, sizeof buf, "  thread (%d,%d) of block (%d,%d), phase %d: %s[%d][%d] = %+.4f%s", e.threadX,
                   e.threadY, e.blockX, e.blockY, int(e.phase), e.op == Op::ReadM ? "Mds" : "Nds", e.sharedRow,
                   e.sharedCol, double(e.value), s.expectedKnown ? "" : " (never loaded)");
-    ImGui::TextUnformatted(buf);
+    std::string text = buf;
     if (s.expectedKnown) {
-      ImGui::SameLine();
-      ImGui::Text("(phase's value %+.4f)", double(s.expected));
+      std::snprintf(buf, sizeof buf, " (phase's value %+.4f)", double(s.expected));
+      text += buf;
     }
+    ImGui::TextWrapped("%s", text.c_str());  // wrapped: narrow columns and the projector's large text
   }
 }
 
@@ -82,35 +83,40 @@ void hazardReport(PanelContext& ctx) {
 
 void drawBugGalleryPanel(PanelContext& ctx) {
   const uint64_t seed = ctx.state.request.config.seed;
-  for (const Bug& bug : bugGallery()) {
+  // On a projector the panel shows the bug on screen and its evidence; the list is a control.
+  const bool listed = !(ctx.state.lesson.presenter && shownRun(ctx.state) && shownRun(ctx.state)->gallery);
+  for (const Bug& bug : listed ? bugGallery() : std::span<const Bug>()) {
     ImGui::PushID(bug.id.data(), bug.id.data() + bug.id.size());
     const bool open = ImGui::TreeNode("bug", "%.*s", int(bug.title.size()), bug.title.data());
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("buggy").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("buggy"))
       if (auto c = bugConfig(bug, false, seed)) ctx.emit(SetConfig{*c});
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("fixed").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("fixed"))
       if (auto c = bugConfig(bug, true, seed)) ctx.emit(SetConfig{*c});
     if (open) {
-      ImGui::TextDisabled("%.*s -> %.*s, from %.*s", int(bug.buggyKernel.size()), bug.buggyKernel.data(),
-                          int(bug.fixedKernel.size()), bug.fixedKernel.data(), int(bug.origin.size()),
-                          bug.origin.data());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%.*s -> %.*s, from %.*s", int(bug.buggyKernel.size()), bug.buggyKernel.data(),
+                         int(bug.fixedKernel.size()), bug.fixedKernel.data(), int(bug.origin.size()), bug.origin.data());
+      ImGui::PopStyleColor();
       ImGui::TextWrapped("%.*s", int(bug.explanation.size()), bug.explanation.data());
       ImGui::TextWrapped("Look for: %.*s", int(bug.lookFor.size()), bug.lookFor.data());
       ImGui::TreePop();
     }
     ImGui::PopID();
   }
-  ImGui::Separator();
+  if (listed) ImGui::Separator();
   const LoadedRun* run = shownRun(ctx.state);
   if (!run) return;
   if (!run->gallery) {
-    ImGui::TextDisabled("The run on screen is not a gallery launch: press buggy or fixed above.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("The run on screen is not a gallery launch: press buggy or fixed above.");
+    ImGui::PopStyleColor();
     return;
   }
   const Bug& bug = *run->gallery->launch.bug;
-  ImGui::Text("On screen: %.*s (%s)", int(bug.title.size()), bug.title.data(),
-              run->gallery->launch.fixed ? "fixed" : "buggy");
+  ImGui::TextWrapped("On screen: %.*s (%s)", int(bug.title.size()), bug.title.data(),
+                     run->gallery->launch.fixed ? "fixed" : "buggy");
   evidence(ctx, run->gallery->evidence);
   hazardReport(ctx);
 }

@@ -52,6 +52,61 @@ void openTraceField(PanelContext& ctx) {
   ImGui::EndDisabled();
 }
 
+// Follow a thread, and the load-count shading of M and N (README.md, "For teachers").
+void classroomViews(PanelContext& ctx) {
+  const ViewOptions& v = ctx.state.view;
+  constexpr const char* kShading[] = {"auto (above 16x16)", "on", "off"};
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  if (ImGui::BeginCombo("shading", kShading[int(v.loadShading)])) {
+    for (int i = 0; i < 3; ++i)
+      if (ImGui::Selectable(kShading[i], int(v.loadShading) == i)) ctx.emit(SetLoadShading{LoadShading(i)});
+    ImGui::EndCombo();
+  }
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered()) tooltip("shade every element of M and N by how often it has been loaded from global memory, all blocks");
+  if (v.followX >= 0) {
+    const std::string label = "stop following thread (" + std::to_string(v.followX) + "," + std::to_string(v.followY) + ")";
+    if (ImGui::Button(label.c_str())) ctx.emit(FollowThread{-1, -1});
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("click a thread (Thread block) or a P cell to follow it");
+    ImGui::PopStyleColor();
+  }
+}
+
+// The animation between two cursor positions as a GIF or numbered PNGs (animation_export.h).
+// The two choices are widget state (ImGui's storage), not app state: nothing else reads them.
+void animationExport(PanelContext& ctx) {
+  sectionTitle("Animation (GIF, PNG frames)");
+  const LoadedRun* run = shownRun(ctx.state);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID rangeId = ImGui::GetID("animation range"), sizeId = ImGui::GetID("animation size");
+  int range = storage->GetInt(rangeId, 0), size = storage->GetInt(sizeId, 0);
+  const int phase = run ? std::max(0, run->timeline.step(run->timeline.normalize(ctx.state.shown.cursor).step).phase) : 0;
+  const std::string phaseLabel = "this phase (" + std::to_string(phase) + ")";
+  const char* ranges[] = {"whole run", phaseLabel.c_str(), "from here to the phase's end"};
+  constexpr const char* kSizes[] = {"window size", "1280x720", "1920x1080", "640x360"};
+  constexpr int kSizeWH[][2] = {{0, 0}, {1280, 720}, {1920, 1080}, {640, 360}};
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 3.0f);
+  if (ImGui::Combo("range", &range, ranges, 3)) storage->SetInt(rangeId, range);
+  if (ImGui::Combo("size", &size, kSizes, 4)) storage->SetInt(sizeId, size);
+  ImGui::PopItemWidth();
+  ExportAnimation a;
+  a.range = range == 0 ? AnimationRange::Run : range == 1 ? AnimationRange::Phase : AnimationRange::Page;
+  a.phase = phase;
+  a.width = kSizeWH[size][0];
+  a.height = kSizeWH[size][1];
+  ImGui::BeginDisabled(!run || ctx.state.animationExport.active);
+  if (ImGui::Button("GIF")) a.format = AnimationFormat::Gif, ctx.emit(a);
+  if (ImGui::IsItemHovered()) tooltip("an animated GIF of the range, one frame per step at the current granularity");
+  sameLineIfFits(ImGui::CalcTextSize("PNG frames").x + ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::Button("PNG frames")) a.format = AnimationFormat::Frames, ctx.emit(a);
+  if (ImGui::IsItemHovered()) tooltip("numbered PNGs (frame-0000.png, ...) in a folder named after the run");
+  ImGui::EndDisabled();
+  if (ctx.state.animationExport.active)
+    ImGui::ProgressBar(float(ctx.state.animationExport.next) / float(ctx.state.animationExport.frames.size()), ImVec2(-1, 0));
+}
+
 // Saving what is on screen: the run (replays with --open), its trace for Perfetto, the view.
 void exportButtons(PanelContext& ctx) {
   sectionTitle("Export");
@@ -182,14 +237,16 @@ void drawControlsPanel(PanelContext& ctx) {
 
   sectionTitle("Presets");
   presetButtons(ctx, 0, 3, false);
-  ImGui::TextDisabled("lecture block shapes (naive, 64x64):");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("lecture block shapes (naive, 64x64):");
+  ImGui::PopStyleColor();
   presetButtons(ctx, 3, 9, true);
   presetButtons(ctx, 9, 10, false);
 
   sectionTitle("Classroom");
   bool presentation = s.view.presentation;
   if (ImGui::Checkbox("presentation (P)", &presentation)) ctx.emit(SetPresentation{presentation});
-  ImGui::SameLine();
+  sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("fullscreen (F)").x);
   bool fullscreen = s.view.fullscreen;
   if (ImGui::Checkbox("fullscreen (F)", &fullscreen)) ctx.emit(ToggleFullscreen{});
   float scale = s.view.fontScale;
@@ -199,6 +256,8 @@ void drawControlsPanel(PanelContext& ctx) {
   bool okabe = s.view.palette == Palette::OkabeIto;
   if (ImGui::Checkbox("colour-blind-safe palette", &okabe))
     ctx.emit(SetPalette{okabe ? Palette::OkabeIto : Palette::Vivid});
+  classroomViews(ctx);
+  animationExport(ctx);
 }
 
 }  // namespace tilescope::ui

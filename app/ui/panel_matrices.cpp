@@ -4,12 +4,15 @@
 // P cells fill in as they are stored. Click a P cell to select its block.
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "event_text.h"
 #include "panels.h"
+#include "thread_story.h"
 #include "tile_state.h"
 
 namespace tilescope::ui {
@@ -65,7 +68,49 @@ void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
     for (float d = 0; d < side; d += 4) draw->AddLine(ImVec2(p.x + d, p.y + side), ImVec2(p.x + side, p.y + d), IM_COL32(255, 255, 255, 120));
   ImGui::Dummy(ImVec2(side, side));
   ImGui::SameLine();
-  ImGui::TextUnformatted(label);
+  ImGui::TextWrapped("%s", label);
+}
+
+Rgba mix(Rgba a, Rgba b, float t) {
+  auto channel = [&](int shift) {
+    const float x = float((a >> shift) & 0xff) * (1.0f - t) + float((b >> shift) & 0xff) * t;
+    return uint32_t(std::lround(x)) << shift;
+  };
+  return channel(0) | channel(8) | channel(16) | 0xff000000u;
+}
+
+// Load-count shading: 0 loads keeps the idle fill; 1 .. `most` (the naive kernel's count for
+// the element: once per output it feeds) runs from pale to dark.
+Rgba loadShade(uint32_t count, int most, const Theme& theme) {
+  if (count == 0) return theme.cellIdle;
+  const float t = most > 1 ? std::min(1.0f, float(count - 1) / float(most - 1)) : 1.0f;
+  return mix(theme.loadsFew, theme.loadsMany, t);
+}
+
+void shadeByLoads(std::vector<CellStyle>& cells, Extent e, const std::vector<uint32_t>& counts, int rows, int cols,
+                  int most, const Theme& theme) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      cells[std::size_t(r) * e.cols + c].fill = loadShade(counts[std::size_t(r) * cols + c], most, theme);
+}
+
+// The shading's legend: a pale-to-dark bar from 1 to the naive kernel's count, and the most any
+// element has been loaded so far.
+void loadLegend(const Theme& theme, int most, uint32_t highest) {
+  char text[128];
+  std::snprintf(text, sizeof text, "loads from global memory per element: 1 .. %d (the naive kernel's), most so far %u",
+                most, highest);
+  const float barW = ImGui::GetFontSize() * 6.0f, side = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilledMultiColor(p, ImVec2(p.x + barW, p.y + side), theme.loadsFew, theme.loadsMany, theme.loadsMany,
+                                theme.loadsFew);
+  if (most > 1 && highest > 0) {  // where the busiest element stands on the bar
+    const float x = p.x + barW * std::min(1.0f, float(highest - 1) / float(most - 1));
+    draw->AddRectFilled(ImVec2(x - 1.5f, p.y - 2), ImVec2(x + 1.5f, p.y + side + 2), theme.highlight);
+  }
+  ImGui::Dummy(ImVec2(barW, side));
+  ImGui::TextWrapped("%s", text);
 }
 
 }  // namespace
@@ -87,6 +132,14 @@ void drawMatricesPanel(PanelContext& ctx) {
   auto m = baseCells(ext.m, L.j, L.k, theme);
   auto n = baseCells(ext.n, L.k, L.l, theme);
   auto p = baseCells(ext.p, L.j, L.l, theme);
+  // Across all blocks, how often each element has come from global memory so far.
+  const bool shading = loadShadingOn(ctx.state);
+  const std::vector<uint32_t>* mLoads = shading ? &run->loads.mCounts(c) : nullptr;
+  const std::vector<uint32_t>* nLoads = shading ? &run->loads.nCounts(c) : nullptr;
+  if (shading) {
+    shadeByLoads(m, ext.m, *mLoads, L.j, L.k, L.l, theme);
+    shadeByLoads(n, ext.n, *nLoads, L.k, L.l, L.j, theme);
+  }
 
   // The current tiles: every element this block loads in the current load step is ringed;
   // the ones already loaded take their loader's colour.
@@ -105,7 +158,7 @@ void drawMatricesPanel(PanelContext& ctx) {
     } else if (!inBounds(e)) {
       cell->fill = theme.error;
       cell->marks |= gfx::kMarkCross;
-    } else {
+    } else if (!shading) {
       cell->fill = theme.threadColour(linearThread(e, L.blockX));
     }
   }
@@ -139,8 +192,15 @@ void drawMatricesPanel(PanelContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = line + 6.0f;
   const int wideCells = ext.m.cols + ext.p.cols, tallCells = ext.n.rows + ext.p.rows;
-  const float side = GridPainter::cellSide(tallCells, wideCells,
-                                           ImVec2(avail.x - gap, avail.y - 2 * gap - line * 2.5f), 56.0f);
+  // The projector layout lets the cells grow to fill the centre; the legend takes up to three lines.
+  // The legend goes in the corner the book's layout leaves empty (above M, left of N) when it
+  // fits there, else under the grids.
+  const float maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f;
+  float side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap), maxCell);
+  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = line * 6.0f;
+  bool legendInCorner = side * float(ext.m.cols) >= legendW && side * float(ext.n.rows) + gap >= legendH;
+  if (!legendInCorner)
+    side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * 3.5f), maxCell);
   const ImVec2 origin = ImGui::GetCursorPos();
   const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
   auto place = [&](float x, float y, const char* caption) {
@@ -150,7 +210,7 @@ void drawMatricesPanel(PanelContext& ctx) {
   };
   char caption[96];
   auto grid = [&](const char* name, Extent e, std::vector<CellStyle>& cells) {
-    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(side * e.cols, side * e.rows), side},
+    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(side * e.cols, side * e.rows), maxCell},
                           theme, ctx.layout);
   };
   std::snprintf(caption, sizeof caption, "N (%d x %d)", L.k, L.l);
@@ -162,8 +222,27 @@ void drawMatricesPanel(PanelContext& ctx) {
   std::snprintf(caption, sizeof caption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
   place(leftW, topH - gap, caption);
   const auto hoverP = grid("P", ext.p, p);
-  if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+  // A P cell picks its block and the thread that computes it, whose life the views then follow.
+  if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     ctx.emit(SelectBlock{hoverP->col / int(L.blockX), hoverP->row / int(L.blockY)});
+    ctx.emit(FollowThread{hoverP->col % int(L.blockX), hoverP->row % int(L.blockY)});
+  }
+  const GridRect* rects[3] = {};  // N, M, P as drawn
+  for (const GridRect& g : ctx.layout.grids)
+    for (int i = 0; i < 3; ++i)
+      if (g.name == std::array{"N", "M", "P"}[std::size_t(i)]) rects[i] = &g;
+  if (shading && rects[0] && rects[1] && loadStep >= 0) {
+    // Every block's current tiles, faintly: the grid of blocks at work.
+    const Rgba faint = (theme.highlight & 0x00ffffffu) | 0x90000000u;
+    for (const TileBox& box : run->loads.tilesOfStep(loadStep))
+      frameBox(*rects[box.isN ? 0 : 1], box.row0, box.col0, box.row1, box.col1, faint, 1.5f);
+  }
+  if (const int followed = followedThread(ctx.state); followed >= 0 && rects[0] && rects[1] && rects[2]) {
+    const ThreadFootprint f = threadFootprint(*run, *block, c, followed);
+    frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);
+    frameCells(*rects[0], f.nLoads, theme.follow, theme.followPx);
+    if (f.p.row >= 0) frameCells(*rects[2], {f.p}, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
+  }
 
   // Tooltips: the element and the event that last touched it at the cursor.
   auto elementTip = [&](const char* name, std::optional<CellIndex> at, int rows, int cols, const Matrix& values,
@@ -194,19 +273,33 @@ void drawMatricesPanel(PanelContext& ctx) {
       text += " (outside the matrix: no thread may store here)";
     }
     text += "\nclick: select block (" + std::to_string(hoverP->col / int(L.blockX)) + "," +
-            std::to_string(hoverP->row / int(L.blockY)) + ")";
+            std::to_string(hoverP->row / int(L.blockY)) + ") and follow thread (" +
+            std::to_string(hoverP->col % int(L.blockX)) + "," + std::to_string(hoverP->row % int(L.blockY)) + ")";
     tooltip(text);
   }
 
   // Legend.
-  ImGui::SetCursorPos(ImVec2(origin.x, origin.y + topH + side * ext.p.rows + 4.0f));
+  if (legendInCorner) {
+    ImGui::SetCursorPos(origin);
+    ImGui::BeginChild("legend", ImVec2(side * float(ext.m.cols), side * float(ext.n.rows) + gap), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs);
+  } else {
+    ImGui::SetCursorPos(ImVec2(origin.x, origin.y + topH + side * ext.p.rows + 4.0f));
+  }
   ImGui::Dummy(ImVec2(0, 0));
-  legendSwatch(theme.threadColour(0), "loaded by thread");
+  if (!shading) legendSwatch(theme.threadColour(0), "loaded by thread");
   legendSwatch(theme.highlight, "current tile");
+  if (followedThread(ctx.state) >= 0) legendSwatch(theme.follow, "followed thread");
   legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
   legendSwatch(theme.pStored, "P stored");
   legendSwatch(theme.error, "wrong / out of bounds");
-  ImGui::NewLine();
+  if (shading) {
+    ImGui::NewLine();
+    uint32_t highest = 0;
+    for (uint32_t x : *mLoads) highest = std::max(highest, x);
+    loadLegend(theme, L.l, highest);
+  }
+  if (legendInCorner) ImGui::EndChild();
 }
 
 }  // namespace tilescope::ui

@@ -8,6 +8,7 @@
 
 #include "event_text.h"
 #include "panels.h"
+#include "thread_story.h"
 #include "tile_state.h"
 
 namespace tilescope::ui {
@@ -51,9 +52,11 @@ void drawSharedPanel(PanelContext& ctx) {
                        std::string(kernelInfo(L.kernel).name).c_str());
     return;
   }
-  ImGui::Text("block (%d,%d), %s", block->bx(), block->by(),
-              tiles.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
+  ImGui::TextWrapped("block (%d,%d), %s", block->bx(), block->by(),
+                     tiles.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int followed = followedThread(ctx.state);
+  const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 each((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
   std::optional<CellIndex> hover[2];
@@ -63,8 +66,14 @@ void drawSharedPanel(PanelContext& ctx) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(isM ? "Mds[ty][k]" : "Nds[k][tx]");
     hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", tiles.rows, tiles.cols,
-                               slotCells(tiles, isM, theme, events, L.blockX), each, 48.0f},
+                               slotCells(tiles, isM, theme, events, L.blockX), each,
+                               ctx.state.lesson.presenter ? 120.0f : 48.0f},
                               theme, ctx.layout);
+    // The followed thread's slots: those it wrote this phase, and those it reads at this k step.
+    if (followed >= 0) {
+      frameCells(ctx.layout.grids.back(), isM ? f.mdsWritten : f.ndsWritten, theme.follow, theme.followPx);
+      frameCells(ctx.layout.grids.back(), isM ? f.mdsRead : f.ndsRead, theme.follow, theme.followPx * 1.6f);
+    }
     ImGui::EndGroup();
   }
   for (int i = 0; i < 2; ++i) {

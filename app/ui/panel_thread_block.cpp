@@ -9,6 +9,7 @@
 #include "event_text.h"
 #include "kernels/ceil_div.h"
 #include "panels.h"
+#include "thread_story.h"
 
 namespace tilescope::ui {
 
@@ -22,8 +23,8 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const Cursor c = t.normalize(ctx.state.shown.cursor);
   const int rows = int(L.blockY), cols = int(L.blockX);
 
-  ImGui::Text("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
-              ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
+  ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+                     ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
   const int arrivals = block->barrierArrivals(c);
   if (arrivals >= 0) {
     const bool released = arrivals == rows * cols;
@@ -47,26 +48,41 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
     cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
-  // Grid on the left, legend (with live counts) in a column on its right.
-  const float legendW = ImGui::CalcTextSize("waiting at barrier 0000").x + ImGui::GetFontSize() * 2.0f;
+  // Grid on the left, legend (with live counts) in a column on its right. The projector layout
+  // lists only the states some thread is in, so the legend fits its smaller window.
+  constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
+                                    ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
+  const bool compact = ctx.state.lesson.presenter;
+  float legendW = 0;
+  for (ThreadState s : kShown)
+    if (!compact || counts[int(s)] > 0)
+      legendW = std::max(legendW, ImGui::CalcTextSize((std::string(threadStateName(s)) + " 0000").c_str()).x);
+  legendW += ImGui::GetFontSize() * 2.0f;
   ImVec2 space = ImGui::GetContentRegionAvail();
-  space.x = std::max(space.x - legendW, space.x * 0.4f);
+  space.x = std::max(space.x - legendW, space.x * 0.3f);
   ImGui::BeginGroup();
-  const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(cells), space, 40.0f}, theme, ctx.layout);
+  const auto hovered =
+      ctx.grids.draw({"block", rows, cols, std::move(cells), space, compact ? 80.0f : 40.0f}, theme, ctx.layout);
+  const int followed = followedThread(ctx.state);
+  if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    const int linear = hovered->row * cols + hovered->col;
+    ctx.emit(linear == followed ? FollowThread{-1, -1} : FollowThread{hovered->col, hovered->row});
+  }
   if (hovered) {
     const int linear = hovered->row * cols + hovered->col;
     std::string text = "thread (" + std::to_string(hovered->col) + "," + std::to_string(hovered->row) + "), linear " +
                        std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
-                       std::string(threadStateName(block->threadState(c, linear)));
+                       std::string(threadStateName(block->threadState(c, linear))) +
+                       (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps");
     tooltip(text);
   }
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
-                                    ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
   for (int i = 0; i < 6; ++i) {
     const ThreadState s = kShown[i];
+    if (compact && counts[int(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     ImGui::SameLine();

@@ -1,5 +1,6 @@
 // Timeline: the selected block's steps as a strip (phases as segments, barriers as markers),
-// a scrubber, transport buttons, speed and step granularity.
+// a scrubber, transport buttons, speed and step granularity; above them the step in words
+// (thread_story.h), large in the projector layout, which keeps the transport to one row.
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include "event_text.h"
 #include "panels.h"
+#include "thread_story.h"
 
 namespace tilescope::ui {
 
@@ -23,6 +25,20 @@ void drawTimelinePanel(PanelContext& ctx) {
   const Theme& theme = ctx.theme();
   const Playback& play = ctx.state.playback;
   const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const bool presenter = ctx.state.lesson.presenter;
+
+  // The step in words: what the current step does, from the trace.
+  if (const BlockTimeline* block = ctx.state.shown.block.get()) {
+    const std::string caption = stepCaption(*run, *block, c, followedThread(ctx.state));
+    ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
+    if (font) ImGui::PushFont(font);
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
+    ImGui::TextWrapped("%s", caption.c_str());
+    ImGui::PopStyleColor();
+    ctx.layout.caption = caption;
+    ctx.layout.captionFontPx = ImGui::GetFontSize();
+    if (font) ImGui::PopFont();
+  }
 
   // Transport.
   if (ImGui::Button("|<")) ctx.emit(SeekStart{});
@@ -37,25 +53,39 @@ void drawTimelinePanel(PanelContext& ctx) {
   if (ImGui::IsItemHovered()) tooltip("step forward (right arrow)");
   ImGui::SameLine();
   if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
-  // Items continue on the same line while they fit (presentation mode's large fonts wrap).
-  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
-  sameLineIfFits(ImGui::CalcTextSize("step by").x);
-  ImGui::TextUnformatted("step by");
   constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
-  for (int g = 0; g < kGranularityCount; ++g) {
-    sameLineIfFits(radio + ImGui::CalcTextSize(kNames[g]).x);
-    if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+  if (presenter) {
+    // One row: the granularity as a short combo, the strip in the rest of it; speed by + and -.
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("barrier interval").x + ImGui::GetFrameHeight() * 1.5f);
+    if (ImGui::BeginCombo("##granularity", kNames[int(play.granularity)])) {
+      for (int g = 0; g < kGranularityCount; ++g)
+        if (ImGui::Selectable(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) tooltip("step by (up / down arrows)");
+    ImGui::SameLine();
   }
-  sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::CalcTextSize("steps/s").x);
-  float speed = float(play.stepsPerSecond);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))
-    ctx.emit(SetSpeed{speed});
-  if (ImGui::IsItemHovered()) tooltip("playback speed (+ / -)");
+  // Items continue on the same line while they fit (presentation mode's large fonts wrap).
+  if (!presenter) {
+    const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    sameLineIfFits(ImGui::CalcTextSize("step by").x);
+    ImGui::TextUnformatted("step by");
+    for (int g = 0; g < kGranularityCount; ++g) {
+      sameLineIfFits(radio + ImGui::CalcTextSize(kNames[g]).x);
+      if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+    }
+    sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("steps/s").x);
+    float speed = float(play.stepsPerSecond);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+    if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))
+      ctx.emit(SetSpeed{speed});
+    if (ImGui::IsItemHovered()) tooltip("playback speed (+ / -)");
+  }
 
   // The strip: one segment per fine step, coloured by kind; phase boundaries and barriers
   // drawn over it; the cursor as a bar.
-  const float stripH = ImGui::GetFontSize() * 1.6f;
+  const float stripH = presenter ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::InvisibleButton("strip", ImVec2(width, stripH));
@@ -88,6 +118,7 @@ void drawTimelinePanel(PanelContext& ctx) {
     tooltip(t.stepLabel(s) + "\nclick or drag to seek");
   }
 
+  if (presenter) return;  // the caption says where we are
   // Where we are, in words.
   char where[256];
   std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, steps,

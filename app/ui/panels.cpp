@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <imgui_internal.h>
+
 namespace tilescope::ui {
 namespace {
 
@@ -30,22 +32,41 @@ struct Rect {
   float x, y, w, h;
 };
 
+// The projector layout (README.md, "For teachers"), in proportions of the screen so that 1280x720
+// and 1920x1080 look alike (its text scales with the height, presenterFontScale): the lesson's text
+// on the left; the matrices filling the centre above the shared tiles and the thread block, and
+// the step in words with the timeline at the bottom; the kernel source the whole height of the
+// right column, so it is shown whole.
+Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale) {
+  const float W = display.x, H = display.y;
+  const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
+  const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
+  const float middle = std::round(H * 0.2f);                                          // Mds, Nds | thread block
+  const float top = H - band - middle;
+  switch (slot) {
+    case Slot::Left: return {0, 0, left, H};
+    case Slot::Center: return {left, 0, centerW, top};
+    case Slot::RightTop: return {left, top, std::round(centerW * 0.5f), middle};
+    case Slot::RightMiddle: return {left + std::round(centerW * 0.5f), top, centerW - std::round(centerW * 0.5f), middle};
+    case Slot::Bottom: return {left, H - band, centerW, band};
+    case Slot::RightBottom: return {W - right, 0, right, H};
+    case Slot::LeftBottom: return {0, H, 0, 0};  // Counters and Occupancy are not shown
+  }
+  return {0, 0, W, H};
+}
+
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
 // larger fonts widen the side columns and the timeline band.
 Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
+  if (presenter) return presenterSlotRect(slot, display, fontScale);
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
-  // The projector layout keeps the side panels and the timeline at their normal size, so the
-  // large text goes to the lesson and the room to the matrices.
-  const float right = presenter ? std::round(std::max(W * 0.24f, 260.0f))
-                                : std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
-  const float bottom = presenter ? std::round(std::clamp(110.0f * grow, 110.0f, H * 0.25f))
-                                 : std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
+  const float right = std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
+  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
   const float centerW = W - left - right;
   switch (slot) {
-    // The projector layout gives the whole left column to the lesson text.
-    case Slot::Left: return {0, 0, left, presenter ? H : std::round(H * 0.66f)};
+    case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};
     case Slot::LeftBottom: return {0, std::round(H * 0.66f), left, H - std::round(H * 0.66f)};
     case Slot::Center: return {left, 0, centerW, H - bottom};
     case Slot::Bottom: return {left, H - bottom, centerW, bottom};
@@ -57,7 +78,18 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
   return {0, 0, W, H};
 }
 
+// How much the window's content took this frame against the room inside it.
+void measureWindow(WindowRect& w) {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  w.contentWidth = window->DC.CursorMaxPos.x - window->DC.CursorStartPos.x;
+  w.contentHeight = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;
+  w.innerWidth = window->ContentRegionRect.GetWidth();
+  w.innerHeight = window->ContentRegionRect.GetHeight();
+}
+
 }  // namespace
+
+float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / 617.0f, 1.0f, 3.0f); }
 
 std::string_view slotTitle(Slot slot) {
   switch (slot) {
@@ -99,18 +131,27 @@ void drawPanels(PanelContext& ctx) {
       if (p.slot == slot && !(p.hiddenForPresenter && ctx.state.lesson.presenter)) entries.push_back(&p);
     if (entries.empty()) continue;
     const Rect r = slotRect(slot, display, ctx.state.view.fontScale, ctx.state.lesson.presenter);
+    const std::string slotName(slotTitle(slot));
+    // The panel last brought forward in this slot (the first one until then).
+    const auto recorded = ctx.state.view.slotPanel.find(slotName);
+    const PanelEntry* front = entries[0];
+    for (const PanelEntry* p : entries)
+      if (recorded != ctx.state.view.slotPanel.end() && recorded->second == p->name) front = p;
+    // On a projector a slot shows one panel, titled by it: no tab bar to truncate labels.
+    if (ctx.state.lesson.presenter) entries = {front};
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
     // One panel: the window is the panel. Several: a tab bar, titled by the slot.
-    const std::string title = entries.size() == 1 ? std::string(entries[0]->name) : "##" + std::string(slotTitle(slot));
+    const std::string title = entries.size() == 1 ? std::string(entries[0]->name) : "##" + slotName;
     ImGuiWindowFlags flags = kFlags | (entries.size() > 1 ? ImGuiWindowFlags_NoTitleBar : 0);
     std::string shown;  // the panel drawn in this window this frame
+    WindowRect rect{entries.size() == 1 ? std::string(entries[0]->name) : slotName, r.x, r.y, r.w, r.h, ""};
     if (ImGui::Begin(title.c_str(), nullptr, flags)) {
       if (entries.size() == 1) {
         entries[0]->draw(ctx);
         shown = entries[0]->name;
       } else if (ImGui::BeginTabBar("tabs")) {
-        const auto active = ctx.state.view.activeTab.find(std::string(slotTitle(slot)));
+        const auto active = ctx.state.view.activeTab.find(slotName);
         for (const PanelEntry* p : entries) {
           const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
           if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -120,10 +161,14 @@ void drawPanels(PanelContext& ctx) {
           }
         }
         ImGui::EndTabBar();
+        // A tab clicked by hand is remembered, so the presenter layout shows what was in front.
+        if (!shown.empty() && shown != front->name && ctx.state.view.activeTab.find(slotName) == ctx.state.view.activeTab.end())
+          ctx.emit(ShowPanel{shown});
       }
+      measureWindow(rect);
     }
-    ctx.layout.windows.push_back({entries.size() == 1 ? std::string(entries[0]->name) : std::string(slotTitle(slot)),
-                                  r.x, r.y, r.w, r.h, shown});
+    rect.tab = shown;
+    ctx.layout.windows.push_back(rect);
     ImGui::End();
   }
 }

@@ -10,12 +10,20 @@
 
 namespace tilescope::ui {
 
+inline constexpr float kBaseFontPx = 15.0f;  // the interface's text at font scale 1
+
+// The projector layout's font scale for a screen `displayHeight` pixels high: the text takes
+// the same share of the picture at 1280x720 as at 1920x1080 (1.75 there).
+float presenterFontScale(float displayHeight);
+
 struct PanelContext {
   const AppState& state;
   IntentQueue& intents;  // push what the user asked for; applied before the next frame
   GridPainter& grids;
   FrameLayout& layout;
   ImFont* monoFont = nullptr;  // for source code
+  std::span<ImFont* const> codeFonts;  // the mono font at smaller sizes, largest first (Source fits the kernel)
+  ImFont* captionFont = nullptr;       // the step in words, larger than the text
   const Theme& theme() const { return state.theme; }
   void emit(Intent intent) { intents.push_back(std::move(intent)); }
 };

@@ -168,6 +168,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResou
   loaded->run = std::move(run);
   loaded->replay = std::move(replay);
   loaded->timeline = Timeline::build(*loaded->run.trace);
+  loaded->loads = LoadIndex::build(loaded->timeline);
   loaded->wrongP = wrongElements(loaded->run);
   loaded->wrongCount = std::size_t(std::count(loaded->wrongP.begin(), loaded->wrongP.end(), uint8_t(1)));
   // Gallery launches are tiny (a few thousand events at most), so their symptoms are measured

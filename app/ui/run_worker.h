@@ -14,6 +14,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/backend.h"
+#include "core/load_index.h"
 #include "core/bugs.h"
 #include "core/run.h"
 #include "core/timeline.h"
@@ -28,6 +29,7 @@ inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
 struct LoadedRun {
   Run run;
   Timeline timeline;           // points into run.trace: LoadedRun is never copied or moved
+  LoadIndex loads;              // the grid's global loads by step: the load-count shading
   std::vector<uint8_t> wrongP;  // per P element: 1 when it differs from the host reference
   std::size_t wrongCount = 0;   // how many of wrongP are 1
   // Set when the run is a bug-gallery launch (bugs.h): which entry, and the symptoms measured

@@ -1,6 +1,7 @@
 #include "script.h"
 
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -26,6 +27,29 @@ bool parseDouble(const std::string& s, double& out) {
   } catch (...) {
     return false;
   }
+}
+
+// `export gif|frames PATH [phase P | page] [size W H]`: the request, or the problem.
+std::pair<ExportAnimation, std::string> parseAnimation(const std::vector<std::string>& w) {
+  ExportAnimation a;
+  a.format = w[1] == "gif" ? AnimationFormat::Gif : AnimationFormat::Frames;
+  a.path = w[2];
+  const std::string usage = "usage: export " + w[1] + " PATH [phase P | page] [size W H]";
+  for (std::size_t k = 3; k < w.size();) {
+    if (w[k] == "phase" && k + 1 < w.size() && parseInt(w[k + 1], a.phase) && a.phase >= 0) {
+      a.range = AnimationRange::Phase;
+      k += 2;
+    } else if (w[k] == "page") {
+      a.range = AnimationRange::Page;
+      k += 1;
+    } else if (w[k] == "size" && k + 2 < w.size() && parseInt(w[k + 1], a.width) && parseInt(w[k + 2], a.height)) {
+      if (a.width < 1 || a.height < 1 || a.width > 8192 || a.height > 8192) return {a, "export size: 1 to 8192 pixels each way"};
+      k += 3;
+    } else {
+      return {a, usage};
+    }
+  }
+  return {a, ""};
 }
 
 // Checks one line's shape; returns the problem or "".
@@ -59,6 +83,7 @@ std::string check(const std::vector<std::string>& w) {
     if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
     if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
     if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
+    if (what == "shading") return n == 3 && (w[2] == "on" || w[2] == "off" || w[2] == "auto") ? "" : "set shading on|off|auto";
     if (what == "palette") return n == 3 && (w[2] == "okabe-ito" || w[2] == "vivid") ? "" : "set palette okabe-ito|vivid";
     if (what == "granularity")
       return n == 3 && (w[2] == "phase" || w[2] == "interval" || w[2] == "k") ? "" : "set granularity phase|interval|k";
@@ -87,8 +112,14 @@ std::string check(const std::vector<std::string>& w) {
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
   if (c == "lesson") return n == 2 ? "" : "usage: lesson NAME | lesson next | lesson back";
+  if (c == "follow")
+    return (n == 4 && w[1] == "thread" && ints(2, 2) && i >= 0) || (n == 2 && w[1] == "off") ? ""
+                                                                                           : "usage: follow thread TX TY | follow off";
+  if (c == "export" && n >= 3 && (w[1] == "gif" || w[1] == "frames")) return parseAnimation(w).second;
   if (c == "export")
-    return n == 3 && (w[1] == "trace" || w[1] == "chrome" || w[1] == "png") ? "" : "usage: export trace|chrome|png FILE";
+    return n == 3 && (w[1] == "trace" || w[1] == "chrome" || w[1] == "png")
+               ? ""
+               : "usage: export trace|chrome|png FILE | export gif|frames PATH [phase P | page] [size W H]";
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
     return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
@@ -183,6 +214,12 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       }
       return Ok{};
     }
+    const bool animation = c == "export" && (w[1] == "gif" || w[1] == "frames");
+    if (animation && !exportAsked_) {
+      exportAsked_ = true;  // ask now; the frame loop writes it (the wait above), then the result is checked
+      state.intents.push_back(parseAnimation(w).first);
+      return Ok{};
+    }
     settle_ = 0;
     ++next_;
     auto& q = state.intents;
@@ -207,6 +244,8 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
       else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
       else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
       else if (what == "presenter") q.push_back(SetPresenter{w[2] == "on"});
+      else if (what == "shading")
+        q.push_back(SetLoadShading{w[2] == "on" ? LoadShading::On : w[2] == "off" ? LoadShading::Off : LoadShading::Auto});
       else if (what == "palette") q.push_back(SetPalette{w[2] == "vivid" ? Palette::Vivid : Palette::OkabeIto});
       else if (what == "font-scale") parseDouble(w[2], d), q.push_back(SetFontScale{float(d)});
       else if (what == "speed") parseDouble(w[2], d), q.push_back(SetSpeed{d});
@@ -255,6 +294,13 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "open") {
       opening_ = false;
       if (!state.request.error.empty()) return fail(line, state.request.error);
+    } else if (animation) {
+      exportAsked_ = false;
+      if (state.view.exportFailed) return fail(line, state.view.exported);
+      std::printf("tilescope: %s\n", state.view.exported.c_str());
+    } else if (c == "follow") {
+      if (w[1] == "off") q.push_back(FollowThread{-1, -1});
+      else parseInt(w[2], a), parseInt(w[3], b), q.push_back(FollowThread{a, b});
     } else if (c == "export") {
       const ExportKind kind = w[1] == "trace" ? ExportKind::TraceFile
                               : w[1] == "chrome" ? ExportKind::ChromeJson : ExportKind::Png;

@@ -20,6 +20,10 @@
 //                                  until the page's own commands have run; set presenter on|off
 //   screenshot FILE.png            layout FILE.json (grid and window rectangles, theme colours)
 //   export trace|chrome|png FILE   what the Export buttons write: .tstrace, Perfetto JSON, PNG
+//   export gif FILE [phase P | page] [size W H]   the animation of the run, a phase, or from the
+//   export frames DIR [...]        cursor to its phase's end, as a GIF or numbered PNGs; waits
+//   follow thread TX TY | off      the views follow a thread of the selected block
+//   set shading on|off|auto        M and N shaded by their load counts (auto: above 16x16)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
 //   report                         prints frame-time percentiles so far
 //   quit
@@ -72,6 +76,7 @@ class ScriptRunner {
   double sweepWaitStarted_ = -1.0;  // timing wait
   bool opening_ = false;            // an `open` line was asked for, its result not seen yet
   bool lessonAsked_ = false;        // a `lesson` line was asked for, its result not seen yet
+  bool exportAsked_ = false;        // an `export gif|frames` line was asked for, not finished yet
 };
 
 }  // namespace tilescope::ui

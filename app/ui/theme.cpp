@@ -58,6 +58,11 @@ Theme makeTheme(Palette palette, bool presentation) {
   t.stateColours[int(ThreadState::Computing)] = hex(0xcc79a7);
   t.stateColours[int(ThreadState::Stored)] = t.pStored;
   t.warpTint = presentation ? hex(0xffffff) : hex(0x8a93a6);
+  t.follow = hex(0xff2ef0);  // magenta: no thread, state or highlight colour is near it
+  t.followPx = presentation ? 5.0f : 3.0f;
+  // A sequential light-to-dark blue: few loads pale, the naive kernel's count dark.
+  t.loadsFew = hex(0xdeebf7);
+  t.loadsMany = hex(0x08306b);
   return t;
 }
 

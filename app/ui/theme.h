@@ -27,6 +27,9 @@ struct Theme {
   Rgba threadColours[8];
   Rgba stateColours[6];      // by ThreadState
   Rgba warpTint;             // odd warps are drawn with this outline
+  Rgba follow;               // a followed thread's elements, slots and P element, in every view
+  Rgba loadsFew, loadsMany;  // the load-count shading of M and N: one load .. the naive kernel's count
+  float followPx = 3.0f;
 
   Rgba threadColour(int linearThread) const { return threadColours[linearThread & 7]; }
   Rgba stateColour(ThreadState s) const { return stateColours[int(s)]; }
