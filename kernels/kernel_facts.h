@@ -101,6 +101,20 @@ struct RegisterTileFamily {
     return s;
   }
   static std::string tilingProblem(const Tiling&) { return {}; }
+
+  // The 128-bit rungs: 4-wide pieces everywhere, and the shared memory a block may have.
+  static std::string vectorTilingProblem(const Tiling& t, int sharedBytes, int sharedLimit) {
+    if (t.tm % 4 || t.tn % 4) return "thread tiles are made of 4 x 4 pieces: tm and tn must be multiples of 4";
+    if (t.bk % 4 || t.bn % 4) return "tiles are loaded as float4s: bk and bn must be multiples of 4";
+    if (sharedBytes > sharedLimit)
+      return "its tiles need " + std::to_string(sharedBytes) + " bytes of shared memory, over the limit of " +
+             std::to_string(sharedLimit) + (sharedLimit == kMaxStaticSharedBytes ? " for static shared memory" : " per block");
+    return {};
+  }
+  static std::string warpTilingProblem(const Tiling& t, int sharedBytes, int sharedLimit) {
+    if (!t.wm || !t.wn) return "a warp tile is needed: BMxBNxBK/WMxWN/TMxTN";
+    return vectorTilingProblem(t, sharedBytes, sharedLimit);
+  }
 };
 
 // Calls f(std::integral_constant<std::size_t, I>{}) for the I with built[I] == t; false if none.

@@ -20,5 +20,8 @@
   X(BugSquareGrid, bug_square_grid)       \
   X(Coarsened, coarsened)                 \
   X(RegisterTile1d, register_tile_1d)     \
-  X(RegisterTile2d, register_tile_2d)
+  X(RegisterTile2d, register_tile_2d)     \
+  X(Vectorized, vectorized)               \
+  X(WarpTile, warptile)                   \
+  X(DoubleBuffered, double_buffered)
 // clang-format on

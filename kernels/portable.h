@@ -7,6 +7,8 @@
 
 #if !defined(__CUDACC__)
 #include "emu/cuda_surface.h"
+#elif !defined(__CUDACC_RTC__)
+#include <cuda_pipeline.h>  // __pipeline_memcpy_async (cp.async) for the ladder's top rungs
 #endif
 
 #include "ceil_div.h"

@@ -36,6 +36,7 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
     }
     __syncthreads();  // read-after-write: both tiles are loaded before anyone reads them
 
+#pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
       float nValue = Nds[kk][threadCol];  // one shared read, reused TM times from a register
       for (int t = 0; t < TM; ++t) {

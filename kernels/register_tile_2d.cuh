@@ -39,6 +39,7 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
     }
     __syncthreads();  // read-after-write: both tiles are loaded before anyone reads them
 
+#pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
       for (int y = 0; y < TM; ++y) mFragment[y] = Mds[threadRow*TM + y][kk];
       for (int x = 0; x < TN; ++x) nFragment[x] = Nds[kk][threadCol*TN + x];

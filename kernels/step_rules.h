@@ -30,7 +30,8 @@ HOST_DEVICE bool writesSharedSlot(const Event& e) {
 }
 HOST_DEVICE bool isComputeRead(const Event& e) {
   if (e.op == Op::ReadM || e.op == Op::ReadN) return true;
-  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0;
+  // A global read staged into shared memory through registers feeds no multiply-add itself.
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0 && !(e.flags & kStagedRead);
 }
 
 inline constexpr unsigned kNoEvent = ~0u;

@@ -20,7 +20,18 @@ inline constexpr int kOpCount = 7;
 enum EventFlags : uint8_t {
   kInBounds = 1u << 0,  // the (row, col) it touched lies inside its matrix
   kZeroFill = 1u << 1,  // a boundary check wrote 0 to shared memory instead of loading
+  // A 128-bit access (float4): four consecutive elements from (globalRow, globalCol) and/or
+  // four consecutive slots from (sharedRow, sharedCol), one instruction; value is the first.
+  kWide = 1u << 2,
+  // Staging through registers (the ladder's double buffer, corner turning): a global read
+  // whose value a later shared write of the same thread stored (so it feeds no multiply-add
+  // itself), and that shared write, which names the element it came from. Global traffic is
+  // counted at the read, shared traffic at the write.
+  kStagedRead = 1u << 3,
+  kStagedWrite = 1u << 4,
 };
+// Elements one event touches.
+inline constexpr int eventWidth(uint8_t flags) { return (flags & kWide) ? 4 : 1; }
 
 // 32 bytes. Coordinates not used by an op are -1 (written as null in JSON).
 struct Event {

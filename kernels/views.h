@@ -57,23 +57,35 @@ class Recorder {
     first_ = sink_.slots + thread * sink_.slotsPerThread;
   }
 
-  // A read or write of element `index` of global matrix `role`.
-  HOST_DEVICE void global(MatrixRole role, bool write, long long index, float value, int line) {
+  // A read or write of `width` (1, or 4 for a 128-bit access) consecutive elements from
+  // element `index` of global matrix `role`; `values` holds them.
+  HOST_DEVICE void global(MatrixRole role, bool write, long long index, const float* values, int width, int line) {
     Event* e = next();
     if (!e) return;
     const int cols = sink_.colsOf(role) > 0 ? sink_.colsOf(role) : 1, rows = sink_.rowsOf(role);
     const long long row = floorDiv(index, cols);
-    fill(*e, write ? Op::StoreP : (role == MatrixRole::N ? Op::LoadN : Op::LoadM), line, value);
+    fill(*e, write ? Op::StoreP : (role == MatrixRole::N ? Op::LoadN : Op::LoadM), line, values[0]);
     e->globalRow = int32_t(row);
     e->globalCol = int32_t(index - row * cols);
-    e->flags = (row >= 0 && row < rows) ? kInBounds : 0;
-    pending_ = (!write && role != MatrixRole::P) ? e : nullptr;
+    e->flags = uint8_t(((row >= 0 && row < rows) ? kInBounds : 0) | (width == 4 ? kWide : 0));
+    if (write || role == MatrixRole::P) return;
+    pending_ = e;
+    Staged& s = staged_[stagedNext_];
+    stagedNext_ = (stagedNext_ + 1) % kStagedReads;
+    s.event = e;
+    s.width = uint8_t(width);
+    s.unused = uint8_t((1u << width) - 1u);
+    for (int i = 0; i < width; ++i) s.bits[i] = bitsOf(values[i]);
+  }
+  HOST_DEVICE void global(MatrixRole role, bool write, long long index, float value, int line) {
+    global(role, write, index, &value, 1, line);
   }
 
-  // A read or write of element `index` (counted from the start of the view) of shared
-  // array `array`, whose rows are `rowLength` elements long. `inBounds`: inside its array.
-  HOST_DEVICE void shared(int array, bool write, long long index, int rowLength, float value, bool inBounds,
-                          int line) {
+  // A read or write of `width` consecutive elements from element `index` (counted from the
+  // start of the view) of shared array `array`, whose rows are `rowLength` elements long.
+  // `inBounds`: inside its array.
+  HOST_DEVICE void shared(int array, bool write, long long index, int rowLength, const float* values, int width,
+                          bool inBounds, int line) {
     if (!sink_.slots) return;
     const SharedArrayFacts& facts = sink_.sharedArray(array);
     // The slot's row and column in tile terms; an array with no known row length is one row.
@@ -81,19 +93,37 @@ class Recorder {
     const long long slotRowWide = stride > 0 ? floorDiv(index, stride) : 0;
     const int16_t slotRow = int16_t(slotRowWide);
     const int16_t slotCol = int16_t(index - slotRowWide * (stride > 0 ? stride : 0));
-    Event* merged = write ? mergeLoad(value, facts, slotRow, slotCol) : nullptr;
-    if (merged) return;
+    if (write && mergeLoad(values, width, facts, slotRow, slotCol)) return;
+    const bool ofN = facts.matrix == MatrixRole::N;
+    const Staged* from = nullptr;
+    int element = 0;
+    if (write) from = stagedSource(values, width, element);
     Event* e = next();
     if (!e) return;
-    const bool ofN = facts.matrix == MatrixRole::N;
-    fill(*e, write ? (ofN ? Op::LoadN : Op::LoadM) : (ofN ? Op::ReadN : Op::ReadM), line, value);
-    // A shared write that no global read fed: a boundary check filling the slot itself.
-    e->flags = uint8_t((inBounds ? kInBounds : 0) | (write ? kZeroFill : 0));
+    fill(*e, write ? (ofN ? Op::LoadN : Op::LoadM) : (ofN ? Op::ReadN : Op::ReadM), line, values[0]);
+    const uint8_t wide = width == 4 ? kWide : 0;
+    if (from) {
+      // Staged: the value was read from global memory earlier, into a register.
+      from->event->flags |= kStagedRead;
+      e->flags = uint8_t((from->event->flags & kInBounds) | kStagedWrite | wide);
+      e->globalRow = from->event->globalRow;
+      e->globalCol = from->event->globalCol + element;
+    } else {
+      // A shared write that no global read fed: a boundary check filling the slot itself.
+      e->flags = uint8_t((inBounds ? kInBounds : 0) | (write ? kZeroFill : 0) | wide);
+    }
     e->sharedRow = slotRow;
     e->sharedCol = slotCol;
   }
+  HOST_DEVICE void shared(int array, bool write, long long index, int rowLength, float value, bool inBounds,
+                          int line) {
+    shared(array, write, index, rowLength, &value, 1, inBounds, line);
+  }
 
   HOST_DEVICE void barrier(int line) {
+    // Values staged before a barrier are stored before it in every kernel here: a match
+    // across it would be a coincidence of bits.
+    for (Staged& s : staged_) s.unused = 0;
     Event* e = next();
     if (!e) return;
     fill(*e, Op::Barrier, line, 0.0f);
@@ -122,12 +152,18 @@ class Recorder {
 #endif
   }
 
-  // The previous access of this thread was a global read of the same bits: it was a load
-  // into shared memory. One event then says both where the value came from and where it went.
-  HOST_DEVICE Event* mergeLoad(float value, const SharedArrayFacts& facts, int16_t slotRow, int16_t slotCol) {
+  // The previous access of this thread was a global read of the same bits and width: it was
+  // a load into shared memory. One event then says both where the value came from and where
+  // it went.
+  HOST_DEVICE bool mergeLoad(const float* values, int width, const SharedArrayFacts& facts, int16_t slotRow,
+                             int16_t slotCol) {
     Event* e = pending_;
     pending_ = nullptr;
-    if (!e || bitsOf(e->value) != bitsOf(value)) return nullptr;
+    if (!e || eventWidth(e->flags) != width) return false;
+    Staged* s = stagedEntry(e);
+    for (int i = 0; i < width; ++i)
+      if (!s || s->bits[i] != bitsOf(values[i])) return false;
+    s->unused = 0;
     e->sharedRow = slotRow;
     e->sharedCol = slotCol;
     // Fig. 5.11: a tile row is read from one matrix row, slot column c from the row's
@@ -143,7 +179,43 @@ class Recorder {
         e->flags = uint8_t(e->flags & ~kInBounds);
       }
     }
-    return e;
+    return true;
+  }
+
+  // A global read still in a register whose value (all four, for a 128-bit write) this
+  // shared write stores: the newest unused match. `element`: which of its elements.
+  struct Staged {
+    Event* event = nullptr;
+    uint32_t bits[4] = {};
+    uint8_t width = 0;
+    uint8_t unused = 0;  // bit i: element i not yet stored to shared memory
+  };
+  static constexpr unsigned kStagedReads = 8;
+  HOST_DEVICE Staged* stagedEntry(const Event* e) {
+    for (Staged& s : staged_)
+      if (s.event == e && s.unused) return &s;
+    return nullptr;
+  }
+  HOST_DEVICE const Staged* stagedSource(const float* values, int width, int& element) {
+    for (unsigned back = 1; back <= kStagedReads; ++back) {
+      Staged& s = staged_[(stagedNext_ + kStagedReads - back) % kStagedReads];
+      if (!s.unused) continue;
+      if (width == 4) {
+        bool same = s.width == 4 && s.unused == 0xF;
+        for (int i = 0; i < 4 && same; ++i) same = s.bits[i] == bitsOf(values[i]);
+        if (!same) continue;
+        s.unused = 0;
+        element = 0;
+        return &s;
+      }
+      for (int i = 0; i < s.width; ++i)
+        if ((s.unused >> i & 1u) && s.bits[i] == bitsOf(values[0])) {
+          s.unused = uint8_t(s.unused & ~(1u << i));
+          element = i;
+          return &s;
+        }
+    }
+    return nullptr;
   }
 
   HOST_DEVICE Event* next() {
@@ -176,12 +248,17 @@ class Recorder {
   TraceSink sink_;
   Event* first_ = nullptr;
   Event* pending_ = nullptr;  // a global read that a shared write may turn into a load
+  Staged staged_[kStagedReads];  // the last global reads, while their values may be stored
+  unsigned stagedNext_ = 0;
   unsigned count_ = 0;
 };
 
 // What an element access returns: reading it (conversion to T) records a read, assigning
 // to it records a write. `Site` knows the element: its address (checked on the emulator,
 // where an access outside its array is reported and redirected) and how to record it.
+template <class T, class Site>
+struct ElementAddress;
+
 template <class T, class Site>
 class ElementRef {
  public:
@@ -197,6 +274,7 @@ class ElementRef {
     return *this;
   }
   HOST_DEVICE const ElementRef& operator=(const ElementRef& other) const { return *this = T(other); }
+  HOST_DEVICE ElementAddress<T, Site> operator&() const { return ElementAddress<T, Site>{site_}; }
   template <class U>
   HOST_DEVICE const ElementRef& operator+=(U v) const { return *this = T(T(*this) + v); }
   template <class U>
@@ -209,6 +287,72 @@ class ElementRef {
  private:
   Site site_;
 };
+
+// `&M[i]`, `&Bs[r][c]`: which element, for a 128-bit access or an asynchronous copy.
+template <class T, class Site>
+struct ElementAddress {
+  Site site;
+};
+
+// Four consecutive elements accessed as one 128-bit value (a float4): the rewrite turns
+// `reinterpret_cast<float4*>(&M[i])` into vectorCast<float4>(&M[i]), and an access through it
+// records one event of four elements (kWide).
+template <class V, class T, class Site>
+class VectorRef {
+ public:
+  HOST_DEVICE explicit VectorRef(const Site& site) : site_(site) {}
+  HOST_DEVICE operator V() const {
+    T v[4];
+    for (int i = 0; i < 4; ++i) v[i] = *site_.shifted(i).address(false);
+    site_.recordWide(false, v);
+    return V{v[0], v[1], v[2], v[3]};
+  }
+  HOST_DEVICE const VectorRef& operator=(const V& x) const {
+    const T v[4] = {x.x, x.y, x.z, x.w};
+    for (int i = 0; i < 4; ++i) *site_.shifted(i).address(true) = v[i];
+    site_.recordWide(true, v);
+    return *this;
+  }
+  HOST_DEVICE const VectorRef& operator=(const VectorRef& other) const { return *this = V(other); }
+
+ private:
+  Site site_;
+};
+
+template <class V, class T, class Site>
+struct VectorPointer {
+  Site site;
+  HOST_DEVICE VectorRef<V, T, Site> operator*() const { return VectorRef<V, T, Site>(site); }
+  HOST_DEVICE VectorRef<V, T, Site> operator[](Subscript i) const {
+    return VectorRef<V, T, Site>(site.shifted(4 * i.value));
+  }
+};
+
+template <class V, class T, class Site>
+HOST_DEVICE VectorPointer<V, T, Site> vectorCast(const ElementAddress<T, Site>& a) {
+  return VectorPointer<V, T, Site>{a.site};
+}
+// Anything else (a register array) is cast as written.
+template <class V, class T>
+HOST_DEVICE V* vectorCast(T* p) {
+  return reinterpret_cast<V*>(p);
+}
+template <class V, class T>
+HOST_DEVICE const V* vectorCast(const T* p) {
+  return reinterpret_cast<const V*>(p);
+}
+
+// cp.async through <cuda_pipeline.h>: copied at once where traced (the kernel waits before
+// reading, so the trace is what a thread observes), and recorded as a load.
+template <class T, class DstSite, class SrcSite>
+HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, const ElementAddress<T, SrcSite>& src,
+                                         unsigned long bytes, unsigned long = 0) {
+  if (bytes == 16) {
+    VectorRef<float4, T, DstSite>(dst.site) = float4(VectorRef<float4, T, SrcSite>(src.site));
+  } else {
+    ElementRef<T, DstSite>(dst.site) = T(ElementRef<T, SrcSite>(src.site));
+  }
+}
 
 }  // namespace tilescope
 

@@ -28,6 +28,15 @@ struct GlobalSite {
   HOST_DEVICE void record(bool write, float value) const {
     if (recorder) recorder->global(role, write, index, value, line);
   }
+  HOST_DEVICE void recordWide(bool write, const T* values) const {
+    float v[4] = {float(values[0]), float(values[1]), float(values[2]), float(values[3])};
+    if (recorder) recorder->global(role, write, index, v, 4, line);
+  }
+  HOST_DEVICE GlobalSite shifted(long long n) const {
+    GlobalSite s = *this;
+    s.index += n;
+    return s;
+  }
   HOST_DEVICE static const char* roleName(MatrixRole r) {
     return r == MatrixRole::M ? "M" : r == MatrixRole::N ? "N" : r == MatrixRole::P ? "P" : "global array";
   }

@@ -38,6 +38,17 @@ struct SharedSite {
   HOST_DEVICE void record(bool write, float value) const {
     if (recorder) recorder->shared(array, write, index, rowLength, value, inBounds(), line);
   }
+  HOST_DEVICE void recordWide(bool write, const T* values) const {
+    float v[4] = {float(values[0]), float(values[1]), float(values[2]), float(values[3])};
+    const bool rowFits = rowLength == 0 || (index % rowLength) + 3 < rowLength;
+    if (recorder) recorder->shared(array, write, index, rowLength, v, 4, inBounds() && rowFits, line);
+  }
+  HOST_DEVICE SharedSite shifted(long long n) const {
+    SharedSite s = *this;
+    s.position += n;
+    s.index += n;
+    return s;
+  }
 };
 
 // Rank 2: `Mds[ty]` is a row; rank 1: `Mds[ty][tx]` or `Nds[i]` is an element.

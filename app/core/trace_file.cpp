@@ -31,6 +31,9 @@ constexpr uint32_t tag(const char (&s)[5]) {
 }
 constexpr uint32_t kConf = tag("CONF"), kHost = tag("HOST"), kMatM = tag("MATM"), kMatN = tag("MATN"),
                    kMatP = tag("MATP"), kTrce = tag("TRCE"), kOutc = tag("OUTC"), kEnd = tag("END ");
+// The ladder's kernels: their tiling (launch_params.h), seven int32; absent for the others,
+// and skipped by a reader that does not know it.
+constexpr uint32_t kTile = tag("TILE");
 
 std::string tagName(uint32_t t) {
   std::string s;
@@ -346,6 +349,11 @@ Result<SavedRun> Decoder::decode() {
     else if (t == kMatP) err = readMatrix(r, t, saved_.run.p);
     else if (t == kTrce) err = readTrace(r);
     else if (t == kOutc) err = readOutcome(r);
+    else if (t == kTile) {
+      int32_t v[7];
+      if (!r.getRaw(v, sizeof v)) return truncated(kTile, r);
+      saved_.run.config.tiling = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    }
     else if (t == kEnd) {
       uint32_t stored = 0;
       if (length != 4 || !r.get(stored)) return bad(pos, "malformed END section");
@@ -398,6 +406,13 @@ std::vector<uint8_t> encodeRun(const Run& run) {
   w.putRaw(v, sizeof v);
   w.put(uint64_t(c.seed));
   w.end(s);
+  if (!c.tiling.empty()) {
+    s = w.begin(kTile);
+    const Tiling& t = c.tiling;
+    const int32_t tv[7] = {t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn};
+    w.putRaw(tv, sizeof tv);
+    w.end(s);
+  }
 
   s = w.begin(kHost);
   w.putString(run.backend);

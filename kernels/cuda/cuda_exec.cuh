@@ -13,6 +13,16 @@
 
 namespace tilescope::cuda {
 
+// More than 48 KiB of dynamic shared memory (the ladder's top rung) needs the kernel's
+// opt-in first; below that nothing is asked.
+template <class... Params>
+Status allowDynamicShared(void (*kernel)(Params...), const KernelLaunch& L) {
+  const std::size_t bytes = std::size_t(L.dynamicSharedFloats) * sizeof(float);
+  if (bytes <= std::size_t(kMaxStaticSharedBytes)) return Ok{};
+  return check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+}
+
 // A launch error (bad configuration, too much shared memory) is reported by
 // cudaGetLastError right after <<< >>>; errors while the kernel runs come later, at the
 // caller's next synchronizing call, which is checked there.
@@ -25,6 +35,11 @@ struct LaunchExec {
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    if (std::size_t(L.dynamicSharedFloats) * sizeof(float) > std::size_t(kMaxStaticSharedBytes)) {
+      error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   int(std::size_t(L.dynamicSharedFloats) * sizeof(float)));
+      if (error != cudaSuccess) return;
+    }
     kernel<<<dim3(L.gridX, L.gridY), dim3(L.blockX, L.blockY), std::size_t(L.dynamicSharedFloats) * sizeof(float)>>>(
         args...);
     error = cudaGetLastError();
@@ -44,6 +59,10 @@ struct AttributeExec {
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {
     cudaFuncAttributes attr{};
+    if (Status s = allowDynamicShared(kernel, L); !s) {
+      error = s.error();
+      return;
+    }
     if (Status s = check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes"); !s) {
       error = s.error();
       return;

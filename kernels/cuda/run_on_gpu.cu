@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cuda_exec.cuh"
+#include "kernels/portable.h"
 
 namespace tilescope::plain {
 #include "kernels_gen/all_plain.h"

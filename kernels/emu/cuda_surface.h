@@ -5,6 +5,8 @@
 // declarations become views over the block's arena, and traced_surface.h redefines
 // __syncthreads() to record each arrival. What is left here is the untouched surface.
 #pragma once
+// `#pragma unroll` is nvcc's; g++ ignores it, and need not say so for every loop.
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #include "emu_types.h"
 
 #define __global__
@@ -18,3 +20,13 @@
 #define gridDim (::tilescope::emu::currentThread->gridDim)
 #define __syncthreads() ::tilescope::emu::syncThreads(__LINE__)
 
+
+// CUDA's 128-bit vector type and <cuda_pipeline.h>'s asynchronous copy, as the ladder's
+// kernels use them. The emulator copies at once (views.h records the copy as a load), so
+// committing and waiting have nothing left to do.
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+inline void __pipeline_commit() {}
+inline void __pipeline_wait_prior(unsigned) {}

@@ -215,9 +215,9 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
     report.error = "block of " + std::to_string(n) + " threads: the limit is 1 to 1024 threads per block";
     return;
   }
-  if (dynamicSharedBytes > kMaxDynamicSharedBytes) {
+  if (dynamicSharedBytes > kMaxDynamicSharedBytesOptIn) {
     report.error = "dynamic shared memory of " + std::to_string(dynamicSharedBytes) + " bytes exceeds the " +
-                   std::to_string(kMaxDynamicSharedBytes) + "-byte limit per block";
+                   std::to_string(kMaxDynamicSharedBytesOptIn) + "-byte limit per block (with the opt-in)";
     return;
   }
   StackPool stacks(n);

@@ -59,5 +59,8 @@ void launch(Report& report, void (*kernel)(Params...), Dim3 grid, Dim3 block, st
 // memory without an opt-in attribute.
 inline constexpr std::size_t kMaxStaticSharedBytes = 48 * 1024;
 inline constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
+// With the opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize, which kernels/cuda's launcher
+// sets above 48 KiB): Hopper's 227 KiB per block. The emulator runs whatever a launcher may.
+inline constexpr std::size_t kMaxDynamicSharedBytesOptIn = 227 * 1024;
 
 }  // namespace tilescope::emu

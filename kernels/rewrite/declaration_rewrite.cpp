@@ -150,7 +150,11 @@ class Rewriter {
   // A __global__ or __device__ at token i: a function (rewrite it) or a variable (skip).
   Status function(std::size_t i) {
     std::size_t open = i;
-    while (open < t_.size() && !is(open, "(") && !is(open, ";") && !is(open, "{") && !is(open, "=")) ++open;
+    while (open < t_.size() && !is(open, "(") && !is(open, ";") && !is(open, "{") && !is(open, "=")) {
+      // `__global__ void __launch_bounds__(256) name(...)`: the bounds are not the parameters.
+      if (is(open, "__launch_bounds__") && is(open + 1, "(")) open = matching(open + 1);
+      ++open;
+    }
     if (!is(open, "(") || open == 0 || t_[open - 1].kind != TokenKind::Identifier) return Ok{};
     RewrittenFunction fn;
     fn.name = std::string(t_[open - 1].text);
@@ -220,6 +224,7 @@ class Rewriter {
   Status bodyDeclarations(std::size_t from, std::size_t to, RewrittenFunction& fn) {
     bool statementStart = true;
     for (std::size_t i = from; i < to; ++i) {
+      vectorCast(i, to);
       if (statementStart) {
         std::size_t next = i;
         if (auto s = sharedDeclaration(i, to, fn, next); !s) return s;
@@ -233,6 +238,16 @@ class Rewriter {
       statementStart = is(i, ";") || is(i, "{") || is(i, "}");
     }
     return Ok{};
+  }
+
+  // `reinterpret_cast<float4*>(` or `reinterpret_cast<const float4*>(`: a 128-bit access
+  // through a view, recorded as one access of four elements (views.h, vectorCast).
+  void vectorCast(std::size_t i, std::size_t to) {
+    if (!is(i, "reinterpret_cast") || !is(i + 1, "<")) return;
+    std::size_t k = i + 2;
+    if (is(k, "const")) ++k;
+    if (!is(k, "float4") || !is(k + 1, "*") || !is(k + 2, ">") || !is(k + 3, "(") || k + 3 >= to) return;
+    replace(i, k + 4, "::tilescope::vectorCast<float4>(");
   }
 
   int nextArray(std::size_t at, RewrittenFunction& fn, const std::string& name, Error* tooMany) {

@@ -1,5 +1,6 @@
 #include "bank_conflicts.h"
 
+#include <array>
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -8,15 +9,32 @@
 
 namespace tilescope {
 
+// A request is served in phases: the whole warp for 32-bit accesses, a quarter of it (8
+// lanes, 128 bytes) for 128-bit ones. Within a phase, lanes asking for one word share it, and
+// distinct words in one bank take one wavefront each.
 SharedRequest measureSharedRequest(WarpRequest request) {
   SharedRequest s;
-  uint64_t words[kWarpSize];
-  int n = 0;
-  for (const auto& l : request.lanes) words[n++] = l.address / kBankWidthBytes;
-  std::sort(words, words + n);
-  n = int(std::unique(words, words + n) - words);  // lanes asking for one word share it
-  for (int i = 0; i < n; ++i) ++s.wordsPerBank[words[i] % kBanks];
-  s.wavefronts = std::max(1, int(*std::max_element(s.wordsPerBank.begin(), s.wordsPerBank.end())));
+  const bool wide = !request.lanes.empty() && request.lanes.front().bytes > kBankWidthBytes;
+  const unsigned lanesPerPhase = wide ? kWarpSize / 4 : kWarpSize;
+  int wavefronts = 0, phases = 0;
+  for (unsigned phase = 0; phase < kWarpSize / lanesPerPhase; ++phase) {
+    uint64_t words[kWarpSize * 4];
+    int n = 0;
+    for (const auto& l : request.lanes) {
+      if (l.lane / lanesPerPhase != phase) continue;
+      for (uint64_t b = 0; b < l.bytes; b += kBankWidthBytes) words[n++] = (l.address + b) / kBankWidthBytes;
+    }
+    if (n == 0) continue;
+    ++phases;
+    std::sort(words, words + n);
+    n = int(std::unique(words, words + n) - words);
+    std::array<int, kBanks> perBank{};
+    for (int i = 0; i < n; ++i) ++perBank[words[i] % kBanks];
+    for (int b = 0; b < kBanks; ++b) s.wordsPerBank[b] = uint8_t(std::max(int(s.wordsPerBank[b]), perBank[b]));
+    wavefronts += *std::max_element(perBank.begin(), perBank.end());
+  }
+  s.wavefronts = std::max(1, wavefronts);
+  s.minimumWavefronts = std::max(1, phases);
   s.request = std::move(request);
   return s;
 }
@@ -30,6 +48,7 @@ BankReport analyzeBankConflicts(const Trace& trace) {
     BankTotals& t = q.write ? report.stores : report.loads;
     ++t.requests;
     t.wavefronts += uint64_t(s.wavefronts);
+    t.minimumWavefronts += uint64_t(s.minimumWavefronts);
     const char matrix = matrixOf(trace.events[q.lanes.front().event]);
     BankHeat& h = heat[{q.phase, matrix, q.write}];
     h.phase = q.phase;

@@ -3,8 +3,10 @@
 // wavefront reads at most one word from each bank, and any number of lanes that ask for
 // the same word get it in the same wavefront (broadcast). So
 //   wavefronts = max over banks of the distinct words the request touches in that bank,
-// at least 1. 1 is conflict-free; n means an n-way conflict. Conflicts = wavefronts -
-// requests, the extra wavefronts (what ncu's l1tex__data_bank_conflicts_* counts).
+// at least 1. 1 is conflict-free; n means an n-way conflict. A 128-bit request (float4, the
+// ladder's kernels) is served a quarter warp at a time: 8 lanes, 128 bytes, so its minimum
+// is one wavefront per quarter that has lanes. Conflicts = wavefronts - that minimum, the
+// extra wavefronts (what ncu's l1tex__data_bank_conflicts_* counts).
 //
 // Source level, like every request here: nvcc may merge four of the k loop's reads of
 // Mds[ty][kk..kk+3] into one 128-bit load when T is a compile-time multiple of 4, so the
@@ -26,12 +28,13 @@ inline constexpr unsigned kBankWidthBytes = 4;
 struct SharedRequest {
   WarpRequest request;
   int wavefronts = 1;
-  std::array<uint8_t, kBanks> wordsPerBank{};  // distinct words in each bank
+  int minimumWavefronts = 1;  // with no conflict: 1, or the quarters of a 128-bit request
+  std::array<uint8_t, kBanks> wordsPerBank{};  // distinct words in each bank (the worst quarter's)
 };
 
 struct BankTotals {
-  uint64_t requests = 0, wavefronts = 0;
-  uint64_t conflicts() const { return wavefronts - requests; }
+  uint64_t requests = 0, wavefronts = 0, minimumWavefronts = 0;
+  uint64_t conflicts() const { return wavefronts - minimumWavefronts; }
 };
 
 // One cell of the heat map: a phase, a tile (M or N), reads or writes, over every block.

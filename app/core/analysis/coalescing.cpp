@@ -7,11 +7,13 @@
 namespace tilescope {
 
 namespace {
-// Distinct values of addr / unit among a request's lanes (at most 32: sort and count).
+// Distinct units (sectors, lines, words) the lanes' bytes touch; a 128-bit access touches
+// four words (at most 32 lanes x 4: sort and count).
 int distinctUnits(const std::vector<RequestLane>& lanes, uint64_t unit) {
-  uint64_t keys[kWarpSize];
+  uint64_t keys[kWarpSize * 4];
   int n = 0;
-  for (const auto& l : lanes) keys[n++] = l.address / unit;
+  for (const auto& l : lanes)
+    for (uint64_t b = 0; b < l.bytes && n < int(kWarpSize * 4); b += kElementBytes) keys[n++] = (l.address + b) / unit;
   std::sort(keys, keys + n);
   return int(std::unique(keys, keys + n) - keys);
 }

@@ -23,10 +23,11 @@ SharedLayout sharedLayout(const KernelLaunch& L) { return kernelSharedTiles(L); 
 std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
   switch (e.op) {
     case Op::LoadM:
-      if (zeroFilled(e)) return std::nullopt;
+      // A fill reads nothing; a staged write's global read was its own event (kStagedRead).
+      if (zeroFilled(e) || (e.flags & kStagedWrite)) return std::nullopt;
       return g.baseM + (uint64_t(e.globalRow) * g.k + uint64_t(e.globalCol)) * kElementBytes;
     case Op::LoadN:
-      if (zeroFilled(e)) return std::nullopt;
+      if (zeroFilled(e) || (e.flags & kStagedWrite)) return std::nullopt;
       return g.baseN + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
     case Op::StoreP:
       return g.baseP + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;

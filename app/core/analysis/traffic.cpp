@@ -2,34 +2,39 @@
 
 #include <algorithm>
 
+#include "kernels/step_rules.h"
 #include "memory_layout.h"
 
 namespace tilescope {
 
+// Multiply-adds are counted from the k steps: in one step a thread multiplies every M value
+// it read by every N value it read (1 x 1 for the chapter's kernels, TM x TN for a register
+// tile's outer product). Loads count their bytes once: at the global read, not again at a
+// staged write into shared memory.
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   Traffic t;
-  const bool readsShared = sharedLayout(trace.launch).bytes > 0;
-  uint64_t pairs = 0;
+  uint64_t multiplyAdds = 0;
+  uint64_t mValues = 0, nValues = 0;
+  const Event* step = nullptr;  // the first compute read of the current step
+  auto closeStep = [&] {
+    multiplyAdds += mValues * nValues;
+    mValues = nValues = 0;
+    step = nullptr;
+  };
   for (const Event& e : trace.events) {
-    switch (e.op) {
-      case Op::LoadM:
-        if (!zeroFilled(e)) t.loadBytes += kElementBytes;
-        if (!readsShared) ++pairs;  // naive: each k step loads its M element directly
-        break;
-      case Op::LoadN:
-        if (!zeroFilled(e)) t.loadBytes += kElementBytes;
-        break;
-      case Op::ReadM:
-        ++pairs;  // tiled: each k-loop step reads one M and one N element
-        break;
-      case Op::StoreP:
-        t.storeBytes += kElementBytes;
-        break;
-      default:
-        break;
-    }
+    const uint64_t width = uint64_t(eventWidth(e.flags));
+    if ((e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e) && !(e.flags & kStagedWrite))
+      t.loadBytes += kElementBytes * width;
+    if (e.op == Op::StoreP) t.storeBytes += kElementBytes * width;
+    if (!isComputeRead(e) || e.k < 0) continue;
+    if (step && (step->blockX != e.blockX || step->blockY != e.blockY || step->threadX != e.threadX ||
+                 step->threadY != e.threadY || step->phase != e.phase || step->k != e.k))
+      closeStep();
+    if (!step) step = &e;
+    ((e.op == Op::ReadN || e.op == Op::LoadN) ? nValues : mValues) += width;
   }
-  t.flops = 2 * pairs;
+  closeStep();
+  t.flops = 2 * multiplyAdds;
   t.sectorBytes = (coalescing.loads.sectors + coalescing.stores.sectors) * kSectorBytes;
   return t;
 }

@@ -17,6 +17,10 @@ struct Open {
   std::size_t request;  // index into the output
   uint32_t laneMask;    // lanes already in it
 };
+
+// A thread's n-th execution of one instruction in one (phase, k) joins the other lanes' n-th:
+// register-tiled kernels run one line several times per step (a loop over the fragment).
+uint64_t instanceKey(uint64_t key, uint32_t occurrence) { return key * 0x9E3779B97F4A7C15ull ^ occurrence; }
 }  // namespace
 
 std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space) {
@@ -24,12 +28,19 @@ std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space
   const GlobalLayout global = globalLayout(L);
   const SharedLayout shared = sharedLayout(L);
   std::vector<WarpRequest> out;
-  std::unordered_map<uint64_t, Open> open;  // requests of the current block
+  std::unordered_map<uint64_t, Open> open;  // requests of the current block, by instance
+  struct ThreadKeyHash {
+    std::size_t operator()(const std::pair<uint64_t, int>& p) const {
+      return std::hash<uint64_t>{}(p.first * 1025u + uint64_t(p.second));
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, int>, uint32_t, ThreadKeyHash> seen;  // executions so far, this block
   int blockX = -1, blockY = -1;
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     const Event& e = trace.events[i];
     if (e.blockX != blockX || e.blockY != blockY) {
       open.clear();  // requests never span blocks
+      seen.clear();
       blockX = e.blockX;
       blockY = e.blockY;
     }
@@ -49,7 +60,8 @@ std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space
     const int thread = linearThread(e, L.blockX);
     const unsigned warp = unsigned(thread / kWarpSize);
     const uint8_t lane = uint8_t(thread % kWarpSize);
-    const uint64_t key = requestKey(e, warp);
+    const uint64_t instruction = requestKey(e, warp);
+    const uint64_t key = instanceKey(instruction, seen[{instruction, thread}]++);
     auto it = open.find(key);
     if (it == open.end() || (it->second.laneMask >> lane & 1u)) {
       WarpRequest r;
@@ -66,7 +78,7 @@ std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space
       it = open.insert_or_assign(key, Open{out.size() - 1, 0u}).first;
     }
     it->second.laneMask |= 1u << lane;
-    out[it->second.request].lanes.push_back({lane, uint32_t(i), address});
+    out[it->second.request].lanes.push_back({lane, uint32_t(i), address, uint8_t(4 * eventWidth(e.flags))});
   }
   return out;
 }

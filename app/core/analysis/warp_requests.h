@@ -3,12 +3,12 @@
 // A request is one dynamic instance of one memory instruction executed by one warp: the
 // lanes of the warp that were active when it ran, each with its address. In the trace an
 // instruction is a probe hook's source line (with its op), and a dynamic instance of it is
-// told apart by the loop iteration it belongs to, (phase, k): in every kernel here a
-// thread executes each memory hook at most once per (phase, k) (tile loads once per phase,
-// the k loop's reads and naive's loads once per k, the store once). So the events of one
-// request are exactly those with the same block, warp, op, line, phase and k. Should a
-// thread ever repeat a key, its second event starts a new instance rather than being
-// merged with the first.
+// told apart by the loop iteration it belongs to, (phase, k), and by how many times the
+// thread has already executed it there: the chapter's kernels run each line once per
+// (phase, k), a register-tiled kernel runs a fragment's read once per piece and a tile's
+// load once per element it owns. So the events of one request are those with the same block,
+// warp, op, line, phase and k, and the same occurrence of that key in each lane's program
+// order (the n-th with the n-th).
 //
 // Source-level, not SASS-level: the two branches of a boundary check (load or zero fill)
 // are two instructions here, and nvcc may merge them, or merge four consecutive shared
@@ -26,6 +26,7 @@ struct RequestLane {
   uint8_t lane = 0;     // 0..31, the thread's position in its warp
   uint32_t event = 0;   // index into trace.events
   uint64_t address = 0; // byte address (global or shared, see memory_layout.h)
+  uint8_t bytes = 4;     // 16 for a 128-bit access (four elements, kWide)
 };
 
 struct WarpRequest {
