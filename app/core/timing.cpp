@@ -25,7 +25,10 @@ std::string TimingCase::label() const {
   const KernelInfo& info = kernelInfo(config.kernel);
   std::string s(info.name);
   const bool ownBlock = info.ladderRung > 0 && info.ladderLaunch.blockX == 0;  // a rung that fixes its block itself
-  if (info.tiled) s += " T=" + std::to_string(config.tile);
+  if (!kernelTilings(config.kernel).empty())
+    s += " " + tilingText(config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
+                                                : config.tiling);
+  else if (info.tiled) s += " T=" + std::to_string(config.tile);
   else if (!ownBlock) s += " (" + std::to_string(config.blockX) + "," + std::to_string(config.blockY) + ")";
   if (kind == TimedKind::ProbeFree) s += " no-probe copy";
   return s;
