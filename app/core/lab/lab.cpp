@@ -371,14 +371,15 @@ Result<LabOutcome> runLab(const LabRequest& q) {
     if (gpuJob) std::filesystem::remove(gpuJob->unitFile, ec);
   };
   if (auto s = writeRunnerRequest(requestFile, rq); !s) return s.error();
-  // The runner stops itself at the limit and says where; the kill a second later is the
-  // backstop (on the GPU after NVRTC's compile and CUDA's start-up, which come first).
+  // The runner stops itself at the limit and says where; the kill a few seconds later is the
+  // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
+  // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
   std::vector<std::string> argv = {runner->string()};
   if (gpu) argv.insert(argv.end(), {"--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
   else argv.push_back(compiled->object.string());
   argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
   if (gpu) argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
-  auto child = runChild(argv, q.timeoutSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 1.0), q.cancel, logFile);
+  auto child = runChild(argv, q.timeoutSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 5.0), q.cancel, logFile);
   if (!child) {
     cleanup();
     return child.error();
