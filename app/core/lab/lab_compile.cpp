@@ -236,7 +236,7 @@ namespace tslab {
   // crashed compiling an entry that took ThreadArgs whole and built views of its sink.
   const std::string params =
       "(float* tsA_m, float* tsA_n, float* tsA_p, int tsA_j, int tsA_k, int tsA_l, ::tilescope::TraceSink tsA_sink, "
-      "::tilescope::lab::GpuScalars tsA_values) {\n  const double* tsA_scalars = tsA_values.values;\n  (void)tsA_scalars;\n";
+      "::tilescope::lab::GpuScalars tsA_values) {\n  [[maybe_unused]] const double* tsA_scalars = tsA_values.values;\n";
   u += std::string("extern \"C\" __global__ void __launch_bounds__(1024) ") + kGpuTracedEntryName + params +
        kernelCall(kernel, "::tslab::", "tsA_", true) + "}\n";
   u += std::string("extern \"C\" __global__ void ") + kGpuPlainEntryName + params +
