@@ -1,7 +1,7 @@
 // The one record every executor writes: the emulator and the GPU fill the same struct
 // through the same probe, so their traces can be compared field by field.
 #pragma once
-#include <cstdint>
+#include "std_int.h"
 
 namespace tilescope {
 

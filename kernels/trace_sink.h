@@ -1,7 +1,7 @@
 // Where a traced launch writes its events, and what the recorder must know about the
 // launch to name what each access touched. Plain data, copied into every traced kernel.
 #pragma once
-#include <cstdint>
+#include "std_int.h"
 
 #include "host_device.h"
 #include "trace_event.h"

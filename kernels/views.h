@@ -20,8 +20,10 @@
 // steps are not recorded here: the decoder derives them from barriers and the order of
 // each thread's accesses (kernels/step_rules.h).
 #pragma once
-#include <cstdint>
+#include "std_int.h"
+#if !defined(__CUDACC_RTC__)  // NVRTC declares memcpy itself and has no <cstring>
 #include <cstring>
+#endif
 
 #include "portable.h"
 #include "trace_event.h"

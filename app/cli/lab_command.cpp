@@ -104,6 +104,12 @@ void writeOutcomeJson(JsonWriter& json, const LabOutcome& o) {
   json.endObject();
   json.field("shared_bytes", L.sharedBytes);
   json.field("backend", L.backend);
+  if (!L.backendNote.empty()) json.field("backend_note", L.backendNote);
+  if (o.gpu)
+    json.key("gpu").beginObject().field("device", o.gpu->device).field("registers_per_thread", o.gpu->registersPerThread)
+        .field("traced_registers_per_thread", o.gpu->tracedRegistersPerThread)
+        .field("static_shared_bytes", o.gpu->staticSharedBytes).field("local_bytes_per_thread", o.gpu->localBytesPerThread)
+        .endObject();
   json.key("diagnostics").beginArray();
   for (const LabDiagnostic& d : o.diagnostics)
     json.beginObject().field("file", d.file).field("line", d.line).field("column", d.column).field("message", d.message).endObject();

@@ -1,5 +1,7 @@
 // tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
 // compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
+// tilescope-lab-runner --cuda UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
+// compiles UNIT with NVRTC and runs it on the GPU (runner_cuda.cpp).
 //
 // A process of its own, so that whatever the kernel does ends here: a crash (the signal
 // handler writes the signal and the emulated thread it hit into STOP_FILE, then dies of
@@ -20,9 +22,11 @@
 
 #include "core/lab/lab_ipc.h"
 #include "kernels/emu/emulator.h"
+#include "runner.h"
 
 using namespace tilescope;
 using namespace tilescope::lab;
+using namespace tilescope::lab::runner;
 
 namespace {
 
@@ -80,7 +84,13 @@ void onTimer(int) {
   _exit(kExitTimedOut);
 }
 
-void installHandlers(double timeoutSeconds) {
+}  // namespace
+
+namespace tilescope::lab::runner {
+
+void openStopFile(const char* path) { stopFd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644); }
+
+void armTimeLimit(double timeoutSeconds) {
   // The handlers run on a stack of their own: a kernel that overflowed its fiber's stack
   // has none left.
   static char altStack[64 * 1024];
@@ -102,16 +112,26 @@ void installHandlers(double timeoutSeconds) {
   setitimer(ITIMER_REAL, &timer, nullptr);
 }
 
+void disarmTimeLimit() {
+  itimerval off{};
+  setitimer(ITIMER_REAL, &off, nullptr);
+}
+
 int fail(const std::string& message) {
   std::fprintf(stderr, "tilescope-lab-runner: %s\n", message.c_str());
   return 2;
 }
 
-}  // namespace
+#if !TILESCOPE_HAVE_CUDA
+int runOnGpu(int, char**) { return fail("this tilescope is built without CUDA: the lab runs kernels on the emulator only"); }
+#endif
+
+}  // namespace tilescope::lab::runner
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--cuda") == 0) return runOnGpu(argc, argv);
   if (argc != 5) return fail("usage: tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE");
-  stopFd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  openStopFile(argv[4]);
   auto request = readRunnerRequest(argv[2]);
   if (!request) return fail(request.error().message);
   const RunnerRequest& q = *request;
@@ -125,7 +145,7 @@ int main(int argc, char** argv) {
   RunnerResponse response;
   unsigned slotsPerThread = std::max(1u, q.slotsPerThread);
   EventVector slots;
-  installHandlers(q.timeoutSeconds);
+  armTimeLimit(q.timeoutSeconds);
   for (;;) {
     slots.assign(threads * slotsPerThread, Event{});
     slotsForHandler = slots.data();
@@ -158,8 +178,7 @@ int main(int argc, char** argv) {
     slotsPerThread *= 2;
   }
   slotsForHandler = nullptr;
-  itimerval off{};
-  setitimer(ITIMER_REAL, &off, nullptr);
+  disarmTimeLimit();
 
   // Only as many slots per thread as the busiest thread used travel back.
   unsigned used = 0;

@@ -2,7 +2,8 @@
 // verdict its source deserves (checked by hand against the listing, see the table), and
 // kernels that crash, loop forever, deadlock at a barrier, write out of bounds or do not
 // compile are each reported with their exit code and a message naming what and where,
-// while the CLI itself stays up.
+// while the CLI itself stays up. These hold the emulator to them (--backend emu, so a
+// machine with a GPU checks the same); the GPU's lab runs are tests/gpu/lab_gpu_test.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -57,7 +58,7 @@ TEST(LabExamples, EveryExampleGivesTheVerdictOfItsListing) {
     SCOPED_TRACE(name);
     const auto expected = kExamples.find(name);
     ASSERT_NE(expected, kExamples.end()) << "an example without an expected verdict in this test";
-    const CliResult r = runCli("lab run " + entry.path().string() + " --json");
+    const CliResult r = runCli("lab run --backend emu " + entry.path().string() + " --json");
     EXPECT_EQ(r.exitCode, expected->second.exitCode) << r.all();
     EXPECT_NE(r.out.find("\"verdict\":\"" + expected->second.verdict + "\""), std::string::npos) << r.out;
     // The file's own `expect` line says the same (what the app shows beside the example).
@@ -76,7 +77,7 @@ TEST(LabExamples, EveryExampleGivesTheVerdictOfItsListing) {
 TEST(LabExamples, Fig5_9OnASizeItWasNotWrittenForReadsPastTheRowEnd) {
   // Width 3, T = 2: block (1,0), thread (1,0) has Col = 3 and reads N[0*3 + 3] on line 20 of
   // the listing, which is N(1,0): fig. 5.11's wrap, now on N.
-  const CliResult r = runCli("lab run " + std::string(TILESCOPE_LAB_EXAMPLES) + "/pmpp_fig5_9.cu --size 3");
+  const CliResult r = runCli("lab run --backend emu " + std::string(TILESCOPE_LAB_EXAMPLES) + "/pmpp_fig5_9.cu --size 3");
   EXPECT_EQ(r.exitCode, 1) << r.all();
   EXPECT_NE(r.out.find("out-of-bounds"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("N(0,3) by blockIdx (1,0) threadIdx (1,0) in phase 0, line 20: index 3 wraps to N(1,0)"),
@@ -89,7 +90,7 @@ const char* const kHeader = "__global__ void k(float* M, float* N, float* P, int
 TEST(LabFailures, ACompileErrorNamesItsLine) {
   const std::string file = writeKernel("typo.cu", std::string(kHeader) + "  int Row = threadIdx.y;\n  int Col = threadIdx.x;\n"
                                                                  "  P[Row*Width + Col] = Pvalu;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x2");
   EXPECT_EQ(r.exitCode, 2) << r.all();
   EXPECT_NE(r.all().find("typo.cu:4:"), std::string::npos) << r.all();
   EXPECT_NE(r.all().find("Pvalu"), std::string::npos) << r.all();
@@ -98,7 +99,7 @@ TEST(LabFailures, ACompileErrorNamesItsLine) {
 TEST(LabFailures, AnOutOfBoundsWriteIsReportedWithItsLine) {
   const std::string file = writeKernel("oob.cu", std::string(kHeader) +
                                                      "  P[threadIdx.y*Width + threadIdx.x + Width*Width] = 1.0f;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x2");
   EXPECT_EQ(r.exitCode, 1) << r.all();
   EXPECT_NE(r.out.find("out-of-bounds"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("line 2"), std::string::npos) << r.out;
@@ -107,7 +108,7 @@ TEST(LabFailures, AnOutOfBoundsWriteIsReportedWithItsLine) {
 TEST(LabFailures, AWildPointerWriteCrashesTheChildNotTheCli) {
   const std::string file = writeKernel("wild.cu", std::string(kHeader) + "  float* wild = (float*)16;\n"
                                                                   "  wild[threadIdx.x] = 1.0f;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x2");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x2");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("crashed: SIGSEGV"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("in block (0,0) thread (0,0)"), std::string::npos) << r.out;
@@ -116,7 +117,7 @@ TEST(LabFailures, AWildPointerWriteCrashesTheChildNotTheCli) {
 TEST(LabFailures, IntegerDivisionByZeroCrashes) {
   const std::string file = writeKernel("div.cu", std::string(kHeader) + "  volatile int zero = 0;\n"
                                                                  "  P[threadIdx.x] = Width / zero;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x1");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("crashed: SIGFPE"), std::string::npos) << r.out;
 }
@@ -126,7 +127,7 @@ TEST(LabFailures, EndlessRecursionOverflowsTheStackAndCrashes) {
                                        "__device__ int down(int n) { volatile char pad[512]; pad[0] = char(n); return down(n + 1) + pad[0]; }\n"
                                        "__global__ void k(float* M, float* N, float* P, int Width) {\n"
                                        "  P[threadIdx.x] = down(0);\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x1");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("crashed: SIGSEGV"), std::string::npos) << r.out;
 }
@@ -135,7 +136,7 @@ TEST(LabFailures, AnEndlessLoopTimesOutAndSaysWhere) {
   const std::string file = writeKernel("spin.cu", std::string(kHeader) + "  float x = M[threadIdx.x];\n"
                                                                   "  volatile int spin = 1;\n  while (spin) { }\n"
                                                                   "  P[0] = x;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1 --timeout 0.5");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x1 --timeout 0.5");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("timed out: still running after 0.5 s"), std::string::npos) << r.out;
   // Thread (0,0) runs first and never returns; its last access was the read of M on line 2.
@@ -145,7 +146,7 @@ TEST(LabFailures, AnEndlessLoopTimesOutAndSaysWhere) {
 TEST(LabFailures, ABarrierSomeThreadsNeverReachIsADeadlock) {
   const std::string file = writeKernel("diverge.cu", std::string(kHeader) + "  if (threadIdx.x == 0) return;\n"
                                                                      "  __syncthreads();\n  P[threadIdx.x] = 1.0f;\n}\n");
-  const CliResult r = runCli("lab run " + file + " --size 2 --block 2x1");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x1");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("deadlocked: barrier divergence in block (0,0): 1 threads wait at the __syncthreads() of line 3, "
                        "1 returned without reaching it"),
@@ -155,7 +156,7 @@ TEST(LabFailures, ABarrierSomeThreadsNeverReachIsADeadlock) {
 
 TEST(LabFailures, ASignatureTheLabCannotMapNamesTheAcceptedForms) {
   const std::string file = writeKernel("sig.cu", "__global__ void k(double* A, double* B, double* C, int n) { }\n");
-  const CliResult r = runCli("lab run " + file);
+  const CliResult r = runCli("lab run --backend emu " + file);
   EXPECT_EQ(r.exitCode, 2) << r.all();
   EXPECT_NE(r.all().find("sig.cu:1:"), std::string::npos) << r.all();
   EXPECT_NE(r.all().find("float* M, float* N, float* P, int Width"), std::string::npos) << r.all();
@@ -164,10 +165,23 @@ TEST(LabFailures, ASignatureTheLabCannotMapNamesTheAcceptedForms) {
 TEST(LabFailures, ABarrierInsideAHelperIsRefusedWithItsLine) {
   const std::string file = writeKernel("helper.cu", "__device__ void sync() {\n  __syncthreads();\n}\n" + std::string(kHeader) +
                                                         "  sync();\n}\n");
-  const CliResult r = runCli("lab run " + file);
+  const CliResult r = runCli("lab run --backend emu " + file);
   EXPECT_EQ(r.exitCode, 2) << r.all();
   EXPECT_NE(r.all().find("helper.cu:2: __syncthreads inside the __device__ function 'sync'"), std::string::npos)
       << r.all();
+}
+
+TEST(LabBackends, WithoutADeviceAutoRunsOnTheEmulatorAndCudaIsRefused) {
+  const std::string fig59 = std::string(TILESCOPE_LAB_EXAMPLES) + "/pmpp_fig5_9.cu";
+  const CliResult automatic = runCli("lab run " + fig59 + " --backend auto");
+  if (automatic.out.find(" on cuda") != std::string::npos) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(automatic.exitCode, 0) << automatic.all();
+  EXPECT_NE(automatic.out.find("on emulator"), std::string::npos) << automatic.out;
+  EXPECT_NE(automatic.out.find("runs on the emulator"), std::string::npos) << automatic.out;
+  const CliResult cuda = runCli("lab run " + fig59 + " --backend cuda");
+  EXPECT_EQ(cuda.exitCode, 2) << cuda.all();
+  EXPECT_NE(cuda.err.find("--backend cuda: "), std::string::npos) << cuda.err;
+  EXPECT_NE(cuda.err.find("--backend emu runs the kernel on the emulator"), std::string::npos) << cuda.err;
 }
 
 }  // namespace

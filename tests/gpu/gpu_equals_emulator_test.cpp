@@ -24,6 +24,7 @@
 
 #include "gpu_support.h"
 #include "test_support.h"
+#include "trace_comparison.h"
 
 namespace tilescope::testing {
 namespace {
@@ -31,97 +32,6 @@ namespace {
 bool isRace(KernelId id) { return id == KernelId::TiledNoFirstSync || id == KernelId::TiledNoSecondSync; }
 
 bool isMultipleOf(const Dims& d, int t) { return d.j % t == 0 && d.k % t == 0 && d.l % t == 0; }
-
-std::string describeEvent(const Event& e) {
-  std::ostringstream s;
-  s << opName(e.op) << " block(" << e.blockX << "," << e.blockY << ") thread(" << e.threadX << "," << e.threadY
-    << ") phase " << e.phase << " k " << e.k << " global(" << e.globalRow << "," << e.globalCol << ") shared("
-    << e.sharedRow << "," << e.sharedCol << ") line " << e.line << " flags " << int(e.flags) << " value " << e.value;
-  return s.str();
-}
-
-// Whether a global load read outside its matrix's allocation (row-major, so a column past
-// the edge that still lands inside the allocation reads a real, well-defined element).
-bool loadOutsideAllocation(const Event& e, const KernelLaunch& L) {
-  const long rows = e.op == Op::LoadM ? L.j : L.k;
-  const long cols = e.op == Op::LoadM ? L.k : L.l;
-  const long index = long(e.globalRow) * cols + e.globalCol;
-  return !zeroFilled(e) && (index < 0 || index >= rows * cols);
-}
-
-struct Comparison {
-  long differences = 0;
-  long undefinedValues = 0;  // events whose value is undefined on a GPU (not compared)
-  std::string first;         // the first difference, described
-};
-
-// What a block's shared slot holds, as far as a GPU guarantees it.
-struct SlotState {
-  bool written = false;  // some load of this block wrote it
-  bool undefined = false;
-  int interval = -1;     // barrier interval of the last write
-  int writer = -1;       // linear thread number of the last writer
-};
-
-Comparison compareTraces(const Trace& emu, const Trace& gpu, KernelId kernel) {
-  const KernelLaunch& L = emu.launch;
-  const bool race = isRace(kernel);
-  const double tolerance = 2e-6 * (L.k + 1);
-  // Per block (its events are contiguous in canonical order): the slots' state, each
-  // thread's barrier interval, and which threads' sums took in an undefined value.
-  std::map<std::tuple<int, int, int>, SlotState> slots;  // (matrix, sharedRow, sharedCol)
-  std::map<int, int> interval;
-  std::map<int, bool> undefinedSum;
-  int block = -1;
-  Comparison out;
-  for (std::size_t i = 0; i < emu.events.size(); ++i) {
-    const Event& a = emu.events[i];
-    const Event& b = gpu.events[i];
-    const int thisBlock = int(a.blockY) * int(L.gridX) + a.blockX;
-    if (thisBlock != block) {
-      block = thisBlock;
-      slots.clear();
-      interval.clear();
-      undefinedSum.clear();
-    }
-    const int thread = linearThread(a, L.blockX);
-    const int now = interval[thread];
-    bool undefined = false;
-    if (a.op == Op::LoadM || a.op == Op::LoadN) {
-      undefined = loadOutsideAllocation(a, L);
-      if (a.sharedRow >= 0) {
-        SlotState& slot = slots[{int(a.op), a.sharedRow, a.sharedCol}];
-        const bool writeWrite = slot.written && slot.interval == now && slot.writer != thread;
-        slot = {true, undefined || writeWrite, now, thread};
-      } else if (undefined) {
-        undefinedSum[thread] = true;
-      }
-    } else if (a.op == Op::ReadM || a.op == Op::ReadN) {
-      const SlotState& slot = slots[{int(a.op == Op::ReadM ? Op::LoadM : Op::LoadN), a.sharedRow, a.sharedCol}];
-      undefined = !slot.written || slot.undefined || (slot.interval == now && slot.writer != thread) || race;
-      if (undefined) undefinedSum[thread] = true;
-    } else if (a.op == Op::StoreP) {
-      undefined = undefinedSum[thread];
-    } else if (a.op == Op::Barrier) {
-      ++interval[thread];
-    }
-    if (undefined) ++out.undefinedValues;
-
-    bool same = a.op == b.op && a.flags == b.flags && a.line == b.line && a.blockX == b.blockX &&
-                a.blockY == b.blockY && a.threadX == b.threadX && a.threadY == b.threadY && a.phase == b.phase &&
-                a.k == b.k && a.sharedRow == b.sharedRow && a.sharedCol == b.sharedCol;
-    if (a.op != Op::Barrier) same = same && a.globalRow == b.globalRow && a.globalCol == b.globalCol;
-    if (same && !undefined && a.op != Op::Barrier) {
-      if (std::isnan(a.value) || std::isnan(b.value)) same = std::isnan(a.value) && std::isnan(b.value);
-      else if (a.op == Op::StoreP)
-        same = std::fabs(double(a.value) - b.value) <= tolerance * std::max(1.0, std::fabs(double(a.value)));
-      else same = a.value == b.value;
-    }
-    if (!same && out.differences++ == 0)
-      out.first = "event " + std::to_string(i) + ":\n  emulator " + describeEvent(a) + "\n  gpu      " + describeEvent(b);
-  }
-  return out;
-}
 
 // Every shape a kernel is checked at: tile widths 1..32 on multiples and non-multiples,
 // naive-style kernels at square and non-square block shapes.
@@ -178,7 +88,7 @@ TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
     ASSERT_TRUE(g.ok()) << g.error().message;
     ASSERT_TRUE(e->trace && g->trace);
     ASSERT_EQ(e->trace->events.size(), g->trace->events.size());
-    const Comparison cmp = compareTraces(*e->trace, *g->trace, config.kernel);
+    const Comparison cmp = compareTraces(*e->trace, *g->trace, isRace(config.kernel));
     EXPECT_EQ(cmp.differences, 0) << cmp.first;
     const bool textbook = config.kernel == KernelId::Naive || config.kernel == KernelId::TiledBounds ||
                           config.kernel == KernelId::TiledDynamic ||
@@ -263,7 +173,7 @@ TEST(GpuTracePath, TraceOverSeveralStagingChunksEqualsEmulator) {
   ASSERT_TRUE(e.ok() && g.ok());
   ASSERT_GT(g->trace->events.size() * sizeof(Event), std::size_t(2) * (64 << 20));
   ASSERT_EQ(e->trace->events.size(), g->trace->events.size());
-  const Comparison cmp = compareTraces(*e->trace, *g->trace, config.kernel);
+  const Comparison cmp = compareTraces(*e->trace, *g->trace, isRace(config.kernel));
   EXPECT_EQ(cmp.differences, 0) << cmp.first;
   EXPECT_TRUE(g->verification.passed) << g->verification.summary();
 }

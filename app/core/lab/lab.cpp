@@ -16,10 +16,26 @@
 #include "lab_ipc.h"
 #include "lab_process.h"
 #include "lab_source.h"
+#if TILESCOPE_HAVE_CUDA
+#include "kernels/cuda/gpu_info.h"
+#endif
 
 namespace tilescope::lab {
 
 namespace {
+
+// NVRTC's own limit on one compile, and CUDA's start-up, come before the run's time limit.
+constexpr double kGpuCompileSeconds = 120.0;
+
+// Why the lab cannot run on a GPU here, or nothing when it can.
+std::optional<std::string> gpuUnavailable() {
+#if TILESCOPE_HAVE_CUDA
+  if (auto count = cuda::deviceCount(); !count) return count.error().message;
+  return std::nullopt;
+#else
+  return std::string("this tilescope is built without CUDA");
+#endif
+}
 
 // The runner: $TILESCOPE_LAB_RUNNER, else libexec/tilescope/tilescope-lab-runner in the
 // nearest of the executable's directory and its ancestors (the build tree puts it there, and
@@ -53,7 +69,7 @@ std::optional<int> tileDefine(const LabRequest& r) {
   return std::nullopt;
 }
 
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k) {
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu) {
   LabLaunch L;
   L.kernelName = k.name;
   L.dims = r.dims;
@@ -67,7 +83,7 @@ Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k) {
   if (k.widthForm && !(r.dims.j == r.dims.k && r.dims.k == r.dims.l))
     return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": " + k.name +
                         " takes one size (int Width): give --size W, or write the kernel with int j, int k, int l");
-  if (uint64_t(r.dims.j) * r.dims.k * r.dims.l > kMaxEmulatorMultiplyAdds)
+  if (!gpu && uint64_t(r.dims.j) * r.dims.k * r.dims.l > kMaxEmulatorMultiplyAdds)
     return invalidInput("the emulator runs at most " + std::to_string(kMaxEmulatorMultiplyAdds) +
                         " multiply-adds per launch: choose a smaller size");
   const int tile = tileDefine(r).value_or(16);
@@ -153,6 +169,14 @@ std::string signalName(int sig) {
   }
 }
 
+LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics) {
+  o.verdict = LabVerdict::CompileError;
+  o.diagnostics = diagnostics;
+  const LabDiagnostic& d = o.diagnostics.front();
+  o.summary = "compile error: " + d.file + ":" + std::to_string(d.line) + ": " + d.message;
+  return o;
+}
+
 std::string whereText(const LabWhere& w) {
   std::string s = "in block (" + std::to_string(w.block.x) + "," + std::to_string(w.block.y) + ") thread (" +
                   std::to_string(w.thread.x) + "," + std::to_string(w.thread.y) + ")";
@@ -163,7 +187,8 @@ std::string whereText(const LabWhere& w) {
 // Reads what the runner left and turns it into the outcome's run and verdict.
 Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r) {
   const LabLaunch& L = o.launch;
-  if (!r.error.empty()) return invalidInput("the emulator refused the launch: " + r.error);
+  const bool gpu = L.backend == "cuda";
+  if (!r.error.empty()) return invalidInput(std::string(gpu ? "the GPU" : "the emulator") + " refused the launch: " + r.error);
   Run run;
   run.config.kernel = KernelId::Naive;  // meaningless for a lab run: plan.launch.lab says so
   run.config.dims = L.dims;
@@ -180,8 +205,8 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   run.plan.slotsPerThread = r.slotsPerThread;
   run.plan.threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
   run.plan.traceSlots = run.plan.threads * r.slotsPerThread;
-  run.backend = "emulator";
-  run.device = "CPU emulator";
+  run.backend = gpu ? "cuda" : "emulator";
+  run.device = gpu ? r.gpu.device : "CPU emulator";
   run.m = inputM(run.config);
   run.n = inputN(run.config);
   run.p = Matrix(L.dims.j, L.dims.l);
@@ -192,7 +217,10 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   run.outcome.divergences = r.divergences;
   run.outcome.traceOverflowed = r.traceOverflowed;
   if (!r.traceOverflowed) {
-    auto trace = decodeTrace(run.plan, r.slots, false);
+    // The GPU decoded its trace on the device, as a built-in traced GPU launch does.
+    LaunchOutcome recorded;
+    recorded.slotsDecoded = r.slotsDecoded;
+    auto trace = finishTrace(run.plan, std::move(r.slots), recorded);
     if (!trace) return trace.error();
     int phases = 0;
     for (const Event& e : trace->events) phases = std::max(phases, int(e.phase));
@@ -205,6 +233,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   run.seconds = o.runSeconds;
 
   o.outsideAllocation = r.outOfBounds;
+  if (gpu) o.gpu = r.gpu;
   for (const StaticSharedGeometry& g : r.geometry)
     if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
   if (run.trace) {
@@ -253,8 +282,15 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
 }  // namespace
 
 Result<LabOutcome> runLab(const LabRequest& q) {
-  if (q.backend == LabBackend::Cuda)
-    return unavailable("the lab's GPU backend is not built in this tilescope: use --backend emu");
+  bool gpu = q.backend == LabBackend::Cuda;
+  std::string backendNote;
+  if (q.backend != LabBackend::Emulator) {
+    const std::optional<std::string> why = gpuUnavailable();
+    if (why && gpu)
+      return unavailable("--backend cuda: " + *why + " (--backend emu runs the kernel on the emulator, auto picks)");
+    gpu = !why;
+    if (why) backendNote = why->rfind("no CUDA device", 0) == 0 ? "no CUDA device: runs on the emulator" : *why + ": runs on the emulator";
+  }
   if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
     return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
   std::vector<std::pair<std::string, std::string>> defines;
@@ -281,25 +317,31 @@ Result<LabOutcome> runLab(const LabRequest& q) {
     o.summary = "compile error: " + q.fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
     return o;
   }
-  auto launch = resolveLaunch(q, *kernel);
+  auto launch = resolveLaunch(q, *kernel, gpu);
   if (!launch) return launch.error();
   o.launch = *launch;
-  o.launch.backend = "emulator";
+  o.launch.backend = gpu ? "cuda" : "emulator";
+  o.launch.backendNote = backendNote;
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();
   auto runner = findRunner();
   if (!runner) return runner.error();
-  auto compiled = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, q.cancel);
-  if (!compiled) return compiled.error();
-  o.cached = compiled->cached;
-  o.compileSeconds = compiled->seconds;
-  o.compilerOutput = compiled->output;
-  if (!compiled->ok) {
-    o.verdict = LabVerdict::CompileError;
-    o.diagnostics = compiled->diagnostics;
-    const LabDiagnostic& d = o.diagnostics.front();
-    o.summary = "compile error: " + d.file + ":" + std::to_string(d.line) + ": " + d.message;
-    return o;
+  // The emulator's kernel is compiled here into a shared object; the GPU's is compiled by
+  // the runner (NVRTC), in the same child that runs it.
+  std::optional<CompileResult> compiled;
+  std::optional<GpuCompileJob> gpuJob;
+  if (gpu) {
+    auto job = prepareGpuCompile(gpuTranslationUnit(*kernel, source, q.fileName), q.defines, *cache);
+    if (!job) return job.error();
+    gpuJob = std::move(*job);
+  } else {
+    auto c = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, q.cancel);
+    if (!c) return c.error();
+    compiled = std::move(*c);
+    o.cached = compiled->cached;
+    o.compileSeconds = compiled->seconds;
+    o.compilerOutput = compiled->output;
+    if (!compiled->ok) return compileError(std::move(o), compiled->diagnostics);
   }
 
   RunnerRequest rq;
@@ -326,12 +368,18 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   auto cleanup = [&] {
     std::error_code ec;
     for (const auto& f : {requestFile, responseFile, stopFile, logFile}) std::filesystem::remove(f, ec);
+    if (gpuJob) std::filesystem::remove(gpuJob->unitFile, ec);
   };
   if (auto s = writeRunnerRequest(requestFile, rq); !s) return s.error();
-  // The runner stops itself at the limit and says where; the kill a second later is the backstop.
-  auto child = runChild({runner->string(), compiled->object.string(), requestFile.string(), responseFile.string(),
-                         stopFile.string()},
-                        q.timeoutSeconds + 1.0, q.cancel, logFile);
+  // The runner stops itself at the limit and says where; the kill a few seconds later is the
+  // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
+  // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
+  std::vector<std::string> argv = {runner->string()};
+  if (gpu) argv.insert(argv.end(), {"--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
+  else argv.push_back(compiled->object.string());
+  argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
+  if (gpu) argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
+  auto child = runChild(argv, q.timeoutSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 5.0), q.cancel, logFile);
   if (!child) {
     cleanup();
     return child.error();
@@ -361,6 +409,24 @@ Result<LabOutcome> runLab(const LabRequest& q) {
     auto response = readRunnerResponse(responseFile);
     cleanup();
     if (!response) return response.error();
+    if (gpu) {
+      o.cached = response->compileCached;
+      o.compileSeconds = response->compileSeconds;
+      o.runSeconds = std::max(0.0, o.runSeconds - o.compileSeconds);
+      o.compilerOutput = response->compileLog;
+      if (response->compileFailed) {
+        auto diagnostics = parseDiagnostics(response->compileLog, q.fileName);
+        if (diagnostics.empty())
+          return failure("NVRTC failed without an error message: " + response->compileLog.substr(0, 400));
+        return compileError(std::move(o), diagnostics);
+      }
+      if (!response->kernelFault.empty()) {
+        o.verdict = LabVerdict::Crashed;
+        o.gpu = response->gpu;
+        o.summary = "crashed: the GPU stopped the kernel: " + response->kernelFault;
+        return o;
+      }
+    }
     if (auto s = finishRun(q, *kernel, o, std::move(*response)); !s) return s.error();
     return o;
   }
@@ -384,8 +450,13 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   for (const LabDefine& d : L.defines) s << " " << d.name << "=" << d.value;
   for (const LabArg& a : L.args) s << " " << a.name << "=" << a.value;
   if (L.sharedBytes) s << " shared " << L.sharedBytes << " B";
-  s << " on " << (L.backend.empty() ? "emulator" : L.backend) << (o.cached ? " (cached compile)" : "") << "\n";
-  s << o.summary << "\n";
+  s << " on " << (L.backend.empty() ? "emulator" : L.backend) << (o.cached ? " (cached compile)" : "");
+  if (!L.backendNote.empty()) s << " (" << L.backendNote << ")";
+  s << "\n" << o.summary << "\n";
+  if (o.gpu)
+    s << "  " << o.gpu->device << ": " << o.gpu->registersPerThread << " registers per thread as written ("
+      << o.gpu->tracedRegistersPerThread << " traced), " << o.gpu->staticSharedBytes << " B static shared, "
+      << o.gpu->localBytesPerThread << " B local\n";
   std::size_t shown = 0;
   for (const BoundsViolation& v : o.boundsViolations)
     if (shown++ < maxItems) s << "  " << v.describe() << "\n";

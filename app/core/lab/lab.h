@@ -7,7 +7,9 @@
 //     -> the build's declaration rewrite (kernels/rewrite), the views (kernels/views*.h)
 //     -> emulator: the host C++ compiler builds a shared object, cached by a hash of what went
 //        into it; tilescope-lab-runner loads it and runs it under the emulator (kernels/emu)
-//        GPU: NVRTC and the driver API, in tilescope-lab-runner too (built with CUDA only)
+//        GPU: the same rewritten text with the same views, compiled by NVRTC and launched
+//        through the driver API by tilescope-lab-runner --cuda (built with CUDA only); the
+//        trace is recorded and decoded as for a built-in traced GPU launch (core/gpu_launch.h)
 //     -> LabOutcome: a verdict, and for a kernel that ran the same Run (inputs, P, Trace,
 //        verification) a built-in kernel gives, so every analysis and view works unchanged.
 //
@@ -57,6 +59,7 @@ struct LabRequest {
   int gridCoarsenX = 1;  // the default grid gives each block bx * this many columns of P
   std::vector<LabArg> args;
   unsigned sharedBytes = 0;  // dynamic shared memory (the <<< >>>'s third parameter)
+  // Auto: the GPU when this build has CUDA and a device is present, else the emulator.
   LabBackend backend = LabBackend::Emulator;
   double timeoutSeconds = 5.0;  // of the run; a compile has its own, longer limit
   uint64_t seed = 1;            // M and N are drawn as for a built-in kernel (core/run.h)
@@ -123,6 +126,16 @@ struct LabLaunch {
   std::vector<LabArg> args;        // values of the further scalar parameters, in order
   unsigned sharedBytes = 0;
   std::string backend;  // "emulator" or "cuda"
+  std::string backendNote;  // why --backend auto ran on the emulator ("no CUDA device: runs on the emulator")
+};
+
+// What the GPU's compiler made of the kernel (a run with --backend cuda).
+struct LabGpuFacts {
+  std::string device;  // "NVIDIA H100 80GB HBM3, sm_90"
+  int registersPerThread = 0;  // the kernel as written (NVRTC and ptxas): what occupancy uses
+  int tracedRegistersPerThread = 0;  // its traced build, which ran
+  int staticSharedBytes = 0;   // the kernel as written
+  int localBytesPerThread = 0;  // spills and local arrays
 };
 
 struct LabOutcome {
@@ -137,7 +150,8 @@ struct LabOutcome {
   std::vector<BoundsViolation> boundsViolations;     // from the trace
   std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
   std::vector<Hazard> hazards;
-  unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the emulator placed them
+  unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the executor placed them
+  std::optional<LabGpuFacts> gpu;  // a run on the GPU that compiled
   bool cached = false;  // the compiled kernel came from the cache
   double compileSeconds = 0.0, runSeconds = 0.0;
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
@@ -146,8 +160,9 @@ struct LabOutcome {
 
 // Runs the request. An Error only for input the lab refuses before compiling (an unmappable
 // signature, sizes out of range, a missing argument: InvalidInput) or a missing tool (no
-// C++ compiler, no runner, no CUDA: Unavailable); everything that happens to the kernel is
-// a verdict.
+// C++ compiler, no runner, no CUDA device for --backend cuda: Unavailable); everything that
+// happens to the kernel is a verdict (on the GPU: an illegal address is "crashed", a kernel
+// still running at the time limit "timed out", the child and its CUDA context killed).
 Result<LabOutcome> runLab(const LabRequest& request);
 
 // Multi-line text for the CLI and the app: the summary, then the details (first errors, the

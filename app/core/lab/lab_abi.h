@@ -20,6 +20,11 @@ struct ThreadArgs {
   double scalars[kMaxScalarArgs] = {};
 };
 
+// The further scalar parameters as one GPU kernel parameter (an array is not one).
+struct GpuScalars {
+  double values[kMaxScalarArgs];
+};
+
 // Where the emulator placed a static __shared__ array: bytes from the start of the block's
 // static shared memory, and its declared shape (cols 0 for a one-dimensional array).
 struct StaticSharedGeometry {

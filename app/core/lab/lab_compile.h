@@ -20,6 +20,26 @@ namespace tilescope::lab {
 // points of lab_abi.h.
 std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_view fileName);
 
+// The translation unit NVRTC compiles for the GPU: the kernel as written (`plainSource`,
+// compiled only for its register count) and its rewritten text, both under #line `fileName`
+// with __global__ made __device__, and two __global__ entries taking ThreadArgs' fields
+// (m, n, p, j, k, l, sink, then the scalars as GpuScalars):
+// kGpuTracedEntryName (the traced kernel, launched) and kGpuPlainEntryName (queried only).
+std::string gpuTranslationUnit(const LabKernelSource& kernel, std::string_view plainSource, std::string_view fileName);
+inline constexpr const char* kGpuTracedEntryName = "tilescopeLabTraced";
+inline constexpr const char* kGpuPlainEntryName = "tilescopeLabPlain";
+
+// What tilescope-lab-runner --cuda needs to compile a unit with NVRTC: the unit written into
+// the cache, the cache's name for the compiled module (the runner appends the architecture),
+// and NVRTC's options (the embedded headers, the defines, the language).
+struct GpuCompileJob {
+  std::filesystem::path unitFile;   // the caller removes it after the run
+  std::filesystem::path cubinStem;  // CACHE/gpu-HASH: the runner adds "-sm_XY.cubin"
+  std::vector<std::string> options;
+};
+Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,
+                                        const std::filesystem::path& cacheDir);
+
 struct CompileResult {
   bool ok = false;
   std::filesystem::path object;             // the shared object, when ok
@@ -41,7 +61,8 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
                                          const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
                                          const std::atomic<bool>* cancel);
 
-// `FILE:LINE:COL: error: MESSAGE` lines of a compiler's output; those in `fileName` first,
+// `FILE:LINE:COL: error: MESSAGE` lines of a compiler's output (and NVRTC's
+// `FILE(LINE): error: MESSAGE`), each once; those in `fileName` first,
 // and where an error lies in a header, the line of `fileName` the compiler names with it.
 std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string_view fileName);
 

@@ -116,6 +116,9 @@ Status writeRunnerResponse(const std::filesystem::path& file, const RunnerRespon
   w.putVector(r.p.data(), r.p.size());
   w.putVector(r.slots.data(), r.slots.size());
   for (const StaticSharedGeometry& g : r.geometry) w.put(g);
+  w.put(r.slotsDecoded), w.put(r.compileFailed), w.put(r.compileCached), w.putString(r.compileLog);
+  w.put(r.compileSeconds), w.putString(r.kernelFault), w.putString(r.gpu.device), w.put(r.gpu.registersPerThread);
+  w.put(r.gpu.tracedRegistersPerThread), w.put(r.gpu.staticSharedBytes), w.put(r.gpu.localBytesPerThread);
   return w.save(file);
 }
 
@@ -135,6 +138,10 @@ Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file) {
   ok = ok && in.get(r.outOfBoundsTotal) && in.getVector(r.divergences) && in.get(r.traceOverflowed) &&
        in.get(r.slotsPerThread) && in.getVector(r.p) && in.getVector(r.slots);
   for (StaticSharedGeometry& g : r.geometry) ok = ok && in.get(g);
+  ok = ok && in.get(r.slotsDecoded) && in.get(r.compileFailed) && in.get(r.compileCached) && in.getString(r.compileLog) &&
+       in.get(r.compileSeconds) && in.getString(r.kernelFault) && in.getString(r.gpu.device) &&
+       in.get(r.gpu.registersPerThread) && in.get(r.gpu.tracedRegistersPerThread) && in.get(r.gpu.staticSharedBytes) &&
+       in.get(r.gpu.localBytesPerThread);
   if (!ok) return failure("truncated lab response " + file.string());
   return r;
 }

@@ -10,6 +10,7 @@
 #include "core/trace.h"
 #include "kernels/launch_report.h"
 #include "kernels/result.h"
+#include "lab.h"
 #include "lab_abi.h"
 
 namespace tilescope::lab {
@@ -36,6 +37,14 @@ struct RunnerResponse {
   std::vector<float> p;
   EventVector slots;            // threads x slotsPerThread, unused slots Op::None
   StaticSharedGeometry geometry[kMaxSharedArrays];
+  // tilescope-lab-runner --cuda only:
+  bool slotsDecoded = false;  // `slots` is the canonical trace, decoded on the device
+  bool compileFailed = false;  // NVRTC refused the unit: compileLog says why, nothing ran
+  bool compileCached = false;
+  std::string compileLog;
+  double compileSeconds = 0.0;
+  std::string kernelFault;  // the kernel faulted while it ran (an illegal address, ...)
+  LabGpuFacts gpu;
 };
 
 Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest& r);

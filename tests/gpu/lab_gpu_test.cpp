@@ -1,0 +1,156 @@
+// The lab on the GPU: a student's kernel compiled by NVRTC and launched through the driver
+// API records the same trace as on the emulator, event for event (the comparison the
+// built-in kernels are held to, trace_comparison.h), and gets the same verdict; a compile
+// error lands on its line through NVRTC's log; a kernel that never ends is stopped at the
+// time limit while the caller goes on. Skipped without a CUDA device.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/lab/lab.h"
+#include "gpu_support.h"
+#include "test_support.h"
+#include "trace_comparison.h"
+
+namespace tilescope::testing {
+namespace {
+
+using namespace tilescope::lab;
+
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+LabRequest requestFor(const std::filesystem::path& file) {
+  auto q = requestFromFile(readFile(file), file.filename().string());
+  EXPECT_TRUE(q.ok()) << q.error().message;
+  return q.ok() ? *q : LabRequest{};
+}
+
+// Runs `q` on both executors and holds the GPU to the emulator: same verdict, and for a
+// kernel that ran, the same trace event for event.
+void expectGpuEqualsEmulator(LabRequest q) {
+  q.backend = LabBackend::Emulator;
+  auto e = runLab(q);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  // A barrier some threads never reach hangs or is undefined on a GPU: not launched there.
+  if (e->verdict == LabVerdict::Deadlocked) return;
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  SCOPED_TRACE("emulator: " + e->summary + "\ngpu: " + g->summary);
+  EXPECT_EQ(g->launch.backend, "cuda");
+  if (e->verdict == LabVerdict::CompileError) {
+    EXPECT_EQ(g->verdict, LabVerdict::CompileError);
+    ASSERT_FALSE(g->diagnostics.empty());
+    EXPECT_EQ(g->diagnostics.front().line, e->diagnostics.front().line);
+    return;
+  }
+  ASSERT_TRUE(e->run && g->run);
+  ASSERT_TRUE(g->gpu.has_value());
+  EXPECT_GT(g->gpu->registersPerThread, 0) << "cuFuncGetAttribute(NUM_REGS) of the kernel as written";
+  EXPECT_NE(describeOutcome(*g).find("registers per thread"), std::string::npos);
+  EXPECT_EQ(g->run->backend, "cuda");
+  ASSERT_TRUE(e->run->trace && g->run->trace);
+  ASSERT_EQ(e->run->trace->events.size(), g->run->trace->events.size());
+  const Comparison cmp = compareTraces(*e->run->trace, *g->run->trace, e->verdict == LabVerdict::Hazard);
+  EXPECT_EQ(cmp.differences, 0) << cmp.first;
+  // The verdict comes from the trace and P; P is defined where no stored sum took in an
+  // undefined value (a read past an allocation, a slot no one wrote yet).
+  if (cmp.undefinedValues == 0 || e->verdict == LabVerdict::OutOfBounds || e->verdict == LabVerdict::Hazard) {
+    EXPECT_EQ(verdictName(g->verdict), verdictName(e->verdict));
+  }
+}
+
+TEST(LabGpu, EveryExampleRunsThroughNvrtcAndEqualsTheEmulator) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_LAB_EXAMPLES)) {
+    if (entry.path().extension() != ".cu") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    expectGpuEqualsEmulator(requestFor(entry.path()));
+    ++files;
+  }
+  EXPECT_GE(files, 8);
+}
+
+TEST(LabGpu, Fig5_9OnASizeNotAMultipleOfTheTileEqualsTheEmulator) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  // Width 7, T = 2: 4 x 4 blocks, phases 7/2 = 3 (one short), threads past the edge read
+  // across row ends and store outside P: out-of-bounds on both, the same accesses.
+  LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
+  q.dims = {7, 7, 7};
+  q.seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(q.seed));
+  expectGpuEqualsEmulator(q);
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::OutOfBounds) << g->summary;
+}
+
+TEST(LabGpu, ACompileErrorLandsOnItsLineThroughNvrtc) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q;
+  q.fileName = "typo.cu";
+  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+             "  int Row = threadIdx.y;\n"
+             "  int Col = threadIdx.x;\n"
+             "  P[Row*Width + Col] = Pvalu;\n"
+             "}\n";
+  q.dims = {2, 2, 2};
+  q.block = Dim3{2, 2, 1};
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::CompileError) << g->summary;
+  ASSERT_FALSE(g->diagnostics.empty()) << g->compilerOutput;
+  EXPECT_EQ(g->diagnostics.front().file, "typo.cu");
+  EXPECT_EQ(g->diagnostics.front().line, 4) << g->compilerOutput;
+  EXPECT_NE(g->diagnostics.front().message.find("Pvalu"), std::string::npos) << g->diagnostics.front().message;
+  EXPECT_EQ(g->diagnostics.size(), 1u) << "the unit holds the kernel twice: one message each";
+  EXPECT_EQ(g->exitCode(), 2);
+}
+
+TEST(LabGpu, AnEndlessLoopOnTheGpuTimesOutAndTheCallerGoesOn) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q;
+  q.fileName = "spin.cu";
+  // The loop reads M, so no compiler may drop it; M holds finite values, so it never ends.
+  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+             "  float x = 0;\n"
+             "  while (M[0] == M[0]) { x += 1; }\n"
+             "  P[0] = x;\n"
+             "}\n";
+  q.dims = {2, 2, 2};
+  q.block = Dim3{2, 2, 1};
+  q.timeoutSeconds = 2.0;
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::TimedOut) << g->summary;
+  EXPECT_NE(g->summary.find("timed out: still running after 2 s"), std::string::npos) << g->summary;
+  EXPECT_EQ(g->exitCode(), 3);
+  // The child and its context are gone; the device takes the next kernel.
+  LabRequest next = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
+  next.backend = LabBackend::Cuda;
+  auto ok = runLab(next);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->verdict, LabVerdict::Verified) << ok->summary;
+}
+
+TEST(LabGpu, AutoPicksTheGpuWhenThereIsOne) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
+  q.backend = LabBackend::Auto;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->launch.backend, "cuda");
+  EXPECT_TRUE(g->launch.backendNote.empty()) << g->launch.backendNote;
+}
+
+}  // namespace
+}  // namespace tilescope::testing
