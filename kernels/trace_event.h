@@ -1,6 +1,7 @@
 // The one record every executor writes: the emulator and the GPU fill the same struct
 // through the same probe, so their traces can be compared field by field.
 #pragma once
+#include "host_device.h"
 #include "std_int.h"
 
 namespace tilescope {
@@ -31,7 +32,7 @@ enum EventFlags : uint8_t {
   kStagedWrite = 1u << 4,
 };
 // Elements one event touches.
-inline constexpr int eventWidth(uint8_t flags) { return (flags & kWide) ? 4 : 1; }
+HOST_DEVICE constexpr int eventWidth(uint8_t flags) { return (flags & kWide) ? 4 : 1; }
 
 // 32 bytes. Coordinates not used by an op are -1 (written as null in JSON).
 struct Event {

@@ -26,7 +26,12 @@ std::vector<LaunchConfig> everyKernelAndWidth() {
     LaunchConfig c;
     c.kernel = info.id;
     c.dims = {64, 64, 64};
-    if (info.tiled) {
+    if (!kernelTilings(info.id).empty()) {  // the ladder: every tiling it is built for
+      for (const Tiling& t : kernelTilings(info.id)) {
+        c.tiling = t;
+        configs.push_back(c);
+      }
+    } else if (info.tiled) {
       for (int t : {1, 2, 3, 4, 8, 12, 16, 24, 32}) {
         c.tile = t;
         if (info.id == KernelId::TiledTransposed) {
@@ -56,11 +61,31 @@ std::vector<LaunchConfig> everyKernelAndWidth() {
 // for 72), and exactly the bytes asked for at launch for the dynamic ones: Mds and Nds of
 // T x T for tiled-dynamic, rows of T + pad for tiled-transposed, bh x TK and TK x bw with
 // TK = min(bw, bh) for the rectangular kernels, none for naive.
-int handThreads(const LaunchConfig& c) { return kernelInfo(c.kernel).tiled ? c.tile * c.tile : c.blockX * c.blockY; }
+// The ladder's kernels: (bm/tm) x (bn/tn) threads (coarsened's T x T block computes 1 x tn
+// each), and the tiles their declarations give: static Mds[bm][bk] and Nds[bk][bn] (regtile),
+// Mds[bk][bm+4] and Nds[bk][bn] (vectorized, warptile), twice that, dynamic (double-buffered).
+int handThreads(const LaunchConfig& c) {
+  const Tiling& t = c.tiling;
+  if (c.kernel == KernelId::Coarsened) return t.bm * t.bm;
+  if (!t.empty()) return (t.bm / t.tm) * (t.bn / t.tn);
+  return kernelInfo(c.kernel).tiled ? c.tile * c.tile : c.blockX * c.blockY;
+}
 
 int handSharedBytes(const LaunchConfig& c) {
   const int T = c.tile, floatBytes = 4;
+  const Tiling& t = c.tiling;
+  auto static16 = [](int bytes) { return (bytes + 15) / 16 * 16; };
   switch (c.kernel) {
+    case KernelId::Coarsened:
+      return static16(2 * t.bm * t.bm * floatBytes);
+    case KernelId::RegisterTile1d:
+    case KernelId::RegisterTile2d:
+      return static16((t.bm * t.bk + t.bk * t.bn) * floatBytes);
+    case KernelId::Vectorized:
+    case KernelId::WarpTile:
+      return static16((t.bk * (t.bm + 4) + t.bk * t.bn) * floatBytes);
+    case KernelId::DoubleBuffered:
+      return 2 * t.bk * (t.bm + 4 + t.bn) * floatBytes;
     case KernelId::Naive:
       return 0;
     case KernelId::TiledDynamic:
@@ -113,8 +138,9 @@ TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
   }
   // The GPU build's instantiations: 7 compile-time tiled kernels at the 7 widths it has of the
   // 9 listed (1, 2, 3, 4, 8, 16, 32), tiled-dynamic at all 9, tiled-transposed at all 9 with
-  // 2 pads, and naive, tiled-rect and bug-rect-index with 5 block shapes each: 49 + 9 + 18 + 15.
-  EXPECT_EQ(compared, 91);
+  // 2 pads, and naive, tiled-rect and bug-rect-index with 5 block shapes each: 49 + 9 + 18 + 15;
+  // the ladder's six kernels at their two built tilings each: 12.
+  EXPECT_EQ(compared, 103);
 }
 
 // A dot-product kernel's registers: ptxas gave 31-32 for every plain kernel (CUDA 13.0,
@@ -135,13 +161,20 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
     auto traced = gpuKernelAttributes(plan->launch, true);
     ASSERT_TRUE(plain.ok()) << plain.error().message;
     ASSERT_TRUE(traced.ok()) << traced.error().message;
+    const bool ladder = !kernelTilings(c.kernel).empty();
     EXPECT_GE(plain->registersPerThread, 8);
-    EXPECT_LE(plain->registersPerThread, 64);
+    // The ladder's register tiles are the point: up to 255 (its top rung is tuned to ~220).
+    EXPECT_LE(plain->registersPerThread, ladder ? kMaxRegistersPerThread : 64);
     EXPECT_GE(traced->registersPerThread, 8);
     EXPECT_LE(traced->registersPerThread, kMaxRegistersPerThread);
     EXPECT_EQ(plain->localBytesPerThread, 0);
     EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
-    if (kernelInfo(c.kernel).tileIsCompileTime) {
+    if (ladder) {
+      const bool dynamic = c.kernel == KernelId::DoubleBuffered;
+      EXPECT_EQ(plain->staticSharedBytes, dynamic ? 0 : handSharedBytes(c));
+      EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock,
+                dynamic ? handSharedBytes(c) : kernelSharedTiles(plan->launch).bytes);
+    } else if (kernelInfo(c.kernel).tileIsCompileTime) {
       const int tiles = 2 * c.tile * c.tile * 4;
       EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock, tiles);
       EXPECT_EQ(plain->staticSharedBytes, handSharedBytes(c));
@@ -149,7 +182,7 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
       EXPECT_EQ(plain->staticSharedBytes, 0);  // extern __shared__ only
     }
   }
-  EXPECT_EQ(checked, 91);  // as above
+  EXPECT_EQ(checked, 103);  // as above
 }
 
 // The device profile: SM limits from the query, ceilings measured (copy bandwidth) and
