@@ -43,6 +43,7 @@ std::shared_ptr<const LabJob> applyLabIntent(AppState& state, RunWorker& worker,
                    if (const lab::Exercise* x = findExercise(s, i.id)) {
                      openExercise(s, *x);
                      s.selected = x->id;
+                     s.sideTab = "Exercises";  // its goal beside the starter
                    } else {
                      s.message = "no exercise '" + i.id + "'";
                      s.messageIsError = true;
@@ -58,12 +59,14 @@ std::shared_ptr<const LabJob> applyLabIntent(AppState& state, RunWorker& worker,
                    if (!x) return refuse(s, id.empty() ? "choose an exercise to check against" : "no exercise '" + id + "'");
                    s.pendingIsCheck = true;
                    s.selected = x->id;
+                   s.sideTab = "Exercises";  // the tick lands there
                    job = std::make_shared<const LabJob>(LabJob{labRequest(s), *x});
                  },
                  [&](const LabCancel&) {
                    if (s.pendingGeneration) worker.cancelLab(s.pendingGeneration);
                  },
                  [&](const LabSelectExercise& i) { s.selected = i.id; },
+                 [&](const LabShowSide& i) { s.sideTab = i.tab; },
                  [&](const LabBringBack&) {
                    if (!s.replaced) return;
                    auto [text, path] = *std::exchange(s.replaced, std::nullopt);

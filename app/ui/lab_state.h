@@ -94,6 +94,7 @@ struct LabState {
   std::string exercisesError;
   std::string exercise;                 // the exercise the editor holds (id), "" = none
   std::string selected;                 // the exercise the Exercises list shows
+  std::string sideTab;                  // brings "Launch" or "Exercises" forward once ("" = as the user left it)
   std::map<std::string, bool> progress;  // loadProgress/saveProgress
   std::string progressError;
 };
@@ -111,8 +112,9 @@ struct LabCheck { std::string id; };         // "" = the exercise the editor hol
 struct LabCancel {};
 struct LabSelectExercise { std::string id; };
 struct LabBringBack {};                      // the text the last open replaced
+struct LabShowSide { std::string tab; };     // "Launch" or "Exercises" forward; "" once it is
 using LabIntent = std::variant<LabOpenFile, LabSaveFile, LabSetText, LabAppendLine, LabSetPathField, LabSetLaunch,
-                               LabOpenExercise, LabRun, LabCheck, LabCancel, LabSelectExercise, LabBringBack>;
+                               LabOpenExercise, LabRun, LabCheck, LabCancel, LabSelectExercise, LabBringBack, LabShowSide>;
 
 // ---- GUI-free helpers (lab_state.cpp), tested in tests/ui/lab_state_test.cpp ----
 

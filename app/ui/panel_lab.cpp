@@ -96,6 +96,15 @@ Rgba verdictColour(const Theme& theme, lab::LabVerdict v) {
 
 ImVec4 colourOf(Rgba c) { return ImGui::ColorConvertU32ToFloat4(c); }
 
+// GCC quotes names with typographic quotes in a UTF-8 locale; the interface's font covers
+// Latin-1 only, so they would show as '?'.
+std::string plainQuotes(std::string text) {
+  for (const char* quote : {"\xE2\x80\x98", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x9D"})
+    for (std::size_t at = text.find(quote); at != std::string::npos; at = text.find(quote, at))
+      text.replace(at, 3, quote[2] == '\x98' || quote[2] == '\x99' ? "'" : "\"");
+  return text;
+}
+
 std::string currentFileName(const LabState& s) {
   return s.path.empty() ? std::string("kernel.cu") : std::filesystem::path(s.path).filename().string();
 }
@@ -171,9 +180,9 @@ Marks marksOf(const LabState& s) {
   for (const lab::LabDiagnostic& d : o->diagnostics)
     if (d.line > 0 && std::filesystem::path(d.file).filename() == file) {
       std::string& text = m.errors[d.line];
-      text += (text.empty() ? "" : "\n") + ("column " + std::to_string(d.column) + ": " + d.message);
+      text += (text.empty() ? "" : "\n") + ("column " + std::to_string(d.column) + ": " + plainQuotes(d.message));
     }
-  if (o->where && o->where->line > 0) m.stops[o->where->line] = o->summary;
+  if (o->where && o->where->line > 0) m.stops[o->where->line] = plainQuotes(o->summary);
   return m;
 }
 
@@ -269,7 +278,7 @@ void drawLaunch(PanelContext& ctx) {
   std::string defines = joinPairs(f.defines, [](const lab::LabDefine& d) { return d.name + "=" + d.value; });
   EditorBuffer definesBuffer{&defines};
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-  if (ImGui::InputTextWithHint("##defines", "TILE_WIDTH=2", defines.data(), defines.capacity() + 1,
+  if (ImGui::InputTextWithHint("##defines", "NAME=VALUE ...", defines.data(), defines.capacity() + 1,
                                ImGuiInputTextFlags_CallbackResize, editorCallback, &definesBuffer)) {
     f.defines.clear();
     for (auto& [name, value] : parsePairs(defines)) f.defines.push_back({name, value});
@@ -321,7 +330,7 @@ void drawLaunch(PanelContext& ctx) {
     const lab::LabLaunch& L = o->launch;
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("ran %s: %dx%dx%d, block %ux%u, grid %ux%u%s", L.kernelName.c_str(), L.dims.j, L.dims.k, L.dims.l,
+    ImGui::TextDisabled("launched %s: %dx%dx%d, block %ux%u, grid %ux%u%s", L.kernelName.c_str(), L.dims.j, L.dims.k, L.dims.l,
                         L.block.x, L.block.y, L.grid.x, L.grid.y,
                         L.sharedBytes ? (", " + std::to_string(L.sharedBytes) + " B shared").c_str() : "");
     ImGui::PopTextWrapPos();
@@ -392,7 +401,7 @@ void drawOutcome(PanelContext& ctx) {
   }
   ImGui::PushTextWrapPos(0.0f);
   if (!r->error.empty()) {
-    ImGui::TextColored(colourOf(theme.error), "The lab did not run it: %s", r->error.c_str());
+    ImGui::TextColored(colourOf(theme.error), "The lab did not run it: %s", plainQuotes(r->error).c_str());
     ImGui::PopTextWrapPos();
     return;
   }
@@ -403,7 +412,7 @@ void drawOutcome(PanelContext& ctx) {
                        r->grade->passed ? "passed" : "not yet");
     for (const lab::GradeItem& item : r->grade->items) {
       drawMark(ctx, item.passed);
-      ImGui::Text("%s: %s", item.check.c_str(), item.detail.c_str());
+      ImGui::Text("%s: %s", item.check.c_str(), plainQuotes(item.detail).c_str());
     }
   }
   if (const lab::LabOutcome* o = shownOutcome(r)) {
@@ -412,7 +421,7 @@ void drawOutcome(PanelContext& ctx) {
     ImGui::TextColored(colourOf(verdictColour(theme, o->verdict)), "%s", verdict.c_str());
     if (ctx.captionFont) ImGui::PopFont();
     // The summary, then the details (first errors, accesses, hazards) as describeOutcome words them.
-    std::istringstream details(lab::describeOutcome(*o, 6));
+    std::istringstream details(plainQuotes(lab::describeOutcome(*o, 6)));
     std::string line;
     bool first = true;
     while (std::getline(details, line)) {
@@ -445,11 +454,13 @@ void drawLabPanel(PanelContext& ctx) {
   ImGui::SameLine();
   ImGui::BeginChild("side", ImVec2(side, editorH), false);
   if (ImGui::BeginTabBar("labtabs")) {
-    if (ImGui::BeginTabItem("Launch")) {
+    const std::string& forward = ctx.state.lab.sideTab;
+    if (!forward.empty()) ctx.emit(LabIntent{LabShowSide{""}});  // brought forward once; then the user's choice
+    if (ImGui::BeginTabItem("Launch", nullptr, forward == "Launch" ? ImGuiTabItemFlags_SetSelected : 0)) {
       drawLaunch(ctx);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Exercises")) {
+    if (ImGui::BeginTabItem("Exercises", nullptr, forward == "Exercises" ? ImGuiTabItemFlags_SetSelected : 0)) {
       drawExercises(ctx);
       ImGui::EndTabItem();
     }

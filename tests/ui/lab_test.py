@@ -84,6 +84,7 @@ set size 8
 wait
 layout @after.json
 screenshot @after.png
+quit
 """, env=environment(cls.state))
         cls.seconds = time.monotonic() - cls.start
 
@@ -163,11 +164,22 @@ class LabAutosave(unittest.TestCase):
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
-        out, _ = sm.run_app("show Lab\nlayout @restored.json\nscreenshot @restored.png\n", env=environment(state))
+        out, _ = sm.run_app("show Lab\nlayout @restored.json\nscreenshot @restored.png\n"
+                            "lab exercise bounds_jkl\nlab check\nlayout @graded.json\nquit\n", env=environment(state))
         lab = load(out, "restored.json")["lab"]
         self.assertTrue(lab["restored"])
         self.assertIn(marker, lab["text"])
         self.assertIn("__global__ void matrixMulKernel", lab["text"])  # the example it was typed into
+        # The exercise's starter has no boundary checks (bounds_jkl.exercise): right at 8x8x8, a
+        # multiple of its TILE_WIDTH=4, wrong at 5x7x3; the progress file records a try, not a pass.
+        graded = load(out, "graded.json")["lab"]
+        items = {i["check"]: i["passed"] for i in graded["grade"]["items"]}
+        self.assertFalse(graded["grade"]["passed"])
+        self.assertTrue(items["correct at 8x8x8"], graded["grade"])
+        self.assertFalse(items["correct at 5x7x3"], graded["grade"])
+        self.assertEqual(graded["progress"], {"bounds_jkl": False})
+        with open(os.path.join(state, "tilescope", "lab-progress")) as f:
+            self.assertEqual(f.read().split(), ["bounds_jkl", "tried"])
 
 
 if __name__ == "__main__":
