@@ -219,6 +219,7 @@ int runApp(const AppOptions& options) {
   AppState state;
   findFonts(fonts, state);
   state.now = clockSeconds();
+  initLabState(state.lab);  // the Lab tab: the text autosaved last time, exercises, progress
   if (options.open.empty())
     state.intents.push_back(ApplyPreset{options.preset});
   else
@@ -290,6 +291,7 @@ int runApp(const AppOptions& options) {
       break;
     }
     syncTiming(state, timingWorker);
+    tickLabAutosave(state.lab, state.now);  // unsaved lab work survives a crash
     // Benchmarks loop the animation so every measured frame is a playing frame.
     if (options.play && options.frames > 0 && !state.playback.playing && shownRun(state))
       state.intents.push_back(SetPlaying{true});
@@ -394,6 +396,9 @@ int runApp(const AppOptions& options) {
     if (options.frames > 0 && frame >= options.frames && (!script || script->finished())) state.quit = true;
   }
   if (options.report) std::printf("%s\n", frameReport(stats, state).c_str());
+  if (state.lab.edits != state.lab.autosavedEdits)
+    if (auto saved = writeLabAutosave(state.lab); !saved)
+      std::fprintf(stderr, "tilescope: lab autosave: %s\n", saved.error().message.c_str());
   return exitCode;
 }
 

@@ -11,6 +11,7 @@
 #include "analysis_profile.h"
 #include "animation_export.h"
 #include "intents.h"
+#include "lab_state.h"
 #include "lesson_state.h"
 #include "plot_math.h"
 #include "run_worker.h"
@@ -100,6 +101,7 @@ struct FrameLayout {
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
   std::string caption;          // the step in words (step_caption.h), as drawn
   float captionFontPx = 0;
+  LabLayout lab;                // the Lab tab's editor as drawn (panel_lab.cpp)
 };
 
 // The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.
@@ -125,6 +127,7 @@ struct AppState {
   LessonState lesson;               // the guided lesson on screen, if any
   FontsInUse fonts;
   AnimationExportJob animationExport;  // an animated GIF or PNG sequence being written (animation_export.h)
+  LabState lab;                        // the Lab tab: the student's kernel, its launch and outcome (lab_state.h)
 };
 
 // The shown run, or null before the first run arrives.

@@ -2,6 +2,7 @@
 
 #include "animation_export.h"
 #include "export_view.h"
+#include "lab_apply.h"
 #include "lesson_state.h"
 
 #include <algorithm>
@@ -20,12 +21,14 @@ template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
 // A run of r.config, or with `traceFile` a replay of that file: either way the newest request.
-void submitRun(AppState& state, RunWorker& worker, const std::string& traceFile = {}) {
+// With `lab`, the Lab tab's kernel instead (lab_apply.h).
+void submitRun(AppState& state, RunWorker& worker, const std::string& traceFile = {},
+               std::shared_ptr<const LabJob> lab = nullptr) {
   Request& r = state.request;
   ++r.generation;
   r.requestedAt = state.now;
   r.openFile = traceFile;
-  worker.submit({r.generation, r.config, r.backend, traceFile});
+  worker.submit({r.generation, r.config, r.backend, traceFile, std::move(lab)});
 }
 
 void setCursor(AppState& state, Cursor c) {
@@ -165,6 +168,13 @@ void applyIntents(AppState& state, RunWorker& worker) {
                    },
                    [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
                    [&](const ExportAnimation& i) { startAnimationExport(state, i); },
+                   [&](const LabIntent& i) {
+                     if (auto job = applyLabIntent(state, worker, i)) {
+                       submitRun(state, worker, {}, std::move(job));
+                       state.lab.pendingGeneration = state.request.generation;
+                       state.lab.startedAt = state.now;
+                     }
+                   },
                    [&](const Quit&) { state.quit = true; },
                },
                intent);
@@ -176,17 +186,21 @@ bool collectRun(AppState& state, RunWorker& worker) {
   auto result = worker.poll();
   if (!result) return false;
   Request& r = state.request;
+  takeLabResult(state, *result);
   if (result->generation != r.generation) return false;  // a newer request is on its way
   r.shownGeneration = result->generation;
   if (!result->loaded) {
-    r.error = result->error;  // the previous run stays on screen, the error says why it is not updated
+    // The previous run stays on screen, the error says why it is not updated (a lab job's
+    // verdict is the Lab tab's to show).
+    if (!result->lab) r.error = result->error;
     return false;
   }
   r.error.clear();
-  if (result->loaded->replay) {
-    // A trace file is a new picture, like a preset: the controls take its config (so a
-    // slider change runs it afresh here), block (0,0), cursor where phase 0's tiles are in.
-    r.config = result->loaded->run.config;
+  if (result->loaded->replay || result->loaded->lab) {
+    // A trace file or a lab kernel is a new picture, like a preset: block (0,0), cursor where
+    // phase 0's tiles are in; the controls take a trace file's config (so a slider change runs
+    // it afresh here).
+    if (result->loaded->replay) r.config = result->loaded->run.config;
     r.seekPhaseOnArrival = 0;
     state.shown.bx = state.shown.by = 0;
   }

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/json_writer.h"
+#include "lab_script.h"
 #include "plot_widget.h"
 #include "replay.h"
 #include "thread_story.h"
@@ -98,6 +99,8 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);
+  j.key("lab");
+  writeLabJson(j, state);
   if (const Lesson* lesson = state.lesson.lesson()) {  // the guided lesson on screen
     j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
     j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));

@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "core/launch_config.h"
 #include "core/timeline.h"
+#include "lab_state.h"
 #include "theme.h"
 #include "timing_state.h"
 
@@ -66,7 +67,7 @@ using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Ste
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
                             ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, ExportView,
-                            FollowThread, SetLoadShading, ExportAnimation, Quit>;
+                            FollowThread, SetLoadShading, ExportAnimation, LabIntent, Quit>;
 
 using IntentQueue = std::vector<Intent>;
 

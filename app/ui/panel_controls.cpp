@@ -225,10 +225,15 @@ void drawControlsPanel(PanelContext& ctx) {
   } else if (s.request.generation != s.request.shownGeneration && !s.request.openFile.empty()) {
     ImGui::TextDisabled("opening %s...", s.request.openFile.c_str());
   } else if (s.request.generation != s.request.shownGeneration) {
-    ImGui::TextDisabled("running %s...", describe(s.request.config).c_str());
+    ImGui::TextDisabled("running %s...", s.lab.pendingGeneration == s.request.generation ? "the Lab tab's kernel"
+                                                                                          : describe(s.request.config).c_str());
   } else if (const LoadedRun* run = shownRun(s)) {
     const auto& v = run->run.verification;
-    ImGui::TextWrapped("%s on %s: %s (%.0f ms)", describe(run->run.config).c_str(), run->run.backend.c_str(),
+    const Dims& d = run->run.config.dims;  // a lab run's config names no built-in kernel: say whose it is
+    const std::string what = run->lab ? "lab: " + run->lab->kernelName + " (" + run->lab->fileName + ") " +
+                                            std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l)
+                                      : describe(run->run.config);
+    ImGui::TextWrapped("%s on %s: %s (%.0f ms)", what.c_str(), run->run.backend.c_str(),
                        v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
   }
 

@@ -23,6 +23,7 @@ constexpr std::array kPanels{
     PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
     PanelEntry{"Roofline", Slot::Center, drawRooflinePanel},
     PanelEntry{"Timing", Slot::Center, drawTimingPanel},
+    PanelEntry{"Lab", Slot::Center, drawLabPanel},
     PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true},
     PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},

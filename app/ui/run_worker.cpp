@@ -30,6 +30,7 @@ RunWorker::~RunWorker() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    labCancel_ = true;  // a lab kernel still running (an endless loop) must not hold up the quit
   }
   wake_.notify_all();
   thread_.join();
@@ -95,6 +96,7 @@ void RunWorker::loop() {
     RunResult result;
     result.generation = request.generation;
     result.config = request.config;
+    result.lab = std::exchange(labResult_, nullptr);
     if (loaded) result.loaded = std::move(*loaded);
     else result.error = loaded.error().message;
     {
@@ -128,6 +130,7 @@ void RunWorker::loop() {
 
 Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request, PendingAnalysis& pending) {
   const auto start = std::chrono::steady_clock::now();
+  if (request.lab) return executeLab(request, pending, start);
   if (!request.traceFile.empty()) {
     // A replay: the file's run stands in for a launch and gets the same views. The file
     // keeps no compiled kernel, so registers come from the profile's estimate.
@@ -163,10 +166,12 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
 Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
                                                             std::optional<ReplayInfo> replay,
                                                             std::chrono::steady_clock::time_point start,
-                                                            PendingAnalysis& pending) {
+                                                            PendingAnalysis& pending,
+                                                            std::shared_ptr<const LabSource> lab) {
   auto loaded = std::make_shared<LoadedRun>();
   loaded->run = std::move(run);
   loaded->replay = std::move(replay);
+  loaded->lab = std::move(lab);
   loaded->timeline = Timeline::build(*loaded->run.trace);
   loaded->loads = LoadIndex::build(loaded->timeline);
   loaded->wrongP = wrongElements(loaded->run);

@@ -3,6 +3,7 @@
 // replaces it, and results carry the generation they were asked for so the app can drop
 // any that an later request made stale.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "core/bugs.h"
 #include "core/run.h"
 #include "core/timeline.h"
+#include "lab_state.h"
 #include "replay.h"
 
 namespace tilescope::ui {
@@ -42,6 +44,7 @@ struct LoadedRun {
   double seconds = 0.0;         // run + timeline + checks
 
   std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
+  std::shared_ptr<const LabSource> lab;  // set when the Lab tab ran it: the student's source
   LoadedRun() = default;
   LoadedRun(const LoadedRun&) = delete;
   LoadedRun& operator=(const LoadedRun&) = delete;
@@ -70,6 +73,7 @@ struct RunRequest {
   LaunchConfig config;
   BackendChoice backend = BackendChoice::Emulator;
   std::string traceFile;  // not empty: open this trace file (replay.h) instead of running config
+  std::shared_ptr<const LabJob> lab;  // set: run (or grade) the Lab tab's kernel instead (lab_worker.cpp)
 };
 
 struct RunResult {
@@ -77,6 +81,7 @@ struct RunResult {
   LaunchConfig config;
   std::shared_ptr<const LoadedRun> loaded;  // null when it failed
   std::string error;
+  std::shared_ptr<const LabResult> lab;  // a lab job's outcome or grade, whether or not its run is shown
 };
 
 // What the worker still owes a run it has handed over: its analysis.
@@ -99,6 +104,8 @@ class RunWorker {
   std::optional<std::string> cudaUnavailableReason() const;
   // The GPU's own analysis profile (measured once, off the UI thread), or why there is none.
   Result<DeviceProfile> deviceProfile() const;
+  // Stops the lab job of this generation (and any older one) at once, or as it starts.
+  void cancelLab(uint64_t generation);
 
  private:
   void loop();
@@ -107,7 +114,11 @@ class RunWorker {
   Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
                                                    std::optional<ReplayInfo> replay,
                                                    std::chrono::steady_clock::time_point start,
-                                                   PendingAnalysis& pending);
+                                                   PendingAnalysis& pending, std::shared_ptr<const LabSource> lab = nullptr);
+  // The Lab tab's job: runLab or gradeExercise in a child process (lab_worker.cpp); its run, if
+  // any, is prepared like any other and the rest left in labResult_ for loop() to hand over.
+  Result<std::shared_ptr<const LoadedRun>> executeLab(const RunRequest& request, PendingAnalysis& pending,
+                                                      std::chrono::steady_clock::time_point start);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -118,6 +129,9 @@ class RunWorker {
   std::optional<std::string> cudaReason_;
   Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");
   bool cudaProbed_ = false;
+  std::atomic<bool> labCancel_{false};  // what the running lab job's child watches
+  uint64_t labCancelFor_ = 0;           // lab jobs up to this generation are cancelled
+  std::shared_ptr<const LabResult> labResult_;  // worker thread only
   std::thread thread_;
 };
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lab_script.h"
 #include "panels.h"
 #include "presets.h"
 
@@ -120,6 +121,7 @@ std::string check(const std::vector<std::string>& w) {
     return n == 3 && (w[1] == "trace" || w[1] == "chrome" || w[1] == "png")
                ? ""
                : "usage: export trace|chrome|png FILE | export gif|frames PATH [phase P | page] [size W H]";
+  if (c == "lab") return checkLabCommand(w);
   if (c == "expect") {
     if (n == 2 && w[1] == "no-error") return "";
     return n >= 3 && w[1] == "error" ? "" : "usage: expect error TEXT | expect no-error";
@@ -176,7 +178,7 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     const auto& w = line.words;
     const std::string& c = w[0];
     // `set profile` waits like the rest: "device" is known once the first run has come back.
-    const bool configures = c == "preset" || (c == "set" && w[1] != "profile");
+    const bool configures = c == "preset" || (c == "set" && w[1] != "profile") || (c == "lab" && !labCommandWaits(w));
     // Every command but set/preset acts on the newest run, so it waits for it.
     if (!configures && (runPending || !state.intents.empty())) {
       if (waitStarted_ < 0) waitStarted_ = state.now;
@@ -213,6 +215,13 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
         state.intents.push_back(OpenLesson{w[1]});
       }
       return Ok{};
+    }
+    if (c == "lab" && !labAsked_) {
+      if (auto start = labCommandStart(w)) {
+        labAsked_ = true;  // ask now; the wait above holds the line until the job has come back
+        state.intents.push_back(std::move(*start));
+        return Ok{};
+      }
     }
     const bool animation = c == "export" && (w[1] == "gif" || w[1] == "frames");
     if (animation && !exportAsked_) {
@@ -316,6 +325,10 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
         if (error.find(want) == std::string::npos)
           return fail(line, "expected an error containing '" + want + "', the app shows: '" + error + "'");
       }
+    } else if (c == "lab") {
+      labAsked_ = false;
+      if (auto s = labCommandDone(state, w); !s) return fail(line, s.error().message);
+      return Ok{};  // the next lab line builds on this one once applyIntents has taken it
     } else if (c == "report") {
       requests.report = true;
     } else if (c == "quit") {

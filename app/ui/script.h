@@ -25,6 +25,13 @@
 //   follow thread TX TY | off      the views follow a thread of the selected block
 //   set shading on|off|auto        M and N shaded by their load counts (auto: above 16x16)
 //   expect error TEXT | expect no-error    fails the script unless the run's error matches
+//   lab open FILE|EXAMPLE          the Lab tab (lab_script.h): opens a .cu file with its `// lab:`
+//   lab exercise ID | lab save [FILE] | lab text FILE | lab append TEXT      settings; edits the text
+//   lab define NAME VALUE | size W | dims J K L | block BX BY | grid GX GY | arg NAME VALUE
+//   lab shared-bytes N | timeout S | backend emulator|cuda       the launch (block/grid 0 0: default)
+//   lab run | lab check [EXERCISE] runs or grades the editor's kernel and waits for it
+//   lab start | lab cancel         starts without waiting; stops the running kernel
+//   lab expect VERDICT | grade passed|failed | error TEXT   fails the script unless the Lab tab shows it
 //   report                         prints frame-time percentiles so far
 //   quit
 #pragma once
@@ -77,6 +84,7 @@ class ScriptRunner {
   bool opening_ = false;            // an `open` line was asked for, its result not seen yet
   bool lessonAsked_ = false;        // a `lesson` line was asked for, its result not seen yet
   bool exportAsked_ = false;        // an `export gif|frames` line was asked for, not finished yet
+  bool labAsked_ = false;           // a `lab run|check` line was asked for, its job not back yet
 };
 
 }  // namespace tilescope::ui

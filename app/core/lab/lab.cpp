@@ -223,7 +223,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     auto trace = finishTrace(run.plan, std::move(r.slots), recorded);
     if (!trace) return trace.error();
     int phases = 0;
-    for (const Event& e : trace->events) phases = std::max(phases, int(e.phase));
+    for (const Event& e : trace->events) phases = std::max(phases, int(e.phase) + 1);  // a count, as plan.phases is for built-in kernels
     run.plan.phases = trace->phases = phases;
     run.trace = std::move(*trace);
   }
