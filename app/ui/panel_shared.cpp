@@ -73,6 +73,7 @@ void labelBuffers(const GridRect& g, int buffers, const Theme& theme) {
   for (int b = 0; b < buffers; ++b) {
     const float y = g.y + g.cellHeight * float(b * rowsEach);
     if (b > 0) draw->AddLine(ImVec2(g.x - 4, y), ImVec2(g.x + g.width + 4, y), theme.highlight, 3.0f);
+    if (g.cellHeight * float(rowsEach) < ImGui::GetTextLineHeight()) continue;  // the line alone
     const std::string name = "buffer " + std::to_string(b);
     const ImVec2 size = ImGui::CalcTextSize(name.c_str());
     const ImVec2 at(g.x + 2, y + 1);
@@ -104,11 +105,14 @@ void drawSharedPanel(PanelContext& ctx) {
   const int followed = followedThread(ctx.state);
   const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const ImVec2 each((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
+  // Wide, flat tiles (the transposed Mds, the double buffer) are stacked so each has the width.
+  const bool stacked = shape && shape->mCols > shape->mRows;
+  const ImVec2 each = stacked ? ImVec2(avail.x, (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f - line)
+                              : ImVec2((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
   std::optional<CellIndex> hover[2];
   for (int i = 0; i < 2; ++i) {
     const bool isM = i == 0;
-    if (i) ImGui::SameLine();
+    if (i && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each.x);
     ImGui::TextWrapped("%s", tileCaption(isM, shape, L.tiling).c_str());

@@ -109,7 +109,7 @@ TEST(LadderCounters, MultiplyAddsAreTheOuterProductsAndStagedValuesLoadOnce) {
     const Tiling t = id == KernelId::RegisterTile2d ? Tiling{8, 8, 4, 0, 0, 2, 2}
                      : id == KernelId::Vectorized   ? Tiling{16, 16, 4, 0, 0, 4, 4}
                                                     : kWarpTeaching;
-    Run run = runLadder(id, 64, t);
+    tilescope::Run run = runLadder(id, 64, t);
     ASSERT_TRUE(run.trace) << kernelInfo(id).name;
     const Timeline tl = Timeline::build(*run.trace);
     const Counters c = tl.countersAt(tl.end());
@@ -126,7 +126,7 @@ TEST(LadderCounters, MultiplyAddsAreTheOuterProductsAndStagedValuesLoadOnce) {
 }
 
 TEST(LadderCounters, EveryElementOfAWideStoreKnowsItsStore) {
-  Run run = runLadder(KernelId::WarpTile, 64, kWarpTeaching);
+  tilescope::Run run = runLadder(KernelId::WarpTile, 64, kWarpTeaching);
   ASSERT_TRUE(run.trace);
   const Timeline tl = Timeline::build(*run.trace);
   // Thread 0 of block (0,0) stores 4x4 pieces; all 16 elements of its register tile point at
