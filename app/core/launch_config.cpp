@@ -61,6 +61,18 @@ Result<Tiling> parseTiling(std::string_view text) {
   return t;
 }
 
+LaunchConfig withKernel(LaunchConfig c, KernelId id) {
+  c.kernel = id;
+  const auto built = kernelTilings(id);
+  if (std::find(built.begin(), built.end(), c.tiling) == built.end()) c.tiling = {};
+  return c;
+}
+
+Result<Tiling> parseTilingOrDefault(std::string_view text) {
+  if (text == "default") return Tiling{};
+  return parseTiling(text);
+}
+
 Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
   const KernelInfo& info = kernelInfo(c.kernel);
   for (int d : {c.dims.j, c.dims.k, c.dims.l}) {

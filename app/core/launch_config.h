@@ -48,6 +48,12 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& config, bool traced);
 // "128x256x16/32x128/8x16" (block, warp, thread tiles) or "64x64x8/8x1" (no warp level).
 Result<Tiling> parseTiling(std::string_view text);
 
+// `c` with kernel `id`; a tiling `id` is not built for goes back to its default (all zeros), so
+// switching kernels on the ladder never asks for another rung's tiling.
+LaunchConfig withKernel(LaunchConfig c, KernelId id);
+// A `set tiling` value: "default" (the kernel's own choice for the size) or as parseTiling.
+Result<Tiling> parseTilingOrDefault(std::string_view text);
+
 // "tiled 33x17x9 T=4" or "naive 64x64x64 block 32x8".
 std::string describe(const LaunchConfig& config);
 

@@ -71,7 +71,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
   if (what == "kernel") {
     auto id = n == 3 ? kernelByName(w[2]) : std::nullopt;
     if (!id) return "unknown kernel '" + w[2] + "'";
-    c.kernel = *id;
+    c = withKernel(c, *id);
   } else if (what == "size") {
     if (!ints(1, 1, kMaxDimension)) return "set size takes one whole number, 1 to " + std::to_string(kMaxDimension);
     c.dims = {int(v[0]), int(v[0]), int(v[0])};
@@ -85,6 +85,10 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     if (!ints(2, 1, kMaxThreadsPerBlock)) return "usage: set block BX BY";
     c.blockX = int(v[0]);
     c.blockY = int(v[1]);
+  } else if (what == "tiling") {
+    auto t = n == 3 ? parseTilingOrDefault(w[2]) : Result<Tiling>(invalidInput("usage: set tiling BMxBNxBK/TMxTN|default"));
+    if (!t) return t.error().message;
+    c.tiling = *t;
   } else if (what == "seed") {
     if (!ints(1, 0, (1ll << 62))) return "set seed takes a whole number";
     c.seed = uint64_t(v[0]);
@@ -94,7 +98,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, seed, granularity, speed)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, seed, granularity, speed)";
   }
   return "";
 }
@@ -122,6 +126,10 @@ std::string checkView(const std::vector<std::string>& w, const LaunchPlan& plan)
   if (c == "step") return n == 2 && toInt(w[1], a) ? "" : "usage: step N";
   if (c == "play" || c == "frames") return n == 2 && toInt(w[1], a) && a >= 0 ? "" : "usage: " + c + " FRAMES";
   if (c == "show") return n >= 2 ? "" : "usage: show PANEL";
+  if (c == "timing")  // the Timing panel's page (the ladder's overview shows its ladder page)
+    return n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table" || w[2] == "ladder")
+               ? ""
+               : "usage: timing page plot|table|ladder";
   if (c == "follow") {
     if (n == 2 && w[1] == "off") return "";
     if (n != 4 || w[1] != "thread" || !toInt(w[2], a) || !toInt(w[3], b)) return "usage: follow thread TX TY | follow off";
@@ -211,7 +219,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     } else if (c == "set") {
       if (std::string problem = applySet(w, config); !problem.empty()) return bad(number, problem);
     } else if (std::string problem = checkView(w, LaunchPlan{}); problem.rfind("unknown command", 0) == 0) {
-      return bad(number, problem + " (lesson commands: title, page, text, bug, set, select, seek, step, show, follow, play, frames)");
+      return bad(number, problem + " (lesson commands: title, page, text, bug, set, select, seek, step, show, follow, timing, play, frames)");
     }
     page.commands.push_back({number, w});
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "block_geometry.h"
+
 namespace tilescope {
 namespace {
 constexpr uint32_t kNBit = 1u << 31;
@@ -27,11 +29,15 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
   const uint64_t tpb = uint64_t(x.threadsPerBlock_);
   timeline.forEachEventStep([&](std::size_t i, int step) {
     const Event& e = events[i];
-    if ((e.op != Op::LoadM && e.op != Op::LoadN) || zeroFilled(e) || !inBounds(e)) return;
+    // A value staged through registers is loaded once, at its global read.
+    if ((e.op != Op::LoadM && e.op != Op::LoadN) || zeroFilled(e) || !inBounds(e) || (e.flags & kStagedWrite)) return;
     const bool n = e.op == Op::LoadN;
-    const uint32_t element = uint32_t(e.globalRow) * uint32_t(n ? L.l : L.k) + uint32_t(e.globalCol);
+    const int cols = n ? L.l : L.k;
     const uint32_t block = uint32_t(e.blockY) * L.gridX + e.blockX;
-    loads.push_back({uint64_t(step) * tpb + uint64_t(linearThread(e, L.blockX)), element | (n ? kNBit : 0u), block});
+    for (const GridCell& at : elementsOf(e))  // four for a 128-bit load
+      if (at.col < cols)
+        loads.push_back({uint64_t(step) * tpb + uint64_t(linearThread(e, L.blockX)),
+                         (uint32_t(at.row) * uint32_t(cols) + uint32_t(at.col)) | (n ? kNBit : 0u), block});
   });
   const std::size_t buckets = std::size_t(timeline.steps()) * std::size_t(tpb) + 1;
   std::vector<uint32_t> start(buckets + 1, 0);

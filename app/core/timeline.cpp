@@ -4,6 +4,9 @@
 #include <bit>
 #include <cmath>
 
+#include "block_geometry.h"
+#include "kernels/step_rules.h"
+
 namespace tilescope {
 namespace {
 
@@ -72,18 +75,46 @@ void add(Counters& c, const std::array<uint32_t, 6>& n) {
   c.stores += n[kStores];
 }
 
-void countEvent(std::array<uint32_t, 6>& n, const Event& e) {
+// Multiply-adds of a k step: a thread multiplies every M value it read in the step by every N
+// value (1 x 1 in the chapter's kernels, TM x TN for a register tile's outer product), as the
+// traffic analysis counts them. Counted as the reads come: each adds its width times the other
+// side's values so far, so the step's total is the product.
+class OuterProduct {
+ public:
+  uint32_t add(const Event& e) {
+    if (!isComputeRead(e) || e.k < 0) return 0;
+    if (!first_ || first_->blockX != e.blockX || first_->blockY != e.blockY || first_->threadX != e.threadX ||
+        first_->threadY != e.threadY || first_->phase != e.phase || first_->k != e.k) {
+      first_ = &e;
+      m_ = n_ = 0;
+    }
+    const uint32_t width = uint32_t(eventWidth(e.flags));
+    const bool n = e.op == Op::ReadN || e.op == Op::LoadN;
+    (n ? n_ : m_) += width;
+    return width * (n ? m_ : n_);
+  }
+
+ private:
+  const Event* first_ = nullptr;
+  uint32_t m_ = 0, n_ = 0;
+};
+
+// Counts elements: a 128-bit access is four. A value staged through registers counts as a
+// global load at its read (kStagedRead), not again at its shared write.
+void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
   const bool zero = zeroFilled(e);
-  if (!zero && !inBounds(e) && e.op != Op::Barrier) ++n[kOutOfBounds];
+  const uint32_t width = uint32_t(eventWidth(e.flags));
+  if (!zero && !inBounds(e) && e.op != Op::Barrier && !(e.flags & kStagedWrite)) n[kOutOfBounds] += width;
+  n[kFmas] += fmas;
   switch (e.op) {
     case Op::LoadM:
     case Op::LoadN:
-      ++n[zero ? kZeroFills : kLoads];
-      if (e.op == Op::LoadM && e.k >= 0) ++n[kFmas];  // naive: each M load feeds one multiply-add
+      if (e.flags & kStagedWrite) break;
+      n[zero ? kZeroFills : kLoads] += width;
       break;
-    case Op::ReadM: ++n[kSharedReads], ++n[kFmas]; break;
-    case Op::ReadN: ++n[kSharedReads]; break;
-    case Op::StoreP: ++n[kStores]; break;
+    case Op::ReadM:
+    case Op::ReadN: n[kSharedReads] += width; break;
+    case Op::StoreP: n[kStores] += width; break;
     default: break;
   }
 }
@@ -206,15 +237,19 @@ Timeline Timeline::build(const Trace& trace) {
   t.pCols_ = launch.l;
   t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
   t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
+  OuterProduct products;
   walk([&](std::size_t i, const Event& e, uint64_t key) {
     const int s = t.keyToStep_[key];
-    countEvent(stepTotals[std::size_t(s)], e);
-    if (perThread) countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + threadOf(e)], e);
-    if (e.op == Op::StoreP && inBounds(e)) {
-      const std::size_t cell = std::size_t(e.globalRow) * std::size_t(launch.l) + std::size_t(e.globalCol);
-      t.pStoreEvent_[cell] = int64_t(i);
-      t.pStoreStep_[cell] = s;
-    }
+    const uint32_t fmas = products.add(e);
+    countEvent(stepTotals[std::size_t(s)], e, fmas);
+    if (perThread) countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + threadOf(e)], e, fmas);
+    if (e.op == Op::StoreP && inBounds(e))
+      for (const GridCell& at : elementsOf(e)) {
+        if (at.col >= launch.l) continue;
+        const std::size_t cell = std::size_t(at.row) * std::size_t(launch.l) + std::size_t(at.col);
+        t.pStoreEvent_[cell] = int64_t(i);
+        t.pStoreStep_[cell] = s;
+      }
   });
   t.cumulative_.assign(nSteps + 1, Counters{});
   for (std::size_t s = 0; s < nSteps; ++s) {
@@ -471,7 +506,7 @@ int64_t BlockTimeline::lastEventAt(Cursor c, std::span<const Op> ops, int row, i
     const auto span = stepEvents(s);
     for (std::size_t i = span.size(); i-- > 0;) {
       const Event& e = events[span[i]];
-      if (e.globalRow != row || e.globalCol != col) continue;
+      if (!touchesElement(e, row, col)) continue;
       if (std::find(ops.begin(), ops.end(), e.op) == ops.end()) continue;
       if (timeline_->done(c, s, linearThread(e, blockX))) return span[i];
     }

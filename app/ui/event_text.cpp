@@ -8,6 +8,11 @@ namespace tilescope::ui {
 namespace {
 
 std::string at(int r, int c) { return "[" + std::to_string(r) + "][" + std::to_string(c) + "]"; }
+// A 128-bit access touches four consecutive elements or slots: "[2][4..7]".
+std::string at(int r, int c, const Event& e) {
+  if (!(e.flags & kWide)) return at(r, c);
+  return "[" + std::to_string(r) + "][" + std::to_string(c) + ".." + std::to_string(c + 3) + "]";
+}
 
 }  // namespace
 
@@ -24,21 +29,30 @@ std::string describeEvent(const Event& e) {
     case Op::LoadN: {
       const char* matrix = e.op == Op::LoadM ? "M" : "N";
       const char* tile = e.op == Op::LoadM ? "Mds" : "Nds";
-      if (zero) what = std::string("wrote 0 into ") + tile + at(e.sharedRow, e.sharedCol) + " instead of " + matrix +
-                       at(e.globalRow, e.globalCol) + " (outside the matrix)";
-      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + at(e.globalRow, e.globalCol) + " = " + value +
-                                        " into " + tile + at(e.sharedRow, e.sharedCol);
-      else what = std::string("read ") + matrix + at(e.globalRow, e.globalCol) + " = " + value + " from global memory";
+      const std::string wide = (e.flags & kWide) ? " (one 128-bit access; the first value)" : "";
+      if (zero) what = std::string("wrote 0 into ") + tile + at(e.sharedRow, e.sharedCol, e) + " instead of " + matrix +
+                       at(e.globalRow, e.globalCol, e) + " (outside the matrix)";
+      else if (e.flags & kStagedWrite)
+        what = std::string("stored ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+               ", read earlier into a register, into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
+      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+                                        " into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
+      else if (e.flags & kStagedRead)
+        what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+               " from global memory into a register, for " + tile + wide;
+      else what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value + " from global memory" + wide;
       if (outside && !zero) what += " OUT OF BOUNDS";
       break;
     }
     case Op::ReadM:
     case Op::ReadN:
-      what = std::string("read ") + (e.op == Op::ReadM ? "Mds" : "Nds") + at(e.sharedRow, e.sharedCol) + " = " + value;
+      what = std::string("read ") + (e.op == Op::ReadM ? "Mds" : "Nds") + at(e.sharedRow, e.sharedCol, e) + " = " + value +
+             ((e.flags & kWide) ? " (one 128-bit read; the first value)" : "");
       break;
     case Op::Barrier: what = "arrived at __syncthreads()"; break;
     case Op::StoreP:
-      what = "stored P" + at(e.globalRow, e.globalCol) + " = " + value + (outside ? " OUT OF BOUNDS" : "");
+      what = "stored P" + at(e.globalRow, e.globalCol, e) + " = " + value + ((e.flags & kWide) ? " (one 128-bit store)" : "") +
+             (outside ? " OUT OF BOUNDS" : "");
       break;
     default: what = "?"; break;
   }

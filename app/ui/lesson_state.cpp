@@ -63,6 +63,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "set dims " + std::to_string(c.dims.j) + " " + std::to_string(c.dims.k) + " " + std::to_string(c.dims.l),
       "set tile " + std::to_string(c.tile),
       "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
+      "set tiling " + (c.tiling.empty() ? std::string("default") : tilingText(c.tiling)),
       // The app's defaults, which a lesson's first page starts from.
       "set granularity " + std::string(granularityName(Playback{}.granularity)),
       speedLine(Playback{}.stepsPerSecond),
@@ -76,6 +77,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
     for (const LessonCommand& cmd : lesson.pages[std::size_t(p)].commands) {
       const auto& w = cmd.words;
       const bool view = w[0] == "select" || w[0] == "seek" || w[0] == "step" || w[0] == "show" || w[0] == "follow" ||
+                        w[0] == "timing" ||
                         (w[0] == "set" && (w[1] == "granularity" || w[1] == "speed"));
       const bool animation = (w[0] == "play" || w[0] == "frames") && p == page;  // only this page's
       if (!view && !animation) continue;

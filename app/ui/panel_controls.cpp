@@ -150,7 +150,7 @@ void drawControlsPanel(PanelContext& ctx) {
   if (ImGui::BeginCombo("kernel", std::string(info.name).c_str())) {
     for (const auto& k : kKernels) {
       if (ImGui::Selectable(std::string(k.name).c_str(), k.id == config.kernel)) {
-        config.kernel = k.id;
+        config = withKernel(config, k.id);
         changed = true;
       }
       if (ImGui::IsItemHovered()) tooltip(std::string(k.description));
@@ -175,7 +175,21 @@ void drawControlsPanel(PanelContext& ctx) {
   }
   if (ImGui::IsItemHovered()) tooltip("M is j x k, N is k x l, P is j x l");
 
-  if (kernelInfo(config.kernel).tiled) {
+  if (const auto built = kernelTilings(config.kernel); !built.empty()) {
+    // The ladder's kernels run the tilings they are built for; "default" is the first that fits P.
+    const Tiling shownTiling = config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
+                                                     : config.tiling;
+    const std::string current = tilingText(shownTiling) + (config.tiling.empty() ? " (default)" : "");
+    if (ImGui::BeginCombo("tiling", current.c_str())) {
+      if (ImGui::Selectable("default: the first that fits P", config.tiling.empty())) config.tiling = {}, changed = true;
+      for (const Tiling& t : built)
+        if (ImGui::Selectable(tilingText(t).c_str(), config.tiling == t)) config.tiling = t, changed = true;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      tooltip("block tile BMxBNxBK / warp tile WMxWN / thread tile TMxTN: each block computes BM x BN of P, BK steps "
+              "of k per phase; each thread a TM x TN register tile");
+  } else if (kernelInfo(config.kernel).tiled) {
     if (ImGui::SliderInt("tile T", &config.tile, 1, kMaxTileWidth, "%d", ImGuiSliderFlags_AlwaysClamp)) changed = true;
   } else {
     if (ImGui::SliderInt("block x", &config.blockX, 1, kMaxThreadsPerBlock, "%d",

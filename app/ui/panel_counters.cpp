@@ -47,6 +47,12 @@ void drawCountersPanel(PanelContext& ctx) {
   row("OP/B", v, "FLOPs per byte loaded from global memory: 0.25 for naive, 0.25 T for tiled");
   std::snprintf(v, sizeof v, "%llu", ull(now.sharedReads));
   row("shared reads", v);
+  if (now.fmas) {  // the two ratios the ladder's rungs lower (lesson "the ladder to cuBLAS")
+    std::snprintf(v, sizeof v, "%.3f", double(now.globalLoads) / double(now.fmas));
+    row("loads / multiply-add", v, "global loads per multiply-add: 2 for naive, 2/T for tiled, 1/BM + 1/BN for a BM x BN block tile");
+    std::snprintf(v, sizeof v, "%.3f", double(now.sharedReads) / double(now.fmas));
+    row("shared reads / multiply-add", v, "2 for tiled; (TM + TN) / (TM x TN) for a TM x TN register tile");
+  }
   std::snprintf(v, sizeof v, "%llu", ull(now.zeroFills));
   row("zero-filled", v);
   std::snprintf(v, sizeof v, "%llu", ull(now.outOfBounds));

@@ -42,7 +42,8 @@ void drawLessonPanel(PanelContext& ctx) {
   if (!lesson) {
     ImGui::TextWrapped("Ten short tours follow chapter 5: memory types, the naive kernel's traffic, tiling "
                        "and phases, the two barriers, boundary checks, dynamic shared memory, occupancy, "
-                       "coalescing. Each page sets up the views it talks about.");
+                       "coalescing. Seven more climb the ladder to cuBLAS, one rung each. Each page sets up "
+                       "the views it talks about.");
     if (ImGui::Button("Start the first lesson")) ctx.emit(OpenLesson{"1"});
     return;
   }

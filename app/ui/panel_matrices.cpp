@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/block_geometry.h"
 #include "event_text.h"
 #include "panels.h"
 #include "thread_story.h"
@@ -34,9 +35,11 @@ Padded paddedExtents(const LoadedRun& run) {
   const KernelLaunch& L = run.run.plan.launch;
   const int phases = run.run.plan.phases;
   Padded out{{L.j, L.k}, {L.k, L.l}, {L.j, L.l}};
-  if (L.tile > 0 && phases > 0) {
-    const int covK = phases * L.tile;
-    const int covJ = int(L.gridY * L.blockY), covL = int(L.gridX * L.blockX);
+  const int depth = L.tiling.bk > 0 ? L.tiling.bk : L.tile;  // k per phase
+  if (depth > 0 && phases > 0) {
+    const PTile tile = blockTileOfP(L, 0, 0);
+    const int covK = phases * depth;
+    const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
     out.m = {std::max(L.j, covJ), std::max(L.k, covK)};
     out.n = {std::max(L.k, covK), std::max(L.l, covL)};
     out.p = {std::max(L.j, covJ), std::max(L.l, covL)};
@@ -148,29 +151,34 @@ void drawMatricesPanel(PanelContext& ctx) {
     const Event& e = events[i];
     if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
     auto& cells = e.op == Op::LoadM ? m : n;
-    CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? ext.m : ext.n, e.globalRow, e.globalCol);
-    if (!cell) continue;
-    cell->highlight = theme.highlight;
-    if (!timeline.done(c, loadStep, linearThread(e, L.blockX))) continue;
-    if (zeroFilled(e)) {
-      cell->fill = theme.zeroFilled;
-      cell->marks |= gfx::kMarkHatch;
-    } else if (!inBounds(e)) {
-      cell->fill = theme.error;
-      cell->marks |= gfx::kMarkCross;
-    } else if (!shading) {
-      cell->fill = theme.threadColour(linearThread(e, L.blockX));
+    const bool done = timeline.done(c, loadStep, linearThread(e, L.blockX));
+    for (const GridCell& at : elementsOf(e)) {  // a 128-bit load colours its four elements
+      CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? ext.m : ext.n, at.row, at.col);
+      if (!cell) continue;
+      cell->highlight = theme.highlight;
+      if (!done) continue;
+      if (zeroFilled(e)) {
+        cell->fill = theme.zeroFilled;
+        cell->marks |= gfx::kMarkHatch;
+      } else if (!inBounds(e)) {
+        cell->fill = theme.error;
+        cell->marks |= gfx::kMarkCross;
+      } else if (!shading) {
+        cell->fill = theme.threadColour(linearThread(e, L.blockX));
+      }
     }
   }
   // Elements whose shared slot is read at this k step get a dot.
   const TileState tiles = tileStateAt(*run, *block, c);
-  for (int r = 0; r < tiles.rows && tiles.reading; ++r)
-    for (int col = 0; col < tiles.cols; ++col)
-      for (bool isM : {true, false}) {
+  for (bool isM : {true, false})
+    for (int r = 0; r < tiles.dims(isM).rows && tiles.reading; ++r)
+      for (int col = 0; col < tiles.dims(isM).cols; ++col) {
         const SlotState& s = tiles.slot(isM, r, col);
         if (s.readers.empty() || s.loadEvent < 0) continue;
         const Event& e = events[std::size_t(s.loadEvent)];
-        if (CellStyle* cell = cellAt(isM ? m : n, isM ? ext.m : ext.n, e.globalRow, e.globalCol))
+        // A 128-bit load filled four slots from four consecutive elements.
+        const int offset = (e.flags & kWide) && e.sharedRow == r ? col - e.sharedCol : 0;
+        if (CellStyle* cell = cellAt(isM ? m : n, isM ? ext.m : ext.n, e.globalRow, e.globalCol + offset))
           cell->marks |= gfx::kMarkDot;
       }
   // P: stored so far (all blocks in lockstep), wrong ones red; the selected block's tile ringed.
@@ -182,10 +190,10 @@ void drawMatricesPanel(PanelContext& ctx) {
       cell.fill = wrong ? theme.error : theme.pStored;
       if (wrong) cell.marks |= gfx::kMarkCross;
     }
-  for (unsigned ty = 0; ty < L.blockY; ++ty)
-    for (unsigned tx = 0; tx < L.blockX; ++tx)
-      if (CellStyle* cell = cellAt(p, ext.p, int(block->by() * L.blockY + ty), int(block->bx() * L.blockX + tx)))
-        cell->highlight = theme.highlight;
+  const PTile blockTile = blockTileOfP(L, block->bx(), block->by());  // bm x bn on the ladder
+  for (int r = 0; r < blockTile.rows; ++r)
+    for (int col = 0; col < blockTile.cols; ++col)
+      if (CellStyle* cell = cellAt(p, ext.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
 
   // Layout: N above P, M left of P, captions above each grid, a legend line at the bottom.
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -223,9 +231,24 @@ void drawMatricesPanel(PanelContext& ctx) {
   place(leftW, topH - gap, caption);
   const auto hoverP = grid("P", ext.p, p);
   // A P cell picks its block and the thread that computes it, whose life the views then follow.
+  // Who computes it comes from the trace (the thread that stores it), else from the block tiling.
+  struct Owner {
+    int bx, by, tx, ty;
+  };
+  auto ownerOf = [&](CellIndex at) -> Owner {
+    if (at.row < L.j && at.col < L.l)
+      if (const int64_t e = timeline.pStoreEvent(at.row, at.col); e >= 0) {
+        const Event& s = events[std::size_t(e)];
+        return {s.blockX, s.blockY, s.threadX, s.threadY};
+      }
+    const GridCell b = blockOfP(L, at.row, at.col);
+    const PTile t = blockTileOfP(L, b.col, b.row);
+    return {b.col, b.row, at.col - t.col0, at.row - t.row0};
+  };
   if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    ctx.emit(SelectBlock{hoverP->col / int(L.blockX), hoverP->row / int(L.blockY)});
-    ctx.emit(FollowThread{hoverP->col % int(L.blockX), hoverP->row % int(L.blockY)});
+    const Owner o = ownerOf(*hoverP);
+    ctx.emit(SelectBlock{o.bx, o.by});
+    ctx.emit(FollowThread{o.tx, o.ty});
   }
   const GridRect* rects[3] = {};  // N, M, P as drawn
   for (const GridRect& g : ctx.layout.grids)
@@ -241,7 +264,10 @@ void drawMatricesPanel(PanelContext& ctx) {
     const ThreadFootprint f = threadFootprint(*run, *block, c, followed);
     frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);
     frameCells(*rects[0], f.nLoads, theme.follow, theme.followPx);
-    if (f.p.row >= 0) frameCells(*rects[2], {f.p}, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
+    if (f.pTile.size() > 1)  // a register tile: every element it computes
+      frameCells(*rects[2], f.pTile, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
+    else if (f.p.row >= 0)
+      frameCells(*rects[2], {f.p}, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
   }
 
   // Tooltips: the element and the event that last touched it at the cursor.
@@ -272,9 +298,9 @@ void drawMatricesPanel(PanelContext& ctx) {
     } else {
       text += " (outside the matrix: no thread may store here)";
     }
-    text += "\nclick: select block (" + std::to_string(hoverP->col / int(L.blockX)) + "," +
-            std::to_string(hoverP->row / int(L.blockY)) + ") and follow thread (" +
-            std::to_string(hoverP->col % int(L.blockX)) + "," + std::to_string(hoverP->row % int(L.blockY)) + ")";
+    const Owner o = ownerOf(*hoverP);
+    text += "\nclick: select block (" + std::to_string(o.bx) + "," + std::to_string(o.by) + ") and follow thread (" +
+            std::to_string(o.tx) + "," + std::to_string(o.ty) + ")";
     tooltip(text);
   }
 

@@ -1,11 +1,15 @@
 // Shared memory: the selected block's Mds and Nds. Each slot takes the colour of the thread
 // that wrote it in the current phase (hatched when a boundary check wrote 0); at a k step the
 // slots being read get a dot, and hovering one lists its readers: a row of Mds and a column
-// of Nds are broadcast to a whole row / column of threads.
+// of Nds are broadcast to a whole row / column of threads. The ladder's tiles are drawn as
+// declared: Mds transposed ([k][m], rows padded to bm + 4) from the vectorized rung on, and the
+// double buffer's two halves one above the other, labelled; a followed thread's warp has its
+// footprint (every slot its lanes read at this step) framed.
 #include <imgui.h>
 
 #include <string>
 
+#include "core/block_geometry.h"
 #include "event_text.h"
 #include "panels.h"
 #include "thread_story.h"
@@ -16,11 +20,12 @@ namespace {
 
 std::vector<gfx::CellStyle> slotCells(const TileState& tiles, bool isM, const Theme& theme,
                                       const EventVector& events, unsigned blockX) {
-  std::vector<gfx::CellStyle> cells(std::size_t(tiles.rows) * std::size_t(tiles.cols));
-  for (int r = 0; r < tiles.rows; ++r)
-    for (int c = 0; c < tiles.cols; ++c) {
+  const TileDims d = tiles.dims(isM);
+  std::vector<gfx::CellStyle> cells(std::size_t(d.rows) * std::size_t(d.cols));
+  for (int r = 0; r < d.rows; ++r)
+    for (int c = 0; c < d.cols; ++c) {
       const SlotState& s = tiles.slot(isM, r, c);
-      gfx::CellStyle& cell = cells[std::size_t(r) * tiles.cols + c];
+      gfx::CellStyle& cell = cells[std::size_t(r) * d.cols + c];
       cell = {theme.cellIdle, theme.cellOutline, 0, gfx::kMarkNone};
       if (s.loaded) {
         const Event& e = events[std::size_t(s.loadEvent)];
@@ -36,6 +41,47 @@ std::vector<gfx::CellStyle> slotCells(const TileState& tiles, bool isM, const Th
   return cells;
 }
 
+// The slots any lane of `warp` reads at this step.
+std::vector<CellIndex> warpReads(const TileState& tiles, bool isM, int warp) {
+  std::vector<CellIndex> out;
+  const TileDims d = tiles.dims(isM);
+  for (int r = 0; r < d.rows; ++r)
+    for (int c = 0; c < d.cols; ++c)
+      for (int reader : tiles.slot(isM, r, c).readers)
+        if (reader / kWarpSize == warp) {
+          out.push_back({r, c});
+          break;
+        }
+  return out;
+}
+
+// The caption over each tile: its declaration, read the way the kernel indexes it.
+std::string tileCaption(bool isM, const std::optional<SharedTileShape>& shape, const Tiling& t) {
+  if (!shape) return isM ? "Mds[ty][k]" : "Nds[k][tx]";
+  const std::string bk = std::to_string(t.bk), buffers = shape->buffers > 1 ? "[" + std::to_string(shape->buffers) + "]" : "";
+  if (isM)
+    return shape->mTransposed ? "Mds" + buffers + "[" + bk + "][" + std::to_string(shape->mCols) + "]: M's tile transposed, [k][m]"
+                              : "Mds[" + std::to_string(shape->mRows) + "][" + bk + "]: [m][k]";
+  return "Nds" + buffers + "[" + bk + "][" + std::to_string(shape->nCols) + "]: [k][n]";
+}
+
+// The double buffer's halves: a line between them and each one's name at its left edge.
+void labelBuffers(const GridRect& g, int buffers, const Theme& theme) {
+  if (buffers < 2 || g.rows == 0) return;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int rowsEach = g.rows / buffers;
+  for (int b = 0; b < buffers; ++b) {
+    const float y = g.y + g.cellHeight * float(b * rowsEach);
+    if (b > 0) draw->AddLine(ImVec2(g.x - 4, y), ImVec2(g.x + g.width + 4, y), theme.highlight, 3.0f);
+    if (g.cellHeight * float(rowsEach) < ImGui::GetTextLineHeight()) continue;  // the line alone
+    const std::string name = "buffer " + std::to_string(b);
+    const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+    const ImVec2 at(g.x + 2, y + 1);
+    draw->AddRectFilled(at, ImVec2(at.x + size.x + 4, at.y + size.y), IM_COL32(0, 0, 0, 170));
+    draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 255), name.c_str());
+  }
+}
+
 }  // namespace
 
 void drawSharedPanel(PanelContext& ctx) {
@@ -47,7 +93,8 @@ void drawSharedPanel(PanelContext& ctx) {
   const KernelLaunch& L = run->run.plan.launch;
   const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
   const TileState tiles = tileStateAt(*run, *block, c);
-  if (tiles.rows == 0 || L.tile == 0) {
+  const auto shape = ladderSharedShape(L);
+  if (tiles.empty() || (L.tile == 0 && !shape)) {
     ImGui::TextWrapped("%s reads M and N straight from global memory: no shared memory.",
                        std::string(kernelInfo(L.kernel).name).c_str());
     return;
@@ -58,19 +105,29 @@ void drawSharedPanel(PanelContext& ctx) {
   const int followed = followedThread(ctx.state);
   const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const ImVec2 each((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
+  // Wide, flat tiles (the transposed Mds, the double buffer) are stacked so each has the width.
+  const bool stacked = shape && shape->mCols > shape->mRows;
+  const ImVec2 each = stacked ? ImVec2(avail.x, (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f - line)
+                              : ImVec2((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
   std::optional<CellIndex> hover[2];
   for (int i = 0; i < 2; ++i) {
     const bool isM = i == 0;
-    if (i) ImGui::SameLine();
+    if (i && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(isM ? "Mds[ty][k]" : "Nds[k][tx]");
-    hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", tiles.rows, tiles.cols,
-                               slotCells(tiles, isM, theme, events, L.blockX), each,
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each.x);
+    ImGui::TextWrapped("%s", tileCaption(isM, shape, L.tiling).c_str());
+    ImGui::PopTextWrapPos();
+    const TileDims d = tiles.dims(isM);
+    hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", d.rows, d.cols, slotCells(tiles, isM, theme, events, L.blockX),
+                               ImVec2(each.x, each.y - (shape ? line : 0.0f)),
                                ctx.state.lesson.presenter ? 120.0f : 48.0f},
                               theme, ctx.layout);
-    // The followed thread's slots: those it wrote this phase, and those it reads at this k step.
+    if (shape) labelBuffers(ctx.layout.grids.back(), shape->buffers, theme);
+    // The followed thread's slots: those it wrote this phase, and those it reads at this k step;
+    // on the ladder also what its whole warp reads (one request per warp: its footprint).
     if (followed >= 0) {
+      if (shape && tiles.reading)
+        frameCells(ctx.layout.grids.back(), warpReads(tiles, isM, followed / kWarpSize), theme.follow, 1.0f);
       frameCells(ctx.layout.grids.back(), isM ? f.mdsWritten : f.ndsWritten, theme.follow, theme.followPx);
       frameCells(ctx.layout.grids.back(), isM ? f.mdsRead : f.ndsRead, theme.follow, theme.followPx * 1.6f);
     }

@@ -1,11 +1,12 @@
-// Thread block: the selected block's threads laid out as threadIdx (y rows, x columns),
-// coloured by state at the cursor; warps alternate their outline; barrier arrivals count up
-// until the block is released.
+// Thread block: the selected block's threads laid out as threadIdx (y rows, x columns), or a
+// warp per row for the ladder's one-dimensional blocks, coloured by state at the cursor; warps
+// alternate their outline; barrier arrivals count up until the block is released.
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 
+#include "core/block_geometry.h"
 #include "event_text.h"
 #include "kernels/ceil_div.h"
 #include "panels.h"
@@ -21,18 +22,23 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const Timeline& t = run->timeline;
   const KernelLaunch& L = run->run.plan.launch;
   const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const int rows = int(L.blockY), cols = int(L.blockX);
+  const ThreadGrid g = threadGrid(L);
+  const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
 
-  ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
-                     ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
+  if (g.byWarp)
+    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block->bx(), block->by(),
+                       threads, ceilDiv(threads, kWarpSize));
+  else
+    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+                       ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
   const int arrivals = block->barrierArrivals(c);
   if (arrivals >= 0) {
-    const bool released = arrivals == rows * cols;
+    const bool released = arrivals == threads;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
                                                            : theme.stateColour(ThreadState::Waiting));
     char label[96];
-    std::snprintf(label, sizeof label, "barrier: %d/%d arrived%s", arrivals, rows * cols, released ? ", released" : "");
-    ImGui::ProgressBar(float(arrivals) / float(rows * cols), ImVec2(-1, 0), label);
+    std::snprintf(label, sizeof label, "barrier: %d/%d arrived%s", arrivals, threads, released ? ", released" : "");
+    ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
     ImGui::PopStyleColor();
   } else {
     ImGui::TextDisabled("no barrier at this step");
@@ -41,6 +47,10 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
   int counts[6] = {};
   for (int i = 0; i < rows * cols; ++i) {
+    if (i >= threads) {  // past the last warp's last thread
+      cells[std::size_t(i)] = {theme.cellGhost, theme.cellOutline, 0, gfx::kMarkNone};
+      continue;
+    }
     const ThreadState s = block->threadState(c, i);
     ++counts[int(s)];
     // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
@@ -65,13 +75,14 @@ void drawThreadBlockPanel(PanelContext& ctx) {
       ctx.grids.draw({"block", rows, cols, std::move(cells), space, compact ? 80.0f : 40.0f}, theme, ctx.layout);
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
-  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    const int linear = hovered->row * cols + hovered->col;
-    ctx.emit(linear == followed ? FollowThread{-1, -1} : FollowThread{hovered->col, hovered->row});
-  }
-  if (hovered) {
-    const int linear = hovered->row * cols + hovered->col;
-    std::string text = "thread (" + std::to_string(hovered->col) + "," + std::to_string(hovered->row) + "), linear " +
+  // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
+  const int linearHovered = hovered ? hovered->row * cols + hovered->col : -1;
+  const int hx = linearHovered % int(std::max(L.blockX, 1u)), hy = linearHovered / int(std::max(L.blockX, 1u));
+  if (hovered && linearHovered < threads && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    ctx.emit(linearHovered == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
+  if (hovered && linearHovered < threads) {
+    const int linear = linearHovered;
+    std::string text = "thread (" + std::to_string(hx) + "," + std::to_string(hy) + "), linear " +
                        std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
                        std::string(threadStateName(block->threadState(c, linear))) +
                        (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps");

@@ -81,6 +81,11 @@ std::string check(const std::vector<std::string>& w) {
       return n == 3 && (w[2] == kDeviceProfileName || profileByName(w[2])) ? ""
                                                                           : "set profile device|" + profileNames();
     if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
+    if (what == "tiling") {
+      if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
+      auto t = parseTilingOrDefault(w[2]);
+      return t ? "" : t.error().message;
+    }
     if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
     if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
     if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
@@ -239,7 +244,8 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     } else if (c == "set") {
       LaunchConfig config = state.request.config;
       const std::string& what = w[1];
-      if (what == "kernel") config.kernel = *kernelByName(w[2]);
+      if (what == "kernel") config = withKernel(config, *kernelByName(w[2]));
+      else if (what == "tiling") config.tiling = *parseTilingOrDefault(w[2]);
       else if (what == "size") parseInt(w[2], a), config.dims = {a, a, a};
       else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
       else if (what == "tile") parseInt(w[2], config.tile);

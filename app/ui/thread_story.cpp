@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/block_geometry.h"
+
 namespace tilescope::ui {
 namespace {
 
@@ -24,9 +26,18 @@ std::string loadWords(const Event& e) {
   if (zeroFilled(e))
     return "writes 0 into " + slot(tile, e.sharedRow, e.sharedCol) + " (" + element(matrix, e.globalRow, e.globalCol) +
            " lies outside " + matrix + ")";
-  std::string what = "loads " + element(matrix, e.globalRow, e.globalCol);
+  // A 128-bit access names its first element and slot: "M(0,4..7)", "Nds[1][8..11]".
+  const std::string wide = (e.flags & kWide) ? ".." + std::to_string(e.globalCol + 3) : "";
+  const std::string wideSlot = (e.flags & kWide) ? ".." + std::to_string(e.sharedCol + 3) : "";
+  auto named = [&](const std::string& s) { return wide.empty() ? s : s.substr(0, s.size() - 1) + wide + ")"; };
+  auto slotNamed = [&](const std::string& s) { return wideSlot.empty() ? s : s.substr(0, s.size() - 1) + wideSlot + "]"; };
+  if (e.flags & kStagedWrite)
+    return "stores " + named(element(matrix, e.globalRow, e.globalCol)) + " from a register into " +
+           slotNamed(slot(tile, e.sharedRow, e.sharedCol));
+  std::string what = "loads " + named(element(matrix, e.globalRow, e.globalCol));
   if (!inBounds(e)) what += ", outside " + std::string(matrix) + "!,";
-  if (e.sharedRow >= 0) what += " into " + slot(tile, e.sharedRow, e.sharedCol);
+  if (e.sharedRow >= 0) what += " into " + slotNamed(slot(tile, e.sharedRow, e.sharedCol));
+  else if (e.flags & kStagedRead) what += " into a register";
   return what;
 }
 
@@ -162,13 +173,16 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
       const bool m = e.op == Op::LoadM || e.op == Op::ReadM;
       switch (e.op) {
         case Op::LoadM:
-        case Op::LoadN:
-          if (!zeroFilled(e)) (m ? f.mLoads : f.nLoads).push_back({e.globalRow, e.globalCol});
-          if (e.sharedRow >= 0 && e.phase == phase) (m ? f.mdsWritten : f.ndsWritten).push_back({e.sharedRow, e.sharedCol});
+        case Op::LoadN:  // a 128-bit access: four elements and slots
+          if (!zeroFilled(e))
+            for (const GridCell& at : elementsOf(e)) (m ? f.mLoads : f.nLoads).push_back({at.row, at.col});
+          if (e.sharedRow >= 0 && e.phase == phase)
+            for (const GridCell& at : slotsOf(e)) (m ? f.mdsWritten : f.ndsWritten).push_back({at.row, at.col});
           break;
         case Op::ReadM:
         case Op::ReadN:
-          if (s == c.step) (m ? f.mdsRead : f.ndsRead).push_back({e.sharedRow, e.sharedCol});
+          if (s == c.step)
+            for (const GridCell& at : slotsOf(e)) (m ? f.mdsRead : f.ndsRead).push_back({at.row, at.col});
           break;
         case Op::StoreP: f.stored = true; break;
         default: break;
@@ -177,6 +191,12 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
   }
   if (const int64_t store = storeOf(t, block, thread); store >= 0)
     f.p = {events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol};
+  for (int s = 0; s < t.steps(); ++s) {
+    if (t.step(s).kind != StepKind::Store && t.step(s).kind != StepKind::Mixed) continue;
+    for (uint32_t i : block.stepEvents(s))
+      if (events[i].op == Op::StoreP && linearThread(events[i], blockX) == thread)
+        for (const GridCell& at : elementsOf(events[i])) f.pTile.push_back({at.row, at.col});
+  }
   return f;
 }
 

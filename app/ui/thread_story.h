@@ -26,6 +26,7 @@ struct ThreadFootprint {
   std::vector<CellIndex> mdsWritten, ndsWritten;  // slots it wrote in the current phase (done)
   std::vector<CellIndex> mdsRead, ndsRead;        // slots it reads at the cursor's step
   CellIndex p{-1, -1};                            // the P element it stores (-1: it stores none)
+  std::vector<CellIndex> pTile;                   // every P element it stores (the ladder: its TM x TN tile)
   bool stored = false;                            // and whether it has at the cursor
 };
 ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);

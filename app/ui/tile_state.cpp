@@ -2,49 +2,73 @@
 
 #include <algorithm>
 
+#include "core/block_geometry.h"
+
 namespace tilescope::ui {
 
 TileState tileStateAt(const LoadedRun& run, const BlockTimeline& block, Cursor cursor) {
   const Timeline& timeline = run.timeline;
   const auto& events = timeline.trace().events;
-  const unsigned blockX = timeline.trace().launch.blockX;
+  const KernelLaunch& L = timeline.trace().launch;
+  const unsigned blockX = L.blockX;
   const Cursor c = timeline.normalize(cursor);
   TileState t;
   t.loadStep = block.loadStepAt(c.step);
   const auto loads = block.stepEvents(t.loadStep);
   const auto reads = block.stepEvents(c.step);
 
-  // Tile extent: the slots this kernel uses (from its events; at least the tile width).
-  const int tile = timeline.trace().launch.tile;
-  t.rows = t.cols = tile;
-  auto extend = [&](const Event& e) {
-    if (e.sharedRow < 0 || e.sharedCol < 0) return;
-    t.rows = std::max(t.rows, e.sharedRow + 1);
-    t.cols = std::max(t.cols, e.sharedCol + 1);
-  };
-  for (uint32_t i : loads) extend(events[i]);
-  for (uint32_t i : reads) extend(events[i]);
-  t.mds.resize(std::size_t(t.rows) * std::size_t(t.cols));
-  t.nds.resize(t.mds.size());
+  // Tile extent: the ladder's kernels say theirs (padding and both buffers included); the
+  // chapter's use the slots their events touch, at least the tile width.
+  const auto shape = ladderSharedShape(L);
+  if (shape) {
+    t.m = {shape->mRows, shape->mCols};
+    t.n = {shape->nRows, shape->nCols};
+  } else {
+    int rows = L.tile, cols = L.tile;
+    auto extend = [&](const Event& e) {
+      for (const GridCell& at : slotsOf(e)) rows = std::max(rows, at.row + 1), cols = std::max(cols, at.col + 1);
+    };
+    for (uint32_t i : loads) extend(events[i]);
+    for (uint32_t i : reads) extend(events[i]);
+    t.m = t.n = {rows, cols};
+  }
+  t.mds.resize(std::size_t(t.m.rows) * std::size_t(t.m.cols));
+  t.nds.resize(std::size_t(t.n.rows) * std::size_t(t.n.cols));
+  auto inside = [&](bool isM, const GridCell& at) { return at.row < t.dims(isM).rows && at.col < t.dims(isM).cols; };
 
-  for (uint32_t i : loads) {
+  // A double buffer keeps the other half's tiles while this one loads: the load step before
+  // is drawn first, then the current one over it.
+  const int previous = shape && shape->buffers > 1 && t.loadStep > 0 ? block.loadStepAt(t.loadStep - 1) : -1;
+  std::vector<std::pair<uint32_t, int>> writes;  // event, its step
+  if (previous >= 0)
+    for (uint32_t i : block.stepEvents(previous)) writes.push_back({i, previous});
+  for (uint32_t i : loads) writes.push_back({i, t.loadStep});
+  for (const auto& [i, step] : writes) {
     const Event& e = events[i];
     if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
-    const bool done = timeline.done(c, t.loadStep, linearThread(e, blockX));
+    const bool done = timeline.done(c, step, linearThread(e, blockX));
     if (e.sharedRow < 0) {
-      if (done && t.loadStep == c.step) t.directLoads.push_back(i);
+      // A read staged into registers is shown where its shared write lands (kStagedWrite).
+      if (done && step == c.step && !(e.flags & kStagedRead)) t.directLoads.push_back(i);
       continue;
     }
-    SlotState& s = t.slot(e.op == Op::LoadM, e.sharedRow, e.sharedCol);
-    s.loadEvent = i;
-    s.loaded = done;
+    const bool isM = e.op == Op::LoadM;
+    for (const GridCell& at : slotsOf(e)) {  // four slots for a 128-bit store
+      if (!inside(isM, at)) continue;
+      SlotState& s = t.slot(isM, at.row, at.col);
+      s.loadEvent = i;
+      s.loaded = done;
+    }
   }
   for (uint32_t i : reads) {
     const Event& e = events[i];
     if ((e.op != Op::ReadM && e.op != Op::ReadN) || e.sharedRow < 0) continue;
     t.reading = true;
     const int thread = linearThread(e, blockX);
-    if (timeline.done(c, c.step, thread)) t.slot(e.op == Op::ReadM, e.sharedRow, e.sharedCol).readers.push_back(thread);
+    if (!timeline.done(c, c.step, thread)) continue;
+    const bool isM = e.op == Op::ReadM;
+    for (const GridCell& at : slotsOf(e))
+      if (inside(isM, at)) t.slot(isM, at.row, at.col).readers.push_back(thread);
   }
   return t;
 }

@@ -15,15 +15,23 @@ struct SlotState {
   std::vector<int> readers;  // linear threads that read the slot at the current step (done)
 };
 
+struct TileDims {
+  int rows = 0, cols = 0;
+};
+
 struct TileState {
   int loadStep = -1;          // the step whose loads fill the tiles (-1: nothing loaded yet)
-  int rows = 0, cols = 0;     // slots per tile
+  TileDims m, n;              // slots of Mds and Nds (the ladder's differ: bm x bk, bk x bn, ...)
   std::vector<SlotState> mds, nds;  // row-major rows x cols
   bool reading = false;       // the cursor's step reads shared memory
   std::vector<int64_t> directLoads;  // kernels without tiles: this step's global loads (done)
-  SlotState& slot(bool m, int r, int c) { return (m ? mds : nds)[std::size_t(r) * std::size_t(cols) + std::size_t(c)]; }
-  const SlotState& slot(bool m, int r, int c) const {
-    return (m ? mds : nds)[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
+  const TileDims& dims(bool isM) const { return isM ? m : n; }
+  bool empty() const { return m.rows == 0 || n.rows == 0; }
+  SlotState& slot(bool isM, int r, int c) {
+    return (isM ? mds : nds)[std::size_t(r) * std::size_t(dims(isM).cols) + std::size_t(c)];
+  }
+  const SlotState& slot(bool isM, int r, int c) const {
+    return (isM ? mds : nds)[std::size_t(r) * std::size_t(dims(isM).cols) + std::size_t(c)];
   }
 };
 

@@ -11,8 +11,9 @@
 namespace tilescope {
 namespace {
 
-// The README's table of lessons: one per topic of the chapter.
-constexpr std::size_t kShippedLessons = 10;
+// The README's table of lessons: one per topic of the chapter, the ladder's overview and one
+// per rung of it (2 to 7).
+constexpr std::size_t kShippedLessons = 17;
 
 const std::vector<Lesson>& shippedLessons() {
   static const std::vector<Lesson> lessons = [] {
@@ -37,6 +38,16 @@ TEST(ShippedLessons, CoverEveryTopicOfTheChapter) {
   for (const char* topic : {"memory-types", "naive-traffic", "tiling-and-phases", "two-barriers", "strip-mining",
                             "boundary-checks", "general-jkl", "dynamic-shared", "occupancy", "warps-and-coalescing"})
     EXPECT_TRUE(names.count(topic)) << "no lesson on " << topic;
+  // Every rung of the ladder past fig. 5.9 has a lesson that runs it at one of its tilings.
+  std::set<KernelId> taught;
+  for (const Lesson& l : shippedLessons())
+    for (const LessonPage& page : l.pages)
+      if (kernelInfo(page.config.kernel).ladderRung > 1) {
+        taught.insert(page.config.kernel);
+        EXPECT_FALSE(page.config.tiling.empty()) << l.name << ": '" << page.title << "' sets no tiling";
+      }
+  for (const KernelInfo& k : kKernels)
+    if (k.ladderRung > 1) EXPECT_TRUE(taught.count(k.id)) << "no lesson runs " << k.name;
 }
 
 // Every page opens on a launch that plans, traces and runs on the emulator.

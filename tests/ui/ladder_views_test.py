@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The ladder's rungs in the app (README, "The app on the ladder's kernels"), through script
+mode: vectorized at its teaching tiling 16x16x4/4x4 on a 32^3 product. Expected cells come from
+the kernel's own index arithmetic (kernels/vectorized.cuh), worked by hand: a block's tile of P
+is 16 x 16; thread t computes rows (t / 4) * 4.. and columns (t % 4) * 4.. of it; in phase 0
+thread t loads N(t / 4, colBase + (t % 4) * 4 ..+3) as one 128-bit load and M(rowBase + t, 0..3).
+Standard library only."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_mode_test as sm  # noqa: E402
+
+
+def load(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return json.load(f)
+
+
+class VectorizedAtItsTeachingTiling(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder, _ = sm.run_app("set kernel vectorized\nset size 32\nset tiling 16x16x4/4x4\nset shading off\nwait\n"
+                                   "select block 1 0\nfollow thread 5 0\nseek phase 0\nscreenshot @v.png\nlayout @v.json\n"
+                                   "set kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
+                                   "layout @d.json\nquit\n")
+        cls.layout, cls.image = load(cls.folder, "v.json"), sm.Image(os.path.join(cls.folder, "v.png"))
+        cls.theme = cls.layout["theme"]
+
+    def centre(self, grid, row, col):
+        g = sm.grid(self.layout, grid)
+        return self.image.pixel(g["x"] + (col + 0.5) * g["cellWidth"], g["y"] + (row + 0.5) * g["cellHeight"])
+
+    def test_the_blocks_tile_of_p_is_bm_by_bn(self):
+        p, highlight = sm.grid(self.layout, "P"), sm.hex_rgb(self.theme["highlight"])
+        self.assertEqual((p["rows"], p["cols"]), (32, 32))
+        ringed = lambda r, c: sm.close(self.image.pixel(*sm.ring_point(p, r, c)), highlight, 40)  # noqa: E731
+        # Block (1,0): rows 0-15, columns 16-31 (the block has 16 threads, the tile 256 elements).
+        for r, c in ((0, 16), (0, 31), (15, 16), (15, 31), (10, 25)):
+            self.assertTrue(ringed(r, c), f"P({r},{c}) is not ringed")
+        for r, c in ((0, 15), (16, 16), (16, 31), (31, 0)):
+            self.assertFalse(ringed(r, c), f"P({r},{c}) should not be ringed")
+
+    def test_the_followed_threads_register_tile_is_framed(self):
+        self.assertEqual(self.layout["follow"], [5, 0])
+        follow, p = sm.hex_rgb("#ff2ef0"), sm.grid(self.layout, "P")
+
+        def framed(r, c):  # a pixel on the frame, just inside the cell's left edge
+            inset = p["outlinePx"] + 2
+            return sm.close(self.image.pixel(p["x"] + c * p["cellWidth"] + inset, p["y"] + (r + 0.5) * p["cellHeight"]),
+                            follow, 40)
+
+        # Thread 5: row 5 / 4 = 1, column 5 % 4 = 1 of the 4x4 grid of 4x4 tiles: P(4..7, 20..23).
+        for r in range(4, 8):
+            for c in range(20, 24):
+                self.assertTrue(framed(r, c), f"P({r},{c}) is not framed")
+        for r, c in ((3, 20), (8, 20), (4, 19), (4, 24), (0, 16)):
+            self.assertFalse(framed(r, c), f"P({r},{c}) should not be framed")
+
+    def test_a_wide_load_colours_four_cells(self):
+        colour = lambda t: sm.hex_rgb(self.theme["threads"][t % 8])  # noqa: E731
+        # N(0, 16..19) is one 128-bit load by thread 0; N(0, 20..23) by thread 1; N(1, 16..19) by 4.
+        for c in range(16, 20):
+            self.assertTrue(sm.close(self.centre("N", 0, c), colour(0), 10), f"N(0,{c}): {self.centre('N', 0, c)}")
+        for c in range(20, 24):
+            self.assertTrue(sm.close(self.centre("N", 0, c), colour(1), 10), f"N(0,{c}): {self.centre('N', 0, c)}")
+        self.assertTrue(sm.close(self.centre("N", 1, 16), colour(4), 10))
+        # M(2, 0..3): thread 2's 128-bit read, stored transposed into Mds column 2 (corner turning).
+        for c in range(4):
+            self.assertTrue(sm.close(self.centre("M", 2, c), colour(2), 10), f"M(2,{c}): {self.centre('M', 2, c)}")
+            self.assertTrue(sm.close(self.centre("Mds", c, 2), colour(2), 10), f"Mds[{c}][2]: {self.centre('Mds', c, 2)}")
+        # Row 4 of N belongs to phase 1's tile: not loaded yet, idle.
+        self.assertTrue(sm.close(self.centre("N", 4, 16), sm.hex_rgb(self.theme["cellIdle"]), 10), self.centre("N", 4, 16))
+
+    def test_the_shared_tiles_and_the_block_are_drawn_as_declared(self):
+        mds, nds = sm.grid(self.layout, "Mds"), sm.grid(self.layout, "Nds")
+        self.assertEqual((mds["rows"], mds["cols"]), (4, 20))  # Mds[BK][BM + 4]: M's tile transposed
+        self.assertEqual((nds["rows"], nds["cols"]), (4, 16))
+        self.assertEqual((sm.grid(self.layout, "block")["rows"], sm.grid(self.layout, "block")["cols"]), (1, 16))
+        d = load(self.folder, "d.json")
+        mds = sm.grid(d, "Mds")
+        self.assertEqual((mds["rows"], mds["cols"]), (8, 36))  # two buffers of BK = 4 rows of BM + 4
+        block = sm.grid(d, "block")
+        self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
+
+
+if __name__ == "__main__":
+    if "--app" in sys.argv:
+        i = sys.argv.index("--app")
+        sm.APP = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    unittest.main(verbosity=2)
