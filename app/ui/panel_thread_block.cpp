@@ -23,8 +23,9 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const Cursor c = t.normalize(ctx.state.shown.cursor);
   const int rows = int(L.blockY), cols = int(L.blockX);
 
-  ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
-                     ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
+  if (!ctx.state.lesson.presenter)  // on a projector the threads get the room (the caption names the block)
+    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+                       ceilDiv(rows * cols, kWarpSize), rows * cols > kWarpSize ? "s" : "");
   const int arrivals = block->barrierArrivals(c);
   if (arrivals >= 0) {
     const bool released = arrivals == rows * cols;

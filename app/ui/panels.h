@@ -69,6 +69,7 @@ void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
 void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
+void drawThreadLifePanel(PanelContext& ctx);  // the followed thread's life, as fig. 5.8 tabulates it
 
 // The analysis of the run on screen for the analysis panels, or null, having said why
 // (no run yet, or its analysis still being computed: it follows the picture).

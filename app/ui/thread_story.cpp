@@ -6,12 +6,6 @@
 namespace tilescope::ui {
 namespace {
 
-std::string element(const char* matrix, int row, int col) {
-  return std::string(matrix) + "(" + std::to_string(row) + "," + std::to_string(col) + ")";
-}
-std::string slot(const char* tile, int row, int col) {
-  return std::string(tile) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
 std::string threadName(int linear, unsigned blockX) {
   return "thread (" + std::to_string(linear % int(blockX)) + "," + std::to_string(linear / int(blockX)) + ")";
 }
@@ -22,11 +16,12 @@ std::string loadWords(const Event& e) {
   const char* matrix = m ? "M" : "N";
   const char* tile = m ? "Mds" : "Nds";
   if (zeroFilled(e))
-    return "writes 0 into " + slot(tile, e.sharedRow, e.sharedCol) + " (" + element(matrix, e.globalRow, e.globalCol) +
-           " lies outside " + matrix + ")";
-  std::string what = "loads " + element(matrix, e.globalRow, e.globalCol);
+    return "writes 0 into " + slotName(tile, e.sharedRow, e.sharedCol) + " (" +
+           (e.globalRow >= 0 ? elementName(matrix, e.globalRow, e.globalCol) : std::string("its element")) + " lies outside " +
+           matrix + ")";
+  std::string what = "loads " + elementName(matrix, e.globalRow, e.globalCol);
   if (!inBounds(e)) what += ", outside " + std::string(matrix) + "!,";
-  if (e.sharedRow >= 0) what += " into " + slot(tile, e.sharedRow, e.sharedCol);
+  if (e.sharedRow >= 0) what += " into " + slotName(tile, e.sharedRow, e.sharedCol);
   return what;
 }
 
@@ -125,12 +120,12 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       }
       if (!a || !b) break;
       const int64_t store = storeOf(t, block, thread);
-      const std::string p = store >= 0 ? element("P", events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol)
+      const std::string p = store >= 0 ? elementName("P", events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol)
                                        : "its P value";
       auto operand = [](const Event& e) {
         const bool m = e.op == Op::ReadM || e.op == Op::LoadM;
-        return e.op == Op::ReadM || e.op == Op::ReadN ? slot(m ? "Mds" : "Nds", e.sharedRow, e.sharedCol)
-                                                      : element(m ? "M" : "N", e.globalRow, e.globalCol);
+        return e.op == Op::ReadM || e.op == Op::ReadN ? slotName(m ? "Mds" : "Nds", e.sharedRow, e.sharedCol)
+                                                      : elementName(m ? "M" : "N", e.globalRow, e.globalCol);
       };
       return prefix + who + ": " + p + " += " + operand(*a) + " x " + operand(*b) + others;
     }
@@ -139,7 +134,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::StoreP) {
           char value[32];
           std::snprintf(value, sizeof value, "%.4g", double(e->value));
-          return prefix + who + " stores " + element("P", e->globalRow, e->globalCol) + " = " + value + others;
+          return prefix + who + " stores " + elementName("P", e->globalRow, e->globalCol) + " = " + value + others;
         }
       break;
     case StepKind::Mixed: break;
@@ -178,6 +173,21 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
   if (const int64_t store = storeOf(t, block, thread); store >= 0)
     f.p = {events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol};
   return f;
+}
+
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+  std::vector<FollowLink> links;
+  const Timeline& t = run.timeline;
+  const Cursor c = t.normalize(cursor);
+  if (c == t.begin()) return links;
+  const int phase = t.step(c.step).phase;
+  for (const LifePhase& p : threadLife(t, block, thread).phases) {
+    if (p.phase != phase) continue;
+    for (const LifeEntry& e : p.entries)
+      if (e.kind == LifeEntry::Kind::Load && e.slotRow >= 0 && t.done(c, e.step, thread))
+        links.push_back({e.isN, {e.row, e.col}, {e.slotRow, e.slotCol}});
+  }
+  return links;
 }
 
 }  // namespace tilescope::ui
