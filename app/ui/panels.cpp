@@ -37,9 +37,10 @@ struct Rect {
 
 // The projector layout (README.md, "For teachers"), in proportions of the screen so that 1280x720
 // and 1920x1080 look alike (its text scales with the height, presenterFontScale): the lesson's text
-// on the left; the matrices filling the centre above the shared tiles and the thread block, and
-// the step in words with the timeline at the bottom; the kernel source the whole height of the
-// right column, so it is shown whole.
+// on the left (the followed thread's life under it, in the room the page's text leaves); the
+// matrices filling the centre above the shared tiles and the thread block, and the step in words
+// with the timeline at the bottom; the kernel source the whole height of the right column, so it
+// is shown whole.
 Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH) {
   const float W = display.x, H = display.y;
   const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
