@@ -103,7 +103,15 @@ void startAnimationExport(AppState& state, const ExportAnimation& request) {
   job.active = true;
   state.playback.playing = false;
   state.animationExport = std::move(job);
-  report(state, "writing " + state.animationExport.path + "...", false);
+  // No "writing..." line: the Controls panel is in the frames, and must look as it did before
+  // the export; the progress goes to the window's title (exportProgressTitle).
+}
+
+std::string exportProgressTitle(const AppState& state) {
+  const AnimationExportJob& job = state.animationExport;
+  if (!job.active) return "tilescope";
+  return "tilescope - writing " + job.path + ": frame " + std::to_string(job.next + 1) + " of " +
+         std::to_string(job.frames.size());
 }
 
 void prepareAnimationFrame(AppState& state) {

@@ -40,6 +40,9 @@ Result<std::vector<Cursor>> animationFrames(const Timeline& timeline, AnimationR
 
 // applyIntents: starts the job (or reports why not in state.view.exported).
 void startAnimationExport(AppState& state, const ExportAnimation& request);
+// The window's title while a job runs ("tilescope - writing a.gif: frame 3 of 12"), else
+// "tilescope": the progress is shown there, outside the frames being exported.
+std::string exportProgressTitle(const AppState& state);
 // The frame loop, before drawing: puts the cursor at the frame being exported.
 void prepareAnimationFrame(AppState& state);
 // The frame loop, after rendering into the bound framebuffer of width x height: captures it

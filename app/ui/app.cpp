@@ -95,6 +95,7 @@ struct Platform {
   bool imguiGlfw = false, imguiGl = false;
   int windowedX = 0, windowedY = 0, windowedW = 0, windowedH = 0;
   bool fullscreen = false;
+  std::string title = "tilescope";  // as set on the window (an export's progress shows there)
   ~Platform() {
     if (imguiGl) ImGui_ImplOpenGL3_Shutdown();
     if (imguiGlfw) ImGui_ImplGlfw_Shutdown();
@@ -316,6 +317,10 @@ int runApp(const AppOptions& options) {
       lastPalette = state.view.palette;
     }
     syncFullscreen(platform, state.view.fullscreen);
+    if (std::string title = exportProgressTitle(state); title != platform.title) {  // export progress
+      glfwSetWindowTitle(platform.window, title.c_str());
+      platform.title = std::move(title);
+    }
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

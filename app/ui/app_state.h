@@ -94,8 +94,21 @@ struct SourceRect {
   float textHeight = 0;   // every shown line, wrapped, stacked
   float visibleHeight = 0;  // the room for them: textHeight > visibleHeight means it scrolls
 };
+// The Thread life panel's entries as drawn (thread_life.h): text, done / current / ahead, box.
+struct LifeTokenRect {
+  std::string text, time;
+  float x = 0, y = 0, width = 0, height = 0;
+};
+// An arrow of the followed thread, from a grid's cell to another's (an element to its slot).
+struct ArrowRect {
+  std::string from, to;  // grid names
+  int fromRow = 0, fromCol = 0, toRow = 0, toCol = 0;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
 struct FrameLayout {
   std::vector<GridRect> grids;
+  std::vector<LifeTokenRect> life;
+  std::vector<ArrowRect> arrows;
   SourceRect source;
   std::vector<WindowRect> windows;
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines

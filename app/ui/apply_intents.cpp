@@ -165,6 +165,8 @@ void applyIntents(AppState& state, RunWorker& worker) {
                    [&](const FollowThread& i) {
                      state.view.followX = i.tx < 0 || i.ty < 0 ? -1 : i.tx;
                      state.view.followY = i.tx < 0 || i.ty < 0 ? -1 : i.ty;
+                     if (state.view.followX >= 0)  // its life comes to the front of its slot
+                       state.view.activeTab["left-bottom"] = state.view.slotPanel["left-bottom"] = "Thread life";
                    },
                    [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
                    [&](const ExportAnimation& i) { startAnimationExport(state, i); },

@@ -87,6 +87,18 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   // The classroom's view: the step in words, the followed thread, the shading, the granularity.
   j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx)).endObject();
   j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
+  j.key("threadLife").beginArray();
+  for (const LifeTokenRect& t : state.layout.life)
+    j.beginObject().field("text", t.text).field("time", t.time).field("x", double(t.x)).field("y", double(t.y))
+        .field("width", double(t.width)).field("height", double(t.height)).endObject();
+  j.endArray();
+  j.key("arrows").beginArray();
+  for (const ArrowRect& a : state.layout.arrows) {
+    j.beginObject().field("from", a.from).key("fromCell").beginArray().value(a.fromRow).value(a.fromCol).endArray();
+    j.field("to", a.to).key("toCell").beginArray().value(a.toRow).value(a.toCol).endArray();
+    j.field("x0", double(a.x0)).field("y0", double(a.y0)).field("x1", double(a.x1)).field("y1", double(a.y1)).endObject();
+  }
+  j.endArray();
   j.field("loadShading", loadShadingOn(state)).field("granularity", std::string(granularityName(state.playback.granularity)));
   j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
   j.field("exported", state.view.exported);

@@ -3,7 +3,11 @@
 #if TILESCOPE_HAVE_GIFLIB
 #include <gif_lib.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -72,8 +76,15 @@ Indexed indexFrame(const unsigned char* rgb, int width, int height, int stride) 
 
 Result<std::unique_ptr<GifWriter>> GifWriter::open(const std::string& path, int width, int height) {
   int error = 0;
-  GifFileType* file = EGifOpenFileName(path.c_str(), false, &error);
-  if (!file) return failure(gifError(path, error));
+  // Opened here rather than by EGifOpenFileName, which creates the file readable by its owner
+  // only (0600): a GIF for the slides is a file like any other (0666 less the umask).
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0) return failure("cannot write " + path + ": " + std::strerror(errno));
+  GifFileType* file = EGifOpenFileHandle(fd, &error);  // it closes fd from now on
+  if (!file) {
+    ::close(fd);  // giflib gives it back when it could not start
+    return failure(gifError(path, error));
+  }
   std::unique_ptr<GifWriter> w(new GifWriter);
   w->state_ = std::make_unique<State>();
   w->state_->file = file;

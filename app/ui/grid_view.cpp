@@ -80,3 +80,30 @@ void frameCells(const GridRect& g, const std::vector<CellIndex>& cells, Rgba col
 }
 
 }  // namespace tilescope::ui
+
+namespace tilescope::ui {
+
+ImVec2 cellCentre(const GridRect& g, CellIndex c) {
+  return ImVec2(g.x + (float(c.col) + 0.5f) * g.cellWidth, g.y + (float(c.row) + 0.5f) * g.cellHeight);
+}
+
+void drawArrow(ImVec2 from, ImVec2 to, Rgba colour, Rgba outline, float thickness, float stopShort) {
+  const float dx = to.x - from.x, dy = to.y - from.y, length = std::sqrt(dx * dx + dy * dy);
+  if (length <= stopShort + 1.0f) return;
+  const ImVec2 u(dx / length, dy / length), n(-u.y, u.x);
+  const ImVec2 tip(to.x - u.x * stopShort, to.y - u.y * stopShort);
+  const float head = thickness * 4.0f;
+  const ImVec2 base(tip.x - u.x * head, tip.y - u.y * head);
+  const ImVec2 left(base.x + n.x * head * 0.6f, base.y + n.y * head * 0.6f), right(base.x - n.x * head * 0.6f, base.y - n.y * head * 0.6f);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  for (int pass = 0; pass < 2; ++pass) {  // the outline under, the colour over
+    const Rgba c = pass == 0 ? outline : colour;
+    const float grow = pass == 0 ? 2.0f : 0.0f;
+    draw->AddCircleFilled(from, thickness * 1.2f + grow, c);
+    draw->AddLine(from, base, c, thickness + grow);
+    if (pass == 0) draw->AddTriangle(tip, left, right, c, grow);
+    draw->AddTriangleFilled(tip, left, right, c);
+  }
+}
+
+}  // namespace tilescope::ui

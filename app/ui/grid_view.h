@@ -49,5 +49,10 @@ class GridPainter {
 // neighbouring cells do not merge, or one per cell.
 void frameBox(const GridRect& grid, int row0, int col0, int row1, int col1, Rgba colour, float thickness);
 void frameCells(const GridRect& grid, const std::vector<CellIndex>& cells, Rgba colour, float thickness);
+// The centre of a cell of a grid drawn this frame, in screen pixels.
+ImVec2 cellCentre(const GridRect& grid, CellIndex cell);
+// An arrow from one point to another over every window (the foreground draw list), outlined in
+// `outline` so that it reads on any cell colour; its head ends `stopShort` pixels before `to`.
+void drawArrow(ImVec2 from, ImVec2 to, Rgba colour, Rgba outline, float thickness, float stopShort);
 
 }  // namespace tilescope::ui

@@ -96,15 +96,15 @@ void animationExport(PanelContext& ctx) {
   a.phase = phase;
   a.width = kSizeWH[size][0];
   a.height = kSizeWH[size][1];
-  ImGui::BeginDisabled(!run || ctx.state.animationExport.active);
+  // Drawn the same while an export runs (no progress bar, nothing disabled): this panel is in
+  // the exported frames. The progress is in the window's title; a second export is refused.
+  ImGui::BeginDisabled(!run);
   if (ImGui::Button("GIF")) a.format = AnimationFormat::Gif, ctx.emit(a);
   if (ImGui::IsItemHovered()) tooltip("an animated GIF of the range, one frame per step at the current granularity");
   sameLineIfFits(ImGui::CalcTextSize("PNG frames").x + ImGui::GetStyle().FramePadding.x * 2);
   if (ImGui::Button("PNG frames")) a.format = AnimationFormat::Frames, ctx.emit(a);
   if (ImGui::IsItemHovered()) tooltip("numbered PNGs (frame-0000.png, ...) in a folder named after the run");
   ImGui::EndDisabled();
-  if (ctx.state.animationExport.active)
-    ImGui::ProgressBar(float(ctx.state.animationExport.next) / float(ctx.state.animationExport.frames.size()), ImVec2(-1, 0));
 }
 
 // Saving what is on screen: the run (replays with --open), its trace for Perfetto, the view.

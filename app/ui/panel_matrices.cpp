@@ -209,14 +209,18 @@ void drawMatricesPanel(PanelContext& ctx) {
   bool legendInCorner = side * float(ext.m.cols) >= legendW && side * float(ext.n.rows) + gap >= legendH;
   if (!legendInCorner)
     side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * 3.5f), maxCell);
-  const ImVec2 origin = ImGui::GetCursorPos();
   const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
+  // On a projector the grids stand in the middle of the centre, not at its left edge.
+  char caption[96];
+  std::snprintf(caption, sizeof caption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
+  const float rightW = std::max(side * float(ext.p.cols), ImGui::CalcTextSize(caption).x);
+  const float spare = ctx.state.lesson.presenter ? std::max(0.0f, avail.x - leftW - rightW) : 0.0f;
+  const ImVec2 origin(ImGui::GetCursorPos().x + std::floor(spare * 0.5f), ImGui::GetCursorPos().y);
   auto place = [&](float x, float y, const char* caption) {
     ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y));
     ImGui::TextUnformatted(caption);
     ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y + line));
   };
-  char caption[96];
   auto grid = [&](const char* name, Extent e, std::vector<CellStyle>& cells) {
     return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(side * e.cols, side * e.rows), maxCell},
                           theme, ctx.layout);

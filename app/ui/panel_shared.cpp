@@ -99,8 +99,10 @@ void drawSharedPanel(PanelContext& ctx) {
                        std::string(kernelInfo(L.kernel).name).c_str());
     return;
   }
-  ImGui::TextWrapped("block (%d,%d), %s", block->bx(), block->by(),
-                     tiles.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
+  // On a projector the caption says what the step does: the tiles get the room instead.
+  if (!ctx.state.lesson.presenter)
+    ImGui::TextWrapped("block (%d,%d), %s", block->bx(), block->by(),
+                       tiles.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int followed = followedThread(ctx.state);
   const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};

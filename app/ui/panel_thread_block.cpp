@@ -25,12 +25,15 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const ThreadGrid g = threadGrid(L);
   const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
 
-  if (g.byWarp)
+  if (ctx.state.lesson.presenter) {
+    // on a projector the threads get the room (the caption names the block)
+  } else if (g.byWarp) {
     ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block->bx(), block->by(),
                        threads, ceilDiv(threads, kWarpSize));
-  else
+  } else {
     ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
                        ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
+  }
   const int arrivals = block->barrierArrivals(c);
   if (arrivals >= 0) {
     const bool released = arrivals == threads;

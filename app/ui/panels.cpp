@@ -7,6 +7,8 @@
 
 #include <imgui_internal.h>
 
+#include "thread_story.h"
+
 namespace tilescope::ui {
 namespace {
 
@@ -25,6 +27,7 @@ constexpr std::array kPanels{
     PanelEntry{"Timing", Slot::Center, drawTimingPanel},
     PanelEntry{"Lab", Slot::Center, drawLabPanel},
     PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true},
+    PanelEntry{"Thread life", Slot::LeftBottom, drawThreadLifePanel},
     PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
 };
@@ -35,31 +38,32 @@ struct Rect {
 
 // The projector layout (README.md, "For teachers"), in proportions of the screen so that 1280x720
 // and 1920x1080 look alike (its text scales with the height, presenterFontScale): the lesson's text
-// on the left; the matrices filling the centre above the shared tiles and the thread block, and
-// the step in words with the timeline at the bottom; the kernel source the whole height of the
-// right column, so it is shown whole.
-Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale) {
+// on the left (the followed thread's life under it, in the room the page's text leaves); the
+// matrices filling the centre above the shared tiles and the thread block, and the step in words
+// with the timeline at the bottom; the kernel source the whole height of the right column, so it
+// is shown whole.
+Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH) {
   const float W = display.x, H = display.y;
   const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
   const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
-  const float middle = std::round(H * 0.2f);                                          // Mds, Nds | thread block
+  const float middle = std::round(H * 0.22f);                                         // Mds, Nds | thread block
   const float top = H - band - middle;
   switch (slot) {
-    case Slot::Left: return {0, 0, left, H};
+    case Slot::Left: return {0, 0, left, H - lifeH};
     case Slot::Center: return {left, 0, centerW, top};
     case Slot::RightTop: return {left, top, std::round(centerW * 0.5f), middle};
     case Slot::RightMiddle: return {left + std::round(centerW * 0.5f), top, centerW - std::round(centerW * 0.5f), middle};
     case Slot::Bottom: return {left, H - band, centerW, band};
     case Slot::RightBottom: return {W - right, 0, right, H};
-    case Slot::LeftBottom: return {0, H, 0, 0};  // Counters and Occupancy are not shown
+    case Slot::LeftBottom: return {0, H - lifeH, left, lifeH};  // the followed thread's life, if any
   }
   return {0, 0, W, H};
 }
 
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
 // larger fonts widen the side columns and the timeline band.
-Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
-  if (presenter) return presenterSlotRect(slot, display, fontScale);
+Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH) {
+  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH);
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
@@ -77,6 +81,41 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter) {
       return {W - right, std::round(H * 0.66f), right, H - std::round(H * 0.66f)};
   }
   return {0, 0, W, H};
+}
+
+// The projector layout's room for the Thread life panel under the lesson's text while a thread
+// is followed: what the lesson's page left free last frame (its text whole), but at least a
+// quarter of the height.
+float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
+  if (!ctx.state.lesson.presenter || followedThread(ctx.state) < 0) return 0;
+  float lesson = display.y * 0.5f;
+  if (const ImGuiWindow* w = ImGui::FindWindowByName("Lesson"))
+    lesson = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
+  return std::round(std::clamp(display.y - lesson, display.y * 0.25f, display.y * 0.6f));
+}
+
+// The followed thread's arrows over every window: each element it loaded in this phase to the
+// shared slot it went to (the grids as drawn this frame).
+void drawFollowArrows(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  const int thread = followedThread(ctx.state);
+  if (!run || !block || thread < 0) return;
+  auto grid = [&](const char* name) -> const GridRect* {
+    for (const GridRect& g : ctx.layout.grids)
+      if (g.name == name) return &g;
+    return nullptr;
+  };
+  const Theme& theme = ctx.theme();
+  for (const FollowLink& link : followLinks(*run, *block, ctx.state.shown.cursor, thread)) {
+    const GridRect* from = grid(link.isN ? "N" : "M");
+    const GridRect* to = grid(link.isN ? "Nds" : "Mds");
+    if (!from || !to || link.element.row >= from->rows || link.element.col >= from->cols) continue;
+    const ImVec2 a = cellCentre(*from, link.element), b = cellCentre(*to, link.slot);
+    drawArrow(a, b, theme.follow, theme.background, std::max(2.0f, theme.followPx * 0.75f), to->cellWidth * 0.3f);
+    ctx.layout.arrows.push_back({from->name, to->name, link.element.row, link.element.col, link.slot.row, link.slot.col,
+                                 a.x, a.y, b.x, b.y});
+  }
 }
 
 // How much the window's content took this frame against the room inside it.
@@ -123,6 +162,7 @@ const PanelEntry* findPanel(std::string_view name) {
 
 void drawPanels(PanelContext& ctx) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float lifeH = presenterLifeHeight(ctx, display);
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   for (int s = 0; s < kSlotCount; ++s) {
@@ -131,7 +171,8 @@ void drawPanels(PanelContext& ctx) {
     for (const auto& p : kPanels)
       if (p.slot == slot && !(p.hiddenForPresenter && ctx.state.lesson.presenter)) entries.push_back(&p);
     if (entries.empty()) continue;
-    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, ctx.state.lesson.presenter);
+    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, ctx.state.lesson.presenter, lifeH);
+    if (r.w <= 0 || r.h <= 0) continue;  // the projector layout's Thread life when no thread is followed
     const std::string slotName(slotTitle(slot));
     // The panel last brought forward in this slot (the first one until then).
     const auto recorded = ctx.state.view.slotPanel.find(slotName);
@@ -172,6 +213,7 @@ void drawPanels(PanelContext& ctx) {
     ctx.layout.windows.push_back(rect);
     ImGui::End();
   }
+  drawFollowArrows(ctx);
 }
 
 }  // namespace tilescope::ui

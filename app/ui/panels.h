@@ -70,6 +70,7 @@ void drawBugGalleryPanel(PanelContext& ctx);  // teaching
 void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
 void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
 void drawLabPanel(PanelContext& ctx);         // the kernel lab: editor, launch, verdict, exercises (README.md, "The kernel lab")
+void drawThreadLifePanel(PanelContext& ctx);  // the followed thread's life, as fig. 5.8 tabulates it
 
 // The analysis of the run on screen for the analysis panels, or null, having said why
 // (no run yet, or its analysis still being computed: it follows the picture).

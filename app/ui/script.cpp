@@ -1,5 +1,6 @@
 #include "script.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -168,6 +169,21 @@ Result<Script> loadScript(const std::string& path) {
   return parseScript(path, text.str());
 }
 
+namespace {
+// Intents that only move the view of the run on screen (none starts a run or reads one that is
+// not there yet). They apply in the order queued, so a view command may queue more behind them
+// in the same frame: a lesson page's dozen view lines then take a frame, not one each.
+bool viewOnly(const IntentQueue& q) {
+  return std::all_of(q.begin(), q.end(), [](const Intent& i) {
+    return std::holds_alternative<SelectBlock>(i) || std::holds_alternative<Step>(i) ||
+           std::holds_alternative<SeekPhase>(i) || std::holds_alternative<SeekStart>(i) ||
+           std::holds_alternative<SeekEnd>(i) || std::holds_alternative<ShowPanel>(i) ||
+           std::holds_alternative<FollowThread>(i) || std::holds_alternative<SetGranularity>(i) ||
+           std::holds_alternative<SetSpeed>(i);
+  });
+}
+}  // namespace
+
 Status ScriptRunner::fail(const ScriptLine& line, const std::string& message) const {
   return failure(script_.file + ":" + std::to_string(line.number) + ": " + message);
 }
@@ -185,7 +201,8 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
     // `set profile` waits like the rest: "device" is known once the first run has come back.
     const bool configures = c == "preset" || (c == "set" && w[1] != "profile") || (c == "lab" && !labCommandWaits(w));
     // Every command but set/preset acts on the newest run, so it waits for it.
-    if (!configures && (runPending || !state.intents.empty())) {
+    const bool viewCommand = c == "select" || c == "step" || c == "seek" || c == "show" || c == "follow";
+    if (!configures && (runPending || (!state.intents.empty() && !(viewCommand && viewOnly(state.intents))))) {
       if (waitStarted_ < 0) waitStarted_ = state.now;
       if (state.now - waitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the kernel run");
       return Ok{};

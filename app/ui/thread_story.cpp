@@ -8,12 +8,6 @@
 namespace tilescope::ui {
 namespace {
 
-std::string element(const char* matrix, int row, int col) {
-  return std::string(matrix) + "(" + std::to_string(row) + "," + std::to_string(col) + ")";
-}
-std::string slot(const char* tile, int row, int col) {
-  return std::string(tile) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
 std::string threadName(int linear, unsigned blockX) {
   return "thread (" + std::to_string(linear % int(blockX)) + "," + std::to_string(linear / int(blockX)) + ")";
 }
@@ -24,19 +18,20 @@ std::string loadWords(const Event& e) {
   const char* matrix = m ? "M" : "N";
   const char* tile = m ? "Mds" : "Nds";
   if (zeroFilled(e))
-    return "writes 0 into " + slot(tile, e.sharedRow, e.sharedCol) + " (" + element(matrix, e.globalRow, e.globalCol) +
-           " lies outside " + matrix + ")";
+    return "writes 0 into " + slotName(tile, e.sharedRow, e.sharedCol) + " (" +
+           (e.globalRow >= 0 ? elementName(matrix, e.globalRow, e.globalCol) : std::string("its element")) + " lies outside " +
+           matrix + ")";
   // A 128-bit access names its first element and slot: "M(0,4..7)", "Nds[1][8..11]".
   const std::string wide = (e.flags & kWide) ? ".." + std::to_string(e.globalCol + 3) : "";
   const std::string wideSlot = (e.flags & kWide) ? ".." + std::to_string(e.sharedCol + 3) : "";
   auto named = [&](const std::string& s) { return wide.empty() ? s : s.substr(0, s.size() - 1) + wide + ")"; };
   auto slotNamed = [&](const std::string& s) { return wideSlot.empty() ? s : s.substr(0, s.size() - 1) + wideSlot + "]"; };
   if (e.flags & kStagedWrite)
-    return "stores " + named(element(matrix, e.globalRow, e.globalCol)) + " from a register into " +
-           slotNamed(slot(tile, e.sharedRow, e.sharedCol));
-  std::string what = "loads " + named(element(matrix, e.globalRow, e.globalCol));
+    return "stores " + named(elementName(matrix, e.globalRow, e.globalCol)) + " from a register into " +
+           slotNamed(slotName(tile, e.sharedRow, e.sharedCol));
+  std::string what = "loads " + named(elementName(matrix, e.globalRow, e.globalCol));
   if (!inBounds(e)) what += ", outside " + std::string(matrix) + "!,";
-  if (e.sharedRow >= 0) what += " into " + slotNamed(slot(tile, e.sharedRow, e.sharedCol));
+  if (e.sharedRow >= 0) what += " into " + slotNamed(slotName(tile, e.sharedRow, e.sharedCol));
   else if (e.flags & kStagedRead) what += " into a register";
   return what;
 }
@@ -136,12 +131,12 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       }
       if (!a || !b) break;
       const int64_t store = storeOf(t, block, thread);
-      const std::string p = store >= 0 ? element("P", events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol)
+      const std::string p = store >= 0 ? elementName("P", events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol)
                                        : "its P value";
       auto operand = [](const Event& e) {
         const bool m = e.op == Op::ReadM || e.op == Op::LoadM;
-        return e.op == Op::ReadM || e.op == Op::ReadN ? slot(m ? "Mds" : "Nds", e.sharedRow, e.sharedCol)
-                                                      : element(m ? "M" : "N", e.globalRow, e.globalCol);
+        return e.op == Op::ReadM || e.op == Op::ReadN ? slotName(m ? "Mds" : "Nds", e.sharedRow, e.sharedCol)
+                                                      : elementName(m ? "M" : "N", e.globalRow, e.globalCol);
       };
       return prefix + who + ": " + p + " += " + operand(*a) + " x " + operand(*b) + others;
     }
@@ -150,7 +145,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::StoreP) {
           char value[32];
           std::snprintf(value, sizeof value, "%.4g", double(e->value));
-          return prefix + who + " stores " + element("P", e->globalRow, e->globalCol) + " = " + value + others;
+          return prefix + who + " stores " + elementName("P", e->globalRow, e->globalCol) + " = " + value + others;
         }
       break;
     case StepKind::Mixed: break;
@@ -198,6 +193,21 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
         for (const GridCell& at : elementsOf(events[i])) f.pTile.push_back({at.row, at.col});
   }
   return f;
+}
+
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+  std::vector<FollowLink> links;
+  const Timeline& t = run.timeline;
+  const Cursor c = t.normalize(cursor);
+  if (c == t.begin()) return links;
+  const int phase = t.step(c.step).phase;
+  for (const LifePhase& p : threadLife(t, block, thread).phases) {
+    if (p.phase != phase) continue;
+    for (const LifeEntry& e : p.entries)
+      if (e.kind == LifeEntry::Kind::Load && e.slotRow >= 0 && t.done(c, e.step, thread))
+        links.push_back({e.isN, {e.row, e.col}, {e.slotRow, e.slotCol}});
+  }
+  return links;
 }
 
 }  // namespace tilescope::ui

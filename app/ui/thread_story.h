@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app_state.h"
+#include "core/thread_life.h"
 #include "grid_view.h"
 
 namespace tilescope::ui {
@@ -30,5 +31,13 @@ struct ThreadFootprint {
   bool stored = false;                            // and whether it has at the cursor
 };
 ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);
+
+// The followed thread's loads of the current phase done at the cursor, each an element of M or
+// N and the shared slot it went to: the views link them with an arrow.
+struct FollowLink {
+  bool isN = false;
+  CellIndex element, slot;
+};
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);
 
 }  // namespace tilescope::ui

@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 """The classroom features of issue 12 (README.md, "For teachers"), through script mode: the
-presenter layout at 1280x720 and 1920x1080 with nothing cut off (every window's content inside
-it, the kernel source whole and inside its panel, cells that grow), the normal layout at
-1280x800, the step in words, following a thread, the load-count shading, and the animation
-export (the GIF decoded here: frame count, size, a known pixel in a known frame). Expected
-values come from the book's 4x4 example and hand counts, not from the app. Standard library only."""
+presenter layout at 1280x720 (every page of every lesson) and 1920x1080 (three lessons) with
+nothing cut off (every window's content inside it, the kernel source whole and inside its panel,
+cells that grow), the normal layout at 1280x800, the step in words, following a thread (its
+frames, its life as fig. 5.8 tabulates it, the arrows from its elements to its slots), the
+load-count shading, and the animation export (the GIF read here: frame count, size, a known
+pixel in a known frame; exported frames identical to the screen, with no progress bar). Expected
+values come from the book's 4x4 example and hand counts, not from the app.
+
+Few app launches, each running many checks (a launch and its PNG decoding cost seconds):
+one per screen size, the checks as test methods over its files. Standard library only."""
 import glob
 import json
 import os
-import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
+
+LESSON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "lessons")
 
 
 def load(folder, name):
@@ -21,72 +27,88 @@ def load(folder, name):
         return json.load(f)
 
 
-def run_sized(script, size):
-    return sm.run_app(script, extra_args=("--size", size))
+def lessons():
+    """Every lesson's name and page count, from the lesson files themselves."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(LESSON_DIR, "*.lesson"))):
+        name = os.path.basename(path)[:-len(".lesson")].split("-", 1)[1]
+        with open(path) as f:
+            out.append((name, sum(1 for line in f if line.startswith("page "))))
+    return out
 
 
-def assert_nothing_clipped(test, layout, where):
+def window(layout, name):
+    return next(w for w in layout["windows"] if w["name"] == name)
+
+
+def assert_nothing_clipped(test, layout, where, skip=()):
     for w in layout["windows"]:
+        if w["name"] in skip:
+            continue
         test.assertLessEqual(w["contentWidth"], w["innerWidth"] + 1, f"{where}: {w['name']} is cut off at the right: {w}")
         test.assertLessEqual(w["contentHeight"], w["innerHeight"] + 1, f"{where}: {w['name']} is cut off at the bottom: {w}")
         test.assertLessEqual(w["x"] + w["width"], layout["width"] + 0.5, f"{where}: {w['name']} runs off the screen")
         test.assertLessEqual(w["y"] + w["height"], layout["height"] + 0.5, f"{where}: {w['name']} runs off the screen")
 
 
-def gif_frames(path):
-    """Decodes a GIF (global or local palettes, LZW, sub-rectangles drawn over the previous
-    frame) into full RGB frames: (width, height, [frame rows of (r, g, b)])."""
-    data = open(path, "rb").read()
-    assert data[:6] in (b"GIF87a", b"GIF89a"), "not a GIF"
-    width, height, flags = int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little"), data[10]
-    pos, global_palette = 13, None
-    if flags & 0x80:
-        n = 3 << ((flags & 7) + 1)
-        global_palette = [tuple(data[pos + i:pos + i + 3]) for i in range(0, n, 3)]
-        pos += n
-    canvas = [[(0, 0, 0)] * width for _ in range(height)]
-    frames = []
-    while pos < len(data):
-        kind = data[pos]
-        pos += 1
-        if kind == 0x3B:
-            break
-        if kind == 0x21:  # extension: skip its blocks
-            pos += 1
-            while data[pos]:
-                pos += data[pos] + 1
-            pos += 1
-            continue
-        assert kind == 0x2C, f"unexpected block {kind:#x}"
-        x0, y0, w, h = (int.from_bytes(data[pos + i:pos + i + 2], "little") for i in (0, 2, 4, 6))
-        f = data[pos + 8]
-        pos += 9
-        palette = global_palette
-        if f & 0x80:
-            n = 3 << ((f & 7) + 1)
+class Gif:
+    """A GIF's blocks, read without decoding (frame count, size, sub-rectangles); pixels are
+    decoded on demand, each frame's LZW stream only as far as the pixel asked for."""
+
+    def __init__(self, path):
+        data = open(path, "rb").read()
+        assert data[:6] in (b"GIF87a", b"GIF89a"), "not a GIF"
+        self.width, self.height = int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+        flags, pos, palette = data[10], 13, None
+        if flags & 0x80:
+            n = 3 << ((flags & 7) + 1)
             palette = [tuple(data[pos + i:pos + i + 3]) for i in range(0, n, 3)]
             pos += n
-        min_code = data[pos]
-        pos += 1
-        stream = bytearray()
-        while data[pos]:
-            stream += data[pos + 1:pos + 1 + data[pos]]
-            pos += data[pos] + 1
-        pos += 1
-        indices = lzw_decode(bytes(stream), min_code)
-        for y in range(h):
-            row = canvas[y0 + y]
-            for x in range(w):
-                row[x0 + x] = palette[indices[y * w + x]]
-        frames.append([list(r) for r in canvas])
-    return width, height, frames
+        self.frames = []  # (x0, y0, w, h, palette, min_code, lzw stream)
+        while pos < len(data):
+            kind = data[pos]
+            pos += 1
+            if kind == 0x3B:
+                break
+            if kind == 0x21:  # an extension: skip its sub-blocks
+                pos += 1
+                while data[pos]:
+                    pos += data[pos] + 1
+                pos += 1
+                continue
+            assert kind == 0x2C, f"unexpected block {kind:#x}"
+            x0, y0, w, h = (int.from_bytes(data[pos + i:pos + i + 2], "little") for i in (0, 2, 4, 6))
+            f = data[pos + 8]
+            pos += 9
+            local = palette
+            if f & 0x80:
+                n = 3 << ((f & 7) + 1)
+                local = [tuple(data[pos + i:pos + i + 3]) for i in range(0, n, 3)]
+                pos += n
+            min_code, pos = data[pos], pos + 1
+            stream = bytearray()
+            while data[pos]:
+                stream += data[pos + 1:pos + 1 + data[pos]]
+                pos += data[pos] + 1
+            pos += 1
+            self.frames.append((x0, y0, w, h, local, min_code, bytes(stream)))
+
+    def pixel(self, frame, x, y):
+        """Frame `frame` as shown: each frame draws its rectangle over the ones before."""
+        x, y, colour = int(x), int(y), None
+        for x0, y0, w, h, palette, min_code, stream in self.frames[:frame + 1]:
+            if x0 <= x < x0 + w and y0 <= y < y0 + h:
+                index = (y - y0) * w + (x - x0)
+                colour = palette[lzw_decode(stream, min_code, index + 1)[index]]
+        assert colour is not None, f"({x},{y}) never drawn by frame {frame}"
+        return colour
 
 
-def lzw_decode(stream, min_code):
+def lzw_decode(stream, min_code, limit):
+    """The GIF's LZW stream decoded up to `limit` pixel indices."""
     clear, end = 1 << min_code, (1 << min_code) + 1
     out, bits, value, nbits = [], min_code + 1, 0, 0
-    table = None
-    prev = None
+    table, prev = None, None
     for byte in stream:
         value |= byte << nbits
         nbits += 8
@@ -107,113 +129,245 @@ def lzw_decode(stream, min_code):
                 entry = prev + prev[:1]
                 table.append(entry)
             out.extend(entry)
+            if len(out) >= limit:
+                return out
             prev = entry
             if len(table) == (1 << bits) and bits < 12:
                 bits += 1
     return out
 
 
-LESSONS = ("tiling-and-phases", "two-barriers", "boundary-checks")
+THREE_LESSONS = ("tiling-and-phases", "two-barriers", "boundary-checks")
+KERNELS = ("naive", "tiled", "tiled-bounds", "tiled-dynamic", "tiled-transposed", "tiled-rect", "tiled-no-first-sync",
+           "bug-k-typo", "bug-sync-in-k", "bug-rect-index", "bug-square-grid")
+
+# Fig. 5.8's row for thread_{1,0} (threadIdx.y = 1, threadIdx.x = 0; the app's thread (0,1)),
+# copied from the figure: its loads into which slots and its products, phase by phase, then the
+# element it stores. The barriers are fig. 5.9's lines 27 and 32.
+FIG58_THREAD_0_1 = [
+    "M(1,0) -> Mds[1][0]", "N(1,0) -> Nds[1][0]", "wait (line 27)", "k0: Mds[1][0] x Nds[0][0]",
+    "k1: Mds[1][1] x Nds[1][0]", "wait (line 32)",
+    "M(1,2) -> Mds[1][0]", "N(3,0) -> Nds[1][0]", "wait (line 27)", "k0: Mds[1][0] x Nds[0][0]",
+    "k1: Mds[1][1] x Nds[1][0]", "wait (line 32)",
+]
 
 
-class PresenterLayout(unittest.TestCase):
-    """Three lessons, every page, at both projector sizes: nothing cut off."""
+def presenter_script(names_pages):
+    script = ""
+    for name, pages in names_pages:
+        script += f"lesson {name}\nset presenter on\nwait\n"
+        for page in range(pages):
+            script += f"layout @{name}-{page}.json\nlesson next\n"
+    return script
 
-    def check_size(self, size):
-        w, h = (int(v) for v in size.split("x"))
-        script = ""
-        for name in LESSONS:
-            script += f"lesson {name}\nset presenter on\nwait\n"
-            pages = len(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "assets", "lessons", f"*-{name}.lesson")))
-            self.assertEqual(pages, 1)
-            for page in range(6):
-                script += f"layout @{name}-{page}.json\nlesson next\n"
-        folder, _ = run_sized(script + "quit\n", size)
-        for name in LESSONS:
-            for page in range(6):
-                layout = load(folder, f"{name}-{page}.json")
-                where = f"{size} {name} page {layout['lesson']['page'] + 1}"
+
+class PresenterChecks:
+    """The checks of one projector size, over the files its one launch wrote."""
+
+    def check_pages(self, names_pages):
+        w, h = self.size
+        for name, pages in names_pages:
+            for page in range(pages):
+                layout = load(self.folder, f"{name}-{page}.json")
+                where = f"{w}x{h} {name} page {layout['lesson']['page'] + 1}"
+                self.assertEqual(layout["lesson"]["page"], page, where)
                 self.assertTrue(layout["lesson"]["presenter"])
                 self.assertEqual((layout["width"], layout["height"]), (w, h))
-                assert_nothing_clipped(self, layout, where)
-                src = layout["source"]
+                # The lesson's text included: no scrolling. (Known, not the classroom's: at 1280x720
+                # the Roofline panel cuts its profile line and axis title, and the Coalescing panel
+                # its table, on the pages of memory-types and warps-and-coalescing that show them.)
+                assert_nothing_clipped(self, layout, where, skip=("Roofline", "Coalescing"))
+                self.assertTrue(layout["caption"]["text"], where)
+                self.assertGreater(layout["caption"]["fontPx"], 15 * h / 617, where)
+                centre = window(layout, "Matrices") if any(x["name"] == "Matrices" for x in layout["windows"]) else None
+                if centre:
+                    self.assertGreater(centre["width"], 0.4 * w, where)
                 right = next(x for x in layout["windows"] if x["x"] + x["width"] == w)
                 if right["tab"] != "Source":  # the page shows the Bug gallery or the Hazards there
                     continue
+                src = layout["source"]
                 self.assertTrue(src["file"].startswith("kernels/"), where)
                 # The kernel whole: every line from its first to its last, inside the panel, no scrolling.
                 self.assertLessEqual(src["textHeight"], src["visibleHeight"] + 1, where)
                 self.assertLessEqual(src["widestLine"], src["width"] + 1, where)
                 self.assertGreaterEqual(src["fontPx"], 0.6 * 15 * h / 617, where)
-                # The matrices fill the centre: P's cells at least a twentieth of the height
-                # for the lessons' small launches (4x4: 8 cells from N's top to P's bottom).
-                p = sm.grid(layout, "P")
-                if p["rows"] <= 4:
-                    self.assertGreaterEqual(p["cellWidth"], h / 20, where)
-                centre = next(x for x in layout["windows"] if x["name"] == "Matrices")
-                self.assertGreater(centre["width"], 0.4 * w)
-                self.assertTrue(layout["caption"]["text"], where)
-                self.assertGreater(layout["caption"]["fontPx"], 15 * h / 617, where)
+                grids = {g["name"]: g for g in layout["grids"]}
+                if "P" in grids and max(grids["P"]["rows"], grids["P"]["cols"], grids["M"]["cols"]) <= 4:
+                    # The matrices fill the centre: P's cells at least a twentieth of the height for
+                    # the lessons' small launches (4x4: 8 cells from N's top to P's bottom), and the
+                    # shared tiles' and the block's cells at least a sixteenth (2x2 each).
+                    self.assertGreaterEqual(grids["P"]["cellWidth"], h / 20, where)
+                    for small in ("Mds", "Nds", "block"):
+                        if small in grids and grids[small]["rows"] <= 2:
+                            self.assertGreaterEqual(grids[small]["cellWidth"], h / 16, f"{where}: {small}")
 
-    def test_1280x720(self):
-        self.check_size("1280x720")
 
-    def test_1920x1080(self):
-        self.check_size("1920x1080")
+class Presenter720(unittest.TestCase, PresenterChecks):
+    """1280x720: every page of every lesson; every built-in kernel's source whole; a followed
+    thread's life and arrows."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.size = (1280, 720)
+        script = presenter_script(lessons())
+        script += "lesson tiling-and-phases\nset presenter on\nwait\n"
+        for k in KERNELS:
+            script += f"set kernel {k}\nwait\nlayout @{k}.json\n"
+        script += ("set kernel tiled\nset size 4\nset tile 2\nwait\nfollow thread 0 1\nseek phase 1\n"
+                   "screenshot @follow.png\nlayout @follow.json\nquit\n")
+        cls.folder, _ = sm.run_app(script, extra_args=("--size", "1280x720"))
+
+    def test_every_page_of_every_lesson_fits(self):
+        self.assertEqual(len(lessons()), 10)
+        self.check_pages(lessons())
 
     def test_every_kernel_source_is_shown_whole(self):
-        kernels = ["naive", "tiled", "tiled-bounds", "tiled-dynamic", "tiled-transposed", "tiled-rect",
-                   "tiled-no-first-sync", "bug-k-typo", "bug-sync-in-k", "bug-rect-index", "bug-square-grid"]
-        script = "lesson tiling-and-phases\nset presenter on\nwait\n"
-        for k in kernels:
-            script += f"set kernel {k}\nwait\nlayout @{k}.json\n"
-        folder, _ = run_sized(script + "quit\n", "1280x720")
-        for k in kernels:
-            src = load(folder, f"{k}.json")["source"]
+        for k in KERNELS:
+            src = load(self.folder, f"{k}.json")["source"]
             self.assertLessEqual(src["textHeight"], src["visibleHeight"] + 1, k)
             self.assertLessEqual(src["widestLine"], src["width"] + 1, k)
 
+    def test_followed_thread_life_and_arrows(self):
+        layout = load(self.folder, "follow.json")
+        check_life_and_arrows(self, layout, sm.Image(os.path.join(self.folder, "follow.png")))
+        life = window(layout, "Thread life")
+        self.assertEqual(life["x"], 0)  # under the lesson's text in the left column
+        assert_nothing_clipped(self, layout, "720 following")
 
-class NormalLayout(unittest.TestCase):
-    def test_1280x800_nothing_cut_off(self):
-        folder, _ = run_sized("preset book-4x4\nseek phase 1\nlayout @a.json\nstep 2\nlayout @b.json\n"
-                              "preset tiled-128\nwait\nlayout @c.json\nquit\n", "1280x800")
-        for name in ("a.json", "b.json", "c.json"):
-            layout = load(folder, name)
+
+class Presenter1080(unittest.TestCase, PresenterChecks):
+    @classmethod
+    def setUpClass(cls):
+        cls.size = (1920, 1080)
+        cls.pages = [(n, p) for n, p in lessons() if n in THREE_LESSONS]
+        cls.folder, _ = sm.run_app(presenter_script(cls.pages) + "quit\n", extra_args=("--size", "1920x1080"))
+
+    def test_three_lessons_fit(self):
+        self.assertEqual(len(self.pages), 3)
+        self.check_pages(self.pages)
+
+
+def check_life_and_arrows(test, layout, image):
+    """Thread (0,1) of fig. 5.9's 4x4 example followed, the cursor at the end of phase 1's loads."""
+    follow = sm.hex_rgb(FOLLOW)
+    life = check_life(test, layout, ["M(1,2) -> Mds[1][0]", "N(3,0) -> Nds[1][0]"], "follow")
+    current = next(t for t in life if t["time"] == "current")  # drawn on the follow colour
+    test.assertTrue(sm.close(image.pixel(current["x"] + 2, current["y"] + current["height"] / 2), follow, 30))
+    # Arrows from the elements it loaded in phase 1 to the slots they went to.
+    arrows = {(a["from"], tuple(a["fromCell"]), a["to"], tuple(a["toCell"])): a for a in layout["arrows"]}
+    test.assertEqual(set(arrows), {("M", (1, 2), "Mds", (1, 0)), ("N", (3, 0), "Nds", (1, 0))})
+    for (src, cell, dst, slot), a in arrows.items():
+        for name, (row, col), x, y in ((src, cell, a["x0"], a["y0"]), (dst, slot, a["x1"], a["y1"])):
+            g = sm.grid(layout, name)
+            test.assertAlmostEqual(x, g["x"] + (col + 0.5) * g["cellWidth"], delta=1)
+            test.assertAlmostEqual(y, g["y"] + (row + 0.5) * g["cellHeight"], delta=1)
+        # The arrow's line, a third of the way along, is drawn in the follow colour.
+        x, y = a["x0"] + (a["x1"] - a["x0"]) / 3, a["y0"] + (a["y1"] - a["y0"]) / 3
+        test.assertTrue(sm.close(image.pixel(x, y), follow, 40), f"{src}->{dst} at ({x:.0f},{y:.0f}): {image.pixel(x, y)}")
+
+
+FOLLOW = "#ff2ef0"  # the followed thread's colour (theme.cpp)
+
+
+def check_life(test, layout, current, where):
+    """The Thread life panel: fig. 5.8's row, shortened where it does not fit (earlier phases
+    down to their loads) but in order, with the current phase whole and `current` highlighted."""
+    life = layout["threadLife"]
+    texts, whole = [t["text"] for t in life], FIG58_THREAD_0_1 + ["P(1,0)"]
+    test.assertTrue(texts[-1].startswith("P(1,0) = "), where)
+    i = 0
+    for t in texts[:-1]:  # a subsequence of the figure's row
+        while i < len(whole) and whole[i] != t:
+            i += 1
+        test.assertLess(i, len(whole), f"{where}: {t} out of order in {texts}")
+        i += 1
+    test.assertEqual(texts[-7:-1], FIG58_THREAD_0_1[6:], where)  # phase 1 whole
+    test.assertEqual([t["text"] for t in life if t["time"] == "current"], current, where)
+    return life
+
+
+def near_arrow(layout, x, y, distance=6):
+    for a in layout["arrows"]:
+        dx, dy = a["x1"] - a["x0"], a["y1"] - a["y0"]
+        t = max(0.0, min(1.0, ((x - a["x0"]) * dx + (y - a["y0"]) * dy) / (dx * dx + dy * dy)))
+        if ((a["x0"] + t * dx - x) ** 2 + (a["y0"] + t * dy - y) ** 2) ** 0.5 < distance:
+            return True
+    return False
+
+
+class Normal(unittest.TestCase):
+    """1280x800, the normal layout: one launch for the caption, following, shading, export and
+    the lesson page views."""
+
+    @classmethod
+    def setUpClass(cls):
+        script = (
+            # The normal layout, and the step in words for a followed thread.
+            "preset book-4x4\nseek phase 1\nlayout @a.json\nstep 2\nlayout @b.json\n"
+            "set granularity k\nfollow thread 0 1\nseek phase 1\nlayout @load.json\nscreenshot @follow.png\n"
+            "step 1\nlayout @barrier.json\nstep 1\nlayout @k0.json\nstep 1\nlayout @k1.json\n"
+            "seek end\nlayout @end.json\nfollow off\nseek phase 0\nlayout @all.json\n"
+            # The animation export: a phase (full size, a chosen size, PNG frames), the whole run.
+            "seek phase 1\nlayout @loads.json\nexport frames @frames page size 320 200\n"
+            "show Occupancy\nexport gif @tall.gif page size 1280 1500\nshow Counters\n"
+            "seek start\nexport gif @phase1.gif phase 1\nexport gif @small.gif phase 1 size 640 360\n"
+            "export gif @run.gif size 320 200\nlayout @after.json\n"
+            # Larger launches: the load-count shading at 64^3.
+            "set kernel naive\nset size 64\nset block 16 16\nwait\nseek end\nscreenshot @naive.png\n"
+            "layout @naive.json\nset kernel tiled\nset tile 16\nwait\nseek end\nscreenshot @tiled.png\n"
+            "layout @tiled.json\nset size 8\nset tile 2\nwait\nlayout @small.json\n"
+            # A lesson page's view wins over changes by hand.
+            "lesson tiling-and-phases\nlesson next\nlesson next\nlayout @page.json\n"
+            "select block 1 1\nset granularity phase\nfollow thread 1 1\nshow Timing\nwait\n"
+            "layout @hand.json\nlesson next\nlesson back\nlayout @back.json\n"
+            # Last: an export of a phase that does not exist stops the script.
+            "preset book-4x4\nexport gif /tmp/never.gif phase 7\n")
+        cls.folder, cls.proc = sm.run_app(script, expect_rc=1)
+
+    def layout(self, name):
+        return load(self.folder, name)
+
+    def test_nothing_cut_off(self):
+        for name in ("a.json", "b.json", "load.json", "naive.json", "tiled.json"):
+            layout = self.layout(name)
             for w in layout["windows"]:  # the side panels: titles and legends not cut at the right
                 self.assertLessEqual(w["contentWidth"], w["innerWidth"] + 1, f"{name}: {w}")
-
-
-class Caption(unittest.TestCase):
-    """Figs. 5.7-5.8: 4x4, T = 2, block (0,0). Phase 1 loads M's columns 2-3 and N's rows 2-3;
-    thread (x=0, y=1) loads M(Row, ph*T + tx) = M(1,2) into Mds[ty][tx] = Mds[1][0] and
-    N(ph*T + ty, Col) = N(3,0) into Nds[1][0]."""
+        # Following a thread brings its life forward under the controls, whole.
+        life = window(self.layout("load.json"), "left-bottom")
+        self.assertEqual(life["tab"], "Thread life")
+        self.assertLessEqual(life["contentHeight"], life["innerHeight"] + 1)
 
     def test_caption_in_the_class_terms(self):
-        folder, _ = sm.run_app("preset book-4x4\nset granularity k\nfollow thread 0 1\nseek phase 1\nlayout @load.json\n"
-                               "step 1\nlayout @barrier.json\nstep 1\nlayout @k0.json\nstep 1\nlayout @k1.json\n"
-                               "seek end\nlayout @end.json\nfollow off\nseek phase 0\nlayout @all.json\nquit\n")
-        caption = lambda n: load(folder, n)["caption"]["text"]  # noqa: E731
+        # Figs. 5.7-5.8: 4x4, T = 2, block (0,0). Phase 1 loads M's columns 2-3 and N's rows 2-3;
+        # thread (x=0, y=1) loads M(Row, ph*T + tx) = M(1,2) into Mds[ty][tx] = Mds[1][0] and
+        # N(ph*T + ty, Col) = N(3,0) into Nds[1][0]; it computes P(1,0).
+        caption = lambda n: self.layout(n)["caption"]["text"]  # noqa: E731
         self.assertEqual(caption("load.json"), "phase 1: thread (0,1) loads M(1,2) into Mds[1][0] and N(3,0) into Nds[1][0]")
         self.assertIn("all 4 threads wait at the read-after-write barrier (line 27)", caption("barrier.json"))
-        # Thread (0,1) computes P(1,0): at k = 0 of phase 1 it multiplies Mds[1][0] by Nds[0][0].
         self.assertEqual(caption("k0.json"), "phase 1, k = 0: thread (0,1): P(1,0) += Mds[1][0] x Nds[0][0]")
         self.assertEqual(caption("k1.json"), "phase 1, k = 1: thread (0,1): P(1,0) += Mds[1][1] x Nds[1][0]")
         self.assertIn("thread (0,1) stores P(1,0) = ", caption("end.json"))
         self.assertIn("as do the other 3 threads", caption("all.json"))
 
+    def test_life_current_entry_moves_with_the_cursor(self):
+        # At k = 1 of phase 1 the current entry is the product of k = 1; at the end, the store.
+        for name, current in (("k1.json", ["k1: Mds[1][1] x Nds[1][0]"]), ("barrier.json", ["wait (line 27)"])):
+            check_life(self, self.layout(name), current, name)
+        end = self.layout("end.json")["threadLife"]
+        self.assertEqual([t["time"] for t in end], ["done"] * (len(end) - 1) + ["current"])
+        self.assertEqual(self.layout("all.json")["threadLife"], [])  # following stopped
 
-class FollowAndShading(unittest.TestCase):
-    def test_follow_thread_highlights_its_elements(self):
-        folder, _ = sm.run_app("preset book-4x4\nfollow thread 0 1\nseek phase 1\nscreenshot @f.png\nlayout @f.json\nquit\n")
-        layout, image = load(folder, "f.json"), sm.Image(os.path.join(folder, "f.png"))
-        follow = sm.hex_rgb("#ff2ef0")
+    def test_follow_thread_frames_its_elements_and_draws_its_arrows(self):
+        layout, image = self.layout("load.json"), sm.Image(os.path.join(self.folder, "follow.png"))
+        follow = sm.hex_rgb(FOLLOW)
         self.assertEqual(layout["follow"], [0, 1])
+        check_life_and_arrows(self, layout, image)
 
-        def framed(grid, row, col):  # a pixel on the frame, just inside the cell's left edge
+        def framed(grid, row, col):  # a pixel on the frame, just inside the cell's left edge, clear of arrows
             g = sm.grid(layout, grid)
-            inset = g["outlinePx"] + 2
-            return sm.close(image.pixel(g["x"] + col * g["cellWidth"] + inset, g["y"] + (row + 0.5) * g["cellHeight"]), follow, 40)
+            x = g["x"] + col * g["cellWidth"] + g["outlinePx"] + 2
+            y = next(y for y in (g["y"] + (row + f) * g["cellHeight"] for f in (0.5, 0.3, 0.7)) if not near_arrow(layout, x, y))
+            return sm.close(image.pixel(x, y), follow, 40)
 
         # Thread (0,1) loaded M(1,0), M(1,2) and N(1,0), N(3,0) so far; it computes P(1,0).
         for grid, row, col in (("M", 1, 0), ("M", 1, 2), ("N", 1, 0), ("N", 3, 0), ("P", 1, 0), ("Mds", 1, 0),
@@ -223,72 +377,73 @@ class FollowAndShading(unittest.TestCase):
             self.assertFalse(framed(grid, row, col), f"{grid}({row},{col}) should not be framed")
 
     def test_load_counts_naive_dark_tiled_pale(self):
-        # At the end of a 64^3 multiply every M element was loaded 64 times by the naive kernel
-        # (once per P column) and 64 / 16 = 4 times by the tiled kernel with T = 16.
-        folder, _ = sm.run_app("set kernel naive\nset size 64\nset block 16 16\nwait\nseek end\nscreenshot @naive.png\n"
-                               "layout @naive.json\nset kernel tiled\nset tile 16\nwait\nseek end\nscreenshot @tiled.png\n"
-                               "layout @tiled.json\nset size 8\nset tile 2\nwait\nlayout @small.json\nquit\n")
+        # At the end of a 64^3 multiply every N element was loaded 64 times by the naive kernel
+        # (once per P row) and 64 / 16 = 4 times by the tiled kernel with T = 16. (N, at the top
+        # of the screen: the PNG is decoded only down to the rows read.)
         few, many = sm.hex_rgb("#deebf7"), sm.hex_rgb("#08306b")
         mix = lambda t: tuple(round(a * (1 - t) + b * t) for a, b in zip(few, many))  # noqa: E731
         for name, expected in (("naive", many), ("tiled", mix(3 / 63))):
-            layout, image = load(folder, f"{name}.json"), sm.Image(os.path.join(folder, f"{name}.png"))
+            layout, image = self.layout(f"{name}.json"), sm.Image(os.path.join(self.folder, f"{name}.png"))
             self.assertTrue(layout["loadShading"])
-            m = sm.grid(layout, "M")
+            n = sm.grid(layout, "N")
             for row, col in ((5, 5), (10, 37), (40, 20)):  # away from the last tiles' faint frames
-                x, y = m["x"] + (col + 0.5) * m["cellWidth"], m["y"] + (row + 0.5) * m["cellHeight"]
-                self.assertTrue(sm.close(image.pixel(x, y), expected, 8), f"{name} M({row},{col}): {image.pixel(x, y)}")
-        self.assertFalse(load(folder, "small.json")["loadShading"])  # off by default at 16x16 and below
+                x, y = n["x"] + (col + 0.5) * n["cellWidth"], n["y"] + (row + 0.5) * n["cellHeight"]
+                self.assertTrue(sm.close(image.pixel(x, y), expected, 8), f"{name} N({row},{col}): {image.pixel(x, y)}")
+        self.assertFalse(self.layout("small.json")["loadShading"])  # off by default at 16x16 and below
 
-
-class AnimationExport(unittest.TestCase):
     def test_gif_of_one_phase(self):
-        # Phase 1 of fig. 5.9 at k-step granularity: loads, barrier, k = 0, k = 1, barrier, after
-        # the phase's start: 6 frames.
-        folder, proc = sm.run_app("preset book-4x4\nset granularity k\nseek phase 1\nscreenshot @loads.png\n"
-                                  "layout @loads.json\nseek start\nexport gif @phase1.gif phase 1\n"
-                                  "export gif @small.gif phase 1 size 640 360\nexport frames @frames phase 1\n"
-                                  "export gif @run.gif\nlayout @after.json\nquit\n")
-        width, height, frames = gif_frames(os.path.join(folder, "phase1.gif"))
-        self.assertEqual((width, height), (1280, 800))
-        self.assertEqual(len(frames), 6)
-        # Frame 1 is the end of phase 1's loads: M(0,2) holds thread (0,0)'s colour.
-        layout = load(folder, "loads.json")
-        m = sm.grid(layout, "M")
-        x, y = sm.fill_point(m, 0, 2)
+        # Phase 1 of fig. 5.9 at k-step granularity: the phase's start, loads, barrier, k = 0,
+        # k = 1, barrier: 6 frames.
+        gif = Gif(os.path.join(self.folder, "phase1.gif"))
+        self.assertEqual((gif.width, gif.height, len(gif.frames)), (1280, 800, 6))
+        # Frame 1 is the end of phase 1's loads: M(0,2) holds thread (0,0)'s colour, as on screen.
+        layout = self.layout("loads.json")
+        x, y = sm.fill_point(sm.grid(layout, "M"), 0, 2)
         thread0 = sm.hex_rgb(layout["theme"]["threads"][0])
-        self.assertTrue(sm.close(frames[1][int(y)][int(x)], thread0, 10), frames[1][int(y)][int(x)])
-        self.assertTrue(sm.close(frames[1][int(y)][int(x)], sm.Image(os.path.join(folder, "loads.png")).pixel(x, y), 10))
-        self.assertFalse(sm.close(frames[0][int(y)][int(x)], thread0, 10))  # not loaded yet at the phase's start
-        w, h, small = gif_frames(os.path.join(folder, "small.gif"))
-        self.assertEqual((w, h, len(small)), (640, 360, 6))
-        pngs = sorted(glob.glob(os.path.join(folder, "frames", "frame-*.png")))
-        self.assertEqual(len(pngs), 6)
-        self.assertEqual(sm.Image(pngs[0]).width, 1280)
+        self.assertTrue(sm.close(gif.pixel(1, x, y), thread0, 10), gif.pixel(1, x, y))
+        self.assertFalse(sm.close(gif.pixel(0, x, y), thread0, 10))  # not loaded yet at the phase's start
+        small = Gif(os.path.join(self.folder, "small.gif"))
+        self.assertEqual((small.width, small.height, len(small.frames)), (640, 360, 6))
+        # From the cursor (phase 1's loads) to the phase's end: the loads, a barrier, k = 0, k = 1,
+        # a barrier.
+        pngs = sorted(glob.glob(os.path.join(self.folder, "frames", "frame-*.png")))
+        self.assertEqual(len(pngs), 5)
+        self.assertEqual((sm.PngRows(pngs[0]).width, sm.PngRows(pngs[0]).height), (320, 200))
         # The whole run: its start, 2 phases of 5 steps, the store.
-        self.assertEqual(len(gif_frames(os.path.join(folder, "run.gif"))[2]), 12)
-        self.assertIn("wrote", proc.stdout)
-        self.assertEqual(load(folder, "after.json")["cursor"]["step"], 0)  # the cursor is put back
+        run = Gif(os.path.join(self.folder, "run.gif"))
+        self.assertEqual((run.width, run.height, len(run.frames)), (320, 200, 12))
+        self.assertIn("wrote", self.proc.stdout)
+        self.assertEqual(self.layout("after.json")["cursor"]["step"], 0)  # the cursor is put back
+
+    def test_exported_frames_show_no_progress_bar(self):
+        # Drawn 1500 pixels high, the left column shows the whole Controls panel, its GIF and PNG
+        # frames buttons included (where a progress bar would go, under them), above the
+        # Occupancy panel, which does not change from step to step. So while the export runs
+        # nothing in the left column may change: every frame after the first stores only the
+        # rectangle that changed (gif_writer.h), and none may reach into the column.
+        layout = self.layout("loads.json")
+        controls = window(layout, "left")
+        self.assertEqual(controls["tab"], "Controls")
+        self.assertGreater(1500 * 0.66 - 40, controls["contentHeight"])  # the buttons are in the tall frames
+        gif = Gif(os.path.join(self.folder, "tall.gif"))
+        self.assertEqual((gif.width, gif.height, len(gif.frames)), (1280, 1500, 5))
+        for i, (x0, y0, w, h, *_) in enumerate(gif.frames[1:], 1):
+            self.assertGreaterEqual(x0, controls["width"], f"frame {i} changed the left column: ({x0},{y0}) {w}x{h}")
 
     def test_bad_phase_is_an_error(self):
-        _, proc = sm.run_app("preset book-4x4\nexport gif /tmp/never.gif phase 7\nquit\n", expect_rc=1)
-        self.assertIn("phase 7 does not exist", proc.stderr)
+        self.assertIn("phase 7 does not exist", self.proc.stderr)
         _, proc = sm.run_app("export gif a.gif size 0 10\n", expect_rc=2)
         self.assertIn("1 to 8192", proc.stderr)
 
-
-class LessonPageView(unittest.TestCase):
     def test_page_view_wins_over_hand_changes(self):
         # Page 3 of tiling-and-phases sets granularity k; by hand: another block, phase
         # granularity, a followed thread. Next and Back must still show the page's own view.
-        folder, _ = sm.run_app("lesson tiling-and-phases\nlesson next\nlesson next\nlayout @page.json\n"
-                               "select block 1 1\nset granularity phase\nfollow thread 1 1\nshow Timing\nwait\n"
-                               "layout @hand.json\nlesson next\nlesson back\nlayout @back.json\nquit\n")
-        page, hand, back = (load(folder, n) for n in ("page.json", "hand.json", "back.json"))
+        page, hand, back = (self.layout(n) for n in ("page.json", "hand.json", "back.json"))
         self.assertEqual((hand["selectedBlock"], hand["granularity"], hand["follow"]), ([1, 1], "phase", [1, 1]))
         self.assertEqual(page["granularity"], "k")
         for key in ("selectedBlock", "granularity", "follow", "cursor"):
             self.assertEqual(back[key], page[key], key)
-        self.assertEqual(next(w for w in back["windows"] if w["name"] == "center")["tab"], "Matrices")
+        self.assertEqual(window(back, "center")["tab"], "Matrices")
 
 
 if __name__ == "__main__":

@@ -14,46 +14,68 @@ import zlib
 APP = None  # set from --app
 
 
+class PngRows:
+    """The rows of an 8-bit RGB/RGBA non-interlaced PNG (what stb_image_write produces),
+    unfiltered on demand: a test that reads pixels near the top decodes only the rows above."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        pos, idat = 8, b""
+        while pos < len(data):
+            length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + length]
+            if kind == b"IHDR":
+                self.width, self.height, depth, colour = struct.unpack(">IIBB", body[:10])
+                assert depth == 8 and colour in (2, 6)
+                self.channels = 3 if colour == 2 else 4
+            elif kind == b"IDAT":
+                idat += body
+            pos += 12 + length
+        self.raw = zlib.decompress(idat)
+        self.decoded = []
+
+    def __len__(self):
+        return self.height
+
+    def __getitem__(self, y):
+        stride, channels = self.width * self.channels, self.channels
+        while len(self.decoded) <= y:
+            i = len(self.decoded) * (1 + stride)
+            filt, line = self.raw[i], bytearray(self.raw[i + 1:i + 1 + stride])
+            prev = self.decoded[-1] if self.decoded else bytes(stride)
+            if filt == 1:  # Sub
+                for x in range(channels, stride):
+                    line[x] = (line[x] + line[x - channels]) & 255
+            elif filt == 2:  # Up
+                line = bytearray((p + q) & 255 for p, q in zip(line, prev))
+            elif filt == 3:  # Average
+                for x in range(stride):
+                    line[x] = (line[x] + (((line[x - channels] if x >= channels else 0) + prev[x]) >> 1)) & 255
+            elif filt == 4:  # Paeth: |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |a + b - 2c|
+                for x in range(channels):
+                    line[x] = (line[x] + prev[x]) & 255
+                for x in range(channels, stride):
+                    a, b, c = line[x - channels], prev[x], prev[x - channels]
+                    pa, pb = b - c, a - c
+                    pc = pa + pb
+                    pa, pb, pc = pa if pa >= 0 else -pa, pb if pb >= 0 else -pb, pc if pc >= 0 else -pc
+                    line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            self.decoded.append(bytes(line))
+        return self.decoded[y]
+
+
 def read_png(path):
-    """Decodes an 8-bit RGB/RGBA non-interlaced PNG (what stb_image_write produces)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6)
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, prev, i = [], bytearray(stride), 0
-    for _ in range(height):
-        filt, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - channels] if x >= channels else 0
-            b, c = prev[x], prev[x - channels] if x >= channels else 0
-            if filt == 1: line[x] = (line[x] + a) & 255
-            elif filt == 2: line[x] = (line[x] + b) & 255
-            elif filt == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif filt == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, channels, rows
+    """Decodes an 8-bit RGB/RGBA non-interlaced PNG: (width, height, channels, rows)."""
+    rows = PngRows(path)
+    return rows.width, rows.height, rows.channels, [rows[y] for y in range(rows.height)]
 
 
 class Image:
     def __init__(self, path):
-        self.width, self.height, self.channels, self.rows = read_png(path)
+        self.rows = PngRows(path)
+        self.width, self.height, self.channels = self.rows.width, self.rows.height, self.rows.channels
 
     def pixel(self, x, y):
         x, y = int(x), int(y)
