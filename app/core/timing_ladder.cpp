@@ -78,7 +78,8 @@ LadderTable ladderTable(const TimingReport& report) {
   };
   t.cublas.assign(t.sizes.size(), nullptr);
   for (KernelId id : ladderKernels()) {
-    LadderRow row{kernelInfo(id).ladderRung, id, ladderCase(id, 1).label(), {}};
+    // Labelled at the largest size: a rung's default tiling is the first that fits inside P.
+    LadderRow row{kernelInfo(id).ladderRung, id, ladderCase(id, t.sizes.empty() ? 1 : t.sizes.back()).label(), {}};
     row.cells.assign(t.sizes.size(), {});
     bool any = false;
     for (const TimingResult& r : report.results) {

@@ -103,7 +103,9 @@ void drawSourcePanel(PanelContext& ctx) {
   const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize * (presenter ? 0.0f : 1.0f);
   const float room = ImGui::GetContentRegionAvail().y;
   if (presenter && !ctx.codeFonts.empty()) {
-    font = ctx.codeFonts.back();
+    // A kernel too long to fit at any size (the ladder's top rungs) keeps a middle size,
+    // readable from the back row, and scrolls to the current line.
+    font = ctx.codeFonts[ctx.codeFonts.size() / 2];
     for (ImFont* candidate : ctx.codeFonts) {
       ImGui::PushFont(candidate);
       const bool fits = codeHeight(lines, avail) <= room;

@@ -372,10 +372,16 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   if (report.ceilings.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
                           report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation});
+  // Plot and table when both fit; in a short panel (a projector at 720 lines) the table of
+  // percentages alone, which is what the lesson talks about; never a panel that scrolls.
   const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
+  const float minPlotH = ImGui::GetFontSize() * 12.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  spec.size = ImVec2(avail.x, std::max(avail.y - tableH, ImGui::GetFontSize() * 12.0f));
-  drawPlot(spec, theme, ctx.layout);
+  if (avail.y >= tableH + minPlotH || avail.y < tableH) {
+    spec.size = ImVec2(avail.x, std::max(avail.y - tableH, std::min(minPlotH, avail.y)));
+    drawPlot(spec, theme, ctx.layout);
+    if (avail.y < tableH + minPlotH) return;
+  }
   drawLadderTable(theme, digest.ladder);
 }
 
