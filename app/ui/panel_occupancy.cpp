@@ -29,8 +29,12 @@ void drawAnalysisProfileChoice(PanelContext& ctx) {
       if (ImGui::Selectable(name.c_str(), name == choice.profile.name)) ctx.emit(SetAnalysisProfile{name});
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", choice.note.c_str());
+  // The note beside the combo when it fits, under it in a narrow tab (nothing cut at 1280x800).
+  const float noteWidth = ImGui::CalcTextSize(choice.note.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
+  if (noteWidth <= ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x) ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", choice.note.c_str());
+  ImGui::PopStyleColor();
   ImGui::TextWrapped("%s", choice.profile.label.c_str());
 }
 
@@ -44,11 +48,14 @@ void drawOccupancyPanel(PanelContext& ctx) {
   if (!analysis) return;
   KernelResources r = analysis->resources;
   int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
   ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);
-  ImGui::TextDisabled("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
+  ImGui::PopStyleColor();
   r.registersPerThread = *regs;
   const Occupancy o = computeOccupancy(d, r);
-  ImGui::Text("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
+  ImGui::TextWrapped("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
               r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
   if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     limitRow("blocks by thread slots", o.blocksByThreads, o.limiter == OccupancyLimiter::Threads);
@@ -57,7 +64,7 @@ void drawOccupancyPanel(PanelContext& ctx) {
     limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory);
     ImGui::EndTable();
   }
-  ImGui::Text("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
+  ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
               d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
   ImGui::ProgressBar(float(o.occupancy), ImVec2(-1, 0));
 }

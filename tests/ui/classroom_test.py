@@ -323,7 +323,7 @@ class Normal(unittest.TestCase):
             "seek end\nlayout @end.json\nfollow off\nseek phase 0\nlayout @all.json\n"
             # The animation export: a phase (full size, a chosen size, PNG frames), the whole run.
             "seek phase 1\nlayout @loads.json\nexport frames @frames page size 320 200\n"
-            "show Occupancy\nexport gif @tall.gif page size 1280 1500\nshow Counters\n"
+            "show Occupancy\nlayout @occupancy.json\nexport gif @tall.gif page size 1280 1500\nshow Counters\n"
             "seek start\nexport gif @phase1.gif phase 1\nexport gif @small.gif phase 1 size 640 360\n"
             "export gif @run.gif size 320 200\nlayout @after.json\n"
             # Larger launches: the load-count shading at 64^3.
@@ -342,7 +342,7 @@ class Normal(unittest.TestCase):
         return load(self.folder, name)
 
     def test_nothing_cut_off(self):
-        for name in ("a.json", "b.json", "load.json", "naive.json", "tiled.json"):
+        for name in ("a.json", "b.json", "load.json", "naive.json", "tiled.json", "occupancy.json"):
             layout = self.layout(name)
             for w in layout["windows"]:  # the side panels: titles and legends not cut at the right
                 self.assertLessEqual(w["contentWidth"], w["innerWidth"] + 1, f"{name}: {w}")
