@@ -58,6 +58,7 @@ class Reader {
     uint64_t n = 0;
     if (!get(n) || (bytes_.size() - at_) / sizeof(typename V::value_type) < n) return false;
     v.resize(n);
+    if (n == 0) return true;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(static_cast<void*>(v.data()), bytes_.data() + at_, n * sizeof(typename V::value_type));
     at_ += n * sizeof(typename V::value_type);
     return true;
