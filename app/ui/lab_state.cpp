@@ -281,4 +281,12 @@ std::vector<std::string> labExampleFiles() {
   return files;
 }
 
+KernelResources labResources(const KernelLaunch& launch, const lab::LabOutcome& outcome) {
+  if (!outcome.gpu || outcome.gpu->registersPerThread <= 0) return {};
+  KernelResources r = kernelResources(launch);
+  r.registersPerThread = outcome.gpu->registersPerThread;
+  r.registersSource = "NVRTC and ptxas on " + outcome.gpu->device + " (the kernel as written)";
+  return r;
+}
+
 }  // namespace tilescope::ui

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/lab/exercise.h"
+#include "core/analysis/occupancy.h"
 #include "core/lab/lab.h"
 
 namespace tilescope::ui {
@@ -120,6 +121,11 @@ using LabIntent = std::variant<LabOpenFile, LabSaveFile, LabSetText, LabAppendLi
 
 // The request the fields and the editor describe.
 lab::LabRequest labRequest(const LabState& s);
+
+// What the Occupancy panel is given for a lab run: the launch's threads and shared memory,
+// and on the GPU the registers NVRTC and ptxas gave the kernel as written (outcome.gpu); on
+// the emulator nothing (the analysis then takes the profile's estimate, and says so).
+KernelResources labResources(const KernelLaunch& launch, const lab::LabOutcome& outcome);
 // The fields a file's `// lab:` lines ask for (defaults for the rest).
 LabLaunchFields launchFromSettings(const lab::LabFileSettings& settings);
 LabLaunchFields launchFromExercise(const lab::Exercise& x);

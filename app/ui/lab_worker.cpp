@@ -61,7 +61,8 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
                         " Mi events; this run has more (pick a smaller size)";
     return failure(result->viewsNote);
   }
-  auto loaded = prepare(std::move(*run), KernelResources{}, std::nullopt, start, pending,
+  KernelResources resources = labResources(run->trace->launch, *outcome);
+  auto loaded = prepare(std::move(*run), std::move(resources), std::nullopt, start, pending,
                         std::make_shared<const LabSource>(LabSource{q.fileName, q.source, outcome->launch.kernelName}));
   if (!loaded) {
     result->viewsNote = loaded.error().message;

@@ -159,4 +159,23 @@ TEST(LabState, ExerciseStarterComesWithItsLaunch) {
 }
 
 }  // namespace
+// The Occupancy panel's registers for a lab run: NVRTC's count on the GPU, none on the
+// emulator (the analysis falls back to the profile's estimate and names it).
+TEST(LabResources, TheGpuRunsRegistersReachTheOccupancyPanel) {
+  KernelLaunch L;
+  L.kernel = KernelId::Naive;
+  L.j = L.k = L.l = 32;
+  L.blockX = L.blockY = 16;
+  L.gridX = L.gridY = 2;
+  lab::LabOutcome emulated;
+  EXPECT_EQ(labResources(L, emulated).registersPerThread, 0);
+  lab::LabOutcome onGpu;
+  onGpu.gpu = lab::LabGpuFacts{"NVIDIA H100 80GB HBM3, sm_90", 40, 72, 0, 0};
+  const KernelResources r = labResources(L, onGpu);
+  EXPECT_EQ(r.registersPerThread, 40);
+  EXPECT_EQ(r.threadsPerBlock, 256);
+  EXPECT_NE(r.registersSource.find("NVRTC"), std::string::npos);
+  EXPECT_NE(r.registersSource.find("H100"), std::string::npos);
+}
+
 }  // namespace tilescope::ui
