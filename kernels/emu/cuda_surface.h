@@ -5,8 +5,8 @@
 // declarations become views over the block's arena, and traced_surface.h redefines
 // __syncthreads() to record each arrival. What is left here is the untouched surface.
 #pragma once
-// `#pragma unroll` is nvcc's; g++ ignores it, and need not say so for every loop.
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+// `#pragma unroll` is nvcc's; g++ ignores it (the build passes -Wno-unknown-pragmas, see the
+// top-level CMakeLists.txt: a diagnostic pragma here cannot silence it).
 #include "emu_types.h"
 
 #define __global__
