@@ -30,7 +30,7 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
   timeline.forEachEventStep([&](std::size_t i, int step) {
     const Event& e = events[i];
     // A value staged through registers is loaded once, at its global read.
-    if ((e.op != Op::LoadM && e.op != Op::LoadN) || zeroFilled(e) || !inBounds(e) || (e.flags & kStagedWrite)) return;
+    if (!readsGlobal(e) || !inBounds(e)) return;
     const bool n = e.op == Op::LoadN;
     const int cols = n ? L.l : L.k;
     const uint32_t block = uint32_t(e.blockY) * L.gridX + e.blockX;

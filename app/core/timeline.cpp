@@ -75,30 +75,6 @@ void add(Counters& c, const std::array<uint32_t, 6>& n) {
   c.stores += n[kStores];
 }
 
-// Multiply-adds of a k step: a thread multiplies every M value it read in the step by every N
-// value (1 x 1 in the chapter's kernels, TM x TN for a register tile's outer product), as the
-// traffic analysis counts them. Counted as the reads come: each adds its width times the other
-// side's values so far, so the step's total is the product.
-class OuterProduct {
- public:
-  uint32_t add(const Event& e) {
-    if (!isComputeRead(e) || e.k < 0) return 0;
-    if (!first_ || first_->blockX != e.blockX || first_->blockY != e.blockY || first_->threadX != e.threadX ||
-        first_->threadY != e.threadY || first_->phase != e.phase || first_->k != e.k) {
-      first_ = &e;
-      m_ = n_ = 0;
-    }
-    const uint32_t width = uint32_t(eventWidth(e.flags));
-    const bool n = e.op == Op::ReadN || e.op == Op::LoadN;
-    (n ? n_ : m_) += width;
-    return width * (n ? m_ : n_);
-  }
-
- private:
-  const Event* first_ = nullptr;
-  uint32_t m_ = 0, n_ = 0;
-};
-
 // Counts elements: a 128-bit access is four. A value staged through registers counts as a
 // global load at its read (kStagedRead), not again at its shared write.
 void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
@@ -237,7 +213,7 @@ Timeline Timeline::build(const Trace& trace) {
   t.pCols_ = launch.l;
   t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
   t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
-  OuterProduct products;
+  KStepProducts products;
   walk([&](std::size_t i, const Event& e, uint64_t key) {
     const int s = t.keyToStep_[key];
     const uint32_t fmas = products.add(e);

@@ -17,6 +17,7 @@
 #include "kernels/launch_params.h"
 #include "kernels/trace_event.h"
 #include "kernels/result.h"
+#include "kernels/step_rules.h"
 
 namespace tilescope {
 
@@ -77,6 +78,35 @@ inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY)
 inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / kWarpSize; }
 inline bool inBounds(const Event& e) { return (e.flags & kInBounds) != 0; }
 inline bool zeroFilled(const Event& e) { return (e.flags & kZeroFill) != 0; }
+// A read of global memory for a tile or a multiply-add: not a fill, and not the shared store of
+// a value staged through registers (its read was an event of its own, kStagedRead).
+inline bool readsGlobal(const Event& e) {
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e) && !(e.flags & kStagedWrite);
+}
+
+// Multiply-adds of a k step, as the reads come (events in canonical order): a thread multiplies
+// every M value it read in the step by every N value (1 x 1 in the chapter's kernels, TM x TN
+// for a register tile's outer product). add() returns what this read adds, its width times the
+// other side's values so far, so a step's additions sum to the product.
+class KStepProducts {
+ public:
+  uint32_t add(const Event& e) {
+    if (!isComputeRead(e) || e.k < 0) return 0;
+    if (!first_ || first_->blockX != e.blockX || first_->blockY != e.blockY || first_->threadX != e.threadX ||
+        first_->threadY != e.threadY || first_->phase != e.phase || first_->k != e.k) {
+      first_ = &e;
+      m_ = n_ = 0;
+    }
+    const uint32_t width = uint32_t(eventWidth(e.flags));
+    const bool n = e.op == Op::ReadN || e.op == Op::LoadN;
+    (n ? n_ : m_) += width;
+    return width * (n ? m_ : n_);
+  }
+
+ private:
+  const Event* first_ = nullptr;
+  uint32_t m_ = 0, n_ = 0;
+};
 
 std::string_view opName(Op op);  // "load_m", "read_n", "barrier", ...
 

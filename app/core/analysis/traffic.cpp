@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "kernels/step_rules.h"
 #include "memory_layout.h"
 
 namespace tilescope {
@@ -14,26 +13,13 @@ namespace tilescope {
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   Traffic t;
   uint64_t multiplyAdds = 0;
-  uint64_t mValues = 0, nValues = 0;
-  const Event* step = nullptr;  // the first compute read of the current step
-  auto closeStep = [&] {
-    multiplyAdds += mValues * nValues;
-    mValues = nValues = 0;
-    step = nullptr;
-  };
+  KStepProducts products;
   for (const Event& e : trace.events) {
     const uint64_t width = uint64_t(eventWidth(e.flags));
-    if ((e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e) && !(e.flags & kStagedWrite))
-      t.loadBytes += kElementBytes * width;
+    if (readsGlobal(e)) t.loadBytes += kElementBytes * width;
     if (e.op == Op::StoreP) t.storeBytes += kElementBytes * width;
-    if (!isComputeRead(e) || e.k < 0) continue;
-    if (step && (step->blockX != e.blockX || step->blockY != e.blockY || step->threadX != e.threadX ||
-                 step->threadY != e.threadY || step->phase != e.phase || step->k != e.k))
-      closeStep();
-    if (!step) step = &e;
-    ((e.op == Op::ReadN || e.op == Op::LoadN) ? nValues : mValues) += width;
+    multiplyAdds += products.add(e);
   }
-  closeStep();
   t.flops = 2 * multiplyAdds;
   t.sectorBytes = (coalescing.loads.sectors + coalescing.stores.sectors) * kSectorBytes;
   return t;
