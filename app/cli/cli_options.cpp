@@ -29,6 +29,9 @@ commands:
                      crashed, timed out or deadlocked (3); --size W | --dims J,K,L,
                      --define NAME=VALUE, --arg NAME=VALUE, --block BXxBY, --grid GXxGY,
                      --shared-bytes N, --timeout S, --trace-out F.json, --backend emu|cuda|auto
+  lab time FILE.cu   time a kernel of your own on the GPU as written, verified first, next to
+                     cuBLAS (% of cuBLAS); --sizes N1,N2 (default 256..4096) or --size/--dims,
+                     --repeats R, --warmup W, --no-cublas, --csv F, --json, and run's launch flags
   lab check EXERCISE FILE.cu   grade a kernel against an exercise (assets/exercises); exit 0
                      when it passes, 1 when a check fails; 'lab exercises' lists them
   lessons            list the guided lessons; --show NAME prints one, --script NAME writes it

@@ -1,6 +1,9 @@
-// tilescope-cli lab: run a kernel of one's own (lab run) and grade it against an exercise
-// (lab check, lab exercises). The lab itself is app/core/lab.
+// tilescope-cli lab: run a kernel of one's own (lab run), time it on the GPU next to cuBLAS
+// (lab time), and grade it against an exercise (lab check, lab exercises). The lab itself is
+// app/core/lab.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,6 +12,7 @@
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
 #include "core/lab/lab.h"
+#include "core/timing_ladder.h"
 #include "core/trace_json.h"
 
 namespace tilescope::cli {
@@ -17,13 +21,20 @@ namespace {
 
 using namespace tilescope::lab;
 
+enum class LabVerb { Run, Time };
+
 struct LabFlags {
   std::vector<LabDefine> defines;
   std::vector<LabArg> args;
   std::optional<Dim3> grid;
   std::optional<unsigned> sharedBytes;
   std::optional<double> timeout;
-  std::string traceOut;
+  std::string traceOut;                          // run
+  std::vector<int> sizes{256, 512, 1024, 2048, 4096};  // time: square sizes
+  bool sizesGiven = false;
+  TimingOptions timing;                          // time: --warmup, --repeats
+  bool cublas = true;                            // time: cuBLAS at each size, for the percentage
+  std::string csv;                               // time: the results as a timing CSV
 };
 
 Result<std::pair<std::string, std::string>> nameValue(const std::string& flag, const std::string& text) {
@@ -32,12 +43,16 @@ Result<std::pair<std::string, std::string>> nameValue(const std::string& flag, c
   return std::pair{text.substr(0, eq), text.substr(eq + 1)};
 }
 
-Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, bool forRun) {
+Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, LabVerb verb) {
   LabFlags f;
+  const std::string verbName = verb == LabVerb::Run ? "lab run" : "lab time";
   for (std::size_t i = 0; i < extra.size(); ++i) {
     const std::string& flag = extra[i];
     const bool hasValue = i + 1 < extra.size() && extra[i + 1].rfind("--", 0) != 0;
-    if (!forRun) return invalidInput("unknown flag '" + flag + "' for 'lab check' (it takes --json and --out)");
+    if (verb == LabVerb::Time && flag == "--no-cublas") {
+      f.cublas = false;
+      continue;
+    }
     if (!hasValue) return invalidInput(flag + " needs a value");
     const std::string& v = extra[++i];
     if (flag == "--define" || flag == "--arg") {
@@ -65,10 +80,25 @@ Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, bool forRu
       if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
         return invalidInput("--timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
       f.timeout = s;
-    } else if (flag == "--trace-out") {
+    } else if (flag == "--trace-out" && verb == LabVerb::Run) {
       f.traceOut = v;
+    } else if (flag == "--sizes" && verb == LabVerb::Time) {
+      auto sizes = parseIntList(flag, v, ',', 1, kMaxDimension);
+      if (!sizes) return sizes.error();
+      f.sizes = *sizes;
+      f.sizesGiven = true;
+    } else if (flag == "--repeats" && verb == LabVerb::Time) {
+      auto n = parseInt(flag, v, 1, 1000);
+      if (!n) return n.error();
+      f.timing.repeats = *n;
+    } else if (flag == "--warmup" && verb == LabVerb::Time) {
+      auto n = parseInt(flag, v, 0, 100);
+      if (!n) return n.error();
+      f.timing.warmup = *n;
+    } else if (flag == "--csv" && verb == LabVerb::Time) {
+      f.csv = v;
     } else {
-      return invalidInput("unknown flag '" + flag + "' for 'lab run'");
+      return invalidInput("unknown flag '" + flag + "' for '" + verbName + "'");
     }
   }
   return f;
@@ -138,34 +168,42 @@ void writeOutcomeJson(JsonWriter& json, const LabOutcome& o) {
   json.field("cached", o.cached).field("compile_seconds", o.compileSeconds).field("run_seconds", o.runSeconds);
 }
 
-int labRun(const Options& o, std::ostream& out) {
-  if (o.operands.size() != 2) return reportError(invalidInput("lab run expects one file: tilescope-cli lab run FILE.cu [flags]"));
-  auto flags = parseLabFlags(o.extra, true);
-  if (!flags) return reportError(flags.error());
-  const std::string& path = o.operands[1];
+// The request FILE and the flags describe (the file's `// lab:` settings, then the flags).
+Result<LabRequest> requestFromCli(const Options& o, const LabFlags& flags, const std::string& path) {
   auto text = readText(path);
-  if (!text) return reportError(text.error());
+  if (!text) return text.error();
   auto request = requestFromFile(std::move(*text), baseName(path));
-  if (!request) return reportError(request.error());
+  if (!request) return request.error();
   LabRequest& q = *request;
   if (o.sizeGiven) q.dims = o.config.dims;
-  for (const LabDefine& d : flags->defines) {
+  for (const LabDefine& d : flags.defines) {
     auto same = std::find_if(q.defines.begin(), q.defines.end(), [&](const LabDefine& e) { return e.name == d.name; });
     if (same != q.defines.end()) *same = d;
     else q.defines.push_back(d);
   }
-  for (const LabArg& a : flags->args) {
+  for (const LabArg& a : flags.args) {
     auto same = std::find_if(q.args.begin(), q.args.end(), [&](const LabArg& e) { return e.name == a.name; });
     if (same != q.args.end()) *same = a;
     else q.args.push_back(a);
   }
   if (o.blockGiven) q.block = Dim3{unsigned(o.config.blockX), unsigned(o.config.blockY), 1};
-  if (flags->grid) q.grid = flags->grid;
-  if (flags->sharedBytes) q.sharedBytes = *flags->sharedBytes;
-  if (flags->timeout) q.timeoutSeconds = *flags->timeout;
+  if (flags.grid) q.grid = flags.grid;
+  if (flags.sharedBytes) q.sharedBytes = *flags.sharedBytes;
+  if (flags.timeout) q.timeoutSeconds = *flags.timeout;
   q.seed = o.config.seed;
   q.backend = o.backend == BackendChoice::Cuda ? LabBackend::Cuda
               : o.backend == BackendChoice::Emulator ? LabBackend::Emulator : LabBackend::Auto;
+  return request;
+}
+
+int labRun(const Options& o, std::ostream& out) {
+  if (o.operands.size() != 2) return reportError(invalidInput("lab run expects one file: tilescope-cli lab run FILE.cu [flags]"));
+  auto flags = parseLabFlags(o.extra, LabVerb::Run);
+  if (!flags) return reportError(flags.error());
+  const std::string& path = o.operands[1];
+  auto request = requestFromCli(o, *flags, path);
+  if (!request) return reportError(request.error());
+  const LabRequest& q = *request;
   auto outcome = runLab(q);
   if (!outcome) return reportError(outcome.error());
   if (!flags->traceOut.empty()) {
@@ -191,14 +229,113 @@ int labRun(const Options& o, std::ostream& out) {
   return outcome->exitCode();
 }
 
+// lab time: the kernel as written, verified and then timed on the GPU at each size, with
+// cuBLAS at the same size in the same run for its percentage.
+int labTime(const Options& o, std::ostream& out) {
+  if (o.operands.size() != 2)
+    return reportError(invalidInput("lab time expects one file: tilescope-cli lab time FILE.cu [--sizes N1,N2] [flags]"));
+  auto flags = parseLabFlags(o.extra, LabVerb::Time);
+  if (!flags) return reportError(flags.error());
+  if (o.sizeGiven && flags->sizesGiven) return reportError(invalidInput("give either --size/--dims or --sizes, not both"));
+  const std::string& path = o.operands[1];
+  auto request = requestFromCli(o, *flags, path);
+  if (!request) return reportError(request.error());
+  std::vector<Dims> sizes;
+  if (o.sizeGiven) sizes.push_back(o.config.dims);
+  else
+    for (int n : flags->sizes) sizes.push_back({n, n, n});
+
+  std::unique_ptr<TimingEngine> engine;  // cuBLAS, in this process
+  if (flags->cublas) {
+    auto e = makeTimingEngine();
+    if (!e) return reportError(unavailable("lab time needs a GPU: " + e.error().message));
+    engine = std::move(*e);
+  }
+  TimingReport report;
+  report.date = todayUtc();
+  if (engine) {
+    report.device = engine->deviceName();
+    auto ceilings = engine->ceilings();
+    if (!ceilings) return reportError(ceilings.error());
+    report.ceilings = *ceilings;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  int exit = kExitOk;
+  std::optional<LabOutcome> last;
+  for (const Dims& d : sizes) {
+    LabRequest q = *request;
+    q.dims = d;
+    auto outcome = timeLab(q, flags->timing);
+    if (!outcome) return reportError(outcome.error());
+    if (!outcome->timing) {  // it did not compile, crashed or ran past its limit: no size will do better
+      out << describeOutcome(*outcome);
+      std::cerr << "tilescope-cli: " << path << ": " << outcome->summary << "\n";
+      return outcome->exitCode();
+    }
+    if (outcome->exitCode() != 0) exit = kExitVerifyFailed;
+    report.results.push_back(*outcome->timing);
+    if (report.device.empty() && outcome->gpu) report.device = outcome->gpu->device;
+    last = std::move(*outcome);
+    if (engine) {
+      TimingCase cublas;
+      cublas.kind = TimedKind::Cublas;
+      cublas.config.dims = d;
+      cublas.config.tile = cublas.config.blockX = cublas.config.blockY = 0;  // unused: written as 0
+      auto r = engine->time(cublas, flags->timing);
+      if (!r) return reportError(r.error());
+      report.results.push_back(std::move(*r));
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!flags->csv.empty()) {
+    std::ofstream file(flags->csv, std::ios::binary);
+    file << timingCsv(report);
+    if (!file) return reportError(invalidInput("cannot write '" + flags->csv + "'"));
+  }
+  if (o.json) {
+    JsonWriter json(out);
+    writeTimingJson(json, report);
+    out << "\n";
+    return exit;
+  }
+  const LabLaunch& L = last->launch;
+  out << L.kernelName << " from " << path << ", block " << L.block.x << "x" << L.block.y << " on " << report.device
+      << "\n";
+  if (last->gpu)
+    out << "  " << last->gpu->registersPerThread << " registers per thread, " << last->gpu->staticSharedBytes
+        << " B static shared, " << last->gpu->localBytesPerThread << " B local\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", "j x k x l", "median ms", "GFLOP/s", "% cuBLAS",
+                "reps", "verification");
+  out << line;
+  for (const TimingResult& t : report.results) {
+    if (t.what.kind != TimedKind::Lab) continue;
+    const Dims& d = t.what.config.dims;
+    const std::string dims = std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+    const std::optional<double> percent = percentOfCublas(report, t);
+    char pct[16] = "-";
+    if (percent) std::snprintf(pct, sizeof pct, "%.1f%%", *percent);
+    if (t.verified)
+      std::snprintf(line, sizeof line, "%-20s %11.4f %11.1f %10s %5d  %s\n", dims.c_str(), t.medianMs, t.gflops, pct,
+                    t.repeats, t.verification.c_str());
+    else  // never a time for a result that did not verify
+      std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", dims.c_str(), "-", "-", "-", "-",
+                    t.verification.c_str());
+    out << line;
+  }
+  if (exit != kExitOk) std::cerr << "tilescope-cli: " << path << ": a size did not verify and was not timed\n";
+  return exit;
+}
+
 }  // namespace
 
 int labCommand(const Options& o, std::ostream& out) {
   const std::string sub = o.operands.empty() ? "" : o.operands.front();
   if (sub == "run") return labRun(o, out);
+  if (sub == "time") return labTime(o, out);
   if (sub == "check") return labCheck(o, out);
   if (sub == "exercises") return labExercises(o, out);
-  return reportError(invalidInput("lab expects 'run FILE.cu', 'check EXERCISE FILE.cu' or 'exercises'"));
+  return reportError(invalidInput("lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu' or 'exercises'"));
 }
 
 }  // namespace tilescope::cli

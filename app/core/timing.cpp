@@ -16,12 +16,14 @@ std::string timedKindName(TimedKind k) {
     case TimedKind::Kernel: return "kernel";
     case TimedKind::ProbeFree: return "probe-free";
     case TimedKind::Cublas: return "cublas";
+    case TimedKind::Lab: return "lab";
   }
   return "?";
 }
 
 std::string TimingCase::label() const {
   if (kind == TimedKind::Cublas) return "cuBLAS SGEMM";
+  if (kind == TimedKind::Lab) return "lab: " + name;
   const KernelInfo& info = kernelInfo(config.kernel);
   std::string s(info.name);
   const bool ownBlock = info.ladderRung > 0 && info.ladderLaunch.blockX == 0;  // a rung that fixes its block itself
@@ -162,7 +164,9 @@ std::string timingCsv(const TimingReport& r) {
   s << buf << kCsvColumns << "\n";
   for (const TimingResult& t : r.results) {
     const LaunchConfig& c = t.what.config;
-    const std::string kernel = t.what.kind == TimedKind::Cublas ? "cublas" : std::string(kernelInfo(c.kernel).name);
+    const std::string kernel = t.what.kind == TimedKind::Cublas ? "cublas"
+                               : t.what.kind == TimedKind::Lab  ? csvSafe(t.what.name)
+                                                                : std::string(kernelInfo(c.kernel).name);
     // The block that ran: T x T for the tiled kernels (their config's block fields are unused).
     const bool tiled = t.what.kind == TimedKind::Kernel && kernelInfo(c.kernel).tiled;
     std::snprintf(buf, sizeof buf, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.2f,%.3g,%s\n",
@@ -186,9 +190,11 @@ void writeTimingJson(JsonWriter& json, const TimingReport& r) {
     const LaunchConfig& c = t.what.config;
     json.beginObject();
     json.field("label", t.what.label()).field("kind", timedKindName(t.what.kind));
-    if (t.what.kind != TimedKind::Cublas) json.field("kernel", std::string(kernelInfo(c.kernel).name));
+    const bool builtIn = t.what.kind != TimedKind::Cublas && t.what.kind != TimedKind::Lab;
+    if (builtIn) json.field("kernel", std::string(kernelInfo(c.kernel).name));
+    if (t.what.kind == TimedKind::Lab) json.field("kernel", t.what.name);
     json.key("dims").beginArray().value(c.dims.j).value(c.dims.k).value(c.dims.l).endArray();
-    if (t.what.kind != TimedKind::Cublas) {
+    if (builtIn) {
       if (kernelInfo(c.kernel).tiled) json.field("tile", c.tile);
       else json.key("block").beginArray().value(c.blockX).value(c.blockY).endArray();
     }
@@ -248,8 +254,11 @@ Result<TimingReport> parseTimingCsv(std::string_view text) {
     if (f[0] == "kernel") t.what.kind = TimedKind::Kernel;
     else if (f[0] == "probe-free") t.what.kind = TimedKind::ProbeFree;
     else if (f[0] == "cublas") t.what.kind = TimedKind::Cublas;
+    else if (f[0] == "lab") t.what.kind = TimedKind::Lab;
     else return invalidInput("timing CSV line " + std::to_string(lineNo) + ": unknown kind '" + f[0] + "'");
-    if (t.what.kind != TimedKind::Cublas) {
+    if (t.what.kind == TimedKind::Lab) {
+      t.what.name = f[1];
+    } else if (t.what.kind != TimedKind::Cublas) {
       auto id = kernelByName(f[1]);
       if (!id) return invalidInput("timing CSV line " + std::to_string(lineNo) + ": unknown kernel '" + f[1] + "'");
       t.what.config.kernel = *id;

@@ -26,12 +26,14 @@ enum class TimedKind {
   Kernel,     // a tilescope kernel, plain build (the kernel file as written)
   ProbeFree,  // bench only: the same kernel copied with no probe template (kernels/cuda/bench_probe_free.cu)
   Cublas,     // cuBLAS SGEMM, FP32, CUBLAS_PEDANTIC_MATH (no TF32)
+  Lab,        // a student's kernel as written, timed in a process of its own (lab::timeLab)
 };
 
 struct TimingCase {
   TimedKind kind = TimedKind::Kernel;
-  LaunchConfig config;  // kernel, dims, tile or block shape, seed; cuBLAS uses the dims only
-  // "naive (32,32)", "tiled T=16", "cuBLAS SGEMM", "tiled T=16 no-probe copy"
+  LaunchConfig config;  // kernel, dims, tile or block shape, seed; cuBLAS and Lab use the dims only
+  std::string name;     // Lab: which kernel, as the lab names it ("matrixMulKernel in tiled.cu")
+  // "naive (32,32)", "tiled T=16", "cuBLAS SGEMM", "tiled T=16 no-probe copy", "lab: ..."
   std::string label() const;
 };
 

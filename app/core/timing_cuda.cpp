@@ -1,56 +1,24 @@
-// The CUDA timing engine (timing.h): verified, event-timed launches of the plain kernels,
-// the bench-only probe-free copies and cuBLAS, with inputs rotated across buffer sets.
+// The CUDA timing engine (timing.h): the plain kernels, the bench-only probe-free copies and
+// cuBLAS, each verified and then timed by a GpuTimer (gpu_timer.h).
 #include <algorithm>
 #include <cuda_runtime_api.h>
 
 #include "kernels/cuda/bench_probe_free.h"
 #include "kernels/cuda/cublas_sgemm.h"
-#include "kernels/cuda/device_buffer.h"
 #include "kernels/cuda/gpu_info.h"
 #include "kernels/cuda/run_on_gpu.h"
-#include "reference.h"
+#include "gpu_timer.h"
 #include "run.h"
 #include "timing.h"
 
 namespace tilescope {
 
 namespace {
-using cuda::DeviceBuffer;
-using cuda::DeviceEvent;
-
-constexpr int kNaNByte = 0xff;  // all-ones floats are NaN: the poison for P
-
-struct InputSet {
-  DeviceBuffer<float> m, n, p;
-};
-
-// The inputs of one size, on the host (for verification) and on the device as several
-// copies, so consecutive timed launches read different memory.
-struct Inputs {
-  Dims dims;
-  uint64_t seed = 0;
-  Matrix hostM, hostN;
-  std::vector<InputSet> sets;
-};
-
-// Elements of P to check: all of them for small products, otherwise a sample that keeps
-// the double-precision check near 2^24 multiply-adds (verifyProduct's diagonal sweep first
-// touches every row and column).
-long verificationSample(const Dims& d) {
-  const long all = long(d.j) * d.l;
-  const long cheap = (1L << 24) / std::max(d.k, 1);
-  return std::min(all, std::max(cheap, long(std::max(d.j, d.l)) + 256));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 class CudaTimingEngine final : public TimingEngine {
  public:
-  CudaTimingEngine(cuda::GpuInfo info, cuda::CublasSgemm cublas) : info_(std::move(info)), cublas_(std::move(cublas)) {}
+  CudaTimingEngine(cuda::GpuInfo info, cuda::CublasSgemm cublas)
+      : info_(std::move(info)), cublas_(std::move(cublas)), timer_(info_.l2Bytes) {}
 
   std::string deviceName() const override { return info_.name; }
 
@@ -67,6 +35,8 @@ class CudaTimingEngine final : public TimingEngine {
   }
 
   Result<TimingResult> time(const TimingCase& tc, const TimingOptions& options) override {
+    if (tc.kind == TimedKind::Lab)  // a student's kernel never runs in the app's process
+      return invalidInput("a lab kernel is timed by tilescope-lab-runner --cuda-time (lab::timeLab), not here");
     const Dims& d = tc.config.dims;
     KernelLaunch launch;
     if (tc.kind != TimedKind::Cublas) {
@@ -87,108 +57,22 @@ class CudaTimingEngine final : public TimingEngine {
       for (int side : {d.j, d.k, d.l})
         if (side < 1 || side > kMaxDimension) return invalidInput("cuBLAS case: dimension out of range");
     }
-    if (auto s = prepareInputs(tc.config); !s) return s.error();
-
-    auto run = [&](const InputSet& set) -> Status {
+    auto launchOnce = [&](const float* m, const float* n, float* p) -> Status {
       switch (tc.kind) {
-        case TimedKind::Kernel: return launchOnGpu(launch, set.m.data(), set.n.data(), set.p.data(), nullptr);
-        case TimedKind::ProbeFree: return cuda::launchProbeFree(launch, set.m.data(), set.n.data(), set.p.data());
-        case TimedKind::Cublas: return cublas_.multiply(set.m.data(), set.n.data(), set.p.data(), d.j, d.k, d.l);
+        case TimedKind::Kernel: return launchOnGpu(launch, m, n, p, nullptr);
+        case TimedKind::ProbeFree: return cuda::launchProbeFree(launch, m, n, p);
+        case TimedKind::Cublas: return cublas_.multiply(m, n, p, d.j, d.k, d.l);
+        case TimedKind::Lab: break;
       }
       return failure("unknown timed kind");
     };
-
-    TimingResult result;
-    result.what = tc;
-    // 1. Verify: one launch into a poisoned P, checked against the double reference.
-    const InputSet& first = inputs_.sets.front();
-    CUDA_TRY(cudaMemset(first.p.data(), kNaNByte, first.p.bytes()));
-    if (auto s = run(first); !s) return s.error();
-    CUDA_TRY(cudaDeviceSynchronize());
-    Matrix P(d.j, d.l);
-    CUDA_TRY(cudaMemcpy(P.values.data(), first.p.data(), first.p.bytes(), cudaMemcpyDeviceToHost));
-    const Verification v = verifyProduct(inputs_.hostM, inputs_.hostN, P, verificationSample(d));
-    result.verified = v.passed;
-    result.verification = v.summary();
-    result.maxRelativeError = v.maxRelativeError;
-    if (!v.passed) return result;  // no timing for a wrong answer
-
-    // 2. Warm up, then time each launch with a pair of events, rotating the input sets.
-    const std::size_t sets = inputs_.sets.size();
-    for (int w = 0; w < options.warmup; ++w)
-      if (auto s = run(inputs_.sets[std::size_t(w + 1) % sets]); !s) return s.error();
-    auto start = DeviceEvent::create();
-    if (!start) return start.error();
-    auto stop = DeviceEvent::create();
-    if (!stop) return stop.error();
-    std::vector<double> ms;
-    double spent = 0.0;
-    const int maxRepeats = std::max(options.repeats, 3);
-    for (int r = 0; r < maxRepeats; ++r) {
-      if (options.cancel && options.cancel->load()) return failure("cancelled");
-      // Stop early once the time budget is spent, but never below 3 samples.
-      if (r >= 3 && spent > options.maxSecondsPerCase * 1e3) break;
-      CUDA_TRY(cudaEventRecord(start->get()));
-      if (auto s = run(inputs_.sets[std::size_t(r) % sets]); !s) return s.error();
-      CUDA_TRY(cudaEventRecord(stop->get()));
-      CUDA_TRY(cudaEventSynchronize(stop->get()));
-      float elapsed = 0.0f;
-      CUDA_TRY(cudaEventElapsedTime(&elapsed, start->get(), stop->get()));
-      ms.push_back(elapsed);
-      spent += elapsed;
-    }
-    CUDA_TRY(cudaGetLastError());
-    result.repeats = int(ms.size());
-    result.medianMs = median(ms);
-    result.minMs = *std::min_element(ms.begin(), ms.end());
-    result.maxMs = *std::max_element(ms.begin(), ms.end());
-    result.gflops = result.flops() / (result.medianMs * 1e-3) / 1e9;
-    return result;
+    return timer_.time(tc, launchOnce, options);
   }
 
  private:
-  // Draws the inputs for `c` (the same ones executeRun draws for its seed) unless the
-  // previous case used the same; sweeps go size by size, so most cases reuse them.
-  Status prepareInputs(const LaunchConfig& c) {
-    if (!inputs_.sets.empty() && inputs_.dims == c.dims && inputs_.seed == c.seed) return Ok{};
-    inputs_ = Inputs{};
-    inputs_.dims = c.dims;
-    inputs_.seed = c.seed;
-    inputs_.hostM = inputM(c);
-    inputs_.hostN = inputN(c);
-    const std::size_t mCount = inputs_.hostM.size(), nCount = inputs_.hostN.size();
-    const std::size_t pCount = std::size_t(c.dims.j) * c.dims.l;
-    const std::size_t setBytes = (mCount + nCount + pCount) * sizeof(float);
-    // Enough copies to hold twice the L2 cache, at least 2, at most 64 and about 1 GiB.
-    std::size_t sets = std::max<std::size_t>(2, (2 * info_.l2Bytes + setBytes - 1) / setBytes);
-    sets = std::min<std::size_t>({sets, 64, std::max<std::size_t>(2, (std::size_t(1) << 30) / setBytes)});
-    for (std::size_t s = 0; s < sets; ++s) {
-      InputSet set;
-      auto m = DeviceBuffer<float>::allocate(mCount, "M");
-      if (!m) return m.error();
-      auto n = DeviceBuffer<float>::allocate(nCount, "N");
-      if (!n) return n.error();
-      auto p = DeviceBuffer<float>::allocate(pCount, "P");
-      if (!p) return p.error();
-      set.m = std::move(*m);
-      set.n = std::move(*n);
-      set.p = std::move(*p);
-      if (s == 0) {
-        CUDA_TRY(cudaMemcpy(set.m.data(), inputs_.hostM.values.data(), set.m.bytes(), cudaMemcpyHostToDevice));
-        CUDA_TRY(cudaMemcpy(set.n.data(), inputs_.hostN.values.data(), set.n.bytes(), cudaMemcpyHostToDevice));
-      } else {  // same values, other addresses
-        const InputSet& src = inputs_.sets.front();
-        CUDA_TRY(cudaMemcpy(set.m.data(), src.m.data(), set.m.bytes(), cudaMemcpyDeviceToDevice));
-        CUDA_TRY(cudaMemcpy(set.n.data(), src.n.data(), set.n.bytes(), cudaMemcpyDeviceToDevice));
-      }
-      inputs_.sets.push_back(std::move(set));
-    }
-    return Ok{};
-  }
-
   cuda::GpuInfo info_;
   cuda::CublasSgemm cublas_;
-  Inputs inputs_;
+  GpuTimer timer_;  // inputs of the last size, kept for the next case
   Ceilings ceilings_;
 };
 }  // namespace

@@ -1,5 +1,7 @@
-// tilescope-lab-runner --cuda UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
-// the lab on the GPU (app/core/lab/lab.h). UNIT (lab_compile.h, gpuTranslationUnit) is the
+// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
+// the lab on the GPU (app/core/lab/lab.h). --cuda traces a run; --cuda-time times the kernel
+// as written (the unit's plain entry) the way the timing engine times a built-in kernel
+// (core/gpu_timer.h: verified into a poisoned P first, then median of CUDA-event timings). UNIT (lab_compile.h, gpuTranslationUnit) is the
 // student's kernel rewritten into the same views as the built-in traced GPU build; NVRTC
 // compiles it for device 0 (cached as CUBIN_STEM-sm_XY.cubin), the driver API loads it and
 // launches its entry, and the launch goes through GpuLaunchSession like every traced GPU
@@ -22,9 +24,11 @@
 #include <vector>
 
 #include "core/gpu_launch.h"
+#include "core/gpu_timer.h"
 #include "core/lab/lab_compile.h"
 #include "core/lab/lab_ipc.h"
 #include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/gpu_info.h"
 #include "runner.h"
 
 namespace tilescope::lab::runner {
@@ -190,13 +194,36 @@ Result<int> attribute(CUfunction f, CUfunction_attribute a, const char* what) {
   return v;
 }
 
-// Compiles, loads and runs; the response says what happened to the kernel, an Error what
-// happened to the lab (no device, a CUDA call that failed outside the kernel).
-Status run(int argc, char** argv, RunnerResponse& response) {
+// The unit compiled (or why not) and loaded into device 0's context.
+struct Loaded {
+  LoadedModule module;
+  CUfunction traced = nullptr, plain = nullptr;
+  CUdeviceptr geometry = 0;
+};
+
+// The launch's values, one kernel parameter each, as both entries take them
+// (gpuTranslationUnit): ThreadArgs' fields.
+struct EntryParams {
+  float* m = nullptr;
+  float* n = nullptr;
+  float* p = nullptr;
+  int j = 0, k = 0, l = 0;
+  TraceSink sink{};  // zero for the plain entry, which records nothing
+  GpuScalars scalars{};
+  void* list[8] = {&m, &n, &p, &j, &k, &l, &sink, &scalars};
+
+  EntryParams(const RunnerRequest& q, const float* dM, const float* dN, float* dP)
+      // The book's kernels take float*: they do not write M or N.
+      : m(const_cast<float*>(dM)), n(const_cast<float*>(dN)), p(dP), j(q.j), k(q.k), l(q.l) {
+    for (std::size_t i = 0; i < q.scalars.size() && i < std::size_t(kMaxScalarArgs); ++i) scalars.values[i] = q.scalars[i];
+  }
+  EntryParams(const EntryParams&) = delete;  // `list` points into this object
+};
+
+// Creates the context, compiles and loads. The response's compile fields say what NVRTC
+// did; with compileFailed set nothing is loaded.
+Status compileAndLoad(int argc, char** argv, RunnerResponse& response, Loaded& loaded) {
   const std::string unitFile = argv[2], stem = argv[3];
-  auto request = readRunnerRequest(argv[4]);
-  if (!request) return request.error();
-  const RunnerRequest& q = *request;
   std::vector<std::string> options(argv + 7, argv + argc);
 
   // The runtime's primary context on device 0: the driver API's module lives in it, and the
@@ -229,26 +256,28 @@ Status run(int argc, char** argv, RunnerResponse& response) {
     return Ok{};
   }
 
-  LoadedModule loaded;
-  CU_TRY(cu.cuModuleLoadData(&loaded.module, module->image.data()));
-  CUfunction traced = nullptr, plain = nullptr;
-  CU_TRY(cu.cuModuleGetFunction(&traced, loaded.module, kGpuTracedEntryName));
-  CU_TRY(cu.cuModuleGetFunction(&plain, loaded.module, kGpuPlainEntryName));
-  auto registers = attribute(plain, CU_FUNC_ATTRIBUTE_NUM_REGS, "cuFuncGetAttribute(NUM_REGS)");
-  auto tracedRegisters = attribute(traced, CU_FUNC_ATTRIBUTE_NUM_REGS, "cuFuncGetAttribute(NUM_REGS)");
-  auto sharedBytes = attribute(plain, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
-  auto localBytes = attribute(plain, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
+  CU_TRY(cu.cuModuleLoadData(&loaded.module.module, module->image.data()));
+  CU_TRY(cu.cuModuleGetFunction(&loaded.traced, loaded.module.module, kGpuTracedEntryName));
+  CU_TRY(cu.cuModuleGetFunction(&loaded.plain, loaded.module.module, kGpuPlainEntryName));
+  auto registers = attribute(loaded.plain, CU_FUNC_ATTRIBUTE_NUM_REGS, "cuFuncGetAttribute(NUM_REGS)");
+  auto tracedRegisters = attribute(loaded.traced, CU_FUNC_ATTRIBUTE_NUM_REGS, "cuFuncGetAttribute(NUM_REGS)");
+  auto sharedBytes = attribute(loaded.plain, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  auto localBytes = attribute(loaded.plain, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
   for (const auto* r : {&registers, &tracedRegisters, &sharedBytes, &localBytes})
     if (!*r) return r->error();
   response.gpu.registersPerThread = *registers;
   response.gpu.tracedRegistersPerThread = *tracedRegisters;
   response.gpu.staticSharedBytes = *sharedBytes;
   response.gpu.localBytesPerThread = *localBytes;
-  CUdeviceptr geometry = 0;
   std::size_t geometryBytes = 0;
-  CU_TRY(cu.cuModuleGetGlobal(&geometry, &geometryBytes, loaded.module, "tilescopeLabGeometry"));
+  CU_TRY(cu.cuModuleGetGlobal(&loaded.geometry, &geometryBytes, loaded.module.module, "tilescopeLabGeometry"));
   if (geometryBytes != sizeof response.geometry) return failure("the lab's GPU unit has a geometry table of the wrong size");
+  return Ok{};
+}
 
+// --cuda: one traced launch; the response says what happened to the kernel, an Error what
+// happened to the lab (a CUDA call that failed outside the kernel).
+Status traceRun(const RunnerRequest& q, const Loaded& loaded, RunnerResponse& response) {
   LaunchPlan plan;
   KernelLaunch& L = plan.launch;
   L.lab = true;
@@ -263,21 +292,15 @@ Status run(int argc, char** argv, RunnerResponse& response) {
 
   bool launched = false;
   auto launcher = [&](const float* dM, const float* dN, float* dP, const GpuTraceBuffers* trace) -> Status {
-    // The entry's parameters (gpuTranslationUnit): ThreadArgs' fields, one each.
-    float* m = const_cast<float*>(dM);  // the book's kernels take float*: they do not write M or N
-    float* n = const_cast<float*>(dN);
-    int j = q.j, k = q.k, l = q.l;
-    TraceSink sink;
+    EntryParams params(q, dM, dN, dP);
+    TraceSink& sink = params.sink;
     sink.slots = trace->slots;
     sink.slotsPerThread = trace->slotsPerThread;
     sink.overflow = trace->overflow;
     sink.j = q.j, sink.k = q.k, sink.l = q.l;
     for (int i = 0; i < kMaxSharedArrays; ++i) sink.shared[i] = q.shared[i];
-    GpuScalars scalars{};
-    for (std::size_t i = 0; i < q.scalars.size() && i < std::size_t(kMaxScalarArgs); ++i) scalars.values[i] = q.scalars[i];
-    void* params[] = {&m, &n, &dP, &j, &k, &l, &sink, &scalars};
-    CU_TRY(cu.cuLaunchKernel(traced, q.grid.x, q.grid.y, 1, q.block.x, q.block.y, 1, q.sharedBytes, nullptr, params,
-                             nullptr));
+    CU_TRY(cu.cuLaunchKernel(loaded.traced, q.grid.x, q.grid.y, 1, q.block.x, q.block.y, 1, q.sharedBytes, nullptr,
+                             params.list, nullptr));
     launched = true;
     return Ok{};
   };
@@ -310,7 +333,7 @@ Status run(int argc, char** argv, RunnerResponse& response) {
   response.slotsPerThread = slotsPerThread;
   response.slots = std::move(slots);
   response.p = std::move(p.values);
-  CU_TRY(cu.cuMemcpyDtoH(response.geometry, geometry, sizeof response.geometry));
+  CU_TRY(cu.cuMemcpyDtoH(response.geometry, loaded.geometry, sizeof response.geometry));
   // Shared addresses count from the start of the window; the emulator counts from the first
   // static array, and so does the analysis: the lowest array starts at 0.
   long long lowest = -1;
@@ -321,14 +344,66 @@ Status run(int argc, char** argv, RunnerResponse& response) {
   return Ok{};
 }
 
+// --cuda-time: the kernel as written (the plain entry, no trace), verified and timed by a
+// GpuTimer exactly as the timing engine times a built-in kernel.
+Status timeRun(const RunnerRequest& q, const Loaded& loaded, RunnerResponse& response) {
+  auto info = cuda::queryGpu(0);
+  if (!info) return info.error();
+  GpuTimer timer(info->l2Bytes);
+  TimingCase what;
+  what.kind = TimedKind::Lab;
+  what.config.dims = {q.j, q.k, q.l};
+  what.config.seed = q.seed;
+  // Drawing the inputs (host work, a second at the largest sizes) is not the kernel's time.
+  if (Status s = timer.prepare(what.config); !s) return s.error();
+  TimingOptions options;
+  options.warmup = q.warmup;
+  options.repeats = q.repeats;
+  options.maxSecondsPerCase = q.maxSecondsPerCase;
+  bool launched = false;
+  auto launch = [&](const float* dM, const float* dN, float* dP) -> Status {
+    EntryParams params(q, dM, dN, dP);
+    CU_TRY(cu.cuLaunchKernel(loaded.plain, q.grid.x, q.grid.y, 1, q.block.x, q.block.y, 1, q.sharedBytes, nullptr,
+                             params.list, nullptr));
+    launched = true;
+    return Ok{};
+  };
+  // The limit covers the verifying launch, the warm-up and the timed launches.
+  armTimeLimit(q.timeoutSeconds + q.maxSecondsPerCase);
+  auto result = timer.time(what, launch, options);
+  disarmTimeLimit();
+  if (!result) {
+    if (!launched) response.error = result.error().message;
+    else response.kernelFault = result.error().message;
+    return Ok{};
+  }
+  RunnerTiming& t = response.timing;
+  t.verified = result->verified;
+  t.verification = result->verification;
+  t.maxRelativeError = result->maxRelativeError;
+  t.medianMs = result->medianMs, t.minMs = result->minMs, t.maxMs = result->maxMs;
+  t.gflops = result->gflops;
+  t.repeats = result->repeats;
+  return Ok{};
+}
+
+Status run(int argc, char** argv, bool timed, RunnerResponse& response) {
+  auto request = readRunnerRequest(argv[4]);
+  if (!request) return request.error();
+  Loaded loaded;
+  if (Status s = compileAndLoad(argc, argv, response, loaded); !s || response.compileFailed) return s;
+  return timed ? timeRun(*request, loaded, response) : traceRun(*request, loaded, response);
+}
+
 }  // namespace
 
 int runOnGpu(int argc, char** argv) {
   if (argc < 7)
-    return fail("usage: tilescope-lab-runner --cuda UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]");
+    return fail("usage: tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]");
   openStopFile(argv[6]);
   RunnerResponse response;
-  if (Status s = run(argc, argv, response); !s) return fail(s.error().message);
+  const bool timed = std::strcmp(argv[1], "--cuda-time") == 0;
+  if (Status s = run(argc, argv, timed, response); !s) return fail(s.error().message);
   if (Status s = writeRunnerResponse(argv[5], response); !s) return fail(s.error().message);
   return 0;
 }

@@ -1,7 +1,7 @@
 // tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
 // compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
-// tilescope-lab-runner --cuda UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
-// compiles UNIT with NVRTC and runs it on the GPU (runner_cuda.cpp).
+// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
+// compiles UNIT with NVRTC and traces a run of it on the GPU, or times it (runner_cuda.cpp).
 //
 // A process of its own, so that whatever the kernel does ends here: a crash (the signal
 // handler writes the signal and the emulated thread it hit into STOP_FILE, then dies of
@@ -129,7 +129,8 @@ int runOnGpu(int, char**) { return fail("this tilescope is built without CUDA: t
 }  // namespace tilescope::lab::runner
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--cuda") == 0) return runOnGpu(argc, argv);
+  if (argc > 1 && (std::strcmp(argv[1], "--cuda") == 0 || std::strcmp(argv[1], "--cuda-time") == 0))
+    return runOnGpu(argc, argv);
   if (argc != 5) return fail("usage: tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE");
   openStopFile(argv[4]);
   auto request = readRunnerRequest(argv[2]);

@@ -129,8 +129,10 @@ void drawToolbar(PanelContext& ctx) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  const float buttons = ImGui::CalcTextSize("OpenSaveRunCancel").x + ImGui::GetStyle().FramePadding.x * 8 +
-                        ImGui::GetStyle().ItemSpacing.x * 4;
+  const bool timeButton = ctx.state.cudaUnavailable.empty();
+  const float buttons = ImGui::CalcTextSize(timeButton ? "OpenSaveRunCancelTime" : "OpenSaveRunCancel").x +
+                        ImGui::GetStyle().FramePadding.x * (timeButton ? 10 : 8) +
+                        ImGui::GetStyle().ItemSpacing.x * (timeButton ? 5 : 4);
   ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - buttons, ImGui::GetFontSize() * 6.0f));
   std::string path = s.pathField;
   EditorBuffer pathBuffer{&path};
@@ -149,6 +151,16 @@ void drawToolbar(PanelContext& ctx) {
     ctx.emit(LabIntent{LabRun{}});
   }
   if (ImGui::IsItemHovered()) tooltip(s.pendingGeneration ? "stop the kernel's process" : "compile and run the kernel (Ctrl+Enter)");
+  if (timeButton) {  // a GPU is there: the kernel as written joins the live sweep
+    ImGui::SameLine();
+    if (ImGui::Button("Time")) {
+      ctx.emit(TimingIntent{StartSweep{SweepSpec{SweepKind::Lab, {}}}});
+      ctx.emit(ShowPanel{"Timing"});
+    }
+    if (ImGui::IsItemHovered())
+      tooltip("time the kernel as written on the GPU at N = 256..4096 next to cuBLAS (each size verified first), "
+              "in the Timing panel");
+  }
 
   // The file's line: what it is, whether it is saved, what the last open or save did.
   std::string status = (s.path.empty() ? std::string("untitled") : currentFileName(s)) + (s.modified ? " (modified)" : "");

@@ -112,7 +112,9 @@ void drawCustomSweep(PanelContext& ctx, TimingView& v) {
 void drawSweepControls(PanelContext& ctx, const TimingState& t) {
   if (!t.liveUnavailable.empty()) return;
   TimingView v = t.view;
-  const std::vector<TimingCase> cases = sweepCases(v.sweep);
+  // A lab sweep's cases are named when it starts (syncTiming); here only their number counts,
+  // and there are none without a kernel in the Lab tab.
+  const std::vector<TimingCase> cases = sweepCases(v.sweep, ctx.state.lab.text.empty() ? "" : "the Lab tab's kernel");
   if (t.running) {
     const float cancelW = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 4;
     const auto& p = t.progress;
@@ -127,9 +129,10 @@ void drawSweepControls(PanelContext& ctx, const TimingState& t) {
     // In SweepKind's order.
     constexpr const char* kKinds[] = {"live sweep: 4 kernels + cuBLAS, N = 256..4096",
                                       "lecture table: naive's 6 block shapes, tiled T = 8, 16, 32, cuBLAS at N = 8192",
-                                      "custom sweep", "ladder: every rung + cuBLAS, N = 256..8192"};
+                                      "custom sweep", "ladder: every rung + cuBLAS, N = 256..8192",
+                                      "lab: the Lab tab's kernel as written + cuBLAS, N = 256..4096"};
     ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 10.0f, ImGui::GetContentRegionAvail().x * 0.6f));
-    if (ImGui::Combo("##sweep", &kind, kKinds, 4)) v.sweep.kind = SweepKind(kind);
+    if (ImGui::Combo("##sweep", &kind, kKinds, 5)) v.sweep.kind = SweepKind(kind);
     ImGui::SameLine();
     ImGui::BeginDisabled(cases.empty());
     if (ImGui::Button(("Run " + std::to_string(cases.size()) + " cases").c_str()))
@@ -140,6 +143,10 @@ void drawSweepControls(PanelContext& ctx, const TimingState& t) {
           "Every case is verified against the host reference first; then 2 warm-up and up to 10 timed "
           "launches, median reported. Runs on a worker thread: the app stays responsive.");
     if (v.sweep.kind == SweepKind::Custom) drawCustomSweep(ctx, v);
+    if (v.sweep.kind == SweepKind::Lab)
+      disabledWrapped("The kernel in the Lab tab's editor with its launch settings, compiled by NVRTC and timed in a "
+                      "process of its own (a kernel that hangs or crashes stops the sweep, not the app). Each size is "
+                      "verified first; a wrong result is not timed. Its traced run, hazards included, is the Lab tab's Run.");
   }
   if (!t.lastSweep.empty()) ImGui::TextDisabled("%s", t.lastSweep.c_str());
   setView(ctx, v);

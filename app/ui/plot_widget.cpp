@@ -87,6 +87,8 @@ Rgba seriesColour(const Theme& t, Family f, int rung) {
       return t.threadColours[2];
     case Family::TiledDynamic:
       return t.threadColours[3];
+    case Family::Lab:
+      return t.highlight;
     case Family::Cublas:
       return t.panelText;
     case Family::Other:

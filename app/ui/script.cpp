@@ -112,9 +112,9 @@ std::string check(const std::vector<std::string>& w) {
   }
   if (c == "timing") {
     const bool ok = (n == 3 && w[1] == "page" && (w[2] == "plot" || w[2] == "table" || w[2] == "ladder")) ||
-                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture" || w[2] == "ladder")) ||
+                    (n == 3 && w[1] == "sweep" && (w[2] == "live" || w[2] == "lecture" || w[2] == "ladder" || w[2] == "lab")) ||
                     (n == 2 && (w[1] == "cancel" || w[1] == "wait"));
-    return ok ? "" : "usage: timing page plot|table|ladder | timing sweep live|lecture|ladder | timing cancel | timing wait";
+    return ok ? "" : "usage: timing page plot|table|ladder | timing sweep live|lecture|ladder|lab | timing cancel | timing wait";
   }
   if (c == "screenshot" || c == "layout") return n == 2 ? "" : "usage: " + c + " FILE";
   if (c == "open") return n >= 2 ? "" : "usage: open FILE.tstrace";
@@ -312,7 +312,10 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
         v.page = w[2] == "table" ? TimingPage::Table : w[2] == "ladder" ? TimingPage::Ladder : TimingPage::Plot;
         q.push_back(TimingIntent{SetTimingView{v}});
       } else if (w[1] == "sweep") {
-        const SweepKind kind = w[2] == "lecture" ? SweepKind::Lecture : w[2] == "ladder" ? SweepKind::Ladder : SweepKind::Live;
+        const SweepKind kind = w[2] == "lecture" ? SweepKind::Lecture
+                               : w[2] == "ladder" ? SweepKind::Ladder
+                               : w[2] == "lab"    ? SweepKind::Lab
+                                                  : SweepKind::Live;
         q.push_back(TimingIntent{StartSweep{SweepSpec{kind, {}}}});
       } else if (w[1] == "cancel") {
         q.push_back(TimingIntent{CancelSweep{}});

@@ -17,6 +17,7 @@ struct Variant {
 Variant variantOf(const TimingCase& c) {
   const LaunchConfig& k = c.config;
   if (c.kind == TimedKind::Cublas) return {Marker::Diamond, 0};
+  if (c.kind == TimedKind::Lab) return {Marker::Circle, 0};
   if (kernelInfo(k.kernel).tiled) {
     switch (k.tile) {
       case 8:
@@ -57,12 +58,33 @@ std::string_view sweepKindName(SweepKind k) {
       return "custom";
     case SweepKind::Ladder:
       return "ladder";
+    case SweepKind::Lab:
+      return "lab";
   }
   return "?";
 }
 
-std::vector<TimingCase> sweepCases(const SweepSpec& spec) {
+std::vector<TimingCase> labSweepCases(const std::string& name, int maxN) {
+  std::vector<TimingCase> cases;
+  for (int n = 256; n <= maxN; n *= 2) {  // size-major: cuBLAS right after the kernel, on the same inputs
+    TimingCase lab;
+    lab.kind = TimedKind::Lab;
+    lab.name = name;
+    lab.config.dims = {n, n, n};
+    TimingCase cublas;
+    cublas.kind = TimedKind::Cublas;
+    cublas.config.dims = {n, n, n};
+    cublas.config.tile = cublas.config.blockX = cublas.config.blockY = 0;  // unused: written as 0
+    cases.push_back(lab);
+    cases.push_back(cublas);
+  }
+  return cases;
+}
+
+std::vector<TimingCase> sweepCases(const SweepSpec& spec, const std::string& labName) {
   switch (spec.kind) {
+    case SweepKind::Lab:
+      return labName.empty() ? std::vector<TimingCase>{} : labSweepCases(labName);
     case SweepKind::Live:
       return liveSweepCases();
     case SweepKind::Lecture:
@@ -100,6 +122,8 @@ std::string_view familyName(Family f) {
       return "tiled-bounds";
     case Family::TiledDynamic:
       return "tiled-dynamic";
+    case Family::Lab:
+      return "lab";
     case Family::Cublas:
       return "cuBLAS";
     case Family::Other:
@@ -110,6 +134,7 @@ std::string_view familyName(Family f) {
 
 Family familyOf(const TimingCase& c) {
   if (c.kind == TimedKind::Cublas) return Family::Cublas;
+  if (c.kind == TimedKind::Lab) return Family::Lab;
   if (c.kind != TimedKind::Kernel) return Family::Other;
   switch (c.config.kernel) {
     case KernelId::Naive:
@@ -169,6 +194,7 @@ int unverifiedCount(const TimingReport& report) {
 }
 
 bool shownByDefault(const std::string& label) {
+  if (label.rfind("lab: ", 0) == 0) return true;
   return std::find(kShownByDefault.begin(), kShownByDefault.end(), label) != kShownByDefault.end();
 }
 

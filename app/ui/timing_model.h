@@ -17,8 +17,10 @@
 namespace tilescope::ui {
 
 // --- Sweeps -------------------------------------------------------------------------------
-enum class SweepKind { Live, Lecture, Custom, Ladder };
-std::string_view sweepKindName(SweepKind k);  // "live", "lecture", "custom", "ladder"
+// Lab: the Lab tab's kernel as written (timed by lab::timeLab in a process of its own) and
+// cuBLAS at N = 256..4096.
+enum class SweepKind { Live, Lecture, Custom, Ladder, Lab };
+std::string_view sweepKindName(SweepKind k);  // "live", "lecture", "custom", "ladder", "lab"
 
 // The custom sweep's choices, as the panel edits them.
 struct CustomSweep {
@@ -36,13 +38,17 @@ struct SweepSpec {
 };
 
 // The cases a sweep times: liveSweepCases(), lectureCases(), ladderCases(), or gridCases()
-// of the custom choices (empty when the choices select nothing).
-std::vector<TimingCase> sweepCases(const SweepSpec& spec);
+// of the custom choices (empty when the choices select nothing). A lab sweep's cases need the
+// kernel's name: `labName` (lab::labTimingName), empty for any other sweep.
+std::vector<TimingCase> sweepCases(const SweepSpec& spec, const std::string& labName = {});
+// The lab kernel named `name` and cuBLAS at N = 256, 512, ..., maxN.
+std::vector<TimingCase> labSweepCases(const std::string& name, int maxN = 4096);
 
 // --- Series -------------------------------------------------------------------------------
 // The kernel a result belongs to, which fixes its colour: one colour per kernel, so a
 // series keeps its colour whatever else is shown.
-enum class Family { Naive, Tiled, TiledBounds, TiledDynamic, Cublas, Other };
+// Lab: a student's kernel from the Lab tab (TimedKind::Lab).
+enum class Family { Naive, Tiled, TiledBounds, TiledDynamic, Lab, Cublas, Other };
 std::string_view familyName(Family f);
 Family familyOf(const TimingCase& c);
 
@@ -72,7 +78,8 @@ std::vector<TimingSeries> buildSeries(const TimingReport& report);
 int unverifiedCount(const TimingReport& report);
 
 // Whether a series is shown before the user toggles it: the figure keeps to the lecture's
-// story (naive against tiled at T=16 and 32, the run-time-T kernel, cuBLAS). tiled-bounds
+// story (naive against tiled at T=16 and 32, the run-time-T kernel, cuBLAS) and shows every
+// lab kernel that was timed. tiled-bounds
 // times like tiled and T=8 and the lecture's other block shapes crowd the plot; the legend
 // turns them on.
 bool shownByDefault(const std::string& label);

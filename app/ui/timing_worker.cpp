@@ -39,12 +39,13 @@ Result<std::string> defaultRecordedLadderPath() {
 }
 
 TimingWorker::TimingWorker(Result<std::string> recordedPath, TimingEngineFactory makeEngine,
-                           Result<std::string> ladderPath)
+                           Result<std::string> ladderPath, LabTimer timeLab)
     : recordedPath_(recordedPath ? *recordedPath : std::string()),
       recordedPathError_(recordedPath ? std::string() : recordedPath.error().message),
       ladderPath_(ladderPath ? *ladderPath : std::string()),
       ladderPathError_(ladderPath ? std::string() : ladderPath.error().message),
       makeEngine_(std::move(makeEngine)),
+      timeLab_(std::move(timeLab)),
       thread_([this] { loop(); }) {}
 
 TimingWorker::~TimingWorker() {
@@ -58,10 +59,10 @@ TimingWorker::~TimingWorker() {
   thread_.join();
 }
 
-void TimingWorker::start(std::vector<TimingCase> cases, std::string title) {
+void TimingWorker::start(std::vector<TimingCase> cases, std::string title, std::optional<lab::LabRequest> lab) {
   {
     std::lock_guard lock(mutex_);
-    queued_ = Job{std::move(cases), std::move(title)};
+    queued_ = Job{std::move(cases), std::move(title), std::move(lab)};
     if (running_) cancel_ = true;  // the running sweep stops between launches; the loop then takes this one
   }
   wake_.notify_all();
@@ -173,7 +174,8 @@ void TimingWorker::sweep(const Job& job) {
       runningSeconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     }
     // One case per runSweep call, so each result reaches the plot as soon as it exists.
-    auto report = runSweep(*engine_, {c}, options, nullptr);
+    auto report = c.kind == TimedKind::Lab ? timeLabCase(job, c, options) : runSweep(*engine_, {c}, options, nullptr);
+    if (cancel_) break;  // a cancelled lab case comes back as timed out: not a result
     if (!report) {
       error = report.error().message;
       break;
@@ -199,6 +201,26 @@ void TimingWorker::sweep(const Job& job) {
                              : job.title + ": stopped: " + error;
 }
 
+Result<TimingReport> TimingWorker::timeLabCase(const Job& job, const TimingCase& c, const TimingOptions& options) {
+  if (!job.lab) return failure("no lab kernel to time");
+  lab::LabRequest request = *job.lab;
+  request.dims = c.config.dims;
+  auto outcome = timeLab_(request, options);
+  if (!outcome) return outcome.error();
+  // It did not compile, crashed or ran past its limit: every larger size would too.
+  if (!outcome->timing) return failure("the lab kernel: " + outcome->summary);
+  auto ceilings = engine_->ceilings();
+  if (!ceilings) return ceilings.error();
+  TimingReport report;
+  report.device = engine_->deviceName();
+  report.date = todayUtc();
+  report.ceilings = *ceilings;
+  TimingResult result = std::move(*outcome->timing);
+  result.what.name = c.name;  // the case's name, as the sweep's progress showed it
+  report.results.push_back(std::move(result));
+  return report;
+}
+
 void syncTiming(AppState& state, TimingWorker& worker) {
   TimingState& t = state.timing;
   if (t.cancelRequested) {
@@ -207,10 +229,14 @@ void syncTiming(AppState& state, TimingWorker& worker) {
   }
   if (t.sweepRequested != t.sweepSubmitted) {
     t.sweepSubmitted = t.sweepRequested;
-    std::vector<TimingCase> cases = sweepCases(t.requestedSweep);
+    const bool lab = t.requestedSweep.kind == SweepKind::Lab;
+    // The Lab tab's kernel as its editor and fields describe it now.
+    std::optional<lab::LabRequest> request;
+    if (lab && !state.lab.text.empty()) request = labRequest(state.lab);
+    std::vector<TimingCase> cases = sweepCases(t.requestedSweep, request ? lab::labTimingName(*request) : "");
     const std::string title = std::string(sweepKindName(t.requestedSweep.kind)) +
                               (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");  // "ladder sweep"
-    if (!cases.empty()) worker.start(std::move(cases), title);  // the panel offers no Run for an empty one
+    if (!cases.empty()) worker.start(std::move(cases), title, std::move(request));  // the panel offers no Run for an empty one
   }
   worker.copyTo(t);
 }

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/lab/lab.h"
 #include "core/timing.h"
 #include "timing_state.h"
 
@@ -26,6 +27,8 @@ Result<std::string> defaultRecordedTimingsPath();
 Result<std::string> defaultRecordedLadderPath();
 
 using TimingEngineFactory = std::function<Result<std::unique_ptr<TimingEngine>>()>;
+// Times a lab kernel at request.dims (lab::timeLab: a process of its own). Tests pass a fake.
+using LabTimer = std::function<Result<lab::LabOutcome>(const lab::LabRequest&, const TimingOptions&)>;
 
 class TimingWorker {
  public:
@@ -33,13 +36,16 @@ class TimingWorker {
   // could not be found is shown as the recorded results' error.
   explicit TimingWorker(Result<std::string> recordedPath = defaultRecordedTimingsPath(),
                         TimingEngineFactory makeEngine = makeTimingEngine,
-                        Result<std::string> ladderPath = defaultRecordedLadderPath());
+                        Result<std::string> ladderPath = defaultRecordedLadderPath(),
+                        LabTimer timeLab = lab::timeLab);
   ~TimingWorker();  // cancels a running sweep and joins (at most one case's time)
   TimingWorker(const TimingWorker&) = delete;
   TimingWorker& operator=(const TimingWorker&) = delete;
 
-  // Starts `cases` after cancelling whatever runs now.
-  void start(std::vector<TimingCase> cases, std::string title);
+  // Starts `cases` after cancelling whatever runs now. Cases of kind Lab time `lab` at their
+  // dims; a lab case that does not compile, crashes or runs past its limit stops the sweep
+  // with the lab's message.
+  void start(std::vector<TimingCase> cases, std::string title, std::optional<lab::LabRequest> lab = std::nullopt);
   void cancel();
   bool probed() const;  // the start-up work is done
   bool busy() const;    // probing, or a sweep queued or running
@@ -51,12 +57,15 @@ class TimingWorker {
   struct Job {
     std::vector<TimingCase> cases;
     std::string title;
+    std::optional<lab::LabRequest> lab;
   };
   void loop();
   void sweep(const Job& job);
+  Result<TimingReport> timeLabCase(const Job& job, const TimingCase& c, const TimingOptions& options);
 
   const std::string recordedPath_, recordedPathError_, ladderPath_, ladderPathError_;
   const TimingEngineFactory makeEngine_;
+  const LabTimer timeLab_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<bool> cancel_{false};

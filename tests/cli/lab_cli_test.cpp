@@ -182,6 +182,30 @@ TEST(LabBackends, WithoutADeviceAutoRunsOnTheEmulatorAndCudaIsRefused) {
   EXPECT_EQ(cuda.exitCode, 2) << cuda.all();
   EXPECT_NE(cuda.err.find("--backend cuda: "), std::string::npos) << cuda.err;
   EXPECT_NE(cuda.err.find("--backend emu runs the kernel on the emulator"), std::string::npos) << cuda.err;
+  // Timing needs the GPU: refused as an unavailable backend, never timed on the emulator.
+  const CliResult timed = runCli("lab time " + fig59 + " --sizes 64");
+  EXPECT_EQ(timed.exitCode, 2) << timed.all();
+  EXPECT_NE(timed.err.find("lab time needs a GPU"), std::string::npos) << timed.err;
+  EXPECT_EQ(timed.out, "");
+}
+
+TEST(LabTime, BadFlagsAreRefusedWithTheLimit) {
+  const std::string fig59 = std::string(TILESCOPE_LAB_EXAMPLES) + "/pmpp_fig5_9.cu";
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : {Case{"--sizes 0", "--sizes 0 is out of range: it must be 1 to 16384"},
+                        Case{"--sizes 256,x", "--sizes"},
+                        Case{"--repeats 0", "--repeats 0 is out of range"},
+                        Case{"--trace-out t.json", "unknown flag '--trace-out' for 'lab time'"},
+                        Case{"--size 256 --sizes 512", "give either --size/--dims or --sizes, not both"}}) {
+    const CliResult r = runCli("lab time " + fig59 + " " + c.args);
+    EXPECT_EQ(r.exitCode, 2) << c.args << "\n" << r.all();
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+  const CliResult none = runCli("lab time");
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("lab time expects one file"), std::string::npos) << none.err;
 }
 
 }  // namespace

@@ -2,12 +2,16 @@
 // API records the same trace as on the emulator, event for event (the comparison the
 // built-in kernels are held to, trace_comparison.h), and gets the same verdict; a compile
 // error lands on its line through NVRTC's log; a kernel that never ends is stopped at the
-// time limit while the caller goes on. Skipped without a CUDA device.
+// time limit while the caller goes on. Timed (lab::timeLab), the kernel as written is verified
+// first, a wrong one is never timed, and fig. 5.9 as a student pastes it times like the
+// built-in tiled kernel, the same code. Skipped without a CUDA device.
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/lab/lab.h"
+#include "core/timing.h"
 #include "gpu_support.h"
 #include "test_support.h"
 #include "trace_comparison.h"
@@ -150,6 +154,81 @@ TEST(LabGpu, AutoPicksTheGpuWhenThereIsOne) {
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g->launch.backend, "cuda");
   EXPECT_TRUE(g->launch.backendNote.empty()) << g->launch.backendNote;
+}
+
+TEST(LabGpu, TheKernelAsWrittenIsVerifiedThenTimedLikeTheBuiltInTiledKernel) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
+  q.defines = {{"TILE_WIDTH", "16"}};  // the file's own #define; its `lab:` line asks for 2
+  q.seed = freshSeed();
+  auto engine = makeTimingEngine();
+  ASSERT_TRUE(engine.ok()) << engine.error().message;
+  for (int n : {1024, 2048}) {
+    SCOPED_TRACE("N = " + std::to_string(n) + ", seed " + std::to_string(q.seed));
+    q.dims = {n, n, n};
+    auto lab = timeLab(q);
+    ASSERT_TRUE(lab.ok()) << lab.error().message;
+    EXPECT_EQ(lab->verdict, LabVerdict::Verified) << lab->summary;
+    ASSERT_TRUE(lab->timing.has_value());
+    const TimingResult& t = *lab->timing;
+    EXPECT_TRUE(t.verified) << t.verification;
+    EXPECT_EQ(t.what.kind, TimedKind::Lab);
+    EXPECT_EQ(t.what.label(), "lab: matrixMulKernel (pmpp_fig5_9.cu) TILE_WIDTH=16");
+    EXPECT_GE(t.repeats, 3);
+    EXPECT_GT(t.gflops, 0.0);
+    EXPECT_NEAR(t.gflops, t.flops() / (t.medianMs * 1e-3) / 1e9, 1e-6 * t.gflops);
+    EXPECT_EQ(lab->launch.block.x, 16u);
+    // The same book kernel, built in (kernels/tiled.cu at T = 16), timed by the same timer.
+    TimingCase builtIn;
+    builtIn.config.kernel = KernelId::Tiled;
+    builtIn.config.tile = 16;
+    builtIn.config.dims = q.dims;
+    auto b = (*engine)->time(builtIn, {});
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    ASSERT_TRUE(b->verified);
+    std::printf("N = %d: lab fig. 5.9 %.1f GFLOP/s (median %.4f ms), built-in tiled T=16 %.1f GFLOP/s (%.4f ms)\n", n,
+                t.gflops, t.medianMs, b->gflops, b->medianMs);
+    EXPECT_NEAR(t.gflops / b->gflops, 1.0, 0.25) << "the same kernel, compiled by NVRTC instead of nvcc";
+  }
+}
+
+TEST(LabGpu, AWrongResultIsNeverTimed) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  // The slides' naive kernel sums into an int: every product is truncated.
+  LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "slides_naive.cu");
+  q.block = Dim3{16, 16, 1};
+  q.dims = {512, 512, 512};
+  auto lab = timeLab(q);
+  ASSERT_TRUE(lab.ok()) << lab.error().message;
+  EXPECT_EQ(lab->verdict, LabVerdict::WrongResult) << lab->summary;
+  ASSERT_TRUE(lab->timing.has_value());
+  EXPECT_FALSE(lab->timing->verified);
+  EXPECT_EQ(lab->timing->gflops, 0.0);
+  EXPECT_EQ(lab->timing->medianMs, 0.0);
+  EXPECT_EQ(lab->timing->repeats, 0);
+  EXPECT_NE(lab->summary.find("(not timed)"), std::string::npos) << lab->summary;
+  EXPECT_EQ(lab->exitCode(), 1);
+}
+
+TEST(LabGpu, ATimedKernelThatNeverEndsTimesOutAndTheCallerGoesOn) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q;
+  q.fileName = "spin.cu";
+  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+             "  float x = 0;\n"
+             "  while (M[0] == M[0]) { x += 1; }\n"
+             "  P[0] = x;\n"
+             "}\n";
+  q.dims = {256, 256, 256};
+  q.block = Dim3{16, 16, 1};
+  q.timeoutSeconds = 2.0;
+  TimingOptions options;
+  options.maxSecondsPerCase = 1.0;
+  auto lab = timeLab(q, options);
+  ASSERT_TRUE(lab.ok()) << lab.error().message;
+  EXPECT_EQ(lab->verdict, LabVerdict::TimedOut) << lab->summary;
+  EXPECT_FALSE(lab->timing.has_value());
+  EXPECT_EQ(lab->exitCode(), 3);
 }
 
 }  // namespace

@@ -192,5 +192,41 @@ TEST(LiveSweeps, AccumulateWithTheNewestResultPerCase) {
   EXPECT_EQ(tiled->points[1].gflops, 7500.0);
 }
 
+// A lab kernel's results: their own family and series, named by the lab, shown by default,
+// with a percentage of cuBLAS where the same sweep timed cuBLAS at the same N; a timing CSV
+// keeps the kind and the name.
+TEST(LabSeries, AreTheLabsOwnAndSurviveATimingCsv) {
+  const std::vector<TimingCase> cases = labSweepCases("matrixMulKernel (mine.cu) TILE_WIDTH=32", 512);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_TRUE(sweepCases({SweepKind::Lab, {}}).empty()) << "no kernel named: nothing to time";
+  EXPECT_EQ(sweepCases({SweepKind::Lab, {}}, "k (a.cu)").size(), 2u * 5);  // N = 256..4096
+  TimingReport r;
+  r.device = "GPU";
+  for (const TimingCase& c : cases) {
+    TimingResult t;
+    t.what = c;
+    t.verified = true;
+    t.verification = "verified: max relative error 1e-06";
+    t.gflops = c.kind == TimedKind::Lab ? 1000.0 : 4000.0;
+    t.medianMs = 1.0, t.repeats = 10;
+    r.results.push_back(t);
+  }
+  const auto all = buildSeries(r);
+  const TimingSeries* lab = find(all, "lab: matrixMulKernel (mine.cu) TILE_WIDTH=32");
+  ASSERT_TRUE(lab);
+  EXPECT_EQ(lab->family, Family::Lab);
+  EXPECT_EQ(familyName(lab->family), "lab");
+  EXPECT_TRUE(shownByDefault(lab->label));
+  ASSERT_EQ(lab->points.size(), 2u);
+  ASSERT_TRUE(lab->points[0].percentOfCublas);
+  EXPECT_DOUBLE_EQ(*lab->points[0].percentOfCublas, 25.0);
+  auto back = parseTimingCsv(timingCsv(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->results.size(), 4u);
+  EXPECT_EQ(back->results[0].what.kind, TimedKind::Lab);
+  EXPECT_EQ(back->results[0].what.label(), "lab: matrixMulKernel (mine.cu) TILE_WIDTH=32");
+  EXPECT_EQ(back->results[0].gflops, 1000.0);
+}
+
 }  // namespace
 }  // namespace tilescope::ui

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "ui/app_state.h"
@@ -215,6 +216,72 @@ TEST(TimingWorker, LadderPercentagesPairResultsOfOneSweep) {
     EXPECT_FALSE(row.cells[0].percent) << "N = 256: cuBLAS now comes from another sweep";
     EXPECT_TRUE(row.cells[1].percent) << "N = 512: both still from the ladder sweep";
   }
+}
+
+// A lab kernel in the live sweep: the worker hands the Lab tab's request to the lab timer at
+// each case's size (here a fake that reads the size back as GFLOP/s, half of cuBLAS's), so
+// the series is the lab kernel's, each point with its percentage of cuBLAS from the same
+// sweep; a kernel that does not compile stops the sweep with the lab's message.
+TEST(TimingWorker, ALabKernelJoinsTheLiveSweepNextToCublas) {
+  std::vector<Dims> asked;
+  std::mutex askedMutex;
+  LabTimer fakeLab = [&](const lab::LabRequest& q, const TimingOptions&) -> Result<lab::LabOutcome> {
+    std::lock_guard lock(askedMutex);
+    asked.push_back(q.dims);
+    lab::LabOutcome o;
+    if (q.source.find("oops") != std::string::npos) {
+      o.verdict = lab::LabVerdict::CompileError;
+      o.summary = "compile error: mine.cu:3: identifier \"oops\" is undefined";
+      return o;
+    }
+    TimingResult t;
+    t.what.kind = TimedKind::Lab;
+    t.what.config.dims = q.dims;
+    t.verified = true;
+    t.verification = "verified";
+    t.gflops = q.dims.j / 2.0;  // the fake engine gives cuBLAS N
+    t.medianMs = 2.0, t.repeats = 10;
+    o.timing = t;
+    return o;
+  };
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms), std::string("/nonexistent/ladder.csv"), fakeLab);
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  lab::LabRequest q;
+  q.source = "__global__ void mine(float* M, float* N, float* P, int Width) {}\n";
+  q.fileName = "mine.cu";
+  const std::vector<TimingCase> cases = labSweepCases(lab::labTimingName(q), 1024);
+  ASSERT_EQ(cases.size(), 6u);  // N = 256, 512, 1024: the lab kernel, then cuBLAS
+  EXPECT_EQ(cases[0].label(), "lab: mine (mine.cu)");
+  EXPECT_EQ(cases[1].kind, TimedKind::Cublas);
+  worker.start(cases, "lab sweep", q);
+  TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running && t.live; });
+  EXPECT_EQ(s.lastSweep.rfind("lab sweep: timed 6 of 6 cases", 0), 0u) << s.lastSweep;
+  {
+    std::lock_guard lock(askedMutex);
+    ASSERT_EQ(asked.size(), 3u);
+    EXPECT_EQ(asked[0], (Dims{256, 256, 256}));
+    EXPECT_EQ(asked[2], (Dims{1024, 1024, 1024}));
+  }
+  const TimingSeries* series = nullptr;
+  for (const TimingSeries& x : s.live->series)
+    if (x.family == Family::Lab) series = &x;
+  ASSERT_NE(series, nullptr);
+  EXPECT_EQ(series->label, "lab: mine (mine.cu)");
+  EXPECT_TRUE(shownByDefault(series->label));
+  ASSERT_EQ(series->points.size(), 3u);
+  for (const SeriesPoint& p : series->points) {
+    ASSERT_TRUE(p.percentOfCublas) << "N = " << p.n;
+    EXPECT_DOUBLE_EQ(*p.percentOfCublas, 50.0);
+  }
+  // The roofline has no intensity for a kernel it cannot trace in the app: no point for it.
+  for (const RooflineKernel& k : s.live->roofline) EXPECT_NE(k.family, Family::Lab);
+
+  q.source = "__global__ void mine(float* M, float* N, float* P, int Width) {\n\n  oops;\n}\n";
+  worker.start(labSweepCases(lab::labTimingName(q), 1024), "lab sweep", q);
+  s = waitFor(worker, [](const TimingState& t) { return !t.running && t.lastSweep.find("stopped") != std::string::npos; });
+  EXPECT_NE(s.lastSweep.find("the lab kernel: compile error: mine.cu:3:"), std::string::npos) << s.lastSweep;
+  std::lock_guard lock(askedMutex);
+  EXPECT_EQ(asked.size(), 4u) << "a kernel that does not compile is not tried at the larger sizes";
 }
 
 }  // namespace

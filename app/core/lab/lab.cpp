@@ -26,6 +26,8 @@ namespace {
 
 // NVRTC's own limit on one compile, and CUDA's start-up, come before the run's time limit.
 constexpr double kGpuCompileSeconds = 120.0;
+// A timed run's inputs drawn on the host and copied to the device, before its time limit.
+constexpr double kTimingSetupSeconds = 60.0;
 
 // Why the lab cannot run on a GPU here, or nothing when it can.
 std::optional<std::string> gpuUnavailable() {
@@ -69,7 +71,8 @@ std::optional<int> tileDefine(const LabRequest& r) {
   return std::nullopt;
 }
 
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu) {
+// `traced`: the run records a trace, which caps the grid (a timed run has no such cap).
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced) {
   LabLaunch L;
   L.kernelName = k.name;
   L.dims = r.dims;
@@ -115,7 +118,7 @@ Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, b
                      [&](const KernelParam& p) { return p.role == KernelParam::Role::Arg && p.name == a.name; }))
       return invalidInput("--arg " + a.name + ": " + k.name + " has no further scalar parameter of that name");
   const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
-  if (threads > kMaxTraceEvents / 4)
+  if (traced && threads > kMaxTraceEvents / 4)
     return invalidInput("a grid of " + std::to_string(threads) + " threads is more than the lab traces: choose a smaller size");
   return L;
 }
@@ -279,9 +282,69 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   return Ok{};
 }
 
+// What --cuda-time measured, as the outcome's verdict and timing.
+Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r) {
+  const LabLaunch& L = o.launch;
+  if (!r.error.empty()) return invalidInput("the GPU refused the launch: " + r.error);
+  o.gpu = r.gpu;
+  TimingResult t;
+  t.what.kind = TimedKind::Lab;
+  t.what.name = labTimingName(q);
+  t.what.config.dims = L.dims;
+  t.what.config.seed = q.seed;
+  t.what.config.blockX = int(L.block.x);
+  t.what.config.blockY = int(L.block.y);
+  t.verified = r.timing.verified;
+  t.verification = r.timing.verification;
+  t.maxRelativeError = r.timing.maxRelativeError;
+  if (t.verified) {
+    t.medianMs = r.timing.medianMs, t.minMs = r.timing.minMs, t.maxMs = r.timing.maxMs;
+    t.repeats = r.timing.repeats;
+    t.gflops = r.timing.gflops;
+    char text[160];
+    std::snprintf(text, sizeof text, "timed: %.1f GFLOP/s, median %.4g ms of %d launches", t.gflops, t.medianMs,
+                  t.repeats);
+    o.verdict = LabVerdict::Verified;
+    o.summary = text + (" (" + t.verification + ")");
+  } else {
+    o.verdict = LabVerdict::WrongResult;
+    o.summary = "wrong result: " + t.verification + " (not timed)";
+  }
+  o.timing = std::move(t);
+  return Ok{};
+}
+
+// Runs the request in tilescope-lab-runner: a traced run (timing null) or a timed one.
+Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing);
+
 }  // namespace
 
-Result<LabOutcome> runLab(const LabRequest& q) {
+Result<LabOutcome> runLab(const LabRequest& q) { return runInChild(q, nullptr); }
+
+Result<LabOutcome> timeLab(const LabRequest& q, const TimingOptions& options) {
+  if (options.warmup < 0 || options.repeats < 1 || !(options.maxSecondsPerCase > 0.0))
+    return invalidInput("timing needs at least 1 repeat, no negative warm-up and a time budget over 0 s");
+  if (const std::optional<std::string> why = gpuUnavailable())
+    return unavailable("timing a lab kernel needs a GPU: " + *why);
+  LabRequest onGpu = q;
+  onGpu.backend = LabBackend::Cuda;
+  if (options.cancel) onGpu.cancel = options.cancel;
+  return runInChild(onGpu, &options);
+}
+
+std::string labTimingName(const LabRequest& q) {
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::string given;
+  for (const LabDefine& d : q.defines) {
+    defines.emplace_back(d.name, d.value);
+    given += " " + d.name + "=" + d.value;
+  }
+  auto kernel = readKernelSource(applyDefines(q.source, defines), q.fileName);
+  return (kernel ? kernel->name + " (" + q.fileName + ")" : q.fileName) + given;
+}
+
+namespace {
+Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) {
   bool gpu = q.backend == LabBackend::Cuda;
   std::string backendNote;
   if (q.backend != LabBackend::Emulator) {
@@ -317,7 +380,7 @@ Result<LabOutcome> runLab(const LabRequest& q) {
     o.summary = "compile error: " + q.fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
     return o;
   }
-  auto launch = resolveLaunch(q, *kernel, gpu);
+  auto launch = resolveLaunch(q, *kernel, gpu, timing == nullptr);
   if (!launch) return launch.error();
   o.launch = *launch;
   o.launch.backend = gpu ? "cuda" : "emulator";
@@ -356,11 +419,18 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   for (const LabArg& a : launch->args) rq.scalars.push_back(a.value);
   const TraceSink facts = labTraceSinkFacts(*kernel, int(launch->block.x));
   std::copy(std::begin(facts.shared), std::end(facts.shared), std::begin(rq.shared));
-  LaunchConfig inputs;
-  inputs.dims = launch->dims;
-  inputs.seed = q.seed;
-  rq.m = inputM(inputs).values;
-  rq.n = inputN(inputs).values;
+  if (timing) {  // the runner draws the inputs from the seed, as many copies as it times
+    rq.seed = q.seed;
+    rq.warmup = timing->warmup;
+    rq.repeats = timing->repeats;
+    rq.maxSecondsPerCase = timing->maxSecondsPerCase;
+  } else {
+    LaunchConfig inputs;
+    inputs.dims = launch->dims;
+    inputs.seed = q.seed;
+    rq.m = inputM(inputs).values;
+    rq.n = inputN(inputs).values;
+  }
 
   const std::string stem = "run-" + std::to_string(getpid()) + "-" + std::to_string(std::rand());
   const std::filesystem::path requestFile = *cache / (stem + ".req"), responseFile = *cache / (stem + ".resp"),
@@ -375,11 +445,15 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
   // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
   std::vector<std::string> argv = {runner->string()};
-  if (gpu) argv.insert(argv.end(), {"--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
+  if (gpu)
+    argv.insert(argv.end(), {timing ? "--cuda-time" : "--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
   else argv.push_back(compiled->object.string());
   argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
   if (gpu) argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
-  auto child = runChild(argv, q.timeoutSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 5.0), q.cancel, logFile);
+  // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
+  // runs for up to the time limit plus the timing budget.
+  const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;
+  auto child = runChild(argv, q.timeoutSeconds + timedSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 5.0), q.cancel, logFile);
   if (!child) {
     cleanup();
     return child.error();
@@ -390,7 +464,7 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   if (stop.located) o.where = LabWhere{stop.block, stop.thread, stop.line};
   const std::string at = o.where ? " " + whereText(*o.where) : "";
   char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", q.timeoutSeconds);
+  std::snprintf(limit, sizeof limit, "%g", q.timeoutSeconds + (timing ? timing->maxSecondsPerCase : 0.0));
   if (child->timedOut || child->cancelled || stop.timeout) {
     o.verdict = LabVerdict::TimedOut;
     o.summary = child->cancelled ? "timed out: cancelled" + at
@@ -427,12 +501,14 @@ Result<LabOutcome> runLab(const LabRequest& q) {
         return o;
       }
     }
-    if (auto s = finishRun(q, *kernel, o, std::move(*response)); !s) return s.error();
+    if (auto s = timing ? finishTiming(q, o, *response) : finishRun(q, *kernel, o, std::move(*response)); !s)
+      return s.error();
     return o;
   }
   cleanup();
   return o;
 }
+}  // namespace
 
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   std::ostringstream s;

@@ -31,6 +31,7 @@
 #include "core/bounds_report.h"
 #include "core/analysis/races.h"
 #include "core/run.h"
+#include "core/timing.h"
 #include "kernels/launch_report.h"
 #include "kernels/result.h"
 
@@ -155,6 +156,7 @@ struct LabOutcome {
   bool cached = false;  // the compiled kernel came from the cache
   double compileSeconds = 0.0, runSeconds = 0.0;
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
+  std::optional<TimingResult> timing;  // timeLab: what the GPU measured (times only when verified)
   int exitCode() const { return verdictExitCode(verdict); }
 };
 
@@ -164,6 +166,21 @@ struct LabOutcome {
 // happens to the kernel is a verdict (on the GPU: an illegal address is "crashed", a kernel
 // still running at the time limit "timed out", the child and its CUDA context killed).
 Result<LabOutcome> runLab(const LabRequest& request);
+
+// Times the kernel as written on the GPU at request.dims, as the Timing panel's live sweep
+// times a built-in kernel: NVRTC compiles it (cached as for a traced GPU run) and
+// tilescope-lab-runner --cuda-time, a process of its own with the request's time limit (plus
+// options.maxSecondsPerCase), verifies one launch into a NaN-poisoned P against the
+// double-precision reference and only then times it (core/gpu_timer.h: warm-up, CUDA events,
+// median, inputs rotated past L2). The verdict is Verified (timed), WrongResult (not timed),
+// CompileError, Crashed or TimedOut; `timing` holds the result (TimedKind::Lab, named by
+// labTimingName). Nothing is traced: hazards and out-of-bounds accesses are runLab's to
+// find. Unavailable without CUDA or a device; request.backend is not consulted.
+Result<LabOutcome> timeLab(const LabRequest& request, const TimingOptions& options = {});
+// How a timed lab kernel is named in the Timing panel and by `lab time`: "matrixMulKernel
+// (tiled.cu)", then the launch's defines ("TILE_WIDTH=32"); the file name alone when the
+// kernel cannot be read.
+std::string labTimingName(const LabRequest& request);
 
 // Multi-line text for the CLI and the app: the summary, then the details (first errors, the
 // out-of-bounds accesses, hazards, where it stopped).

@@ -87,6 +87,7 @@ Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest
   for (const SharedArrayFacts& f : r.shared) w.put(f);
   w.putVector(r.m.data(), r.m.size());
   w.putVector(r.n.data(), r.n.size());
+  w.put(r.seed), w.put(r.warmup), w.put(r.repeats), w.put(r.maxSecondsPerCase);
   return w.save(file);
 }
 
@@ -98,7 +99,8 @@ Result<RunnerRequest> readRunnerRequest(const std::filesystem::path& file) {
   bool ok = in.get(r.j) && in.get(r.k) && in.get(r.l) && in.get(r.grid) && in.get(r.block) && in.get(r.sharedBytes) &&
             in.get(r.slotsPerThread) && in.get(r.maxTraceSlots) && in.get(r.timeoutSeconds) && in.getVector(r.scalars);
   for (SharedArrayFacts& f : r.shared) ok = ok && in.get(f);
-  ok = ok && in.getVector(r.m) && in.getVector(r.n);
+  ok = ok && in.getVector(r.m) && in.getVector(r.n) && in.get(r.seed) && in.get(r.warmup) && in.get(r.repeats) &&
+       in.get(r.maxSecondsPerCase);
   if (!ok) return failure("truncated lab request " + file.string());
   return r;
 }
@@ -120,6 +122,9 @@ Status writeRunnerResponse(const std::filesystem::path& file, const RunnerRespon
   w.put(r.slotsDecoded), w.put(r.compileFailed), w.put(r.compileCached), w.putString(r.compileLog);
   w.put(r.compileSeconds), w.putString(r.kernelFault), w.putString(r.gpu.device), w.put(r.gpu.registersPerThread);
   w.put(r.gpu.tracedRegistersPerThread), w.put(r.gpu.staticSharedBytes), w.put(r.gpu.localBytesPerThread);
+  const RunnerTiming& t = r.timing;
+  w.put(t.verified), w.putString(t.verification), w.put(t.maxRelativeError), w.put(t.medianMs), w.put(t.minMs);
+  w.put(t.maxMs), w.put(t.gflops), w.put(t.repeats);
   return w.save(file);
 }
 
@@ -143,6 +148,9 @@ Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file) {
        in.get(r.compileSeconds) && in.getString(r.kernelFault) && in.getString(r.gpu.device) &&
        in.get(r.gpu.registersPerThread) && in.get(r.gpu.tracedRegistersPerThread) && in.get(r.gpu.staticSharedBytes) &&
        in.get(r.gpu.localBytesPerThread);
+  RunnerTiming& t = r.timing;
+  ok = ok && in.get(t.verified) && in.getString(t.verification) && in.get(t.maxRelativeError) && in.get(t.medianMs) &&
+       in.get(t.minMs) && in.get(t.maxMs) && in.get(t.gflops) && in.get(t.repeats);
   if (!ok) return failure("truncated lab response " + file.string());
   return r;
 }

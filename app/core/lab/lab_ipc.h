@@ -24,7 +24,20 @@ struct RunnerRequest {
   double timeoutSeconds = 0.0;      // the runner stops itself here (the parent kills later)
   std::vector<double> scalars;      // further scalar parameters, in order
   SharedArrayFacts shared[kMaxSharedArrays];
-  std::vector<float> m, n;
+  std::vector<float> m, n;  // a traced run's inputs
+  // tilescope-lab-runner --cuda-time only: the runner draws the inputs itself from the seed
+  // (as core/run.h draws them), several copies of them at large sizes, and times the kernel.
+  uint64_t seed = 0;
+  int warmup = 0, repeats = 0;
+  double maxSecondsPerCase = 0.0;
+};
+
+// What a timed run measured (tilescope-lab-runner --cuda-time): TimingResult's numbers.
+struct RunnerTiming {
+  bool verified = false;
+  std::string verification;
+  double maxRelativeError = 0.0, medianMs = 0.0, minMs = 0.0, maxMs = 0.0, gflops = 0.0;
+  int repeats = 0;
 };
 
 struct RunnerResponse {
@@ -45,6 +58,7 @@ struct RunnerResponse {
   double compileSeconds = 0.0;
   std::string kernelFault;  // the kernel faulted while it ran (an illegal address, ...)
   LabGpuFacts gpu;
+  RunnerTiming timing;  // --cuda-time
 };
 
 Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest& r);
