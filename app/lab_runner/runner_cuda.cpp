@@ -1,4 +1,5 @@
-// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
+// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME
+//                      [NVRTC_OPTION...]:
 // the lab on the GPU (app/core/lab/lab.h). --cuda traces a run; --cuda-time times the kernel
 // as written (the unit's plain entry) the way the timing engine times a built-in kernel
 // (core/gpu_timer.h: verified into a poisoned P first, then median of CUDA-event timings). UNIT (lab_compile.h, gpuTranslationUnit) is the
@@ -113,8 +114,9 @@ struct Module {
   bool cached = false;
 };
 
-Result<Module> compileUnit(const std::string& unitFile, const std::string& stem, std::vector<std::string> options,
-                           int major, int minor) {
+// `programName`: what NVRTC calls the unit (lab_compile.h's GpuCompileJob says why it matters).
+Result<Module> compileUnit(const std::string& unitFile, const std::string& programName, const std::string& stem,
+                           std::vector<std::string> options, int major, int minor) {
   int versionMajor = 0, versionMinor = 0, archCount = 0;
   NVRTC_TRY(nvrtcVersion(&versionMajor, &versionMinor));
   NVRTC_TRY(nvrtcGetNumSupportedArchs(&archCount));
@@ -147,7 +149,7 @@ Result<Module> compileUnit(const std::string& unitFile, const std::string& stem,
                                "math.h", "cmath", "stdlib.h", "cstdlib"};
   std::vector<const char*> stubTexts(std::size(stubs), "");
   Program program;
-  NVRTC_TRY(nvrtcCreateProgram(&program.p, unit.c_str(), "lab-gpu-unit.cu", int(std::size(stubs)), stubTexts.data(),
+  NVRTC_TRY(nvrtcCreateProgram(&program.p, unit.c_str(), programName.c_str(), int(std::size(stubs)), stubTexts.data(),
                                stubs));
   options.push_back("--gpu-architecture=" + m.target);
   std::vector<const char*> raw;
@@ -223,8 +225,8 @@ struct EntryParams {
 // Creates the context, compiles and loads. The response's compile fields say what NVRTC
 // did; with compileFailed set nothing is loaded.
 Status compileAndLoad(int argc, char** argv, RunnerResponse& response, Loaded& loaded) {
-  const std::string unitFile = argv[2], stem = argv[3];
-  std::vector<std::string> options(argv + 7, argv + argc);
+  const std::string unitFile = argv[2], stem = argv[3], programName = argv[7];
+  std::vector<std::string> options(argv + 8, argv + argc);
 
   // The runtime's primary context on device 0: the driver API's module lives in it, and the
   // shared launch path (cudaMalloc, the trace decoder) uses it too.
@@ -245,7 +247,7 @@ Status compileAndLoad(int argc, char** argv, RunnerResponse& response, Loaded& l
   CU_TRY(cu.cuDeviceGetName(name, sizeof name, device));
 
   const auto compileStart = std::chrono::steady_clock::now();
-  auto module = compileUnit(unitFile, stem, options, major, minor);
+  auto module = compileUnit(unitFile, programName, stem, options, major, minor);
   if (!module) return module.error();
   response.compileSeconds = secondsSince(compileStart);
   response.compileCached = module->cached;
@@ -398,8 +400,10 @@ Status run(int argc, char** argv, bool timed, RunnerResponse& response) {
 }  // namespace
 
 int runOnGpu(int argc, char** argv) {
-  if (argc < 7)
-    return fail("usage: tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]");
+  if (argc < 8)
+    return fail(
+        "usage: tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME "
+        "[NVRTC_OPTION...]");
   openStopFile(argv[6]);
   RunnerResponse response;
   const bool timed = std::strcmp(argv[1], "--cuda-time") == 0;

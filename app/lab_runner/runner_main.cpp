@@ -1,6 +1,6 @@
 // tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
 // compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
-// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE [NVRTC_OPTION...]:
+// tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME [NVRTC_OPTION...]:
 // compiles UNIT with NVRTC and traces a run of it on the GPU, or times it (runner_cuda.cpp).
 //
 // A process of its own, so that whatever the kernel does ends here: a crash (the signal

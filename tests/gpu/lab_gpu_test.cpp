@@ -146,6 +146,20 @@ TEST(LabGpu, AnEndlessLoopOnTheGpuTimesOutAndTheCallerGoesOn) {
   EXPECT_EQ(ok->verdict, LabVerdict::Verified) << ok->summary;
 }
 
+TEST(LabGpu, RunFromTheSourceTreeTheEmbeddedHeadersAreTheOnlyOnes) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  // tilescope's source tree has a kernels/ directory of its own: NVRTC must not take its
+  // headers beside the lab's embedded copies (a teacher runs tilescope-cli from there).
+  const std::filesystem::path root = std::filesystem::path(TILESCOPE_LAB_EXAMPLES).parent_path().parent_path().parent_path();
+  ASSERT_TRUE(std::filesystem::exists(root / "kernels" / "trace_event.h")) << root;
+  std::filesystem::current_path(root);
+  LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::Verified) << g->summary;
+}
+
 TEST(LabGpu, AutoPicksTheGpuWhenThereIsOne) {
   REQUIRE_CUDA_BACKEND(gpu);
   LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");

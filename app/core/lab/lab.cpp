@@ -449,7 +449,10 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     argv.insert(argv.end(), {timing ? "--cuda-time" : "--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
   else argv.push_back(compiled->object.string());
   argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
-  if (gpu) argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
+  if (gpu) {
+    argv.push_back(gpuJob->programName.string());
+    argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
+  }
   // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
   // runs for up to the time limit plus the timing budget.
   const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;

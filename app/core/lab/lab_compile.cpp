@@ -399,6 +399,7 @@ Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vect
   auto include = headerDirectory(cacheDir, headersHash);
   if (!include) return include.error();
   GpuCompileJob job;
+  job.programName = *include / "lab-gpu-unit.cu";
   job.options = {"--std=c++20", "--device-as-default-execution-space", "-I" + include->string()};
   for (const LabDefine& d : defines) job.options.push_back("-D" + d.name + "=" + d.value);
   uint64_t h = fnv1a(unit, headersHash);

@@ -35,6 +35,11 @@ inline constexpr const char* kGpuPlainEntryName = "tilescopeLabPlain";
 struct GpuCompileJob {
   std::filesystem::path unitFile;   // the caller removes it after the run
   std::filesystem::path cubinStem;  // CACHE/gpu-HASH: the runner adds "-sm_XY.cubin"
+  // What NVRTC is told the unit is called: a file in the header directory. NVRTC looks for a
+  // quoted #include in the directory of the program's name first; a bare name would make that
+  // the working directory, and run from tilescope's source tree its kernels/ headers would
+  // then be included beside the embedded copies (every type defined twice).
+  std::filesystem::path programName;
   std::vector<std::string> options;
 };
 Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,
