@@ -73,7 +73,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
     totalsRow("loads of M", c.loadsM);
     totalsRow("loads of N", c.loadsN);
     totalsRow("stores of P", c.stores);
-    ImGui::EndTable();
+    endTable(ctx, "coalescing totals");
   }
   // The selected block's warps; widget state lives in ImGui's per-window storage.
   const KernelLaunch& L = run->run.plan.launch;

@@ -62,7 +62,7 @@ void drawOccupancyPanel(PanelContext& ctx) {
     limitRow("blocks by block slots", o.blocksByBlocks, o.limiter == OccupancyLimiter::Blocks);
     limitRow("blocks by registers", o.blocksByRegisters, o.limiter == OccupancyLimiter::Registers);
     limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory);
-    ImGui::EndTable();
+    endTable(ctx, "limits");
   }
   ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
               d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());

@@ -154,6 +154,21 @@ std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
   return analysis;
 }
 
+void endTable(PanelContext& ctx, std::string_view name) {
+  if (const ImGuiTable* table = ImGui::GetCurrentTable()) {
+    TableRect t{std::string(name), {}, {}};
+    for (int i = 0; i < table->ColumnsCount; ++i) {
+      const ImGuiTableColumn& c = table->Columns[i];
+      if (!c.IsEnabled) continue;
+      // ImGui resets these to the column's left edge each frame and raises them per cell.
+      t.contentRight.push_back(std::max({c.ContentMaxXUnfrozen, c.ContentMaxXFrozen, c.ContentMaxXHeadersUsed}));
+      t.right.push_back(c.ClipRect.Max.x);
+    }
+    ctx.layout.tables.push_back(std::move(t));
+  }
+  ImGui::EndTable();
+}
+
 const PanelEntry* findPanel(std::string_view name) {
   for (const auto& p : kPanels)
     if (p.name == name) return &p;

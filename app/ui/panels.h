@@ -72,6 +72,10 @@ void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, n
 void drawLabPanel(PanelContext& ctx);         // the kernel lab: editor, launch, verdict, exercises (README.md, "The kernel lab")
 void drawThreadLifePanel(PanelContext& ctx);  // the followed thread's life, as fig. 5.8 tabulates it
 
+// ImGui::EndTable, having recorded how wide each column's content was (FrameLayout::tables,
+// under `name`): every panel ends its tables with it, so the layout tests see text a column cuts.
+void endTable(PanelContext& ctx, std::string_view name);
+
 // The analysis of the run on screen for the analysis panels, or null, having said why
 // (no run yet, or its analysis still being computed: it follows the picture).
 std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx);

@@ -14,6 +14,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 
 
+def figure(text):
+    """A figure as the Counters panel shows it: "4194304", "32.8k", "131072 B", "786 kB"."""
+    number, _, unit = text.partition(" ")
+    prefix = unit[:-1] if unit else (number[-1] if number[-1] in "kMGT" else "")
+    if prefix and not unit:
+        number = number[:-1]
+    return float(number) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[prefix]
+
+
 def load(folder, name):
     with open(os.path.join(folder, name)) as f:
         return json.load(f)
@@ -25,7 +34,9 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         cls.folder, _ = sm.run_app("set kernel vectorized\nset size 32\nset tiling 16x16x4/4x4\nset shading off\nwait\n"
                                    "select block 1 0\nfollow thread 5 0\nseek phase 0\nscreenshot @v.png\nlayout @v.json\n"
                                    "set kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
-                                   "layout @d.json\nquit\n")
+                                   "screenshot @d.png\nlayout @d.json\n"
+                                   "set kernel regtile-2d\nset size 128\nset tiling 128x128x8/8x8\nwait\nseek end\n"
+                                   "show Counters\nlayout @counters.json\nquit\n")
         cls.layout, cls.image = load(cls.folder, "v.json"), sm.Image(os.path.join(cls.folder, "v.png"))
         cls.theme = cls.layout["theme"]
 
@@ -84,6 +95,28 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         self.assertEqual((mds["rows"], mds["cols"]), (8, 36))  # two buffers of BK = 4 rows of BM + 4
         block = sm.grid(d, "block")
         self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
+
+    def test_every_counter_fits_its_column(self):
+        # regtile-2d on 128^3 with one 128x128 block of 256 threads, BK = 8: by hand, 16 phases
+        # each loading 128 x 8 of M and 8 x 128 of N (32768 loads, 131072 bytes); 128^3 =
+        # 2097152 multiply-adds (4194304 FLOPs; the naive kernel loads 2 per multiply-add); a
+        # thread's 8x8 outer product reads 8 + 8 shared values per 64 multiply-adds (524288).
+        layout = load(self.folder, "counters.json")
+        counters = {c["name"]: c for c in layout["counters"]}
+        expected = {"global loads": "32768 / 32768", "naive loads": "4194304", "bytes loaded": "131072 B",
+                    "FLOPs": "4194304", "shared reads": "524288", "loads / multiply-add": "0.016",
+                    "shared reads / multiply-add": "0.250", "P stored": "16384 / 16384", "phases done": "16 / 16"}
+        for name, exact in expected.items():
+            self.assertEqual(counters[name]["exact"], exact, name)
+        # What is shown is the exact figure or the same one shortened to three digits (32.8k).
+        for c in layout["counters"]:
+            for shown, exact in zip(c["shown"].split(" / "), c["exact"].split(" / ")):
+                if shown != exact:
+                    self.assertAlmostEqual(figure(shown) / figure(exact), 1, delta=0.005, msg=c)
+        # Nothing cut: each column's text ends inside the column.
+        tables = {t["name"]: t for t in layout["tables"]}
+        for column in tables["counters"]["columns"]:
+            self.assertLessEqual(column["contentRight"], column["right"] + 1, tables["counters"])
 
 
 if __name__ == "__main__":
