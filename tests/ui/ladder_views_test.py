@@ -33,8 +33,8 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
     def setUpClass(cls):
         cls.folder, _ = sm.run_app("set kernel vectorized\nset size 32\nset tiling 16x16x4/4x4\nset shading off\nwait\n"
                                    "select block 1 0\nfollow thread 5 0\nseek phase 0\nscreenshot @v.png\nlayout @v.json\n"
-                                   "set kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
-                                   "screenshot @d.png\nlayout @d.json\n"
+                                   "follow off\nset kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
+                                   "seek phase 1\nscreenshot @d.png\nlayout @d.json\n"
                                    "set kernel regtile-2d\nset size 128\nset tiling 128x128x8/8x8\nwait\nseek end\n"
                                    "show Counters\nlayout @counters.json\nquit\n")
         cls.layout, cls.image = load(cls.folder, "v.json"), sm.Image(os.path.join(cls.folder, "v.png"))
@@ -95,6 +95,28 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         self.assertEqual((mds["rows"], mds["cols"]), (8, 36))  # two buffers of BK = 4 rows of BM + 4
         block = sm.grid(d, "block")
         self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
+
+    def test_the_buffer_labels_cover_no_cell(self):
+        # Double-buffered at the start of phase 1: each tile's halves (BK = 4 rows each) are
+        # labelled left of their first row, and every cell shows its own colour: idle or the
+        # colour of the thread that wrote it, never a label's.
+        d, image = load(self.folder, "d.json"), sm.Image(os.path.join(self.folder, "d.png"))
+        theme = d["theme"]
+        colours = [sm.hex_rgb(c) for c in theme["threads"] + [theme["cellIdle"]]]
+        text = sm.hex_rgb(theme["text"])
+        for name in ("Mds", "Nds"):
+            g = sm.grid(d, name)
+            for half in (0, 1):
+                top = half * g["rows"] // 2
+                for row in (top, top + 1):
+                    for col in range(6):  # where a label over the cells would be
+                        x, y = g["x"] + (col + 0.5) * g["cellWidth"], g["y"] + (row + 0.5) * g["cellHeight"]
+                        self.assertTrue(any(sm.close(image.pixel(x, y), c, 10) for c in colours),
+                                        f"{name}[{row}][{col}]: {image.pixel(x, y)}")
+                # Its label: text in the gutter left of the grid, beside the half.
+                rows = range(int(g["y"] + top * g["cellHeight"]), int(g["y"] + (top + g["rows"] // 2) * g["cellHeight"]))
+                self.assertTrue(any(sm.close(image.pixel(x, y), text, 40) for y in rows for x in range(int(g["x"]) - 60, int(g["x"]) - 2)),
+                                f"no label left of {name}'s buffer {half}")
 
     def test_every_counter_fits_its_column(self):
         # regtile-2d on 128^3 with one 128x128 block of 256 threads, BK = 8: by hand, 16 phases
