@@ -128,6 +128,7 @@ struct FrameLayout {
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
   std::string caption;          // the step in words (step_caption.h), as drawn
   float captionFontPx = 0;
+  float captionHeight = 0;      // its lines, wrapped, stacked
   LabLayout lab;                // the Lab tab's editor as drawn (panel_lab.cpp)
 };
 

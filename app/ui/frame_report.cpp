@@ -97,7 +97,8 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.field("firstLine", src.firstLine).field("fontPx", double(src.fontPx)).field("textHeight", double(src.textHeight));
   j.field("visibleHeight", double(src.visibleHeight)).endObject();
   // The classroom's view: the step in words, the followed thread, the shading, the granularity.
-  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx)).endObject();
+  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx))
+      .field("height", double(state.layout.captionHeight)).endObject();
   j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
   j.key("threadLife").beginArray();
   for (const LifeTokenRect& t : state.layout.life)

@@ -36,7 +36,9 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
                                    "follow off\nset kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
                                    "seek phase 1\nscreenshot @d.png\nlayout @d.json\n"
                                    "set kernel regtile-2d\nset size 128\nset tiling 128x128x8/8x8\nwait\nseek end\n"
-                                   "show Counters\nlayout @counters.json\nquit\n")
+                                   "show Counters\nlayout @counters.json\n"
+                                   "set kernel coarsened\nset size 64\nset tiling 4x8x4/1x2\nwait\nset granularity k\n"
+                                   "seek start\nstep 10\nlayout @coarse.json\nquit\n")
         cls.layout, cls.image = load(cls.folder, "v.json"), sm.Image(os.path.join(cls.folder, "v.png"))
         cls.theme = cls.layout["theme"]
 
@@ -95,6 +97,14 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         self.assertEqual((mds["rows"], mds["cols"]), (8, 36))  # two buffers of BK = 4 rows of BM + 4
         block = sm.grid(d, "block")
         self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
+
+    def test_a_k_step_names_the_elements_of_p_it_adds_to(self):
+        # Coarsened (kernels/coarsened.cuh) with T = 4 and COARSE_FACTOR = 2: thread (tx,ty)
+        # computes P(ty, tx) and P(ty, tx + 4). Phase 0 by k steps: the loads, a barrier, k = 0..3
+        # for c = 0, a barrier, N's second tile, a barrier, then k = 0 for c = 1, step 10: its
+        # product goes to P(3, 3 + 4) for thread (3,3), the last one through the step.
+        self.assertEqual(load(self.folder, "coarse.json")["caption"]["text"],
+                         "k = 0: thread (3,3): P(3,7) += Mds[3][0] x Nds[0][3], as do the other 15 threads")
 
     def test_the_buffer_labels_cover_no_cell(self):
         # Double-buffered at the start of phase 1: each tile's halves (BK = 4 rows each) are
