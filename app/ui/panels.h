@@ -41,6 +41,7 @@ struct PanelEntry {
   Slot slot;
   PanelFn draw;
   bool hiddenForPresenter = false;  // the projector layout leaves it out (the controls)
+  bool wideForPresenter = false;    // in front in the projector's centre, it takes the shared tiles' and block's room too
 };
 
 // Every panel, in tab order. Add new panels in panels.cpp.
