@@ -105,8 +105,22 @@ struct ArrowRect {
   int fromRow = 0, fromCol = 0, toRow = 0, toCol = 0;
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 };
+// A table as drawn this frame (panels end their tables with endTable, panels.h): for each
+// column, how far its content reached against the column's right edge; text past it is cut
+// (the layout tests check that none is).
+struct TableRect {
+  std::string name;
+  std::vector<float> contentRight, right;
+};
+// A line of the Counters panel: its name, the figure shown, and the exact one (its tooltip's
+// when the shown one is shortened, 1.97M for 1966080).
+struct CounterText {
+  std::string name, shown, exact;
+};
 struct FrameLayout {
   std::vector<GridRect> grids;
+  std::vector<TableRect> tables;
+  std::vector<CounterText> counters;
   std::vector<LifeTokenRect> life;
   std::vector<ArrowRect> arrows;
   SourceRect source;
@@ -114,6 +128,7 @@ struct FrameLayout {
   std::vector<PlotRect> plots;  // plot_widget.cpp: data area, points, legend, reference lines
   std::string caption;          // the step in words (step_caption.h), as drawn
   float captionFontPx = 0;
+  float captionHeight = 0;      // its lines, wrapped, stacked
   LabLayout lab;                // the Lab tab's editor as drawn (panel_lab.cpp)
 };
 

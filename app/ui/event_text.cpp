@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <iterator>
 
 namespace tilescope::ui {
 namespace {
@@ -61,6 +62,19 @@ std::string describeEvent(const Event& e) {
   if (e.k >= 0) where += "k " + std::to_string(e.k) + ", ";
   where += "line " + std::to_string(e.line) + ")";
   return who + " " + what + where;
+}
+
+std::string shortCount(unsigned long long n, const char* unit) {
+  const std::string space = *unit ? " " : "";
+  if (n < 10000) return std::to_string(n) + space + unit;
+  constexpr const char* kPrefixes[] = {"k", "M", "G", "T", "P", "E"};
+  double x = double(n) / 1000.0;
+  int p = 0;
+  // 999999 is 1.00M, not 1000k: move on when three digits would round up to 1000.
+  while (x >= 999.5 && p + 1 < int(std::size(kPrefixes))) x /= 1000.0, ++p;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g%s%s%s", x, space.c_str(), kPrefixes[p], unit);
+  return text;
 }
 
 void tooltip(const std::string& text) {

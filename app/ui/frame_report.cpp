@@ -75,6 +75,18 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx)).endObject();
   }
   j.endArray();
+  j.key("tables").beginArray();
+  for (const TableRect& t : state.layout.tables) {
+    j.beginObject().field("name", t.name).key("columns").beginArray();
+    for (std::size_t i = 0; i < t.right.size(); ++i)
+      j.beginObject().field("contentRight", double(t.contentRight[i])).field("right", double(t.right[i])).endObject();
+    j.endArray().endObject();
+  }
+  j.endArray();
+  j.key("counters").beginArray();
+  for (const CounterText& c : state.layout.counters)
+    j.beginObject().field("name", c.name).field("shown", c.shown).field("exact", c.exact).endObject();
+  j.endArray();
   const SourceRect& src = state.layout.source;
   j.key("source").beginObject().field("file", src.file).field("lines", src.lines);
   j.field("currentLine", src.currentLine).field("currentText", src.currentText);
@@ -85,7 +97,8 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.field("firstLine", src.firstLine).field("fontPx", double(src.fontPx)).field("textHeight", double(src.textHeight));
   j.field("visibleHeight", double(src.visibleHeight)).endObject();
   // The classroom's view: the step in words, the followed thread, the shading, the granularity.
-  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx)).endObject();
+  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx))
+      .field("height", double(state.layout.captionHeight)).endObject();
   j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
   j.key("threadLife").beginArray();
   for (const LifeTokenRect& t : state.layout.life)

@@ -28,16 +28,29 @@ void drawBanksPanel(PanelContext& ctx) {
     ImGui::TextDisabled("this kernel uses no shared memory");
     return;
   }
-  ImGui::Text("shared loads: %llu requests, %llu wavefronts (%llu conflicts); stores: %llu, %llu",
-              (unsigned long long)b.loads.requests, (unsigned long long)b.loads.wavefronts,
-              (unsigned long long)b.loads.conflicts(), (unsigned long long)b.stores.requests,
-              (unsigned long long)b.stores.wavefronts);
+  ImGui::TextWrapped("shared loads: %llu requests, %llu wavefronts (%llu conflicts); stores: %llu, %llu",
+                     (unsigned long long)b.loads.requests, (unsigned long long)b.loads.wavefronts,
+                     (unsigned long long)b.loads.conflicts(), (unsigned long long)b.stores.requests,
+                     (unsigned long long)b.stores.wavefronts);
+  const char* kNote =
+      "Source-level requests. nvcc may merge four Mds[ty][kk] reads into one 128-bit load when T is a compile-time "
+      "multiple of 4 (tiled, tiled-bounds), so the GPU's counters show fewer, wider loads there; tiled-dynamic and "
+      "tiled-transposed match ncu exactly. Try tiled-transposed with T = 32 and pad 0, then pad 1.";
+  // The rows (four a phase: a long kernel has dozens) scroll inside the panel, above the note,
+  // keeping at least three rows in view; the labels take what they need at this font.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row = ImGui::GetTextLineHeightWithSpacing();
+  const float noteH = ImGui::CalcTextSize(kNote, nullptr, false, ImGui::GetContentRegionAvail().x).y + style.ItemSpacing.y;
+  const float rowsH = float(b.heat.size()) * row + style.WindowPadding.y;
+  const float height = std::min(rowsH, std::max(ImGui::GetContentRegionAvail().y - noteH, 3.0f * row));
+  ImGui::BeginChild("heat", ImVec2(0, height), false);
   const Theme& theme = ctx.theme();
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float cell = std::max(6.0f, (ImGui::GetContentRegionAvail().x - 150.0f) / float(kBanks));
+  const float labelW = ImGui::CalcTextSize("phase 00 Mds write").x + style.ItemSpacing.x;
+  const float cell = std::max(4.0f, (ImGui::GetContentRegionAvail().x - labelW) / float(kBanks));
   for (const BankHeat& h : b.heat) {
     ImGui::Text("phase %2d %cds %-5s", h.phase, h.matrix, h.write ? "write" : "read");
-    ImGui::SameLine(150.0f);
+    ImGui::SameLine(labelW);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     for (int bank = 0; bank < kBanks; ++bank) {
       const int words = h.maxWords[bank];
@@ -50,12 +63,10 @@ void drawBanksPanel(PanelContext& ctx) {
       if (ImGui::IsMouseHoveringRect(a, z))
         ImGui::SetTooltip("bank %d: up to %d distinct words in one request", bank, words);
     }
-    ImGui::Dummy(ImVec2(cell * kBanks, ImGui::GetTextLineHeight()));
+    ImGui::Dummy(ImVec2(cell * kBanks - 1, ImGui::GetTextLineHeight()));
   }
-  ImGui::TextWrapped("Source-level requests. nvcc may merge four Mds[ty][kk] reads into one 128-bit load when T "
-                     "is a compile-time multiple of 4 (tiled, tiled-bounds), so the GPU's counters show fewer, "
-                     "wider loads there; tiled-dynamic and tiled-transposed match ncu exactly. Try "
-                     "tiled-transposed with T = 32 and pad 0, then pad 1.");
+  ImGui::EndChild();
+  ImGui::TextWrapped("%s", kNote);
 }
 
 }  // namespace tilescope::ui

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <string>
 
 #include "kernels/ceil_div.h"
 #include "panels.h"
@@ -73,7 +74,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
     totalsRow("loads of M", c.loadsM);
     totalsRow("loads of N", c.loadsN);
     totalsRow("stores of P", c.stores);
-    ImGui::EndTable();
+    endTable(ctx, "coalescing totals");
   }
   // The selected block's warps; widget state lives in ImGui's per-window storage.
   const KernelLaunch& L = run->run.plan.launch;
@@ -94,9 +95,11 @@ void drawCoalescingPanel(PanelContext& ctx) {
   *pick = std::clamp(*pick, 0, int(mine.size()) - 1);
   ImGui::SliderInt("request", pick, 0, int(mine.size()) - 1);
   const GlobalRequest& g = *mine[std::size_t(*pick)];
-  ImGui::Text("%s line %d, phase %d, k %d: %zu lanes -> %d sectors, %d lines, %d of %d bytes used",
-              std::string(opName(g.request.op)).c_str(), g.request.line, g.request.phase, g.request.k,
-              g.request.lanes.size(), g.sectors, g.lines, g.bytesUsed, g.sectors * int(kSectorBytes));
+  // Wrapped: a projector's panel is narrower than the line. The loads of a tile have no k.
+  const std::string k = g.request.k >= 0 ? ", k " + std::to_string(g.request.k) : "";
+  ImGui::TextWrapped("%s line %d, phase %d%s: %zu lanes -> %d sectors, %d lines, %d of %d bytes used",
+                     std::string(opName(g.request.op)).c_str(), g.request.line, g.request.phase, k.c_str(),
+                     g.request.lanes.size(), g.sectors, g.lines, g.bytesUsed, g.sectors * int(kSectorBytes));
   drawRequest(g, ctx.theme());
   ImGui::TextWrapped("Boxes: 32-byte sectors of each 128-byte line the warp touches (filled: fetched); ticks: "
                      "each lane's address. Fewer sectors per request = better coalescing (lecture 18).");

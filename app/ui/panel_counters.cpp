@@ -1,8 +1,13 @@
 // Counters: what the grid has done up to the cursor (all blocks in lockstep): global loads
 // against what the naive kernel would need for the same multiply-adds, bytes, FLOPs, OP/B.
+// Every line fits the narrow column: a figure too wide is shortened (1.97M) with the exact one
+// in its tooltip, and names wrap.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "event_text.h"
 #include "panels.h"
@@ -10,13 +15,25 @@
 namespace tilescope::ui {
 namespace {
 
-void row(const char* name, const char* value, const char* tip = nullptr) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(name);
-  if (tip && ImGui::IsItemHovered()) tooltip(tip);
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(value);
+struct Line {
+  const char* name;
+  std::string exact, shortened;  // shortened: "" when the exact figure is short already
+  const char* tip = nullptr;
+};
+
+std::string fixed(const char* format, double x) {
+  char v[64];
+  std::snprintf(v, sizeof v, format, x);
+  return v;
+}
+
+// "now / total" exactly and shortened.
+Line pair(const char* name, unsigned long long now, unsigned long long total, const char* tip = nullptr) {
+  return {name, std::to_string(now) + " / " + std::to_string(total), shortCount(now) + " / " + shortCount(total), tip};
+}
+Line count(const char* name, unsigned long long n, const char* tip = nullptr, const char* unit = "") {
+  const std::string space = *unit ? " " : "";
+  return {name, std::to_string(n) + space + unit, shortCount(n, unit), tip};
 }
 
 }  // namespace
@@ -28,40 +45,55 @@ void drawCountersPanel(PanelContext& ctx) {
   const Cursor c = t.normalize(ctx.state.shown.cursor);
   const Counters now = t.countersAt(c);
   const Counters total = t.countersAt(t.end());
-  char v[96];
-  if (!ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingStretchProp)) return;
-  auto ull = [](uint64_t x) { return (unsigned long long)x; };
-  std::snprintf(v, sizeof v, "%llu / %llu", ull(now.globalLoads), ull(total.globalLoads));
-  row("global loads", v, "reads of M and N from global memory so far / in the whole run");
-  std::snprintf(v, sizeof v, "%llu", ull(now.naiveLoads()));
-  row("naive loads", v, "the naive kernel loads 2 elements per multiply-add");
-  if (now.globalLoads && now.fmas) {
-    std::snprintf(v, sizeof v, "%.2fx", double(now.naiveLoads()) / double(now.globalLoads));
-    row("saving", v, "tiling divides global loads by the tile width");
-  }
-  std::snprintf(v, sizeof v, "%llu B", ull(now.bytesLoaded()));
-  row("bytes loaded", v);
-  std::snprintf(v, sizeof v, "%llu", ull(now.flops()));
-  row("FLOPs", v, "2 per multiply-add");
-  std::snprintf(v, sizeof v, "%.3f", now.flopsPerByte());
-  row("OP/B", v, "FLOPs per byte loaded from global memory: 0.25 for naive, 0.25 T for tiled");
-  std::snprintf(v, sizeof v, "%llu", ull(now.sharedReads));
-  row("shared reads", v);
+  std::vector<Line> lines;
+  lines.push_back(pair("global loads", now.globalLoads, total.globalLoads,
+                       "reads of M and N from global memory so far / in the whole run"));
+  lines.push_back(count("naive loads", now.naiveLoads(), "the naive kernel loads 2 elements per multiply-add"));
+  if (now.globalLoads && now.fmas)
+    lines.push_back({"saving", fixed("%.2fx", double(now.naiveLoads()) / double(now.globalLoads)), "",
+                     "tiling divides global loads by the tile width"});
+  lines.push_back(count("bytes loaded", now.bytesLoaded(), nullptr, "B"));
+  lines.push_back(count("FLOPs", now.flops(), "2 per multiply-add"));
+  lines.push_back({"OP/B", fixed("%.3f", now.flopsPerByte()), "",
+                   "FLOPs per byte loaded from global memory: 0.25 for naive, 0.25 T for tiled"});
+  lines.push_back(count("shared reads", now.sharedReads));
   if (now.fmas) {  // the two ratios the ladder's rungs lower (lesson "the ladder to cuBLAS")
-    std::snprintf(v, sizeof v, "%.3f", double(now.globalLoads) / double(now.fmas));
-    row("loads / multiply-add", v, "global loads per multiply-add: 2 for naive, 2/T for tiled, 1/BM + 1/BN for a BM x BN block tile");
-    std::snprintf(v, sizeof v, "%.3f", double(now.sharedReads) / double(now.fmas));
-    row("shared reads / multiply-add", v, "2 for tiled; (TM + TN) / (TM x TN) for a TM x TN register tile");
+    lines.push_back({"loads / multiply-add", fixed("%.3f", double(now.globalLoads) / double(now.fmas)), "",
+                     "global loads per multiply-add: 2 for naive, 2/T for tiled, 1/BM + 1/BN for a BM x BN block tile"});
+    lines.push_back({"shared reads / multiply-add", fixed("%.3f", double(now.sharedReads) / double(now.fmas)), "",
+                     "2 for tiled; (TM + TN) / (TM x TN) for a TM x TN register tile"});
   }
-  std::snprintf(v, sizeof v, "%llu", ull(now.zeroFills));
-  row("zero-filled", v);
-  std::snprintf(v, sizeof v, "%llu", ull(now.outOfBounds));
-  row("out-of-bounds", v, "accesses outside their matrix (the unchecked kernel on odd sizes)");
-  std::snprintf(v, sizeof v, "%llu / %d", ull(now.stores), run->run.config.dims.j * run->run.config.dims.l);
-  row("P stored", v);
-  std::snprintf(v, sizeof v, "%d / %d", t.phasesDone(c), t.phases());
-  row("phases done", v);
-  ImGui::EndTable();
+  lines.push_back(count("zero-filled", now.zeroFills));
+  lines.push_back(count("out-of-bounds", now.outOfBounds, "accesses outside their matrix (the unchecked kernel on odd sizes)"));
+  lines.push_back(pair("P stored", now.stores, (unsigned long long)run->run.config.dims.j * run->run.config.dims.l));
+  lines.push_back(pair("phases done", (unsigned long long)t.phasesDone(c), (unsigned long long)t.phases()));
+
+  // The figures get the width the widest of them needs once shortened (or the room the widest
+  // name leaves, if more); a figure exactly that wide or narrower is shown exactly. The names
+  // wrap in the rest.
+  float nameWidth = 0, valueWidth = 0;
+  for (const Line& l : lines) {
+    nameWidth = std::max(nameWidth, ImGui::CalcTextSize(l.name).x);
+    valueWidth = std::max(valueWidth, ImGui::CalcTextSize((l.shortened.empty() ? l.exact : l.shortened).c_str()).x);
+  }
+  valueWidth = std::max(valueWidth, ImGui::GetContentRegionAvail().x - nameWidth - ImGui::GetStyle().CellPadding.x * 4);
+  for (Line& l : lines)
+    if (ImGui::CalcTextSize(l.exact.c_str()).x <= valueWidth) l.shortened.clear();
+  if (!ImGui::BeginTable("counters", 2)) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, valueWidth);
+  for (const Line& l : lines) {
+    const std::string& shown = l.shortened.empty() ? l.exact : l.shortened;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", l.name);
+    if (l.tip && ImGui::IsItemHovered()) tooltip(l.tip);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(shown.c_str());
+    if (!l.shortened.empty() && ImGui::IsItemHovered()) tooltip(l.exact);
+    ctx.layout.counters.push_back({l.name, shown, l.exact});
+  }
+  endTable(ctx, "counters");
 }
 
 }  // namespace tilescope::ui

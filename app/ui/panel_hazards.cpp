@@ -45,7 +45,7 @@ void drawHazardsPanel(PanelContext& ctx) {
     ImGui::TableNextColumn();
     ImGui::Text("%llu", (unsigned long long)h.pairs);
   }
-  ImGui::EndTable();
+  endTable(ctx, "hazards");
 }
 
 }  // namespace tilescope::ui

@@ -7,27 +7,39 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
+#include "event_text.h"
 #include "panels.h"
 
 namespace tilescope::ui {
 namespace {
+std::string limitText(int blocks, bool limiting) {
+  return blocks == INT_MAX ? "no limit" : std::to_string(blocks) + (limiting ? "  <- limit" : "");
+}
 void limitRow(const char* name, int blocks, bool limiting) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(name);
+  ImGui::TextWrapped("%s", name);  // the narrow left column wraps the names, never the figures
   ImGui::TableNextColumn();
-  if (blocks == INT_MAX) ImGui::TextUnformatted("no limit");
-  else ImGui::Text("%d%s", blocks, limiting ? "  <- limit" : "");
+  ImGui::TextUnformatted(limitText(blocks, limiting).c_str());
 }
 }  // namespace
 
 void drawAnalysisProfileChoice(PanelContext& ctx) {
   const ProfileChoice choice = analysisProfile(ctx.state.analysis);
+  const bool presenter = ctx.state.lesson.presenter;
+  if (presenter) ImGui::SetNextItemWidth(ImGui::CalcTextSize(choice.profile.name.c_str()).x + ImGui::GetFrameHeight() * 2.0f);
   if (ImGui::BeginCombo("profile", choice.profile.name.c_str())) {
     for (const std::string& name : analysisProfileNames(ctx.state.analysis))
       if (ImGui::Selectable(name.c_str(), name == choice.profile.name)) ctx.emit(SetAnalysisProfile{name});
     ImGui::EndCombo();
+  }
+  // On a projector the plot and the figures get the room: why this profile and what it is are
+  // the combo's tooltip there.
+  if (presenter) {
+    if (ImGui::IsItemHovered()) tooltip(choice.note + "\n" + choice.profile.label);
+    return;
   }
   // The note beside the combo when it fits, under it in a narrow tab (nothing cut at 1280x800).
   const float noteWidth = ImGui::CalcTextSize(choice.note.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
@@ -57,12 +69,17 @@ void drawOccupancyPanel(PanelContext& ctx) {
   const Occupancy o = computeOccupancy(d, r);
   ImGui::TextWrapped("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
               r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
-  if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+  if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_RowBg)) {
+    float valueWidth = 0;
+    for (int blocks : {o.blocksByThreads, o.blocksByBlocks, o.blocksByRegisters, o.blocksBySharedMemory})
+      valueWidth = std::max(valueWidth, ImGui::CalcTextSize(limitText(blocks, true).c_str()).x);
+    ImGui::TableSetupColumn("limit", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("blocks", ImGuiTableColumnFlags_WidthFixed, valueWidth);
     limitRow("blocks by thread slots", o.blocksByThreads, o.limiter == OccupancyLimiter::Threads);
     limitRow("blocks by block slots", o.blocksByBlocks, o.limiter == OccupancyLimiter::Blocks);
     limitRow("blocks by registers", o.blocksByRegisters, o.limiter == OccupancyLimiter::Registers);
     limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory);
-    ImGui::EndTable();
+    endTable(ctx, "limits");
   }
   ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
               d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());

@@ -39,6 +39,20 @@ PlotPath roofPath(const DeviceProfile& d, double xLo, double xHi, Rgba colour, b
   return p;
 }
 
+// On a projector the legend goes beside the chart only with short names: a rung's series is
+// named by its kernel alone ("coarsened" for "coarsened 32x128x32/1x4"; the tiling is in each
+// point's read-out) where no other series shares that name.
+void shortenRungNames(std::vector<PlotSeries>& series) {
+  auto shortName = [](const std::string& name) {
+    const std::size_t space = name.find(' ');
+    return space != std::string::npos && name.find('/', space) != std::string::npos ? name.substr(0, space) : name;
+  };
+  std::vector<std::string> names;
+  for (const PlotSeries& s : series) names.push_back(shortName(s.name));
+  for (std::size_t i = 0; i < series.size(); ++i)
+    if (std::count(names.begin(), names.end(), names[i]) == 1) series[i].name = names[i];
+}
+
 struct Extent {
   double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
   void add(double v) {
@@ -69,12 +83,19 @@ void drawRooflinePanel(PanelContext& ctx) {
 
   if (!t.probed) ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
   else if (sources.empty()) ImGui::TextDisabled("No timings to place on the roofline (see the Timing tab).");
-  for (const TimingDigest* d : sources) {
-    const TimingReport& r = *d->report;
+  // Where the points come from: one line per device and kind (two recorded reports of one
+  // GPU say so once, with both dates).
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const TimingReport& r = *sources[i]->report;
+    auto same = [&](const TimingDigest* d) { return d->report->recorded == r.recorded && d->report->device == r.device; };
+    if (std::find_if(sources.begin(), sources.begin() + std::ptrdiff_t(i), same) != sources.begin() + std::ptrdiff_t(i)) continue;
+    std::string dates = r.date;
+    for (std::size_t j = i + 1; j < sources.size(); ++j)
+      if (same(sources[j]) && sources[j]->report->date != r.date) dates += " and " + sources[j]->report->date;
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.recorded ? theme.highlight : theme.pStored), "%s",
                        r.recorded ? "RECORDED" : "LIVE");
     ImGui::SameLine();
-    ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), r.date.c_str());
+    ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), dates.c_str());
   }
 
   PlotSpec spec;
@@ -111,10 +132,13 @@ void drawRooflinePanel(PanelContext& ctx) {
     }
     if (d->cublasLargest && d == sources.front()) {
       const SeriesPoint& c = *d->cublasLargest;
-      spec.lines.push_back({"cuBLAS SGEMM " + formatNumber(c.gflops) + " GFLOP/s (N = " + formatNumber(c.n) + ")",
+      // On a projector's narrower chart the label is shorter (N is in the read-out).
+      const bool presenter = ctx.state.lesson.presenter;
+      spec.lines.push_back({std::string(presenter ? "cuBLAS " : "cuBLAS SGEMM ") + formatNumber(c.gflops) + " GFLOP/s" +
+                                (presenter ? "" : " (N = " + formatNumber(c.n) + ")"),
                             c.gflops, theme.panelText,
-                            "cuBLAS has no trace here, so no intensity of ours: its rate, for reference (" +
-                                provenance(*d->report) + ")"});
+                            "cuBLAS has no trace here, so no intensity of ours: its rate at N = " + formatNumber(c.n) +
+                                ", for reference (" + provenance(*d->report) + ")"});
       y.add(c.gflops);
     }
   }
@@ -142,19 +166,28 @@ void drawRooflinePanel(PanelContext& ctx) {
     spec.paths.push_back(std::move(p));
   }
   if (!sources.empty()) spec.note = provenance(*sources.front()->report);
+  // The roofs' key: each part on the line while it fits, the device's name wrapped.
   ImGui::TextUnformatted("roofs:");
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "solid: %s profile", profile.name.c_str());
+  const std::string solid = "solid: " + profile.name + " profile";
+  sameLineIfFits(ImGui::CalcTextSize(solid.c_str()).x);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "%s", solid.c_str());
   if (device) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]), "  dashed: %s, measured",
-                       measuredOn->device.c_str());
+    const std::string dashed = "dashed: " + measuredOn->device + ", measured";
+    sameLineIfFits(ImGui::CalcTextSize(dashed.c_str()).x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]));
+    ImGui::TextWrapped("%s", dashed.c_str());
+    ImGui::PopStyleColor();
   }
   if (ImGui::IsItemHovered())
     tooltip("Attainable GFLOP/s = min(FP32 peak, bandwidth x OP/B). Hover a roof for its figures, a point for "
             "where it sits and why.");
+  // The chart takes the rest of the panel; at least 14 lines high (the panel scrolls below
+  // that), 9 on a projector, whose panel is laid out to hold it.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  spec.size = ImVec2(avail.x, std::max(avail.y, ImGui::GetFontSize() * 14.0f));
+  if (ImGui::CalcTextSize(spec.xTitle.c_str()).x > avail.x * 0.9f) spec.xTitle = "OP/B: FLOPs per byte loaded from global memory";
+  if (ctx.state.lesson.presenter) shortenRungNames(spec.series);
+  const float least = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 9.0f : 14.0f);
+  spec.size = ImVec2(avail.x, std::max(avail.y, least));
   drawPlot(spec, theme, ctx.layout);
 }
 

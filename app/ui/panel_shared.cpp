@@ -7,6 +7,7 @@
 // footprint (every slot its lanes read at this step) framed.
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/block_geometry.h"
@@ -65,21 +66,29 @@ std::string tileCaption(bool isM, const std::optional<SharedTileShape>& shape, c
   return "Nds" + buffers + "[" + bk + "][" + std::to_string(shape->nCols) + "]: [k][n]";
 }
 
-// The double buffer's halves: a line between them and each one's name at its left edge.
-void labelBuffers(const GridRect& g, int buffers, const Theme& theme) {
+// The double buffer's halves: a line between them, and each one's name in the gutter left of
+// its first row, so that no label covers a cell.
+void labelBuffers(const GridRect& g, int buffers, float gutter, const Theme& theme) {
   if (buffers < 2 || g.rows == 0) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const int rowsEach = g.rows / buffers;
   for (int b = 0; b < buffers; ++b) {
     const float y = g.y + g.cellHeight * float(b * rowsEach);
-    if (b > 0) draw->AddLine(ImVec2(g.x - 4, y), ImVec2(g.x + g.width + 4, y), theme.highlight, 3.0f);
-    if (g.cellHeight * float(rowsEach) < ImGui::GetTextLineHeight()) continue;  // the line alone
-    const std::string name = "buffer " + std::to_string(b);
-    const ImVec2 size = ImGui::CalcTextSize(name.c_str());
-    const ImVec2 at(g.x + 2, y + 1);
-    draw->AddRectFilled(at, ImVec2(at.x + size.x + 4, at.y + size.y), IM_COL32(0, 0, 0, 170));
-    draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 255), name.c_str());
+    if (b > 0) draw->AddLine(ImVec2(g.x - gutter, y), ImVec2(g.x + g.width + 4, y), theme.highlight, 3.0f);
+    if (gutter <= 0) continue;  // the line alone
+    const float half = g.cellHeight * float(rowsEach), text = ImGui::GetTextLineHeight();
+    draw->AddText(ImVec2(g.x - gutter, y + std::max(0.0f, (half - text) * 0.5f)), theme.panelText,
+                  ("buffer " + std::to_string(b)).c_str());
   }
+}
+
+// The width of the labels' gutter: none when a half would be lower than a line of text (the
+// line between the halves says it alone).
+float bufferGutter(int buffers, const TileDims& d, ImVec2 space, float maxCell) {
+  if (buffers < 2) return 0;
+  const float gutter = ImGui::CalcTextSize("buffer 0").x + ImGui::GetStyle().ItemSpacing.x;
+  const float side = GridPainter::cellSide(d.rows, d.cols, ImVec2(space.x - gutter, space.y), maxCell);
+  return side * float(d.rows / buffers) >= ImGui::GetTextLineHeight() ? gutter : 0.0f;
 }
 
 }  // namespace
@@ -120,11 +129,14 @@ void drawSharedPanel(PanelContext& ctx) {
     ImGui::TextWrapped("%s", tileCaption(isM, shape, L.tiling).c_str());
     ImGui::PopTextWrapPos();
     const TileDims d = tiles.dims(isM);
+    const ImVec2 space(each.x, each.y - (shape ? line : 0.0f));
+    const float maxCell = ctx.state.lesson.presenter ? 120.0f : 48.0f;
+    const float gutter = shape ? bufferGutter(shape->buffers, d, space, maxCell) : 0.0f;
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gutter);
     hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", d.rows, d.cols, slotCells(tiles, isM, theme, events, L.blockX),
-                               ImVec2(each.x, each.y - (shape ? line : 0.0f)),
-                               ctx.state.lesson.presenter ? 120.0f : 48.0f},
+                               ImVec2(space.x - gutter, space.y), maxCell},
                               theme, ctx.layout);
-    if (shape) labelBuffers(ctx.layout.grids.back(), shape->buffers, theme);
+    if (shape) labelBuffers(ctx.layout.grids.back(), shape->buffers, gutter, theme);
     // The followed thread's slots: those it wrote this phase, and those it reads at this k step;
     // on the ladder also what its whole warp reads (one request per warp: its footprint).
     if (followed >= 0) {

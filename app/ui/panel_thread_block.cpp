@@ -39,8 +39,13 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     const bool released = arrivals == threads;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
                                                            : theme.stateColour(ThreadState::Waiting));
+    // The longest wording that fits the bar (ImGui centres the label and cuts both ends).
     char label[96];
-    std::snprintf(label, sizeof label, "barrier: %d/%d arrived%s", arrivals, threads, released ? ", released" : "");
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
+    for (const char* format : {"barrier: %d/%d arrived%s", "%d/%d arrived%s", "%d/%d"}) {
+      std::snprintf(label, sizeof label, format, arrivals, threads, released ? ", released" : "");
+      if (ImGui::CalcTextSize(label).x <= room) break;
+    }
     ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
     ImGui::PopStyleColor();
   } else {

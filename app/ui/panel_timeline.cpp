@@ -37,6 +37,7 @@ void drawTimelinePanel(PanelContext& ctx) {
     ImGui::PopStyleColor();
     ctx.layout.caption = caption;
     ctx.layout.captionFontPx = ImGui::GetFontSize();
+    ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
     if (font) ImGui::PopFont();
   }
 

@@ -23,7 +23,7 @@ constexpr std::array kPanels{
     PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
     PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
     PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
-    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel},
+    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, true},
     PanelEntry{"Timing", Slot::Center, drawTimingPanel},
     PanelEntry{"Lab", Slot::Center, drawLabPanel},
     PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true},
@@ -41,16 +41,18 @@ struct Rect {
 // on the left (the followed thread's life under it, in the room the page's text leaves); the
 // matrices filling the centre above the shared tiles and the thread block, and the step in words
 // with the timeline at the bottom; the kernel source the whole height of the right column, so it
-// is shown whole.
-Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH) {
+// is shown whole. When the centre shows the Roofline, a chart that needs the height
+// (PanelEntry::wideForPresenter), it takes the room of the shared tiles and the thread block too.
+Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, bool wideCentre) {
   const float W = display.x, H = display.y;
   const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
   const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
   const float middle = std::round(H * 0.22f);                                         // Mds, Nds | thread block
   const float top = H - band - middle;
+  if (wideCentre && (slot == Slot::RightTop || slot == Slot::RightMiddle)) return {0, 0, 0, 0};
   switch (slot) {
     case Slot::Left: return {0, 0, left, H - lifeH};
-    case Slot::Center: return {left, 0, centerW, top};
+    case Slot::Center: return {left, 0, centerW, wideCentre ? H - band : top};
     case Slot::RightTop: return {left, top, std::round(centerW * 0.5f), middle};
     case Slot::RightMiddle: return {left + std::round(centerW * 0.5f), top, centerW - std::round(centerW * 0.5f), middle};
     case Slot::Bottom: return {left, H - band, centerW, band};
@@ -62,8 +64,8 @@ Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH) 
 
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
 // larger fonts widen the side columns and the timeline band.
-Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH) {
-  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH);
+Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH, bool wideCentre) {
+  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH, wideCentre);
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
@@ -154,6 +156,21 @@ std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
   return analysis;
 }
 
+void endTable(PanelContext& ctx, std::string_view name) {
+  if (const ImGuiTable* table = ImGui::GetCurrentTable()) {
+    TableRect t{std::string(name), {}, {}};
+    for (int i = 0; i < table->ColumnsCount; ++i) {
+      const ImGuiTableColumn& c = table->Columns[i];
+      if (!c.IsEnabled) continue;
+      // ImGui resets these to the column's left edge each frame and raises them per cell.
+      t.contentRight.push_back(std::max({c.ContentMaxXUnfrozen, c.ContentMaxXFrozen, c.ContentMaxXHeadersUsed}));
+      t.right.push_back(c.ClipRect.Max.x);
+    }
+    ctx.layout.tables.push_back(std::move(t));
+  }
+  ImGui::EndTable();
+}
+
 const PanelEntry* findPanel(std::string_view name) {
   for (const auto& p : kPanels)
     if (p.name == name) return &p;
@@ -163,22 +180,34 @@ const PanelEntry* findPanel(std::string_view name) {
 void drawPanels(PanelContext& ctx) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float lifeH = presenterLifeHeight(ctx, display);
+  const bool presenter = ctx.state.lesson.presenter;
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
-  for (int s = 0; s < kSlotCount; ++s) {
-    const Slot slot = Slot(s);
+  auto slotEntries = [&](Slot slot) {
     std::vector<const PanelEntry*> entries;
     for (const auto& p : kPanels)
-      if (p.slot == slot && !(p.hiddenForPresenter && ctx.state.lesson.presenter)) entries.push_back(&p);
-    if (entries.empty()) continue;
-    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, ctx.state.lesson.presenter, lifeH);
-    if (r.w <= 0 || r.h <= 0) continue;  // the projector layout's Thread life when no thread is followed
-    const std::string slotName(slotTitle(slot));
-    // The panel last brought forward in this slot (the first one until then).
-    const auto recorded = ctx.state.view.slotPanel.find(slotName);
+      if (p.slot == slot && !(p.hiddenForPresenter && presenter)) entries.push_back(&p);
+    return entries;
+  };
+  // The panel last brought forward in a slot (the first one until then).
+  auto frontOf = [&](Slot slot, const std::vector<const PanelEntry*>& entries) {
+    const auto recorded = ctx.state.view.slotPanel.find(std::string(slotTitle(slot)));
     const PanelEntry* front = entries[0];
     for (const PanelEntry* p : entries)
       if (recorded != ctx.state.view.slotPanel.end() && recorded->second == p->name) front = p;
+    return front;
+  };
+  const bool wideCentre = presenter && frontOf(Slot::Center, slotEntries(Slot::Center))->wideForPresenter;
+  for (int s = 0; s < kSlotCount; ++s) {
+    const Slot slot = Slot(s);
+    std::vector<const PanelEntry*> entries = slotEntries(slot);
+    if (entries.empty()) continue;
+    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, presenter, lifeH, wideCentre);
+    // Nothing in the projector layout: Thread life when no thread is followed, the shared tiles
+    // and the thread block under an analysis tab.
+    if (r.w <= 0 || r.h <= 0) continue;
+    const std::string slotName(slotTitle(slot));
+    const PanelEntry* front = frontOf(slot, entries);
     // On a projector a slot shows one panel, titled by it: no tab bar to truncate labels.
     if (ctx.state.lesson.presenter) entries = {front};
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);

@@ -41,6 +41,7 @@ struct PanelEntry {
   Slot slot;
   PanelFn draw;
   bool hiddenForPresenter = false;  // the projector layout leaves it out (the controls)
+  bool wideForPresenter = false;    // in front in the projector's centre, it takes the shared tiles' and block's room too
 };
 
 // Every panel, in tab order. Add new panels in panels.cpp.
@@ -71,6 +72,10 @@ void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (READ
 void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
 void drawLabPanel(PanelContext& ctx);         // the kernel lab: editor, launch, verdict, exercises (README.md, "The kernel lab")
 void drawThreadLifePanel(PanelContext& ctx);  // the followed thread's life, as fig. 5.8 tabulates it
+
+// ImGui::EndTable, having recorded how wide each column's content was (FrameLayout::tables,
+// under `name`): every panel ends its tables with it, so the layout tests see text a column cuts.
+void endTable(PanelContext& ctx, std::string_view name);
 
 // The analysis of the run on screen for the analysis panels, or null, having said why
 // (no run yet, or its analysis still being computed: it follows the picture).

@@ -241,7 +241,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     if (!pts.empty() && !path.label.empty() && path.labelOnPlot) {  // the label just inside the right end, above the path
       const ImVec2 ts = ImGui::CalcTextSize(path.label.c_str());
       const ImVec2 end(std::min(pts.back().x, pMax.x), std::clamp(pts.back().y, pMin.y, pMax.y));
-      const ImVec2 at(end.x - ts.x - font * 0.4f, std::max(pMin.y + 1.0f, end.y - ts.y - font * 0.2f));
+      // (never left of the data area: a path near its left edge has its label across it)
+      const ImVec2 at(std::max(pMin.x + font * 0.2f, end.x - ts.x - font * 0.4f), std::max(pMin.y + 1.0f, end.y - ts.y - font * 0.2f));
       draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
       draw->AddText(at, path.colour, path.label.c_str());
     }
@@ -254,7 +255,7 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
     // Above the line, at the right; below it when the line hugs the top.
     const float ty = y - ts.y - font * 0.15f >= pMin.y ? y - ts.y - font * 0.15f : y + font * 0.2f;
-    const ImVec2 at(pMax.x - ts.x - font * 0.4f, ty);
+    const ImVec2 at(std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f), ty);
     draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
     draw->AddText(at, l.colour, l.label.c_str());
     lineRects.push_back({l.label, l.y, y, l.colour});

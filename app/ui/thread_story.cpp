@@ -12,8 +12,31 @@ std::string threadName(int linear, unsigned blockX) {
   return "thread (" + std::to_string(linear % int(blockX)) + "," + std::to_string(linear / int(blockX)) + ")";
 }
 
-// What one event of a step does, in the class's words.
-std::string loadWords(const Event& e) {
+// "M(0,4)", or a run of n elements along a row: "M(0,4..7)".
+std::string elementRange(const char* matrix, int row, int col, int n) {
+  const std::string one = elementName(matrix, row, col);
+  return n == 1 ? one : one.substr(0, one.size() - 1) + ".." + std::to_string(col + n - 1) + ")";
+}
+// "Mds[1][2]", or n slots down a column ("Mds[0..3][2]") or along a row ("Nds[1][8..11]").
+std::string slotRange(const char* tile, int row, int col, int n, bool down) {
+  if (n == 1) return slotName(tile, row, col);
+  const std::string last = std::to_string((down ? row : col) + n - 1);
+  return std::string(tile) + "[" + std::to_string(row) + (down ? ".." + last : "") + "][" + std::to_string(col) +
+         (down ? "" : ".." + last) + "]";
+}
+
+// A load of a step in the class's words: one event, or a run of a value's staged stores into
+// consecutive slots (the four halves of a 128-bit read stored one by one), merged with the read
+// itself when the same step made it.
+struct LoadItem {
+  const Event* e = nullptr;  // the first event
+  int count = 1;             // staged stores in the run
+  bool down = false;         // the run's slots go down a column
+  bool viaRegister = false;  // the read and its stores, in one
+};
+
+std::string loadWords(const LoadItem& item) {
+  const Event& e = *item.e;
   const bool m = e.op == Op::LoadM;
   const char* matrix = m ? "M" : "N";
   const char* tile = m ? "Mds" : "Nds";
@@ -21,19 +44,97 @@ std::string loadWords(const Event& e) {
     return "writes 0 into " + slotName(tile, e.sharedRow, e.sharedCol) + " (" +
            (e.globalRow >= 0 ? elementName(matrix, e.globalRow, e.globalCol) : std::string("its element")) + " lies outside " +
            matrix + ")";
-  // A 128-bit access names its first element and slot: "M(0,4..7)", "Nds[1][8..11]".
-  const std::string wide = (e.flags & kWide) ? ".." + std::to_string(e.globalCol + 3) : "";
-  const std::string wideSlot = (e.flags & kWide) ? ".." + std::to_string(e.sharedCol + 3) : "";
-  auto named = [&](const std::string& s) { return wide.empty() ? s : s.substr(0, s.size() - 1) + wide + ")"; };
-  auto slotNamed = [&](const std::string& s) { return wideSlot.empty() ? s : s.substr(0, s.size() - 1) + wideSlot + "]"; };
+  // A 128-bit access names its range: "M(0,4..7)", "Nds[1][8..11]".
+  const int width = eventWidth(e.flags);
+  const std::string element = elementRange(matrix, e.globalRow, e.globalCol, std::max(width, item.count));
+  if (item.viaRegister)
+    return "loads " + element + " into " + slotRange(tile, e.sharedRow, e.sharedCol, item.count, item.down);
   if (e.flags & kStagedWrite)
-    return "stores " + named(elementName(matrix, e.globalRow, e.globalCol)) + " from a register into " +
-           slotNamed(slotName(tile, e.sharedRow, e.sharedCol));
-  std::string what = "loads " + named(elementName(matrix, e.globalRow, e.globalCol));
+    return "stores " + element + " from a register into " + slotRange(tile, e.sharedRow, e.sharedCol, item.count, item.down);
+  std::string what = "loads " + element;
   if (!inBounds(e)) what += ", outside " + std::string(matrix) + "!,";
-  if (e.sharedRow >= 0) what += " into " + slotNamed(slotName(tile, e.sharedRow, e.sharedCol));
+  if (e.sharedRow >= 0) what += " into " + slotRange(tile, e.sharedRow, e.sharedCol, width, false);
   else if (e.flags & kStagedRead) what += " into a register";
   return what;
+}
+
+// The step's loads as LoadItems, in trace order: staged stores of consecutive elements into
+// consecutive slots become one run, and a run that stores exactly what a staged read of the
+// step read takes the read's place.
+std::vector<LoadItem> loadItems(const std::vector<const Event*>& events) {
+  std::vector<LoadItem> runs, items;
+  for (const Event* e : events) {
+    if (e->op != Op::LoadM && e->op != Op::LoadN) continue;
+    if (!(e->flags & kStagedWrite) || zeroFilled(*e) || eventWidth(e->flags) > 1) {
+      items.push_back({e});
+      continue;
+    }
+    if (!runs.empty()) {
+      LoadItem& r = runs.back();
+      const Event& f = *r.e;
+      const int dr = e->sharedRow - f.sharedRow, dc = e->sharedCol - f.sharedCol;
+      const bool down = dc == 0 && dr == r.count, along = dr == 0 && dc == r.count;
+      if (e->op == f.op && e->globalRow == f.globalRow && e->globalCol == f.globalCol + r.count &&
+          (r.count == 1 ? down || along : (r.down ? down : along))) {
+        r.down = down;
+        ++r.count;
+        continue;
+      }
+    }
+    runs.push_back({e});
+    items.push_back({});  // where the run goes, filled below
+  }
+  std::size_t next = 0;
+  for (LoadItem& item : items) {
+    if (item.e) continue;
+    item = runs[next++];
+  }
+  // A staged read followed in the step by the run that stores it: one item, at the read's place.
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Event& read = *items[i].e;
+    if (!(read.flags & kStagedRead) || read.sharedRow >= 0) continue;
+    for (std::size_t j = i + 1; j < items.size(); ++j) {
+      const Event& w = *items[j].e;
+      if ((w.flags & kStagedWrite) && w.op == read.op && w.globalRow == read.globalRow && w.globalCol == read.globalCol &&
+          items[j].count == eventWidth(read.flags)) {
+        items[i] = items[j];
+        items[i].viaRegister = true;
+        items.erase(items.begin() + std::ptrdiff_t(j));
+        break;
+      }
+    }
+  }
+  return items;
+}
+
+// A step with more than two loads (a register tile's thread loads several elements of each
+// tile) says which elements went into each tile, without the slots, which the Shared memory view
+// shows: "loads M(3,3), M(7,3) into Mds and N(1,7), N(3,7) into Nds". Fills, loads out of
+// bounds and staged halves on their own are said in full after them.
+std::vector<std::string> loadPhrases(const std::vector<LoadItem>& items) {
+  std::vector<std::string> out;
+  if (items.size() <= 2) {
+    for (const LoadItem& item : items) out.push_back(loadWords(item));
+    return out;
+  }
+  std::string lists[2];  // M's elements, N's
+  for (const LoadItem& item : items) {
+    const Event& e = *item.e;
+    const bool plain = !zeroFilled(e) && inBounds(e) && (item.viaRegister || (e.sharedRow >= 0 && !(e.flags & kStagedWrite)));
+    if (!plain) continue;
+    const bool n = e.op == Op::LoadN;
+    std::string& list = lists[n ? 1 : 0];
+    list += (list.empty() ? "" : ", ") +
+            elementRange(n ? "N" : "M", e.globalRow, e.globalCol, std::max(eventWidth(e.flags), item.count));
+  }
+  for (int t = 0; t < 2; ++t)
+    if (!lists[t].empty()) out.push_back("loads " + lists[t] + " into " + (t ? "Nds" : "Mds"));
+  for (const LoadItem& item : items) {
+    const Event& e = *item.e;
+    if (zeroFilled(e) || !inBounds(e) || (!item.viaRegister && (e.sharedRow < 0 || (e.flags & kStagedWrite))))
+      out.push_back(loadWords(item));
+  }
+  return out;
 }
 
 // The event of `thread` that stores its P element (the last one, for kernels that store per phase).
@@ -46,6 +147,110 @@ int64_t storeOf(const Timeline& t, const BlockTimeline& block, int thread) {
       if (events[i].op == Op::StoreP && linearThread(events[i], blockX) == thread) return int64_t(i);
   }
   return -1;
+}
+
+// Every element of P `thread` stores (its register tile on the ladder), each once.
+std::vector<GridCell> storedElements(const Timeline& t, const BlockTimeline& block, int thread) {
+  std::vector<GridCell> out;
+  const auto& events = t.trace().events;
+  const unsigned blockX = t.trace().launch.blockX;
+  for (int s = 0; s < t.steps(); ++s) {
+    if (t.step(s).kind != StepKind::Store && t.step(s).kind != StepKind::Mixed) continue;
+    for (uint32_t i : block.stepEvents(s))
+      if (events[i].op == Op::StoreP && linearThread(events[i], blockX) == thread)
+        for (const GridCell& at : elementsOf(events[i]))
+          if (std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
+  }
+  return out;
+}
+
+std::string span(int first, int last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + ".." + std::to_string(last);
+}
+
+// Cells named as one rectangle when they fill one ("P(4..7,20..23)", "Mds[0][12..15]"), else
+// nothing. `tile` names slots, `matrix` elements.
+std::string boxName(const std::vector<GridCell>& cells, const char* tile, const char* matrix) {
+  if (cells.empty()) return "";
+  int r0 = cells[0].row, r1 = r0, c0 = cells[0].col, c1 = c0;
+  for (const GridCell& c : cells) r0 = std::min(r0, c.row), r1 = std::max(r1, c.row), c0 = std::min(c0, c.col), c1 = std::max(c1, c.col);
+  if (std::size_t(r1 - r0 + 1) * std::size_t(c1 - c0 + 1) != cells.size()) return "";
+  return tile ? std::string(tile) + "[" + span(r0, r1) + "][" + span(c0, c1) + "]"
+              : std::string(matrix) + "(" + span(r0, r1) + "," + span(c0, c1) + ")";
+}
+
+// The values a thread multiplies at a k step, from one side: the slots it read (or, for the
+// naive kernel, the elements it loaded), as one rectangle or read by read.
+std::string operands(const std::vector<const Event*>& reads) {
+  const bool m = reads[0]->op == Op::ReadM || reads[0]->op == Op::LoadM;
+  const bool shared = reads[0]->op == Op::ReadM || reads[0]->op == Op::ReadN;
+  const char* tile = shared ? (m ? "Mds" : "Nds") : nullptr;
+  const char* matrix = m ? "M" : "N";
+  auto cellsOf = [&](const Event& e) {
+    const EventCells c = shared ? slotsOf(e) : elementsOf(e);
+    return std::vector<GridCell>(c.begin(), c.end());
+  };
+  std::vector<GridCell> all;
+  for (const Event* e : reads)
+    for (const GridCell& c : cellsOf(*e))
+      if (std::find(all.begin(), all.end(), c) == all.end()) all.push_back(c);
+  if (std::string box = boxName(all, tile, matrix); !box.empty()) return box;
+  std::string out;
+  for (const Event* e : reads) out += (out.empty() ? "" : ", ") + boxName(cellsOf(*e), tile, matrix);
+  return out;
+}
+
+// The P elements the products of a k step add to: the row of each M value times the column of
+// each N value. A value read from a slot is the element last loaded into that slot before
+// `step` (by any thread of the block: the tile is shared); one read straight from global
+// memory (the naive kernel) names its element. Empty when one cannot be told (a slot never
+// written, a fill outside the matrix).
+std::vector<GridCell> productElements(const Timeline& t, const BlockTimeline& block, int step,
+                                      const std::vector<const Event*>& a, const std::vector<const Event*>& b) {
+  const auto& events = t.trace().events;
+  struct Wanted {
+    bool isM;
+    GridCell slot;
+    int coordinate = -1;  // M's row or N's column
+  };
+  std::vector<Wanted> wanted;
+  for (const auto* side : {&a, &b})
+    for (const Event* e : *side) {
+      const bool isM = side == &a;
+      if (e->op == Op::LoadM || e->op == Op::LoadN) {  // straight from global memory
+        for (const GridCell& at : elementsOf(*e)) wanted.push_back({isM, {-1, -1}, isM ? at.row : at.col});
+        continue;
+      }
+      for (const GridCell& at : slotsOf(*e)) wanted.push_back({isM, at});
+    }
+  std::size_t open = std::count_if(wanted.begin(), wanted.end(), [](const Wanted& w) { return w.slot.row >= 0; });
+  for (int s = step - 1; s >= 0 && open > 0; --s) {
+    const auto ids = block.stepEvents(s);
+    for (auto it = ids.rbegin(); it != ids.rend() && open > 0; ++it) {
+      const Event& e = events[*it];
+      if ((e.op != Op::LoadM && e.op != Op::LoadN) || e.sharedRow < 0) continue;
+      const EventCells slots = slotsOf(e), elements = elementsOf(e);
+      for (int i = 0; i < slots.count; ++i)
+        for (Wanted& w : wanted)
+          if (w.coordinate < 0 && w.slot.row >= 0 && w.isM == (e.op == Op::LoadM) && w.slot == slots.at[std::size_t(i)]) {
+            // A fill names its element too, when it has one (-1 otherwise: unknown).
+            const GridCell& from = elements.count > i ? elements.at[std::size_t(i)] : GridCell{e.globalRow, e.globalCol};
+            w.coordinate = w.isM ? from.row : from.col;
+            w.slot = {-1, -1};
+            --open;
+          }
+    }
+  }
+  std::vector<int> rows, cols;
+  for (const Wanted& w : wanted) {
+    if (w.coordinate < 0) return {};
+    auto& list = w.isM ? rows : cols;
+    if (std::find(list.begin(), list.end(), w.coordinate) == list.end()) list.push_back(w.coordinate);
+  }
+  std::vector<GridCell> out;
+  for (int r : rows)
+    for (int c : cols) out.push_back({r, c});
+  return out;
 }
 
 }  // namespace
@@ -96,13 +301,14 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
 
   switch (st.kind) {
     case StepKind::Load: {
-      std::string parts;
-      for (const Event* e : mine)
-        if (e->op == Op::LoadM || e->op == Op::LoadN) {
-          std::string words = loadWords(*e);
-          if (!parts.empty() && words.rfind("loads ", 0) == 0) words = words.substr(6);  // "loads A and B"
-          parts += (parts.empty() ? "" : " and ") + words;
-        }
+      std::string parts, verb;
+      for (std::string words : loadPhrases(loadItems(mine))) {
+        // "loads A and B", "stores A ... and B ...": the verb once while it stays the same.
+        const std::string first = words.substr(0, words.find(' ') + 1);
+        if (!parts.empty() && first == verb && (verb == "loads " || verb == "stores ")) words = words.substr(verb.size());
+        verb = first;
+        parts += (parts.empty() ? "" : " and ") + words;
+      }
       if (parts.empty()) return prefix + who + " loads nothing in this step";
       return prefix + who + " " + parts + others;
     }
@@ -123,22 +329,20 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       return text;
     }
     case StepKind::Compute: {
-      const Event* a = nullptr;
-      const Event* b = nullptr;
+      // A thread multiplies every M value it read by every N value: one product in the chapter's
+      // kernels, a register tile's outer product on the ladder ("P(4..7,4..7) += Mds[0][4..7] x
+      // Nds[0][4..7]").
+      std::vector<const Event*> a, b;
       for (const Event* e : mine) {
-        if (e->op == Op::ReadM || (e->op == Op::LoadM && e->k >= 0)) a = e;
-        if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b = e;
+        if (e->op == Op::ReadM || (e->op == Op::LoadM && e->k >= 0)) a.push_back(e);
+        if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b.push_back(e);
       }
-      if (!a || !b) break;
-      const int64_t store = storeOf(t, block, thread);
-      const std::string p = store >= 0 ? elementName("P", events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol)
-                                       : "its P value";
-      auto operand = [](const Event& e) {
-        const bool m = e.op == Op::ReadM || e.op == Op::LoadM;
-        return e.op == Op::ReadM || e.op == Op::ReadN ? slotName(m ? "Mds" : "Nds", e.sharedRow, e.sharedCol)
-                                                      : elementName(m ? "M" : "N", e.globalRow, e.globalCol);
-      };
-      return prefix + who + ": " + p + " += " + operand(*a) + " x " + operand(*b) + others;
+      if (a.empty() || b.empty()) break;
+      std::vector<GridCell> product = productElements(t, block, c.step, a, b);
+      if (product.empty()) product = storedElements(t, block, thread);  // the element it stores, at least
+      std::string p = boxName(product, nullptr, "P");
+      if (p.empty()) p = product.empty() ? "its P value" : "its " + std::to_string(product.size()) + " elements of P";
+      return prefix + who + ": " + p + " += " + operands(a) + " x " + operands(b) + others;
     }
     case StepKind::Store:
       for (const Event* e : mine)
@@ -186,12 +390,7 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
   }
   if (const int64_t store = storeOf(t, block, thread); store >= 0)
     f.p = {events[std::size_t(store)].globalRow, events[std::size_t(store)].globalCol};
-  for (int s = 0; s < t.steps(); ++s) {
-    if (t.step(s).kind != StepKind::Store && t.step(s).kind != StepKind::Mixed) continue;
-    for (uint32_t i : block.stepEvents(s))
-      if (events[i].op == Op::StoreP && linearThread(events[i], blockX) == thread)
-        for (const GridCell& at : elementsOf(events[i])) f.pTile.push_back({at.row, at.col});
-  }
+  for (const GridCell& at : storedElements(t, block, thread)) f.pTile.push_back({at.row, at.col});
   return f;
 }
 

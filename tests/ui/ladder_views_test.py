@@ -14,6 +14,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 
 
+def figure(text):
+    """A figure as the Counters panel shows it: "4194304", "32.8k", "131072 B", "786 kB"."""
+    number, _, unit = text.partition(" ")
+    prefix = unit[:-1] if unit else (number[-1] if number[-1] in "kMGT" else "")
+    if prefix and not unit:
+        number = number[:-1]
+    return float(number) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[prefix]
+
+
 def load(folder, name):
     with open(os.path.join(folder, name)) as f:
         return json.load(f)
@@ -24,8 +33,12 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
     def setUpClass(cls):
         cls.folder, _ = sm.run_app("set kernel vectorized\nset size 32\nset tiling 16x16x4/4x4\nset shading off\nwait\n"
                                    "select block 1 0\nfollow thread 5 0\nseek phase 0\nscreenshot @v.png\nlayout @v.json\n"
-                                   "set kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
-                                   "layout @d.json\nquit\n")
+                                   "follow off\nset kernel double-buffered\nset tiling 32x32x4/16x32/4x4\nset size 64\nwait\n"
+                                   "seek phase 1\nscreenshot @d.png\nlayout @d.json\n"
+                                   "set kernel regtile-2d\nset size 128\nset tiling 128x128x8/8x8\nwait\nseek end\n"
+                                   "show Counters\nlayout @counters.json\n"
+                                   "set kernel coarsened\nset size 64\nset tiling 4x8x4/1x2\nwait\nset granularity k\n"
+                                   "seek start\nstep 10\nlayout @coarse.json\nquit\n")
         cls.layout, cls.image = load(cls.folder, "v.json"), sm.Image(os.path.join(cls.folder, "v.png"))
         cls.theme = cls.layout["theme"]
 
@@ -84,6 +97,58 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         self.assertEqual((mds["rows"], mds["cols"]), (8, 36))  # two buffers of BK = 4 rows of BM + 4
         block = sm.grid(d, "block")
         self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
+
+    def test_a_k_step_names_the_elements_of_p_it_adds_to(self):
+        # Coarsened (kernels/coarsened.cuh) with T = 4 and COARSE_FACTOR = 2: thread (tx,ty)
+        # computes P(ty, tx) and P(ty, tx + 4). Phase 0 by k steps: the loads, a barrier, k = 0..3
+        # for c = 0, a barrier, N's second tile, a barrier, then k = 0 for c = 1, step 10: its
+        # product goes to P(3, 3 + 4) for thread (3,3), the last one through the step.
+        self.assertEqual(load(self.folder, "coarse.json")["caption"]["text"],
+                         "k = 0: thread (3,3): P(3,7) += Mds[3][0] x Nds[0][3], as do the other 15 threads")
+
+    def test_the_buffer_labels_cover_no_cell(self):
+        # Double-buffered at the start of phase 1: each tile's halves (BK = 4 rows each) are
+        # labelled left of their first row, and every cell shows its own colour: idle or the
+        # colour of the thread that wrote it, never a label's.
+        d, image = load(self.folder, "d.json"), sm.Image(os.path.join(self.folder, "d.png"))
+        theme = d["theme"]
+        colours = [sm.hex_rgb(c) for c in theme["threads"] + [theme["cellIdle"]]]
+        text = sm.hex_rgb(theme["text"])
+        for name in ("Mds", "Nds"):
+            g = sm.grid(d, name)
+            for half in (0, 1):
+                top = half * g["rows"] // 2
+                for row in (top, top + 1):
+                    for col in range(6):  # where a label over the cells would be
+                        x, y = g["x"] + (col + 0.5) * g["cellWidth"], g["y"] + (row + 0.5) * g["cellHeight"]
+                        self.assertTrue(any(sm.close(image.pixel(x, y), c, 10) for c in colours),
+                                        f"{name}[{row}][{col}]: {image.pixel(x, y)}")
+                # Its label: text in the gutter left of the grid, beside the half.
+                rows = range(int(g["y"] + top * g["cellHeight"]), int(g["y"] + (top + g["rows"] // 2) * g["cellHeight"]))
+                self.assertTrue(any(sm.close(image.pixel(x, y), text, 40) for y in rows for x in range(int(g["x"]) - 60, int(g["x"]) - 2)),
+                                f"no label left of {name}'s buffer {half}")
+
+    def test_every_counter_fits_its_column(self):
+        # regtile-2d on 128^3 with one 128x128 block of 256 threads, BK = 8: by hand, 16 phases
+        # each loading 128 x 8 of M and 8 x 128 of N (32768 loads, 131072 bytes); 128^3 =
+        # 2097152 multiply-adds (4194304 FLOPs; the naive kernel loads 2 per multiply-add); a
+        # thread's 8x8 outer product reads 8 + 8 shared values per 64 multiply-adds (524288).
+        layout = load(self.folder, "counters.json")
+        counters = {c["name"]: c for c in layout["counters"]}
+        expected = {"global loads": "32768 / 32768", "naive loads": "4194304", "bytes loaded": "131072 B",
+                    "FLOPs": "4194304", "shared reads": "524288", "loads / multiply-add": "0.016",
+                    "shared reads / multiply-add": "0.250", "P stored": "16384 / 16384", "phases done": "16 / 16"}
+        for name, exact in expected.items():
+            self.assertEqual(counters[name]["exact"], exact, name)
+        # What is shown is the exact figure or the same one shortened to three digits (32.8k).
+        for c in layout["counters"]:
+            for shown, exact in zip(c["shown"].split(" / "), c["exact"].split(" / ")):
+                if shown != exact:
+                    self.assertAlmostEqual(figure(shown) / figure(exact), 1, delta=0.005, msg=c)
+        # Nothing cut: each column's text ends inside the column.
+        tables = {t["name"]: t for t in layout["tables"]}
+        for column in tables["counters"]["columns"]:
+            self.assertLessEqual(column["contentRight"], column["right"] + 1, tables["counters"])
 
 
 if __name__ == "__main__":

@@ -21,13 +21,12 @@ GlobalLayout globalLayout(const KernelLaunch& L) {
 SharedLayout sharedLayout(const KernelLaunch& L) { return kernelSharedTiles(L); }
 
 std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
+  // A fill reads nothing; a staged write's global read was its own event (kStagedRead).
+  if ((e.op == Op::LoadM || e.op == Op::LoadN) && !readsGlobal(e)) return std::nullopt;
   switch (e.op) {
     case Op::LoadM:
-      // A fill reads nothing; a staged write's global read was its own event (kStagedRead).
-      if (zeroFilled(e) || (e.flags & kStagedWrite)) return std::nullopt;
       return g.baseM + (uint64_t(e.globalRow) * g.k + uint64_t(e.globalCol)) * kElementBytes;
     case Op::LoadN:
-      if (zeroFilled(e) || (e.flags & kStagedWrite)) return std::nullopt;
       return g.baseN + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
     case Op::StoreP:
       return g.baseP + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
