@@ -166,6 +166,7 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   AppState state;
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
   EXPECT_EQ(state.timing.view.source, TimingSource::Live);
+  EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lecture) << "the chooser shows the sweep that runs";
   syncTiming(state, worker);  // hands the request over once
   EXPECT_EQ(state.timing.sweepSubmitted, state.timing.sweepRequested);
   const auto end = Clock::now() + 10s;
@@ -282,6 +283,50 @@ TEST(TimingWorker, ALabKernelJoinsTheLiveSweepNextToCublas) {
   EXPECT_NE(s.lastSweep.find("the lab kernel: compile error: mine.cu:3:"), std::string::npos) << s.lastSweep;
   std::lock_guard lock(askedMutex);
   EXPECT_EQ(asked.size(), 4u) << "a kernel that does not compile is not tried at the larger sizes";
+}
+
+// The Lab tab's Time (or `timing sweep lab`): syncTiming hands the editor's kernel with its
+// launch fields to the worker, which times it at each size of the sweep.
+TEST(TimingWorker, TheLabTabsKernelReachesTheLabSweepThroughSyncTiming) {
+  std::vector<lab::LabRequest> asked;
+  std::mutex askedMutex;
+  LabTimer fakeLab = [&](const lab::LabRequest& q, const TimingOptions&) -> Result<lab::LabOutcome> {
+    std::lock_guard lock(askedMutex);
+    asked.push_back(q);
+    lab::LabOutcome o;
+    TimingResult t;
+    t.what.kind = TimedKind::Lab;
+    t.what.config.dims = q.dims;
+    t.verified = true;
+    t.gflops = 1.0, t.medianMs = 1.0, t.repeats = 3;
+    o.timing = t;
+    return o;
+  };
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms), std::string("/nonexistent/ladder.csv"), fakeLab);
+  AppState state;
+  state.lab.text = "#define TILE_WIDTH 8\n__global__ void tiledKernel(float* M, float* N, float* P, int Width) {}\n";
+  state.lab.path = "/somewhere/tiled.cu";
+  state.lab.launch.defines = {{"TILE_WIDTH", "32"}};
+  applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lab, {}}}});
+  EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lab);
+  syncTiming(state, worker);
+  const auto end = Clock::now() + 10s;
+  while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
+    std::this_thread::sleep_for(2ms);
+    syncTiming(state, worker);
+  }
+  ASSERT_TRUE(state.timing.live);
+  EXPECT_EQ(state.timing.lastSweep.rfind("lab sweep: timed 10 of 10", 0), 0u) << state.timing.lastSweep;
+  std::lock_guard lock(askedMutex);
+  ASSERT_EQ(asked.size(), 5u);  // N = 256 .. 4096
+  EXPECT_EQ(asked.front().source, state.lab.text);
+  ASSERT_EQ(asked.front().defines.size(), 1u);
+  EXPECT_EQ(asked.front().defines[0].value, "32");
+  EXPECT_EQ(asked.back().dims, (Dims{4096, 4096, 4096}));
+  bool found = false;
+  for (const TimingSeries& x : state.timing.live->series)
+    found = found || x.label == "lab: tiledKernel (tiled.cu) TILE_WIDTH=32";
+  EXPECT_TRUE(found);
 }
 
 }  // namespace
