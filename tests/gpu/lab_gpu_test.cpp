@@ -138,6 +138,10 @@ TEST(LabGpu, AnEndlessLoopOnTheGpuTimesOutAndTheCallerGoesOn) {
   EXPECT_EQ(g->verdict, LabVerdict::TimedOut) << g->summary;
   EXPECT_NE(g->summary.find("timed out: still running after 2 s"), std::string::npos) << g->summary;
   EXPECT_EQ(g->exitCode(), 3);
+  // The GPU cannot say where; the emulator, running the same launch, names the thread and line.
+  EXPECT_NE(g->summary.find("; the emulator, on the same launch: timed out"), std::string::npos) << g->summary;
+  ASSERT_TRUE(g->where.has_value()) << g->summary;
+  EXPECT_EQ(g->where->line, 3) << g->summary;
   // The child and its context are gone; the device takes the next kernel.
   LabRequest next = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
   next.backend = LabBackend::Cuda;
@@ -158,6 +162,28 @@ TEST(LabGpu, RunFromTheSourceTreeTheEmbeddedHeadersAreTheOnlyOnes) {
   auto g = runLab(q);
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g->verdict, LabVerdict::Verified) << g->summary;
+}
+
+TEST(LabGpu, AFaultOnTheGpuIsLocatedByTheEmulator) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  LabRequest q;
+  q.fileName = "wild.cu";
+  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+             "  int i = threadIdx.y * 2 + threadIdx.x;\n"
+             "  P[i + (1 << 30)] = 1.0f;\n"
+             "}\n";
+  q.dims = {2, 2, 2};
+  q.block = Dim3{2, 2, 1};
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::Crashed) << g->summary;
+  EXPECT_NE(g->summary.find("crashed: the GPU stopped the kernel: "), std::string::npos) << g->summary;
+  EXPECT_NE(g->summary.find("; the emulator, on the same launch: out-of-bounds"), std::string::npos) << g->summary;
+  ASSERT_TRUE(g->where.has_value()) << g->summary;
+  EXPECT_EQ(g->where->line, 3) << g->summary;
+  EXPECT_FALSE(g->outsideAllocation.empty());
+  EXPECT_EQ(g->exitCode(), 3);
 }
 
 TEST(LabGpu, AutoPicksTheGpuWhenThereIsOne) {

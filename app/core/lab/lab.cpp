@@ -319,7 +319,49 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing);
 
 }  // namespace
 
-Result<LabOutcome> runLab(const LabRequest& q) { return runInChild(q, nullptr); }
+namespace {
+// The GPU says neither which thread faulted nor where a kernel hangs; the emulator, running
+// the same source on the same launch and inputs, does. Its answer is added to the GPU's
+// outcome, named as the emulator's: a GPU time-out the emulator finds to be threads waiting
+// at a barrier others never reach is a deadlock.
+void locateOnEmulator(const LabRequest& q, LabOutcome& o) {
+  LabRequest e = q;
+  e.backend = LabBackend::Emulator;
+  auto r = runInChild(e, nullptr);
+  if (!r) {
+    o.summary += " (the emulator cannot say where: " + r.error().message + ")";
+    return;
+  }
+  std::optional<LabWhere> where = r->where;
+  if (!where && !r->boundsViolations.empty()) {
+    const Event& ev = r->boundsViolations.front().event;
+    where = LabWhere{{ev.blockX, ev.blockY, 1}, {ev.threadX, ev.threadY, 1}, int(ev.line)};
+  } else if (!where && !r->outsideAllocation.empty()) {
+    const OutOfBoundsAccess& a = r->outsideAllocation.front();
+    where = LabWhere{a.block, a.thread, a.line};
+  }
+  if (o.verdict == LabVerdict::TimedOut && r->verdict == LabVerdict::Deadlocked) {
+    o.verdict = LabVerdict::Deadlocked;
+    o.summary = "deadlocked: the GPU was still running at the time limit; the emulator, on the same launch, found " +
+                r->summary.substr(r->summary.find(": ") + 2);
+  } else {
+    o.summary += "; the emulator, on the same launch: " + r->summary;
+  }
+  if (where) o.where = where;
+  o.boundsViolations = r->boundsViolations;
+  o.outsideAllocation = r->outsideAllocation;
+}
+}  // namespace
+
+Result<LabOutcome> runLab(const LabRequest& q) {
+  auto o = runInChild(q, nullptr);
+  const bool cancelled = q.cancel && q.cancel->load();
+  if (o && o->launch.backend == "cuda" && !cancelled &&
+      (o->verdict == LabVerdict::Crashed || o->verdict == LabVerdict::TimedOut) &&
+      uint64_t(o->launch.dims.j) * o->launch.dims.k * o->launch.dims.l <= kMaxEmulatorMultiplyAdds)
+    locateOnEmulator(q, *o);
+  return o;
+}
 
 Result<LabOutcome> timeLab(const LabRequest& q, const TimingOptions& options) {
   if (options.warmup < 0 || options.repeats < 1 || !(options.maxSecondsPerCase > 0.0))
