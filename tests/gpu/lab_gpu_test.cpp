@@ -34,6 +34,22 @@ LabRequest requestFor(const std::filesystem::path& file) {
   return q.ok() ? *q : LabRequest{};
 }
 
+// A kernel that never ends, at size n with blocks b x b and a 2 s limit, whose loop is on line 3.
+// The loop reads M, so no compiler may drop it; M holds finite values, so it never ends.
+LabRequest endlessLoop(int n, unsigned b) {
+  LabRequest q;
+  q.fileName = "spin.cu";
+  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+             "  float x = 0;\n"
+             "  while (M[0] == M[0]) { x += 1; }\n"
+             "  P[0] = x;\n"
+             "}\n";
+  q.dims = {n, n, n};
+  q.block = Dim3{b, b, 1};
+  q.timeoutSeconds = 2.0;
+  return q;
+}
+
 // Runs `q` on both executors and holds the GPU to the emulator: same verdict, and for a
 // kernel that ran, the same trace event for event.
 void expectGpuEqualsEmulator(LabRequest q) {
@@ -121,17 +137,7 @@ TEST(LabGpu, ACompileErrorLandsOnItsLineThroughNvrtc) {
 
 TEST(LabGpu, AnEndlessLoopOnTheGpuTimesOutAndTheCallerGoesOn) {
   REQUIRE_CUDA_BACKEND(gpu);
-  LabRequest q;
-  q.fileName = "spin.cu";
-  // The loop reads M, so no compiler may drop it; M holds finite values, so it never ends.
-  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
-             "  float x = 0;\n"
-             "  while (M[0] == M[0]) { x += 1; }\n"
-             "  P[0] = x;\n"
-             "}\n";
-  q.dims = {2, 2, 2};
-  q.block = Dim3{2, 2, 1};
-  q.timeoutSeconds = 2.0;
+  LabRequest q = endlessLoop(2, 2);
   q.backend = LabBackend::Cuda;
   auto g = runLab(q);
   ASSERT_TRUE(g.ok()) << g.error().message;
@@ -252,16 +258,7 @@ TEST(LabGpu, AWrongResultIsNeverTimed) {
 
 TEST(LabGpu, ATimedKernelThatNeverEndsTimesOutAndTheCallerGoesOn) {
   REQUIRE_CUDA_BACKEND(gpu);
-  LabRequest q;
-  q.fileName = "spin.cu";
-  q.source = "__global__ void k(float* M, float* N, float* P, int Width) {\n"
-             "  float x = 0;\n"
-             "  while (M[0] == M[0]) { x += 1; }\n"
-             "  P[0] = x;\n"
-             "}\n";
-  q.dims = {256, 256, 256};
-  q.block = Dim3{16, 16, 1};
-  q.timeoutSeconds = 2.0;
+  LabRequest q = endlessLoop(256, 16);
   TimingOptions options;
   options.maxSecondsPerCase = 1.0;
   auto lab = timeLab(q, options);

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <csignal>
-#include <sstream>
 
 #include "core/asset_paths.h"
 #include "core/launch_config.h"
@@ -554,48 +553,5 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   return o;
 }
 }  // namespace
-
-std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
-  std::ostringstream s;
-  const LabLaunch& L = o.launch;
-  if (o.verdict == LabVerdict::CompileError) {  // the first error is the summary
-    s << o.summary << "\n";
-    for (std::size_t i = 1; i < o.diagnostics.size() && i <= maxItems; ++i) {
-      const LabDiagnostic& d = o.diagnostics[i];
-      s << "  " << d.file << ":" << d.line << ":" << d.column << ": error: " << d.message << "\n";
-    }
-    return s.str();
-  }
-  s << L.kernelName << " " << L.dims.j << "x" << L.dims.k << "x" << L.dims.l << " block " << L.block.x << "x"
-    << L.block.y << " grid " << L.grid.x << "x" << L.grid.y;
-  for (const LabDefine& d : L.defines) s << " " << d.name << "=" << d.value;
-  for (const LabArg& a : L.args) s << " " << a.name << "=" << a.value;
-  if (L.sharedBytes) s << " shared " << L.sharedBytes << " B";
-  s << " on " << (L.backend.empty() ? "emulator" : L.backend) << (o.cached ? " (cached compile)" : "");
-  if (!L.backendNote.empty()) s << " (" << L.backendNote << ")";
-  s << "\n" << o.summary << "\n";
-  if (o.gpu)
-    s << "  " << o.gpu->device << ": " << o.gpu->registersPerThread << " registers per thread as written ("
-      << o.gpu->tracedRegistersPerThread << " traced), " << o.gpu->staticSharedBytes << " B static shared, "
-      << o.gpu->localBytesPerThread << " B local\n";
-  std::size_t shown = 0;
-  for (const BoundsViolation& v : o.boundsViolations)
-    if (shown++ < maxItems) s << "  " << v.describe() << "\n";
-  if (o.boundsViolations.empty())
-    for (const OutOfBoundsAccess& a : o.outsideAllocation)
-      if (shown++ < maxItems)
-        s << "  " << a.array << "[" << a.index << "] of " << a.count << " elements " << (a.write ? "written" : "read")
-          << " by blockIdx (" << a.block.x << "," << a.block.y << ") threadIdx (" << a.thread.x << "," << a.thread.y
-          << ") at line " << a.line << "\n";
-  shown = 0;
-  for (const Hazard& h : o.hazards)
-    if (shown++ < maxItems)
-      s << "  " << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
-        << h.blockX << "," << h.blockY << "): thread (" << h.first.threadX << "," << h.first.threadY << ") line "
-        << h.first.line << (h.first.write ? " writes" : " reads") << ", thread (" << h.second.threadX << ","
-        << h.second.threadY << ") line " << h.second.line << (h.second.write ? " writes" : " reads") << "\n";
-  if (!o.childOutput.empty() && o.verdict == LabVerdict::Crashed) s << "  the kernel printed: " << o.childOutput.substr(0, 600);
-  return s.str();
-}
 
 }  // namespace tilescope::lab
