@@ -6,7 +6,7 @@ BUILD_DIR := build
 SANITIZE_DIR := build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: run test build deps gpu-build clean format sanitize
+.PHONY: run test build deps gpu-build clean format sanitize check-noop-build
 
 deps:
 	@scripts/install-deps
@@ -27,6 +27,14 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# A second build with nothing changed must have nothing to do (.ci/run checks it after make
+# test): a dependency that never exists, or an output a rule never writes, rebuilds every time.
+# A real build, not `ninja -n`: a dry run cannot check CMake's globs and always reports work.
+check-noop-build:
+	@out=$$(cmake --build $(BUILD_DIR) -- -d explain 2>&1); \
+	if printf '%s\n' "$$out" | grep -q "no work to do"; then echo "check-noop-build: a second build has nothing to do"; \
+	else printf '%s\n' "$$out" | head -40; echo "check-noop-build: a build with nothing changed still had work to do (ninja's reasons above)" >&2; exit 1; fi
 
 $(SANITIZE_DIR)/build.ninja:
 	cmake --preset sanitize

@@ -40,9 +40,17 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::BugKTypo, "bug-k-typo",
-                                   "bug gallery: tiled with Mds[ty][tx] * Nds[ty][tx] in the k loop (study notes)",
-                                   "bug_k_typo.cuh", true, true, true, "tiled", {34}};
+  static constexpr KernelInfo info{
+      .id = KernelId::BugKTypo,
+      .name = "bug-k-typo",
+      .description = "bug gallery: tiled with Mds[ty][tx] * Nds[ty][tx] in the k loop (study notes)",
+      .sourceFile = "bug_k_typo.cuh",
+      .tiled = true,
+      .needsMultipleOfTile = true,
+      .tileIsCompileTime = true,
+      .fixedTwin = "tiled",
+      .faultyLines = {34},
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

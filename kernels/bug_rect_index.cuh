@@ -51,9 +51,14 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RectFamily {
-  static constexpr KernelInfo info{KernelId::BugRectIndex, "bug-rect-index",
-                                   "bug gallery: tiled-rect with li = ty * blockDim.y + tx, wrong for non-square blocks (lecture)",
-                                   "bug_rect_index.cuh", false, false, false, "tiled-rect", {25}};
+  static constexpr KernelInfo info{
+      .id = KernelId::BugRectIndex,
+      .name = "bug-rect-index",
+      .description = "bug gallery: tiled-rect with li = ty * blockDim.y + tx, wrong for non-square blocks (lecture)",
+      .sourceFile = "bug_rect_index.cuh",
+      .fixedTwin = "tiled-rect",
+      .faultyLines = {25},
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

@@ -43,9 +43,16 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::BugSquareGrid, "bug-square-grid",
-                                   "bug gallery: tiled-bounds walking gridDim.x phases instead of ceil(k / T) (lecture)",
-                                   "bug_square_grid.cuh", true, false, true, "tiled-bounds", {25}};
+  static constexpr KernelInfo info{
+      .id = KernelId::BugSquareGrid,
+      .name = "bug-square-grid",
+      .description = "bug gallery: tiled-bounds walking gridDim.x phases instead of ceil(k / T) (lecture)",
+      .sourceFile = "bug_square_grid.cuh",
+      .tiled = true,
+      .tileIsCompileTime = true,
+      .fixedTwin = "tiled-bounds",
+      .faultyLines = {25},
+  };
   // The bug walks gridDim.x phases, not ceil(k / T).
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);

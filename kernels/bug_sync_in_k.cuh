@@ -42,9 +42,17 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::BugSyncInK, "bug-sync-in-k",
-                                   "bug gallery: tiled with a barrier inside the k loop and P stored every phase (tutorial)",
-                                   "bug_sync_in_k.cuh", true, true, true, "tiled", {36, 39}};
+  static constexpr KernelInfo info{
+      .id = KernelId::BugSyncInK,
+      .name = "bug-sync-in-k",
+      .description = "bug gallery: tiled with a barrier inside the k loop and P stored every phase (tutorial)",
+      .sourceFile = "bug_sync_in_k.cuh",
+      .tiled = true,
+      .needsMultipleOfTile = true,
+      .tileIsCompileTime = true,
+      .fixedTwin = "tiled",
+      .faultyLines = {36, 39},
+  };
   // 1 + T barriers and one store per phase, no final store
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);

@@ -34,14 +34,16 @@ struct LadderLaunch {
   int blockX = 0, blockY = 0;
 };
 
+// A kernel's facts, written in its file with named fields (`.tiled = true`): what the core,
+// the timing sweeps, the UI and the tests derive everything about the kernel from.
 struct KernelInfo {
   KernelId id;
   std::string_view name;         // as typed on the command line
   std::string_view description;  // one line
   std::string_view sourceFile;   // its file under kernels/
-  bool tiled;                    // block = tile, tile width T applies
-  bool needsMultipleOfTile;      // correct only when every dimension is a multiple of T
-  bool tileIsCompileTime;        // T is a template argument (instantiated for a fixed list)
+  bool tiled = false;                // block = tile, tile width T applies
+  bool needsMultipleOfTile = false;  // correct only when every dimension is a multiple of T
+  bool tileIsCompileTime = false;    // T is a template argument (instantiated for a fixed list)
   // A kernel with a mistake: the kernel it is a broken copy of, and its lines that differ
   // from it (tests/kernels check both against the two files). Empty for a correct kernel.
   std::string_view fixedTwin = {};
@@ -51,7 +53,21 @@ struct KernelInfo {
   int ladderRung = 0;
   // What the ladder times a rung with (ladderRung > 0): tiled is fig. 5.9 at T = 32.
   LadderLaunch ladderLaunch = {};
+  // Whether the chapter's live timing sweep (and `tilescope-cli bench` by default) times it.
+  bool liveSweep = false;
+  // Its own run-time parameter beyond tile and block, if any: tiled-transposed's `pad`, the
+  // row stride T + pad of its transposed N tile (launch_config.h checks the range).
+  bool takesPad = false;
+  // k and l (the row lengths of M and N, and so of P) must be multiples of this: a tensor map's
+  // row stride is a multiple of 16 bytes (kernels/tensor_map_rules.h). 1: any.
+  int rowsMultipleOf = 1;
+  // A race without a barrier: correct only where the emulator's order happens to be safe, so
+  // "every correct kernel verifies" leaves it out (a bug's fixedTwin says the same for bugs).
+  bool races = false;
 };
+
+// A kernel that computes P correctly at every shape it takes: no bug of the gallery, no race.
+inline constexpr bool isCorrectKernel(const KernelInfo& k) { return k.fixedTwin.empty() && !k.races; }
 
 extern const std::array<KernelInfo, kKernelCount> kKernels;
 
@@ -72,6 +88,8 @@ struct LaunchShape {
   int phases = 0;
   unsigned eventsPerThread = 0;
   unsigned dynamicSharedFloats = 0;
+  // __shared__ arrays a kernel declares beside its dynamic tiles (rung 8's mbarriers).
+  unsigned staticSharedBytes = 0;
 };
 
 struct Tiling;

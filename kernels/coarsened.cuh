@@ -49,9 +49,13 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 // The tiling says it in the ladder's terms: bm = bk = T, bn = T x COARSE_FACTOR, a thread
 // tile of 1 x COARSE_FACTOR (its elements T columns apart).
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::Coarsened, "coarsened",
-                                   "each thread computes COARSE_FACTOR P elements and reuses its M tile (fig. 6.13)",
-                                   "coarsened.cuh", false, false, false, {}, {}, 2};
+  static constexpr KernelInfo info{
+      .id = KernelId::Coarsened,
+      .name = "coarsened",
+      .description = "each thread computes COARSE_FACTOR P elements and reuses its M tile (fig. 6.13)",
+      .sourceFile = "coarsened.cuh",
+      .ladderRung = 2,
+  };
   static constexpr std::array<Tiling, 2> kTilings{{{32, 128, 32, 0, 0, 1, 4}, {4, 8, 4, 0, 0, 1, 2}}};
   static int tileOf(const KernelLaunch& L) { return L.tiling.bm; }
   static std::string tilingProblem(const Tiling& t) {

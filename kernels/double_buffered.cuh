@@ -146,9 +146,13 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RegisterTileFamily {
-  static constexpr KernelInfo info{KernelId::DoubleBuffered, "double-buffered",
-                                   "warptile with two shared buffers: the next tiles load (cp.async) while this one is computed",
-                                   "double_buffered.cuh", false, false, false, {}, {}, 7};
+  static constexpr KernelInfo info{
+      .id = KernelId::DoubleBuffered,
+      .name = "double-buffered",
+      .description = "warptile with two shared buffers: the next tiles load (cp.async) while this one is computed",
+      .sourceFile = "double_buffered.cuh",
+      .ladderRung = 7,
+  };
   // The first is the H100's (tuned by bench/ladder-tuning, see the README); the second a
   // teaching size whose trace is small enough to animate.
   static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 16, 64, 64, 8, 16}, {32, 32, 4, 16, 32, 4, 4}}};

@@ -23,5 +23,6 @@
   X(RegisterTile2d, register_tile_2d)     \
   X(Vectorized, vectorized)               \
   X(WarpTile, warptile)                   \
-  X(DoubleBuffered, double_buffered)
+  X(DoubleBuffered, double_buffered)      \
+  X(TmaPipeline, tma_pipeline)
 // clang-format on

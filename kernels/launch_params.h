@@ -23,6 +23,7 @@ struct KernelLaunch {
   int tile = 0;  // tiled kernels
   unsigned gridX = 1, gridY = 1, blockX = 1, blockY = 1;
   unsigned dynamicSharedFloats = 0;  // tiled-dynamic: Mds then Nds
+  unsigned staticSharedBytes = 0;    // beside dynamic tiles: rung 8's mbarriers
   int pad = 0;                       // tiled-transposed: extra floats per tile row
   Tiling tiling;                     // the ladder's register-tiled kernels
   // A kernel the lab compiled at run time (app/core/lab) has no facts in a kernel file: its

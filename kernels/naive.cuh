@@ -17,9 +17,13 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : FreeBlockFamily {
-  static constexpr KernelInfo info{KernelId::Naive, "naive",
-                                   "one thread per P element, reads straight from global memory (lecture gemm_simple)",
-                                   "naive.cuh", false, false, false};
+  static constexpr KernelInfo info{
+      .id = KernelId::Naive,
+      .name = "naive",
+      .description = "one thread per P element, reads straight from global memory (lecture gemm_simple)",
+      .sourceFile = "naive.cuh",
+      .liveSweep = true,
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

@@ -9,6 +9,8 @@
 #include "emu/cuda_surface.h"
 #elif !defined(__CUDACC_RTC__)
 #include <cuda_pipeline.h>  // __pipeline_memcpy_async (cp.async) for the ladder's top rungs
+
+#include "copy_engine.h"  // TMA copies and mbarriers (rung 8)
 #endif
 
 #include "ceil_div.h"

@@ -54,9 +54,13 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RegisterTileFamily {
-  static constexpr KernelInfo info{KernelId::RegisterTile1d, "regtile-1d",
-                                   "each thread computes TM P elements of a column from registers (1D register tile)",
-                                   "register_tile_1d.cuh", false, false, false, {}, {}, 3};
+  static constexpr KernelInfo info{
+      .id = KernelId::RegisterTile1d,
+      .name = "regtile-1d",
+      .description = "each thread computes TM P elements of a column from registers (1D register tile)",
+      .sourceFile = "register_tile_1d.cuh",
+      .ladderRung = 3,
+  };
   static constexpr std::array<Tiling, 2> kTilings{{{64, 64, 8, 0, 0, 8, 1}, {8, 8, 4, 0, 0, 4, 1}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.tn != 1 || t.wm || t.wn) return "a one-dimensional register tile is TM x 1, with no warp tile";

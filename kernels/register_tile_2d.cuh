@@ -58,9 +58,13 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RegisterTileFamily {
-  static constexpr KernelInfo info{KernelId::RegisterTile2d, "regtile-2d",
-                                   "each thread computes a TM x TN tile of P from register fragments (2D register tile)",
-                                   "register_tile_2d.cuh", false, false, false, {}, {}, 4};
+  static constexpr KernelInfo info{
+      .id = KernelId::RegisterTile2d,
+      .name = "regtile-2d",
+      .description = "each thread computes a TM x TN tile of P from register fragments (2D register tile)",
+      .sourceFile = "register_tile_2d.cuh",
+      .ladderRung = 4,
+  };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {8, 8, 4, 0, 0, 2, 2}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.wm || t.wn) return "regtile-2d has no warp tile (that is warptile's)";

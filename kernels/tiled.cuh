@@ -36,8 +36,18 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::Tiled, "tiled", "T x T shared-memory tiles, no boundary checks (fig. 5.9)",
-                                   "tiled.cuh", true, true, true, {}, {}, 1, {32}};
+  static constexpr KernelInfo info{
+      .id = KernelId::Tiled,
+      .name = "tiled",
+      .description = "T x T shared-memory tiles, no boundary checks (fig. 5.9)",
+      .sourceFile = "tiled.cuh",
+      .tiled = true,
+      .needsMultipleOfTile = true,
+      .tileIsCompileTime = true,
+      .ladderRung = 1,
+      .ladderLaunch = {.tile = 32},
+      .liveSweep = true,
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

@@ -36,9 +36,15 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::TiledBounds, "tiled-bounds",
-                                   "tiled with boundary checks, any j x k x l (fig. 5.13 generalised)",
-                                   "tiled_bounds.cuh", true, false, true};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledBounds,
+      .name = "tiled-bounds",
+      .description = "tiled with boundary checks, any j x k x l (fig. 5.13 generalised)",
+      .sourceFile = "tiled_bounds.cuh",
+      .tiled = true,
+      .tileIsCompileTime = true,
+      .liveSweep = true,
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

@@ -36,9 +36,14 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::TiledDynamic, "tiled-dynamic",
-                                   "tiled-bounds with one dynamically sized extern __shared__ array (fig. 5.14)",
-                                   "tiled_dynamic.cuh", true, false, false};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledDynamic,
+      .name = "tiled-dynamic",
+      .description = "tiled-bounds with one dynamically sized extern __shared__ array (fig. 5.14)",
+      .sourceFile = "tiled_dynamic.cuh",
+      .tiled = true,
+      .liveSweep = true,
+  };
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);
     s.dynamicSharedFloats = unsigned(2 * L.tile * L.tile);

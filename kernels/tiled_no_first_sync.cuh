@@ -38,9 +38,16 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::TiledNoFirstSync, "tiled-no-first-sync",
-                                   "tiled without the read-after-write barrier: a race (the hazards lesson)",
-                                   "tiled_no_first_sync.cuh", true, true, true};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledNoFirstSync,
+      .name = "tiled-no-first-sync",
+      .description = "tiled without the read-after-write barrier: a race (the hazards lesson)",
+      .sourceFile = "tiled_no_first_sync.cuh",
+      .tiled = true,
+      .needsMultipleOfTile = true,
+      .tileIsCompileTime = true,
+      .races = true,
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

@@ -38,9 +38,16 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::TiledNoSecondSync, "tiled-no-second-sync",
-                                   "tiled without the write-after-read barrier: a race once k > T (the hazards lesson)",
-                                   "tiled_no_second_sync.cuh", true, true, true};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledNoSecondSync,
+      .name = "tiled-no-second-sync",
+      .description = "tiled without the write-after-read barrier: a race once k > T (the hazards lesson)",
+      .sourceFile = "tiled_no_second_sync.cuh",
+      .tiled = true,
+      .needsMultipleOfTile = true,
+      .tileIsCompileTime = true,
+      .races = true,
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

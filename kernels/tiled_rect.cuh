@@ -48,9 +48,12 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RectFamily {
-  static constexpr KernelInfo info{KernelId::TiledRect, "tiled-rect",
-                                   "rectangular bw x bh block (--block), phases of min(bw, bh), tiles loaded by linear thread number (lecture style)",
-                                   "tiled_rect.cuh", false, false, false};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledRect,
+      .name = "tiled-rect",
+      .description = "rectangular bw x bh block (--block), phases of min(bw, bh), tiles loaded by linear thread number (lecture style)",
+      .sourceFile = "tiled_rect.cuh",
+  };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

@@ -44,9 +44,14 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
-  static constexpr KernelInfo info{KernelId::TiledTransposed, "tiled-transposed",
-                                   "tiled-dynamic with the N tile stored transposed, row stride T+pad (the bank-conflict lesson)",
-                                   "tiled_transposed.cuh", true, false, false};
+  static constexpr KernelInfo info{
+      .id = KernelId::TiledTransposed,
+      .name = "tiled-transposed",
+      .description = "tiled-dynamic with the N tile stored transposed, row stride T+pad (the bank-conflict lesson)",
+      .sourceFile = "tiled_transposed.cuh",
+      .tiled = true,
+      .takesPad = true,
+  };
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);
     s.dynamicSharedFloats = unsigned(2 * L.tile * (L.tile + L.pad));  // Mds then Nds, rows of T + pad

@@ -15,8 +15,22 @@ enum class Op : uint8_t {
   ReadN = 4,    // read of the N tile from shared memory in the k loop
   Barrier = 5,  // a thread arrived at __syncthreads()
   StoreP = 6,   // store of P to global memory
+  // Hopper's copy engine (rung 8). A tensor-map copy is one event for the whole tile, by the
+  // thread that issued it: globalRow/globalCol the box's first element, sharedRow/sharedCol
+  // the first slot it fills (its rows follow the array's row stride), value the bytes the
+  // box delivers (zero-filled ones included); kZeroFill when part of the box lies outside
+  // the matrix, kInBounds when none does.
+  CopyM = 7,
+  CopyN = 8,
+  // An mbarrier (sharedRow: its index in its array, sharedCol: the array's declaration
+  // number). Init's value is the arrivals a phase needs; Arrive's the transaction bytes it
+  // announces (0 for a plain arrival); Wait's the phase parity waited for: recorded once the
+  // wait returned, so it is the thread's observation that the phase completed.
+  MbarrierInit = 9,
+  MbarrierArrive = 10,
+  MbarrierWait = 11,
 };
-inline constexpr int kOpCount = 7;
+inline constexpr int kOpCount = 12;
 
 enum EventFlags : uint8_t {
   kInBounds = 1u << 0,  // the (row, col) it touched lies inside its matrix

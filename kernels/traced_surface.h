@@ -20,7 +20,8 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
   auto name = ::tilescope::sharedArray(name##TsStorage, id, #name, tsRecorder)
 #define TILESCOPE_EXTERN_SHARED(T, name, id)                                                                \
   extern __shared__ T name##TsStorage[];                                                                    \
-  auto name = ::tilescope::sharedArray(name##TsStorage, (long long)(::tilescope::dynamicSharedBytes() / sizeof(T)), \
+  auto name = ::tilescope::sharedArray(name##TsStorage,                                                     \
+                                       (long long)(::tilescope::dynamicSharedBytes() / sizeof(name##TsStorage[0])), \
                                        id, #name, tsRecorder)
 #define TILESCOPE_SHARED_SCALAR(T, name, id) __shared__ T name
 #define TILESCOPE_BARRIER() ::tilescope::blockBarrier()
@@ -39,6 +40,10 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
 #define TILESCOPE_BARRIER() ::tilescope::emu::syncThreads(__LINE__)
 #define TILESCOPE_LAUNCH_BOUNDS
 #endif
+
+// A kernel's `const __grid_constant__ CUtensorMap` parameter is, once traced, a map that also
+// knows its matrix (views_tma.h). Defined after <cuda.h> (portable.h) has declared the real one.
+#define CUtensorMap ::tilescope::TensorMapView
 
 #undef __syncthreads
 #define __syncthreads() (tsRecorder.barrier(__LINE__), TILESCOPE_BARRIER())

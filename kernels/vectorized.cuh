@@ -97,9 +97,13 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RegisterTileFamily {
-  static constexpr KernelInfo info{KernelId::Vectorized, "vectorized",
-                                   "regtile-2d with float4 loads, reads and stores; M's tile transposed (corner turning)",
-                                   "vectorized.cuh", false, false, false, {}, {}, 5};
+  static constexpr KernelInfo info{
+      .id = KernelId::Vectorized,
+      .name = "vectorized",
+      .description = "regtile-2d with float4 loads, reads and stores; M's tile transposed (corner turning)",
+      .sourceFile = "vectorized.cuh",
+      .ladderRung = 5,
+  };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {16, 16, 4, 0, 0, 4, 4}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.wm || t.wn) return "vectorized has no warp tile (that is warptile's)";

@@ -122,6 +122,30 @@ class Recorder {
     shared(array, write, index, rowLength, &value, 1, inBounds, line);
   }
 
+  // A tensor-map copy into shared array `array` from element `index` of the view (rows of
+  // `rowLength` elements): one event for the whole box (trace_event.h, Op::CopyM).
+  HOST_DEVICE void copy(MatrixRole role, int array, long long index, int rowLength, int32_t boxRow, int32_t boxCol,
+                        bool boxInBounds, unsigned bytes, int line) {
+    Event* e = next();
+    if (!e) return;
+    fill(*e, role == MatrixRole::N ? Op::CopyN : Op::CopyM, line, float(bytes));
+    const int stride = sink_.sharedArray(array).rowStride > 0 ? sink_.sharedArray(array).rowStride : rowLength;
+    const long long row = stride > 0 ? floorDiv(index, stride) : 0;
+    e->sharedRow = int16_t(row);
+    e->sharedCol = int16_t(index - row * (stride > 0 ? stride : 0));
+    e->globalRow = boxRow;
+    e->globalCol = boxCol;
+    e->flags = boxInBounds ? kInBounds : kZeroFill;
+  }
+  // An mbarrier operation on element `index` of shared array `array` (trace_event.h).
+  HOST_DEVICE void mbarrier(Op op, int array, long long index, float value, int line) {
+    Event* e = next();
+    if (!e) return;
+    fill(*e, op, line, value);
+    e->sharedRow = int16_t(index);
+    e->sharedCol = int16_t(array);
+  }
+
   HOST_DEVICE void barrier(int line) {
     // Values staged before a barrier are stored before it in every kernel here: a match
     // across it would be a coincidence of bits.
@@ -360,3 +384,4 @@ HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, 
 
 #include "views_global.h"
 #include "views_shared.h"
+#include "views_tma.h"

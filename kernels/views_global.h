@@ -6,6 +6,7 @@ namespace tilescope {
 
 template <class T>
 class GlobalView;
+struct TensorMapView;  // views_tma.h: a tensor map made over a view of a whole matrix
 
 // The element `index` of a global matrix, counted from the matrix's first element.
 template <class T>
@@ -60,12 +61,22 @@ class GlobalView {
     return v;
   }
   HOST_DEVICE GlobalView operator-(long long n) const { return *this + (-n); }
-
-  // Called once at the top of the kernel body (TILESCOPE_KERNEL_ENTRY).
-  HOST_DEVICE void attach(Recorder* r) const { recorder_ = r; }
-  HOST_DEVICE const TraceSink& sink() const { return sink_; }
+  HOST_DEVICE MatrixRole role() const { return role_; }  // which matrix it is a view of
 
  private:
+  // Only TILESCOPE_KERNEL_ENTRY's helpers reach the recorder and the sink: kernel code that
+  // could detach a view (or take its sink) could hide accesses from what is graded.
+  template <class... Views>
+  friend HOST_DEVICE void attachAll(Recorder* r, const Views&... views);
+  template <class V, class... Rest>
+  friend HOST_DEVICE const TraceSink& firstSink(const V& first, const Rest&...);
+  HOST_DEVICE void attach(Recorder* r) const { recorder_ = r; }
+  HOST_DEVICE const TraceSink& sink() const { return sink_; }
+  // Where the view starts, for a tensor map made over it (views_tma.h): a raw pointer no kernel
+  // may hold, since its accesses would go unrecorded.
+  friend TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols);
+  HOST_DEVICE T* data() const { return base_ + offset_; }
+
   T* base_ = nullptr;
   long long offset_ = 0;
   long long count_ = 0;
@@ -87,6 +98,7 @@ HOST_DEVICE T* alias(T* p, int, const char*) {
 }
 
 // TILESCOPE_KERNEL_ENTRY's helpers: the recorder takes the sink of the first view.
+// (Declared friends of GlobalView above.)
 template <class V, class... Rest>
 HOST_DEVICE const TraceSink& firstSink(const V& first, const Rest&...) {
   return first.sink();

@@ -102,9 +102,13 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : RegisterTileFamily {
-  static constexpr KernelInfo info{KernelId::WarpTile, "warptile",
-                                   "each warp owns a tile of P; its lanes' 128-bit shared reads sit side by side",
-                                   "warptile.cuh", false, false, false, {}, {}, 6};
+  static constexpr KernelInfo info{
+      .id = KernelId::WarpTile,
+      .name = "warptile",
+      .description = "each warp owns a tile of P; its lanes' 128-bit shared reads sit side by side",
+      .sourceFile = "warptile.cuh",
+      .ladderRung = 6,
+  };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 16, 64, 32, 8, 8}, {32, 32, 4, 16, 32, 4, 4}}};
   static std::string tilingProblem(const Tiling& t) {
     return warpTilingProblem(t, 4 * t.bk * (t.bm + 4 + t.bn), kMaxStaticSharedBytes);

@@ -6,6 +6,7 @@ uniform vec2 uCell;         // cell size in pixels
 uniform float uOutlinePx;
 uniform float uHighlightPx;
 uniform vec4 uMark;         // colour of the hatch, cross and dot marks
+uniform vec4 uRingEdge;     // the highlight ring's inner edge (GridImage::ringEdge)
 
 const uint kHatch = 1u;  // zero-filled: a boundary check wrote 0 instead of loading
 const uint kCross = 2u;  // wrong or out-of-bounds access
@@ -25,8 +26,12 @@ vec4 shadeCell(vec2 local, vec4 fill, vec4 outline, vec4 highlight, uint flags) 
   }
   if ((flags & kDot) != 0u && length(local - 0.5 * uCell) < side * 0.16)
     c = uMark;
+  // The ring: its colour on the outer part, a dark edge on the inner part (at least a pixel), so
+  // it shows on light and dark fills alike.
+  // (A ring of one or two pixels, on small cells, stays one colour: an edge would eat it.)
+  float ringEdge = uHighlightPx >= 3.0 ? max(1.0, floor(uHighlightPx * 0.4)) : 0.0;
   if (highlight.a > 0.0 && edge < uOutlinePx + uHighlightPx)
-    c = highlight;
+    c = edge < uOutlinePx + uHighlightPx - ringEdge ? highlight : uRingEdge;
   if (edge < uOutlinePx)
     c = outline;
   return c;

@@ -12,8 +12,8 @@
 #include "commands.h"
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
-#include "core/run.h"
-#include "core/trace_json.h"
+#include "core/run/run.h"
+#include "core/trace/trace_json.h"
 
 namespace tilescope::cli {
 
@@ -84,9 +84,10 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   }
   auto backend = makeBackend(o.backend);
   if (!backend) return reportError(backend.error());
-  auto run = executeRun(**backend, o.config, true);
-  if (!run) return reportError(run.error());
-  const Run& r = *run;
+  auto finished = runAndFinish(**backend, o.config, RunOptions{},
+                               FinishOptions{.timeline = false, .startedAt = std::nullopt});
+  if (!finished) return reportError(finished.error());
+  const Run& r = (*finished)->run;
   if (flags->plainRun) {
     auto plain = executeRun(**backend, o.config, false);
     if (!plain) return reportError(plain.error());
@@ -96,7 +97,7 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   if (!profile) return reportError(profile.error());
   auto resources = resolveResources(flags->registers, **backend, r.plan);
   if (!resources) return reportError(resources.error());
-  const AnalysisReport report = analyzeTrace(*r.trace, *profile, *resources);
+  const AnalysisReport report = analyzeRun(**finished, *profile, *resources);
   const KernelLaunch& L = r.plan.launch;
 
   if (o.json) {

@@ -16,17 +16,26 @@
 
 #include "commands.h"
 #include "core/json_writer.h"
-#include "core/run.h"
-#include "core/timing.h"
-#include "core/timing_ladder.h"
+#include "core/run/run.h"
+#include "core/timing/timing.h"
+#include "core/timing/timing_ladder.h"
+#include "core/run/trace_decode.h"
 
 namespace tilescope::cli {
 
 namespace {
 
+// The kernels whose facts put them in the live sweep: what bench times unless --kernel says.
+std::vector<KernelId> liveSweepKernels() {
+  std::vector<KernelId> ids;
+  for (const KernelInfo& k : kKernels)
+    if (k.liveSweep) ids.push_back(k.id);
+  return ids;
+}
+
 struct BenchFlags {
   std::string preset;  // "", "lecture", "live", "targets", "ladder"
-  std::vector<KernelId> kernels{KernelId::Naive, KernelId::Tiled, KernelId::TiledBounds, KernelId::TiledDynamic};
+  std::vector<KernelId> kernels = liveSweepKernels();
   std::vector<int> sizes{1024, 2048};
   std::vector<int> tiles{16, 32};
   std::vector<std::pair<int, int>> blocks{{32, 32}, {16, 16}};

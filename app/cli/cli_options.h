@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/launch_config.h"
-#include "core/backend.h"
+#include "core/run/launch_config.h"
+#include "core/run/backend.h"
 #include "kernels/result.h"
 
 namespace tilescope::cli {

@@ -4,16 +4,24 @@
 #include <cstdio>
 #include <iostream>
 
-#include "core/bounds_report.h"
+#include "core/run/bounds_report.h"
 #include "core/json_writer.h"
-#include "core/run.h"
-#include "core/trace_json.h"
+#include "core/run/run.h"
+#include "core/trace/trace_json.h"
 
 namespace tilescope::cli {
 
 int reportError(const Error& e) {
   std::cerr << "tilescope-cli: " << e.message << "\n";
   return e.kind == ErrorKind::Failed ? kExitRuntime : kExitBadInput;
+}
+
+Result<std::shared_ptr<FinishedRun>> finishedRun(const Options& o, const LaunchConfig& config, Tracing tracing) {
+  auto backend = makeBackend(o.backend);
+  if (!backend) return backend.error();
+  RunOptions options;
+  options.tracing = tracing;
+  return runAndFinish(**backend, config, options, FinishOptions{.timeline = false, .startedAt = std::nullopt});
 }
 
 namespace {
@@ -23,11 +31,6 @@ Status noExtraFlags(const Options& o) {
   return Ok{};
 }
 
-Result<Run> execute(const Options& o, bool traced) {
-  auto backend = makeBackend(o.backend);
-  if (!backend) return backend.error();
-  return executeRun(**backend, o.config, traced);
-}
 
 void writeVerificationJson(JsonWriter& json, const Verification& v) {
   json.field("verified", v.passed);
@@ -68,11 +71,10 @@ int runCommand(const Options& o, std::ostream& out) {
   if (auto s = noExtraFlags(o); !s) return reportError(s.error());
   // Trace when the config fits the trace cap: the trace is what reveals out-of-bounds
   // accesses the way figs. 5.11-5.12 describe them.
-  const bool traced = planLaunch(o.config, true).ok();
-  auto run = execute(o, traced);
-  if (!run) return reportError(run.error());
-  const Run& r = *run;
-  const auto violations = r.trace ? findBoundsViolations(*r.trace) : std::vector<BoundsViolation>{};
+  auto finished = finishedRun(o, o.config, Tracing::IfItFits);
+  if (!finished) return reportError(finished.error());
+  const Run& r = (*finished)->run;
+  const std::vector<BoundsViolation>& violations = (*finished)->outOfBounds;
   const KernelLaunch& L = r.plan.launch;
 
   if (o.json) {
@@ -139,8 +141,9 @@ int runCommand(const Options& o, std::ostream& out) {
 
 int traceCommand(const Options& o, std::ostream& out) {
   if (auto s = noExtraFlags(o); !s) return reportError(s.error());
-  auto run = execute(o, true);
-  if (!run) return reportError(run.error());
+  auto finished = finishedRun(o, o.config, Tracing::On);
+  if (!finished) return reportError(finished.error());
+  const Run* run = &(*finished)->run;
   JsonWriter json(out);
   writeTraceJson(json, *run->trace);
   out << "\n";
@@ -154,8 +157,9 @@ int demoCommand(const Options& o, std::ostream& out) {
   if (!o.sizeGiven) d.config.dims = {4, 4, 4};
   if (!o.tileGiven) d.config.tile = 2;
   d.backend = o.backend;
-  auto run = execute(d, true);
-  if (!run) return reportError(run.error());
+  auto finished = finishedRun(d, d.config, Tracing::On);
+  if (!finished) return reportError(finished.error());
+  const Run* run = &(*finished)->run;
   const Trace& t = *run->trace;
   if (o.json) {  // the demo's trace, as `trace` writes it
     JsonWriter json(out);

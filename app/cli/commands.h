@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "cli_options.h"
+#include "core/finished/finished_run.h"
 
 namespace tilescope::cli {
 
@@ -21,6 +22,10 @@ int lessonsCommand(const Options& o, std::ostream& out);  // teaching_commands.c
 int labCommand(const Options& o, std::ostream& out);      // lab_command.cpp
 int labCheck(const Options& o, std::ostream& out);        // lab_check_command.cpp
 int labExercises(const Options& o, std::ostream& out);    // lab_check_command.cpp
+
+// `config` run on the backend the options name and finished (core/finished): the one way every
+// command gets a run. The CLI prints no views, so no timeline is cut.
+Result<std::shared_ptr<FinishedRun>> finishedRun(const Options& o, const LaunchConfig& config, Tracing tracing);
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

@@ -3,6 +3,7 @@
 // app/core/lab.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,10 +13,14 @@
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
 #include "core/lab/lab.h"
-#include "core/timing_ladder.h"
-#include "core/trace_json.h"
+#include "core/lab/lab_process.h"
+#include "core/timing/timing_ladder.h"
+#include "core/trace/trace_json.h"
 
 namespace tilescope::cli {
+
+int labGrade(const Options& o, std::ostream& out);  // lab_grade_command.cpp
+int reportInterrupt();
 
 namespace {
 
@@ -29,6 +34,9 @@ struct LabFlags {
   std::optional<Dim3> grid;
   std::optional<unsigned> sharedBytes;
   std::optional<double> timeout;
+  std::optional<double> compileTimeout;
+  std::optional<uint64_t> memoryLimitBytes;
+  bool noSandbox = false;
   std::string traceOut;                          // run
   std::vector<int> sizes{256, 512, 1024, 2048, 4096};  // time: square sizes
   bool sizesGiven = false;
@@ -36,6 +44,13 @@ struct LabFlags {
   bool cublas = true;                            // time: cuBLAS at each size, for the percentage
   std::string csv;                               // time: the results as a timing CSV
 };
+
+// Ctrl-C or SIGTERM: the running lab child's process group is killed (lab_process.h), the
+// run unwinds and removes its files, and the command ends with 130. A second one ends at once.
+void onInterrupt(int sig) {
+  labInterrupted().store(true);
+  std::signal(sig, SIG_DFL);
+}
 
 Result<std::pair<std::string, std::string>> nameValue(const std::string& flag, const std::string& text) {
   const auto eq = text.find('=');
@@ -51,6 +66,10 @@ Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, LabVerb ve
     const bool hasValue = i + 1 < extra.size() && extra[i + 1].rfind("--", 0) != 0;
     if (verb == LabVerb::Time && flag == "--no-cublas") {
       f.cublas = false;
+      continue;
+    }
+    if (flag == "--no-sandbox") {
+      f.noSandbox = true;
       continue;
     }
     if (!hasValue) return invalidInput(flag + " needs a value");
@@ -80,6 +99,16 @@ Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, LabVerb ve
       if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
         return invalidInput("--timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
       f.timeout = s;
+    } else if (flag == "--compile-timeout") {
+      char* end = nullptr;
+      const double s = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
+        return invalidInput("--compile-timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
+      f.compileTimeout = s;
+    } else if (flag == "--memory-limit") {
+      auto n = parseInt(flag, v, 256, 1 << 20);
+      if (!n) return invalidInput("--memory-limit expects MiB, 256 to 1048576, got '" + v + "'");
+      f.memoryLimitBytes = uint64_t(*n) << 20;
     } else if (flag == "--trace-out" && verb == LabVerb::Run) {
       f.traceOut = v;
     } else if (flag == "--sizes" && verb == LabVerb::Time) {
@@ -166,6 +195,7 @@ void writeOutcomeJson(JsonWriter& json, const LabOutcome& o) {
     }
   }
   json.field("cached", o.cached).field("compile_seconds", o.compileSeconds).field("run_seconds", o.runSeconds);
+  json.field("sandbox", o.sandbox);
 }
 
 // The request FILE and the flags describe (the file's `// lab:` settings, then the flags).
@@ -190,6 +220,12 @@ Result<LabRequest> requestFromCli(const Options& o, const LabFlags& flags, const
   if (flags.grid) q.grid = flags.grid;
   if (flags.sharedBytes) q.sharedBytes = *flags.sharedBytes;
   if (flags.timeout) q.timeoutSeconds = *flags.timeout;
+  if (flags.compileTimeout) q.compileTimeoutSeconds = *flags.compileTimeout;
+  if (flags.memoryLimitBytes) q.memoryLimitBytes = *flags.memoryLimitBytes;
+  if (flags.noSandbox) {
+    q.sandbox = false;
+    std::cerr << "tilescope-cli: warning: --no-sandbox: the kernel runs with your files, network and processes\n";
+  }
   q.seed = o.config.seed;
   q.backend = o.backend == BackendChoice::Cuda ? LabBackend::Cuda
               : o.backend == BackendChoice::Emulator ? LabBackend::Emulator : LabBackend::Auto;
@@ -205,6 +241,7 @@ int labRun(const Options& o, std::ostream& out) {
   if (!request) return reportError(request.error());
   const LabRequest& q = *request;
   auto outcome = runLab(q);
+  if (labInterrupted()) return reportInterrupt();
   if (!outcome) return reportError(outcome.error());
   if (!flags->traceOut.empty()) {
     if (!outcome->run || !outcome->run->trace)
@@ -224,6 +261,7 @@ int labRun(const Options& o, std::ostream& out) {
     out << "\n";
   } else {
     out << describeOutcome(*outcome);
+    if (!outcome->sandbox.empty()) out << "  " << outcome->sandbox << "\n";
   }
   if (outcome->exitCode() != 0) std::cerr << "tilescope-cli: " << path << ": " << outcome->summary << "\n";
   return outcome->exitCode();
@@ -266,6 +304,7 @@ int labTime(const Options& o, std::ostream& out) {
     LabRequest q = *request;
     q.dims = d;
     auto outcome = timeLab(q, flags->timing);
+    if (labInterrupted()) return reportInterrupt();
     if (!outcome) return reportError(outcome.error());
     if (!outcome->timing) {  // it did not compile, crashed or ran past its limit: no size will do better
       out << describeOutcome(*outcome);
@@ -329,13 +368,22 @@ int labTime(const Options& o, std::ostream& out) {
 
 }  // namespace
 
+int reportInterrupt() {
+  std::cerr << "tilescope-cli: interrupted: the lab's processes were stopped and their files removed\n";
+  return 130;
+}
+
 int labCommand(const Options& o, std::ostream& out) {
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
   const std::string sub = o.operands.empty() ? "" : o.operands.front();
+  if (sub == "grade") return labGrade(o, out);
   if (sub == "run") return labRun(o, out);
   if (sub == "time") return labTime(o, out);
   if (sub == "check") return labCheck(o, out);
   if (sub == "exercises") return labExercises(o, out);
-  return reportError(invalidInput("lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu' or 'exercises'"));
+  return reportError(invalidInput(
+      "lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu', 'grade EXERCISE DIR' or 'exercises'"));
 }
 
 }  // namespace tilescope::cli

@@ -6,11 +6,11 @@
 #include <map>
 
 #include "commands.h"
-#include "core/bugs.h"
-#include "core/chrome_trace.h"
+#include "core/teaching/bugs.h"
+#include "core/files/chrome_trace.h"
 #include "core/json_writer.h"
-#include "core/lesson.h"
-#include "core/trace_file.h"
+#include "core/teaching/lesson.h"
+#include "core/files/trace_file.h"
 
 namespace tilescope::cli {
 
@@ -36,11 +36,6 @@ Result<std::map<std::string, std::string>> commandFlags(const Options& o, std::i
   return flags;
 }
 
-Result<Run> runTraced(const Options& o, const LaunchConfig& config) {
-  auto backend = makeBackend(o.backend);
-  if (!backend) return backend.error();
-  return executeRun(**backend, config, true);
-}
 
 Status exportChrome(const Run& run, const std::string& path) {
   if (!run.trace) return invalidInput("the run has no trace to export");
@@ -137,9 +132,9 @@ int bugsCommand(const Options& o, std::ostream& out) {
   const bool fixed = flags->count("--fixed") > 0;
   auto config = bugConfig(*bug, fixed, o.config.seed);
   if (!config) return reportError(config.error());
-  auto run = runTraced(o, *config);
-  if (!run) return reportError(run.error());
-  const BugEvidence ev = examineRun(*run);
+  auto finished = finishedRun(o, *config, Tracing::On);
+  if (!finished) return reportError(finished.error());
+  const BugEvidence ev = (*finished)->gallery ? (*finished)->gallery->evidence : examineRun((*finished)->run);
   const bool asExpected = fixed ? isClean(ev) : showsSymptom(bug->symptom, ev);
   if (o.json) {
     JsonWriter json(out);
@@ -161,7 +156,7 @@ int bugsCommand(const Options& o, std::ostream& out) {
   } else {
     out << bug->title << " [" << bug->id << "]\n";
     out << "from: " << bug->origin << "\n\n" << bug->explanation << "\n\n";
-    out << (fixed ? "fixed: " : "buggy: ") << describe(*config) << " on " << run->backend << "\n";
+    out << (fixed ? "fixed: " : "buggy: ") << describe(*config) << " on " << (*finished)->run.backend << "\n";
     out << describeEvidence(ev);
     out << (fixed ? (asExpected ? "the fix removes the symptom\n" : "UNEXPECTED: the fixed kernel is not clean\n")
                   : (asExpected ? "symptom shown: " + std::string(symptomName(bug->symptom)) + "; look for: " +
@@ -176,8 +171,9 @@ int saveCommand(const Options& o, std::ostream& out) {
   auto flags = commandFlags(o, {"--file", "--chrome"}, {});
   if (!flags) return reportError(flags.error());
   if (!flags->count("--file")) return reportError(invalidInput("save needs --file FILE (e.g. run.tstrace)"));
-  auto run = runTraced(o, o.config);
-  if (!run) return reportError(run.error());
+  auto finished = finishedRun(o, o.config, Tracing::On);
+  if (!finished) return reportError(finished.error());
+  const Run* run = &(*finished)->run;
   const std::string& path = flags->at("--file");
   if (auto s = saveRun(*run, path); !s) return reportError(s.error());
   if (flags->count("--chrome"))

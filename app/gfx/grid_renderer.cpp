@@ -101,6 +101,7 @@ GridRenderer::Uniforms GridRenderer::locate(const ShaderProgram& p) {
   u.outline = p.uniform("uOutlinePx");
   u.highlight = p.uniform("uHighlightPx");
   u.mark = p.uniform("uMark");
+  u.ringEdge = p.uniform("uRingEdge");
   u.extent = p.uniform("uExtent");
   u.cells = p.uniform("uCells");
   return u;
@@ -206,6 +207,9 @@ Status GridRenderer::draw(GridCanvas& canvas, const GridImage& image) {
     float mark[4];
     unpack(image.mark, mark);
     glUniform4fv(u.mark, 1, mark);
+    float ringEdge[4];
+    unpack(image.ringEdge, ringEdge);
+    glUniform4fv(u.ringEdge, 1, ringEdge);
     if (textured) {
       GLint savedTexture = 0, savedUnit = 0, savedAlign = 0;
       glGetIntegerv(GL_ACTIVE_TEXTURE, &savedUnit);

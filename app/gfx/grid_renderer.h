@@ -47,6 +47,10 @@ struct GridImage {
   float highlightPx = 3.0f;
   Rgba background = rgba(0, 0, 0, 0);
   Rgba mark = rgba(255, 255, 255);
+  // The inner edge of every highlight ring: a ring of one colour vanishes on a fill of about its
+  // lightness (the yellow ring on orange cells, for red-green colour-blind eyes above all); a
+  // dark edge inside a light ring stands out against light fills, the ring against dark ones.
+  Rgba ringEdge = rgba(0, 0, 0);
   bool operator==(const GridImage&) const = default;
 };
 
@@ -95,8 +99,8 @@ class GridRenderer {
 
  private:
   struct Uniforms {
-    int cols = -1, canvas = -1, origin = -1, cell = -1, outline = -1, highlight = -1, mark = -1, extent = -1,
-        cells = -1;
+    int cols = -1, canvas = -1, origin = -1, cell = -1, outline = -1, highlight = -1, mark = -1, ringEdge = -1,
+        extent = -1, cells = -1;
   };
   static Uniforms locate(const ShaderProgram& program);
   ShaderProgram instanced_, textured_;

@@ -24,8 +24,8 @@
 #include <sstream>
 #include <vector>
 
-#include "core/gpu_launch.h"
-#include "core/gpu_timer.h"
+#include "core/gpu/gpu_launch.h"
+#include "core/gpu/gpu_timer.h"
 #include "core/lab/lab_compile.h"
 #include "core/lab/lab_ipc.h"
 #include "kernels/cuda/cuda_check.h"
@@ -231,9 +231,11 @@ Status compileAndLoad(int argc, char** argv, RunnerResponse& response, Loaded& l
   // The runtime's primary context on device 0: the driver API's module lives in it, and the
   // shared launch path (cudaMalloc, the trace decoder) uses it too.
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (const cudaError_t code = cudaGetDeviceCount(&devices); code != cudaSuccess || devices == 0) {
     (void)cudaGetLastError();
-    return unavailable("no CUDA device: the lab's GPU backend needs one");
+    // CUDA's own words too: inside the sandbox a missing device file or a refused call shows here.
+    return unavailable(std::string("no CUDA device: the lab's GPU backend needs one") +
+                       (code != cudaSuccess ? std::string(" (") + cudaGetErrorString(code) + ")" : std::string()));
   }
   CUDA_TRY(cudaSetDevice(0));
   CUDA_TRY(cudaFree(nullptr));  // creates the context now, so its cost is not the kernel's

@@ -1,7 +1,12 @@
-// tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
+// tilescope-lab-runner [--sandbox KIND ... --] SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
 // compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
 // tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME [NVRTC_OPTION...]:
 // compiles UNIT with NVRTC and traces a run of it on the GPU, or times it (runner_cuda.cpp).
+// tilescope-lab-runner --sandbox compiler ... -- --exec PROGRAM ARG...: confines itself, then
+// becomes PROGRAM (the lab's compiler).
+//
+// With --sandbox (app/core/lab/lab_sandbox.h) the runner confines itself after it has
+// installed its handlers and before it loads the student's code or starts CUDA.
 //
 // A process of its own, so that whatever the kernel does ends here: a crash (the signal
 // handler writes the signal and the emulated thread it hit into STOP_FILE, then dies of
@@ -21,6 +26,7 @@
 #include <limits>
 
 #include "core/lab/lab_ipc.h"
+#include "core/lab/lab_sandbox.h"
 #include "kernels/emu/emulator.h"
 #include "runner.h"
 
@@ -78,6 +84,14 @@ void onFatalSignal(int sig) {
   raise(sig);
 }
 
+// The sandbox refused a system call (seccomp's SIGSYS): its number, for the verdict.
+void onSandboxSignal(int sig, siginfo_t* info, void*) {
+  putText("sandbox "), putNumber(info->si_syscall), putText("\n");
+  putWhere();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 void onTimer(int) {
   putText("timeout\n");
   putWhere();
@@ -88,7 +102,9 @@ void onTimer(int) {
 
 namespace tilescope::lab::runner {
 
-void openStopFile(const char* path) { stopFd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644); }
+void openStopFile(const char* path) {
+  if (stopFd < 0) stopFd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+}
 
 void armTimeLimit(double timeoutSeconds) {
   // The handlers run on a stack of their own: a kernel that overflowed its fiber's stack
@@ -105,6 +121,13 @@ void armTimeLimit(double timeoutSeconds) {
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
   sa.sa_handler = onTimer;
   sigaction(SIGALRM, &sa, nullptr);
+  struct sigaction sys{};
+  sys.sa_sigaction = onSandboxSignal;
+  sys.sa_flags = SA_ONSTACK | SA_SIGINFO;
+  sigemptyset(&sys.sa_mask);
+  sigaction(SIGSYS, &sys, nullptr);
+  // Past its file-size limit a write fails (EFBIG) instead of killing the runner.
+  signal(SIGXFSZ, SIG_IGN);
   itimerval timer{};
   timer.it_value.tv_sec = time_t(timeoutSeconds);
   timer.it_value.tv_usec = suseconds_t((timeoutSeconds - double(timer.it_value.tv_sec)) * 1e6);
@@ -128,7 +151,43 @@ int runOnGpu(int, char**) { return fail("this tilescope is built without CUDA: t
 
 }  // namespace tilescope::lab::runner
 
+#if defined(__SANITIZE_ADDRESS__)
+// LeakSanitizer's check at exit stops the process with a helper it starts by clone() and
+// ptrace(): both are what the sandbox forbids. The sanitized build's runner leaves leak
+// checks to the tests of the lab's own code.
+extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
+#endif
+
+namespace {
+// `--sandbox ... --` at the front of argv: confines this process (after `prepare`, which
+// opens what must be open before) and leaves argv as if the flags were not there.
+int confine(int& argc, char**& argv, bool& sandboxed) {
+  if (argc < 2 || std::strcmp(argv[1], "--sandbox") != 0) return 0;
+  int next = 1;
+  auto policy = parseSandboxArguments(argc, argv, &next);
+  if (!policy) return fail(policy.error().message);
+  argv[next - 1] = argv[0];
+  argc -= next - 1;
+  argv += next - 1;
+  // The stop file and the handlers come first: the sandbox's own refusals are reported there.
+  if (argc == 5 && argv[1][0] != '-') {
+    openStopFile(argv[4]);
+    armTimeLimit(policy->limits.cpuSeconds + 1.0);
+  }
+  if (Status s = enterSandbox(*policy); !s) return fail(s.error().message);
+  sandboxed = true;
+  return 0;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  bool sandboxed = false;
+  if (int rc = confine(argc, argv, sandboxed); rc != 0) return rc;
+  if (argc > 2 && std::strcmp(argv[1], "--exec") == 0) {
+    if (!sandboxed) return fail("--exec runs a program confined: it needs --sandbox first");
+    execv(argv[2], argv + 2);
+    return fail(std::string("cannot run ") + argv[2] + ": " + std::strerror(errno));
+  }
   if (argc > 1 && (std::strcmp(argv[1], "--cuda") == 0 || std::strcmp(argv[1], "--cuda-time") == 0))
     return runOnGpu(argc, argv);
   if (argc != 5) return fail("usage: tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE");

@@ -16,16 +16,16 @@
 #include <string>
 #include <vector>
 
-#include "animation_export.h"
-#include "apply_intents.h"
+#include "ui/export/animation_export.h"
+#include "ui/state/apply_intents.h"
 #include "font_finder.h"
-#include "frame_report.h"
+#include "ui/export/frame_report.h"
 #include "gfx/gl_context.h"
 #include "gfx/grid_renderer.h"
 #include "gfx/screenshot.h"
-#include "panels.h"
-#include "script.h"
-#include "timing_worker.h"
+#include "ui/panels/panels.h"
+#include "ui/script/script.h"
+#include "ui/workers/timing_worker.h"
 
 namespace tilescope::ui {
 namespace {
@@ -172,6 +172,12 @@ void shortcuts(AppState& state) {
       q.push_back(LessonGoTo{ls.page + 1});
     if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false) || ImGui::IsKeyPressed(GLFW_KEY_B, false))
       q.push_back(LessonGoTo{ls.page - 1});
+  }
+  // ? (shift and /) and F1 open the list of keys; Escape closes it before anything else.
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false) || (io.KeyShift && ImGui::IsKeyPressed(GLFW_KEY_SLASH, false)) ||
+      (state.view.keyHelp && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))) {
+    q.push_back(ToggleKeyHelp{});
+    return;
   }
   // F5 starts a slide show in presentation programs; Escape leaves it.
   if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) q.push_back(SetPresenter{!state.lesson.presenter});

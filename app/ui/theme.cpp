@@ -1,18 +1,33 @@
-#include "theme.h"
+// The palettes and sizes, with no ImGui in them (theme_style.cpp hands them to ImGui), so the
+// colour tests read exactly the theme the app draws with.
+#include "ui/theme.h"
 
-#include <imgui.h>
-
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <string>
 
 namespace tilescope::ui {
 namespace {
 
 constexpr Rgba hex(uint32_t rgb) { return gfx::rgba((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff); }
 
-ImVec4 toVec(Rgba c) {
-  return ImVec4(float(c & 0xff) / 255.f, float((c >> 8) & 0xff) / 255.f, float((c >> 16) & 0xff) / 255.f,
-                float((c >> 24) & 0xff) / 255.f);
+void setPalette(Theme& t, Palette palette) {
+  if (palette == Palette::OkabeIto) {
+    // Okabe & Ito's eight colours, distinguishable with every common colour-vision deficiency.
+    // Yellow is kept for the highlight and vermillion for errors, so threads use the rest, and
+    // the eighth is indigo rather than grey: greys are the states'.
+    const Rgba threads[8] = {hex(0x0072b2), hex(0xe69f00), hex(0x009e73), hex(0xcc79a7),
+                             hex(0x56b4e9), hex(0x8c6d1f), hex(0x6a51a3), hex(0x332288)};
+    std::copy(std::begin(threads), std::end(threads), t.threadColours);
+    t.highlight = hex(0xf0e442);
+    t.error = hex(0xff6e40);  // vermillion, light enough to read as text on the dark panels
+  } else {
+    const Rgba threads[8] = {hex(0x1f77b4), hex(0xff7f0e), hex(0x2ca02c), hex(0x9467bd),
+                             hex(0x17becf), hex(0x393b79), hex(0xe377c2), hex(0xbcbd22)};
+    std::copy(std::begin(threads), std::end(threads), t.threadColours);
+    t.highlight = hex(0xffd700);
+    t.error = hex(0xff5a5a);
+  }
 }
 
 }  // namespace
@@ -26,36 +41,28 @@ Theme makeTheme(Palette palette, bool presentation) {
   t.outlinePx = presentation ? 2.0f : 1.0f;
   t.highlightPx = presentation ? 5.0f : 3.0f;
   t.background = presentation ? hex(0x000000) : hex(0x1c1f26);
+  t.windowBg = presentation ? hex(0x000000) : hex(0x22262e);
+  t.frameBg = presentation ? hex(0x1e2a3a) : hex(0x2b3a55);
   t.panelText = presentation ? hex(0xffffff) : hex(0xe6e6e6);
+  t.textDisabled = presentation ? hex(0xb4b4b4) : hex(0xa3a8b3);
+  t.progressFill = hex(0x2f5f8a);  // white text over it stays readable, unlike ImGui's yellow
   t.cellIdle = presentation ? hex(0x2a2a2a) : hex(0x353b48);
   t.cellGhost = presentation ? hex(0x101010) : hex(0x23262e);
   t.cellOutline = presentation ? hex(0x9a9a9a) : hex(0x14161b);
   t.cellMark = hex(0xffffff);
-  if (palette == Palette::OkabeIto) {
-    // Okabe & Ito's eight colours, distinguishable with every common colour-vision deficiency.
-    // Yellow is kept for the highlight and vermillion for errors, so threads use the rest.
-    const Rgba threads[8] = {hex(0x0072b2), hex(0xe69f00), hex(0x009e73), hex(0xcc79a7),
-                             hex(0x56b4e9), hex(0x8c6d1f), hex(0x6a51a3), hex(0x999999)};
-    for (int i = 0; i < 8; ++i) t.threadColours[i] = threads[i];
-    t.highlight = hex(0xf0e442);
-    t.error = hex(0xd55e00);
-    t.pStored = hex(0x009e73);
-  } else {
-    const Rgba threads[8] = {hex(0x1f77b4), hex(0xff7f0e), hex(0x2ca02c), hex(0x9467bd),
-                             hex(0x17becf), hex(0x8c564b), hex(0xe377c2), hex(0x7f7f7f)};
-    for (int i = 0; i < 8; ++i) t.threadColours[i] = threads[i];
-    t.highlight = hex(0xffd700);
-    t.error = hex(0xd62728);
-    t.pStored = hex(0x2ca02c);
-  }
+  t.ringEdge = hex(0x000000);
+  setPalette(t, palette);
+  t.pStored = hex(0xf5deb3);  // pale paper: done, and no thread's hue
   t.readRing = hex(0xffffff);
   t.zeroFilled = presentation ? hex(0x505050) : hex(0x4a4f5c);
   t.pPending = t.cellIdle;
+  // The states as steps of lightness, which survive every colour-vision deficiency and a washed
+  // out projector; the Thread block panel's legend names them.
   t.stateColours[int(ThreadState::Idle)] = t.cellIdle;
-  t.stateColours[int(ThreadState::Loading)] = hex(0x0072b2);
-  t.stateColours[int(ThreadState::Waiting)] = hex(0xe69f00);
-  t.stateColours[int(ThreadState::Released)] = hex(0x56b4e9);
-  t.stateColours[int(ThreadState::Computing)] = hex(0xcc79a7);
+  t.stateColours[int(ThreadState::Loading)] = hex(0xe8e8e8);
+  t.stateColours[int(ThreadState::Waiting)] = hex(0x474747);
+  t.stateColours[int(ThreadState::Released)] = hex(0xb8b8b8);
+  t.stateColours[int(ThreadState::Computing)] = hex(0xffffff);
   t.stateColours[int(ThreadState::Stored)] = t.pStored;
   t.warpTint = presentation ? hex(0xffffff) : hex(0x8a93a6);
   t.follow = hex(0xff2ef0);  // magenta: no thread, state or highlight colour is near it
@@ -66,22 +73,24 @@ Theme makeTheme(Palette palette, bool presentation) {
   return t;
 }
 
-void applyImGuiStyle(const Theme& theme, bool presentation, float scale) {
-  ImGuiStyle style;
-  ImGui::StyleColorsDark(&style);
-  style.WindowRounding = 0.0f;
-  style.FrameRounding = 3.0f;
-  style.WindowBorderSize = 1.0f;
-  style.Colors[ImGuiCol_Text] = toVec(theme.panelText);
-  style.Colors[ImGuiCol_WindowBg] = toVec(presentation ? hex(0x000000) : hex(0x22262e));
-  if (presentation) {
-    style.FrameBorderSize = 1.0f;
-    style.Colors[ImGuiCol_Border] = ImVec4(1, 1, 1, 0.6f);
-    style.Colors[ImGuiCol_TitleBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
-    style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.25f, 0.25f, 0.25f, 1);
-  }
-  style.ScaleAllSizes(scale);
-  ImGui::GetStyle() = style;
+float loadShadeFraction(uint32_t count, int most) {
+  if (most <= 1 || count <= 1) return count >= 1 && most <= 1 ? 1.0f : 0.0f;
+  return std::min(1.0f, float(std::log(double(count)) / std::log(double(most))));
+}
+
+std::vector<TextOnBackground> textPairs(const Theme& t) {
+  std::vector<TextOnBackground> pairs = {
+      {"text on a window", t.panelText, t.windowBg},
+      {"text on a plot", t.panelText, t.background},
+      {"text in a field", t.panelText, t.frameBg},
+      {"dimmed text on a window", t.textDisabled, t.windowBg},
+      {"an error on a window", t.error, t.windowBg},
+      {"the highlight colour as text (recorded timings)", t.highlight, t.windowBg},
+      {"P stored's colour as text (live timings)", t.pStored, t.windowBg},
+      {"'page N of M' over the progress bar's fill", t.panelText, t.progressFill},
+      {"'page N of M' over the progress bar's rest", t.panelText, t.frameBg},
+  };
+  return pairs;
 }
 
 std::string hexColour(Rgba c) {

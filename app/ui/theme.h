@@ -2,9 +2,11 @@
 // (normal, presentation). One place decides them, so the script-mode tests can ask the
 // layout file which colour a highlighted cell carries instead of hard-coding it.
 #pragma once
+#include <string>
 #include <string_view>
+#include <vector>
 
-#include "core/timeline.h"
+#include "core/timeline/timeline.h"
 #include "gfx/grid_renderer.h"
 
 namespace tilescope::ui {
@@ -20,10 +22,16 @@ struct Theme {
   float outlinePx = 1.0f;    // grid lines
   float highlightPx = 3.0f;  // the current-tile ring
   Rgba background, panelText;
+  Rgba windowBg, frameBg, textDisabled;  // ImGui's window and field backgrounds, its dimmed text
+  Rgba progressFill;         // a progress bar's filled part (the lesson's "page N of M" is written over it)
   Rgba cellIdle, cellGhost, cellOutline, cellMark;
   Rgba highlight;            // current tiles, the selected block's output tile
+  Rgba ringEdge;             // the inner edge of every highlight ring (GridImage::ringEdge)
   Rgba readRing;             // slots and elements read at the current k step
   Rgba zeroFilled, error, pStored, pPending;
+  // One meaning per colour: threads are the palette's hues; a thread's state (the Thread block
+  // panel, the timeline) is a step of a neutral grey ramp, and a stored P element a pale paper
+  // tone, so no state or P cell can be read as a thread.
   Rgba threadColours[8];
   Rgba stateColours[6];      // by ThreadState
   Rgba warpTint;             // odd warps are drawn with this outline
@@ -34,6 +42,18 @@ struct Theme {
   Rgba threadColour(int linearThread) const { return threadColours[linearThread & 7]; }
   Rgba stateColour(ThreadState s) const { return stateColours[int(s)]; }
 };
+
+// Where a load count of 1 .. `most` falls on the shading's pale-to-dark scale, 0 to 1. The scale
+// is logarithmic: counts grow by factors (64 / T loads for tile width T), so T = 8, 16 and 32
+// are equal steps apart instead of crowding at the pale end.
+float loadShadeFraction(uint32_t count, int most);
+
+// Text the app draws on a background, by name: the pairs the contrast test holds to WCAG AA.
+struct TextOnBackground {
+  std::string what;
+  Rgba text, background;
+};
+std::vector<TextOnBackground> textPairs(const Theme& theme);
 
 // Presentation mode means high contrast and thicker lines; fonts are scaled separately.
 Theme makeTheme(Palette palette, bool presentation);

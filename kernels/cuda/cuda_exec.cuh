@@ -6,10 +6,12 @@
 #include <cuda_runtime.h>
 
 #include <optional>
+#include <type_traits>
 
 #include "cuda_check.h"
 #include "kernels/kernel_facts.h"
 #include "run_on_gpu.h"
+#include "tensor_map.h"
 
 namespace tilescope::cuda {
 
@@ -33,8 +35,24 @@ struct LaunchExec {
   bool withTile(int tile, F&& f) {
     return withTileWidth(GpuTileWidths{}, tile, f);
   }
+  // A tensor map over matrix argument `matrix` (rung 8): the real map for a pointer, and for
+  // a traced view the map with its matrix (kernels/views_tma.h). A refusal (below sm_90, a
+  // row stride the copy engine cannot take) is kept, and the launch then does not happen.
+  template <class V>
+  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols) {
+    if constexpr (std::is_pointer_v<V>) {
+      CUtensorMap m{};
+      keep(encodeTileMap(m, matrix, nameOf(matrix), rows, cols, boxRows, boxCols));
+      return m;
+    } else {
+      auto m = tensorMapOf(matrix, rows, cols, boxRows, boxCols);
+      keep(encodeTileMap(m.map, m.base, m.role == MatrixRole::M ? "M" : "N", rows, cols, boxRows, boxCols));
+      return m;
+    }
+  }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    if (refused) return;
     if (std::size_t(L.dynamicSharedFloats) * sizeof(float) > std::size_t(kMaxStaticSharedBytes)) {
       error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    int(std::size_t(L.dynamicSharedFloats) * sizeof(float)));
@@ -45,6 +63,15 @@ struct LaunchExec {
     error = cudaGetLastError();
   }
   cudaError_t error = cudaSuccess;
+  std::optional<Error> refused;  // the first tensor map that could not be made
+
+ private:
+  void keep(Status s) {
+    if (!s && !refused) refused = s.error();
+  }
+  // Plain arguments are M then N in every rung that makes maps; only messages use the name.
+  const char* nameOf(const float*) { return maps++ == 0 ? "M" : "N"; }
+  int maps = 0;
 };
 
 // Launches nothing: asks the runtime about the function that would have been launched,
@@ -55,6 +82,12 @@ struct AttributeExec {
   template <class F>
   bool withTile(int tile, F&& f) {
     return withTileWidth(GpuTileWidths{}, tile, f);
+  }
+  // Nothing is launched, so no map is made: an empty one of the right type.
+  template <class V>
+  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols) {
+    if constexpr (std::is_pointer_v<V>) return CUtensorMap{};
+    else return tensorMapOf(matrix, rows, cols, boxRows, boxCols);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {

@@ -31,11 +31,17 @@ std::string GpuInfo::peakDerivation() const {
 Result<int> deviceCount() {
   int count = 0;
   const cudaError_t code = cudaGetDeviceCount(&count);
+  // A machine without an NVIDIA GPU has no driver either: the runtime then reports an
+  // "insufficient driver", which reads to a student as if a GPU were there. Say what it means.
+  constexpr const char* kNoGpu =
+      "No NVIDIA GPU here: the CPU emulator runs the kernels; timings shown are the recorded H100 ones";
   if (code != cudaSuccess) {
     (void)cudaGetLastError();
-    return unavailable(std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorString(code));
+    if (code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver) return unavailable(kNoGpu);
+    return unavailable(std::string("The NVIDIA driver did not answer (") + cudaGetErrorString(code) +
+                       "): the CPU emulator runs the kernels; timings shown are the recorded H100 ones");
   }
-  if (count == 0) return unavailable("no CUDA device: the driver reports none");
+  if (count == 0) return unavailable(kNoGpu);
   return count;
 }
 

@@ -26,7 +26,7 @@ struct GpuInfo {
   std::string peakDerivation() const;
 };
 
-// Number of devices; Unavailable ("no CUDA device: ...") when there is none or the driver
+// Number of devices; Unavailable ("No NVIDIA GPU here: ...") when there is none or the driver
 // cannot be reached, so callers fall back to the emulator or to recorded results.
 Result<int> deviceCount();
 

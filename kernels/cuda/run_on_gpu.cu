@@ -27,6 +27,7 @@ Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, f
   const PlainArgs args{const_cast<float*>(M), const_cast<float*>(N), P};
   if (!plain::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); }))
     return cuda::noInstantiation(L);
+  if (exec.refused) return *exec.refused;
   return cuda::check(exec.error, "kernel launch <<<>>>");
 }
 

@@ -27,6 +27,7 @@ Status launchTracedOnGpu(const KernelLaunch& L, const float* M, const float* N, 
   const TracedArgs args = tracedArgs(L, M, N, P, sink);
   if (!traced::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); }))
     return cuda::noInstantiation(L);
+  if (exec.refused) return *exec.refused;
   return cuda::check(exec.error, "traced kernel launch <<<>>>");
 }
 

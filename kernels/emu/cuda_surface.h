@@ -14,6 +14,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#define __grid_constant__
 #define threadIdx (::tilescope::emu::currentThread->threadIdx)
 #define blockIdx (::tilescope::emu::currentThread->blockIdx)
 #define blockDim (::tilescope::emu::currentThread->blockDim)

@@ -21,6 +21,11 @@ extern thread_local ThreadContext* currentThread;
 
 // Parks the calling emulated thread at a barrier until all threads of its block arrive.
 void syncThreads(int line);
+// Parks the calling emulated thread until some other thread or copy of its block has moved
+// an mbarrier on (asyncProgress); it then checks its condition again. If no one can, the
+// block is reported as deadlocked at `line` (a BarrierDivergence) and abandoned.
+void waitForAsync(int line);
+void asyncProgress();
 // Records an access outside its array (global matrix or shared array) at `line`; returns a
 // scratch cell (16 bytes, aligned) for the access to use instead, holding NaN for a read.
 void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,

@@ -22,7 +22,7 @@ namespace {
 constexpr std::size_t kStackBytes = 64 * 1024;
 constexpr std::size_t kGuardBytes = 4096;
 
-enum class ThreadState : uint8_t { Runnable, AtBarrier, Exited };
+enum class ThreadState : uint8_t { Runnable, AtBarrier, AsyncWait, Exited };
 
 // Fiber stacks for up to 1024 threads, mapped once per grid and reused by every block.
 class StackPool {
@@ -106,6 +106,7 @@ struct BlockRunner {
   std::vector<int> barrierLines;
   std::size_t running = 0;  // index of the thread whose fiber is executing
   uint64_t clock = 0;
+  uint64_t progress = 0;  // mbarrier arrivals and completed copies so far in this block
   alignas(16) unsigned char scratch[16] = {};  // stands in for out-of-bounds cells
   std::unique_ptr<SharedArena> shared;
   std::vector<std::unique_ptr<unsigned char[]>> overflowStorage;  // past the static limit
@@ -131,9 +132,11 @@ struct BlockRunner {
     }
     clock = 0;
     shared->reset();
+    progress = 0;
     for (;;) {
       // One barrier interval: every runnable thread, in threadIdx order, runs to the next
-      // barrier or to its end.
+      // barrier or to its end (or to an mbarrier wait that cannot pass yet).
+      const uint64_t progressBefore = progress;
       for (std::size_t t = 0; t < n; ++t) {
         if (states[t] != ThreadState::Runnable) continue;
         running = t;
@@ -141,6 +144,24 @@ struct BlockRunner {
         switchFiber(scheduler, fibers[t]);
       }
       currentThread = nullptr;
+      // Threads waiting on an mbarrier try again once anything moved one on; if nothing did,
+      // none of them ever can: a deadlock, reported like a barrier some threads never reach.
+      int asyncWaiting = 0, asyncLine = 0;
+      for (std::size_t t = 0; t < n; ++t)
+        if (states[t] == ThreadState::AsyncWait) {
+          if (asyncWaiting++ == 0) asyncLine = barrierLines[t];
+        }
+      if (asyncWaiting > 0) {
+        if (progress != progressBefore) {
+          for (std::size_t t = 0; t < n; ++t)
+            if (states[t] == ThreadState::AsyncWait) states[t] = ThreadState::Runnable;
+          continue;
+        }
+        int exitedNow = 0;
+        for (std::size_t t = 0; t < n; ++t) exitedNow += states[t] == ThreadState::Exited;
+        report->divergences.push_back({blockIdx, int(n) - exitedNow, exitedNow, asyncLine, 0});
+        return;
+      }
       int waiting = 0, exited = 0, firstLine = 0, otherLine = 0;
       for (std::size_t t = 0; t < n; ++t) {
         if (states[t] == ThreadState::Exited) {
@@ -172,6 +193,17 @@ void syncThreads(int line) {
   // Resumed by the scheduler: every thread of the block has arrived.
   currentThread = &runner->contexts[t];
 }
+
+void waitForAsync(int line) {
+  BlockRunner* runner = currentThread->runner;
+  const std::size_t t = runner->running;
+  runner->states[t] = ThreadState::AsyncWait;
+  runner->barrierLines[t] = line;
+  switchFiber(runner->fibers[t], runner->scheduler);
+  currentThread = &runner->contexts[t];
+}
+
+void asyncProgress() { ++currentThread->runner->progress; }
 
 void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,
                         std::size_t elementBytes) {

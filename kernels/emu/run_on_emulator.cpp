@@ -1,6 +1,7 @@
 #include "run_on_emulator.h"
 
 #include "../kernel_facts.h"
+#include "../tensor_map_rules.h"
 #include "../traced_surface.h"
 
 namespace tilescope::emulated {
@@ -20,8 +21,16 @@ struct EmulatorExec {
   bool withTile(int tile, F&& f) {
     return withTileWidth(AllTileWidths{}, tile, f);
   }
+  // A tensor map over a matrix (rung 8): refused here as cuTensorMapEncodeTiled would refuse it.
+  TensorMapView tensorMap(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols) {
+    const char* name = matrix.role() == MatrixRole::M ? "M" : "N";
+    if (std::string problem = tensorMapProblem(name, rows, cols, boxRows, boxCols); !problem.empty() && report.error.empty())
+      report.error = problem;
+    return tensorMapOf(matrix, rows, cols, boxRows, boxCols);
+  }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    if (!report.error.empty()) return;  // a tensor map was refused
     emu::launch(report, kernel, emu::Dim3{L.gridX, L.gridY, 1}, emu::Dim3{L.blockX, L.blockY, 1},
                 std::size_t(L.dynamicSharedFloats) * sizeof(float), args...);
   }

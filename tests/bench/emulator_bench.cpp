@@ -4,9 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include "core/analysis/analysis.h"
-#include "core/analysis/device_profile.h"
-#include "core/run.h"
-#include "core/timeline.h"
+#include "core/run/device_profile.h"
+#include "core/run/run.h"
+#include "core/timeline/timeline.h"
 
 namespace tilescope {
 namespace {

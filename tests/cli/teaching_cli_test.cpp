@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/bugs.h"
-#include "core/trace_file.h"
+#include "core/teaching/bugs.h"
+#include "core/files/trace_file.h"
 #include "cli_runner.h"
 #include "json_check.h"
 #include "test_support.h"

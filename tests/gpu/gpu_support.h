@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "core/backend.h"
+#include "core/run/backend.h"
 
 namespace tilescope::testing {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/timing.h"
+#include "core/timing/timing.h"
 #include "gpu_support.h"
 #include "kernels/cuda/device_buffer.h"
 #include "kernels/cuda/gpu_info.h"

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/lab/lab.h"
-#include "core/timing.h"
+#include "core/timing/timing.h"
 #include "gpu_support.h"
 #include "test_support.h"
 #include "trace_comparison.h"

@@ -6,11 +6,12 @@
 #pragma once
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 namespace tilescope::testing {
 
@@ -45,6 +46,13 @@ struct SlotState {
   int writer = -1;       // linear thread number of the last writer
 };
 
+// The row length of the shared array holding `role`'s tiles (0 when none says).
+inline int rowStrideOf(const KernelLaunch& L, MatrixRole role) {
+  for (const SharedArrayFacts& a : kernelSharedArrays(L))
+    if (a.matrix == role) return a.rowStride;
+  return 0;
+}
+
 inline Comparison compareTraces(const Trace& emu, const Trace& gpu, bool race) {
   const KernelLaunch& L = emu.launch;
   const double tolerance = 2e-6 * (L.k + 1);
@@ -53,6 +61,20 @@ inline Comparison compareTraces(const Trace& emu, const Trace& gpu, bool race) {
   std::map<std::tuple<int, int, int>, SlotState> slots;  // (matrix, sharedRow, sharedCol)
   std::map<int, int> interval;
   std::map<int, bool> undefinedSum;
+  // Slots the copy engine fills (rung 8): a copy's box covers its rows of the array's row
+  // stride from its first slot. Canonical order puts the consumers' reads before the
+  // producer's copies (one barrier interval, threads in order), but the mbarrier each reader
+  // waits on orders a copy before them (the emulator's waits hold to that): defined.
+  std::set<std::tuple<int, int, int, int>> copiedSlots;  // (block, matrix, sharedRow, sharedCol)
+  for (const Event& a : emu.events) {
+    if (a.op != Op::CopyM && a.op != Op::CopyN) continue;
+    const int stride = rowStrideOf(L, a.op == Op::CopyM ? MatrixRole::M : MatrixRole::N);
+    const int rows = stride > 0 ? int(a.value) / 4 / stride : 0;
+    const int thisBlock = int(a.blockY) * int(L.gridX) + a.blockX;
+    const int load = int(a.op == Op::CopyM ? Op::LoadM : Op::LoadN);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < stride; ++c) copiedSlots.insert({thisBlock, load, a.sharedRow + r, a.sharedCol + c});
+  }
   int block = -1;
   Comparison out;
   for (std::size_t i = 0; i < emu.events.size(); ++i) {
@@ -78,8 +100,10 @@ inline Comparison compareTraces(const Trace& emu, const Trace& gpu, bool race) {
         undefinedSum[thread] = true;
       }
     } else if (a.op == Op::ReadM || a.op == Op::ReadN) {
-      const SlotState& slot = slots[{int(a.op == Op::ReadM ? Op::LoadM : Op::LoadN), a.sharedRow, a.sharedCol}];
-      undefined = !slot.written || slot.undefined || (slot.interval == now && slot.writer != thread) || race;
+      const int load = int(a.op == Op::ReadM ? Op::LoadM : Op::LoadN);
+      const SlotState& slot = slots[{load, a.sharedRow, a.sharedCol}];
+      const bool copied = copiedSlots.count({thisBlock, load, a.sharedRow, a.sharedCol}) > 0;
+      undefined = copied ? race : !slot.written || slot.undefined || (slot.interval == now && slot.writer != thread) || race;
       if (undefined) undefinedSum[thread] = true;
     } else if (a.op == Op::StoreP) {
       undefined = undefinedSum[thread];

@@ -183,6 +183,5 @@ class LabAutosave(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    sm.APP = args[args.index("--app") + 1]
-    unittest.main(argv=[sys.argv[0]])
+    sm.take_flags()
+    unittest.main(verbosity=2)

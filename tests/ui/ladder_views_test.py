@@ -102,9 +102,9 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         # Coarsened (kernels/coarsened.cuh) with T = 4 and COARSE_FACTOR = 2: thread (tx,ty)
         # computes P(ty, tx) and P(ty, tx + 4). Phase 0 by k steps: the loads, a barrier, k = 0..3
         # for c = 0, a barrier, N's second tile, a barrier, then k = 0 for c = 1, step 10: its
-        # product goes to P(3, 3 + 4) for thread (3,3), the last one through the step.
+        # product goes to P(3, 3 + 4) for thread tx=3, ty=3, the last one through the step.
         self.assertEqual(load(self.folder, "coarse.json")["caption"]["text"],
-                         "k = 0: thread (3,3): P(3,7) += Mds[3][0] x Nds[0][3], as do the other 15 threads")
+                         "k = 0: thread tx=3, ty=3: P(3,7) += Mds[3][0] x Nds[0][3], as do the other 15 threads")
 
     def test_the_buffer_labels_cover_no_cell(self):
         # Double-buffered at the start of phase 1: each tile's halves (BK = 4 rows each) are
@@ -135,7 +135,7 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         # thread's 8x8 outer product reads 8 + 8 shared values per 64 multiply-adds (524288).
         layout = load(self.folder, "counters.json")
         counters = {c["name"]: c for c in layout["counters"]}
-        expected = {"global loads": "32768 / 32768", "naive loads": "4194304", "bytes loaded": "131072 B",
+        expected = {"loaded so far / run": "32768 / 32768", "naive, same k steps": "4194304", "bytes loaded": "131072 B",
                     "FLOPs": "4194304", "shared reads": "524288", "loads / multiply-add": "0.016",
                     "shared reads / multiply-add": "0.250", "P stored": "16384 / 16384", "phases done": "16 / 16"}
         for name, exact in expected.items():
@@ -152,8 +152,5 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--app" in sys.argv:
-        i = sys.argv.index("--app")
-        sm.APP = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
+    sm.take_flags()
     unittest.main(verbosity=2)

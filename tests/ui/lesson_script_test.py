@@ -107,11 +107,11 @@ class Lessons(unittest.TestCase):
         self.assertEqual(sm.grid(p1, "Mds")["rows"], 2)
 
     def test_a_page_shows_its_view_over_tabs_chosen_by_hand(self):
-        # Page 3 of two-barriers speaks of the red cells of P. With the Timing tab brought forward
+        # Page 3 of two-barriers speaks of the slots and P cells framed red. With the Timing tab brought forward
         # by hand before, it must still show the matrices in the centre (no page up to it shows
         # another centre panel), and in the right column the last panel the lesson showed there.
         name = "two-barriers"
-        self.assertIn("cells of P", page_text(name, 2))
+        self.assertIn("framed red", page_text(name, 2))
         shows = [panel for page in page_shows(name)[:3] for panel in page]
         self.assertFalse(CENTRE & set(shows))
         right = ([p for p in shows if p in RIGHT_BOTTOM] or ["Source"])[-1]
@@ -155,8 +155,5 @@ class Lessons(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--app" in sys.argv:
-        i = sys.argv.index("--app")
-        sm.APP = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
+    sm.take_flags()
     unittest.main(verbosity=2)

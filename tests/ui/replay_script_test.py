@@ -177,12 +177,5 @@ class Export(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    for flag in ("--app", "--cli"):
-        if flag in sys.argv:
-            i = sys.argv.index(flag)
-            if flag == "--app":
-                sm.APP = sys.argv[i + 1]
-            else:
-                CLI = sys.argv[i + 1]
-            del sys.argv[i:i + 2]
+    CLI = sm.take_flags(("--app", "--cli")).get("--cli", CLI)
     unittest.main(verbosity=2)

@@ -66,6 +66,20 @@ class PngRows:
         return self.decoded[y]
 
 
+def take_flags(flags=("--app",)):
+    """Takes each `FLAG VALUE` of `flags` out of sys.argv (unittest must not see them) and
+    returns them by flag; --app becomes APP, the app every test here runs."""
+    global APP
+    values = {}
+    for flag in flags:
+        if flag in sys.argv:
+            i = sys.argv.index(flag)
+            values[flag] = sys.argv[i + 1]
+            del sys.argv[i:i + 2]
+    APP = values.get("--app", APP)
+    return values
+
+
 def read_png(path):
     """Decodes an 8-bit RGB/RGBA non-interlaced PNG: (width, height, channels, rows)."""
     rows = PngRows(path)
@@ -278,8 +292,5 @@ class Speed(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--app" in sys.argv:
-        i = sys.argv.index("--app")
-        APP = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
+    take_flags()
     unittest.main(verbosity=2)

@@ -367,8 +367,5 @@ class Script(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--app" in sys.argv:
-        i = sys.argv.index("--app")
-        sm.APP = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
+    sm.take_flags()
     unittest.main(verbosity=2)

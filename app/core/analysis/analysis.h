@@ -6,7 +6,7 @@
 
 #include "bank_conflicts.h"
 #include "coalescing.h"
-#include "device_profile.h"
+#include "core/run/device_profile.h"
 #include "occupancy.h"
 #include "races.h"
 #include "traffic.h"

@@ -2,10 +2,11 @@
 
 #include <array>
 #include <algorithm>
+#include <set>
 #include <map>
 #include <tuple>
 
-#include "memory_layout.h"
+#include "core/trace/memory_layout.h"
 
 namespace tilescope {
 
@@ -64,6 +65,22 @@ BankReport analyzeBankConflicts(const Trace& trace) {
   }
   for (auto& [key, h] : heat) report.heat.push_back(h);
   return report;
+}
+
+RequestPicture pictureOf(const SharedRequest& s) {
+  RequestPicture p;
+  p.space = MemorySpace::Shared;
+  p.array = requestArray(s.request.op, MemorySpace::Shared);
+  p.warp = s.request.warp, p.line = s.request.line, p.phase = s.request.phase, p.k = s.request.k;
+  p.write = s.request.write;
+  for (const RequestLane& l : s.request.lanes) {
+    p.lanes.push_back(l.lane);
+    p.addresses.push_back(l.address);
+    ++p.lanesPerBank[std::size_t(l.address / kBankWidthBytes % kBanks)];
+  }
+  for (int b = 0; b < kBanks; ++b) p.banks[std::size_t(b)] = s.wordsPerBank[std::size_t(b)];
+  p.wavefronts = s.wavefronts;
+  return p;
 }
 
 }  // namespace tilescope

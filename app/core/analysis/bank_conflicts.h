@@ -58,4 +58,7 @@ SharedRequest measureSharedRequest(WarpRequest request);
 
 BankReport analyzeBankConflicts(const Trace& trace);
 
+// The picture of one shared request: lanes stacked in their banks, words per bank, wavefronts.
+RequestPicture pictureOf(const SharedRequest& s);
+
 }  // namespace tilescope

@@ -1,8 +1,9 @@
 #include "coalescing.h"
 
 #include <algorithm>
+#include <set>
 
-#include "memory_layout.h"
+#include "core/trace/memory_layout.h"
 
 namespace tilescope {
 
@@ -48,6 +49,25 @@ CoalescingReport analyzeCoalescing(const Trace& trace) {
     report.requests.push_back(std::move(g));
   }
   return report;
+}
+
+RequestPicture pictureOf(const GlobalRequest& g) {
+  RequestPicture p;
+  p.space = MemorySpace::Global;
+  p.array = requestArray(g.request.op, MemorySpace::Global);
+  p.warp = g.request.warp, p.line = g.request.line, p.phase = g.request.phase, p.k = g.request.k;
+  p.write = g.request.write;
+  std::set<uint64_t> sectors, lines;
+  for (const RequestLane& l : g.request.lanes) {
+    p.lanes.push_back(l.lane);
+    p.addresses.push_back(l.address);
+    for (uint64_t b = l.address; b < l.address + l.bytes; b += 4) sectors.insert(b / kSectorBytes), lines.insert(b / kLineBytes);
+  }
+  p.sectors.assign(sectors.begin(), sectors.end());
+  p.lines.assign(lines.begin(), lines.end());
+  p.bytesUsed = g.bytesUsed;
+  p.bytesMoved = g.sectors * int(kSectorBytes);
+  return p;
 }
 
 }  // namespace tilescope

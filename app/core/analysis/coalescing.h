@@ -45,4 +45,7 @@ GlobalRequest measureGlobalRequest(WarpRequest request);
 
 CoalescingReport analyzeCoalescing(const Trace& trace);
 
+// The picture of one global request: lanes, addresses, sectors, lines, efficiency.
+RequestPicture pictureOf(const GlobalRequest& g);
+
 }  // namespace tilescope

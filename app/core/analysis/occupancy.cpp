@@ -11,16 +11,6 @@ namespace {
 int roundUp(int v, int unit) { return unit > 1 ? ceilDiv(v, unit) * unit : v; }
 }  // namespace
 
-KernelResources kernelResources(const KernelLaunch& L) {
-  KernelResources r;
-  r.threadsPerBlock = int(L.blockX * L.blockY);
-  // Dynamic kernels ask for their floats at launch; static ones declare their tiles.
-  r.sharedBytesPerBlock = L.dynamicSharedFloats > 0 ? int(L.dynamicSharedFloats * 4) : int(kernelSharedTiles(L).bytes);
-  r.registersPerThread = kEstimatedRegistersPerThread;
-  r.registersSource = "profile estimate: ptxas (CUDA 13.0, sm_80/sm_90) gives 31-32 for every kernel here";
-  return r;
-}
-
 std::string_view limiterName(OccupancyLimiter l) {
   switch (l) {
     case OccupancyLimiter::Threads: return "threads";

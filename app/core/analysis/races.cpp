@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-#include "memory_layout.h"
+#include "core/trace/memory_layout.h"
 
 namespace tilescope {
 

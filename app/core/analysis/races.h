@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "memory_layout.h"
+#include "core/trace/memory_layout.h"
 
 namespace tilescope {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "coalescing.h"
-#include "device_profile.h"
+#include "core/run/device_profile.h"
 
 namespace tilescope {
 

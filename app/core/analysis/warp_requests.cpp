@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "memory_layout.h"
+#include "core/trace/memory_layout.h"
 
 namespace tilescope {
 
@@ -81,6 +81,18 @@ std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space
     out[it->second.request].lanes.push_back({lane, uint32_t(i), address, uint8_t(4 * eventWidth(e.flags))});
   }
   return out;
+}
+
+std::string requestArray(Op op, MemorySpace space) {
+  const bool shared = space == MemorySpace::Shared;
+  switch (op) {
+    case Op::LoadM:
+    case Op::ReadM: return shared ? "Mds" : "M";
+    case Op::LoadN:
+    case Op::ReadN: return shared ? "Nds" : "N";
+    case Op::StoreP: return "P";
+    default: return "?";
+  }
 }
 
 }  // namespace tilescope

@@ -14,10 +14,12 @@
 // are two instructions here, and nvcc may merge them, or merge four consecutive shared
 // reads into one 128-bit load. The analyses say where this matters.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 
@@ -40,6 +42,29 @@ struct WarpRequest {
 };
 
 enum class MemorySpace { Global, Shared };
+
+// One request as the Coalescing and Bank conflicts panels draw it, and the layout file records
+// it: plain data, so what is drawn is also what tests read.
+struct RequestPicture {
+  MemorySpace space = MemorySpace::Global;
+  std::string array;  // "M", "N", "P" (global) or "Mds", "Nds" (shared)
+  int warp = 0, line = 0, phase = 0, k = -1;
+  bool write = false;
+  std::vector<int> lanes;           // the active lanes, ascending
+  std::vector<uint64_t> addresses;  // their byte addresses, lane by lane
+  // Global: the distinct 32-byte sectors and 128-byte lines (address / 32, address / 128) and
+  // the efficiency's two sides, bytes the lanes use and bytes the sectors move.
+  std::vector<uint64_t> sectors, lines;
+  int bytesUsed = 0, bytesMoved = 0;
+  // Shared: distinct 4-byte words asked of each bank, lanes in each bank, and wavefronts.
+  std::array<int, 32> banks{}, lanesPerBank{};
+  int wavefronts = 0;
+};
+// "M" or "Mds", ..., from a request's op and space.
+std::string requestArray(Op op, MemorySpace space);
+// Whether a request belongs to a timeline step of phase `phase` and dot-product step `k`
+// (-1: the loads before the k loop, or the store after it).
+inline bool requestInStep(const WarpRequest& r, int phase, int k) { return r.phase == phase && r.k == k; }
 
 // Every request of the trace in the given space, block by block in canonical order; inside
 // a block, in the order of each request's first event.

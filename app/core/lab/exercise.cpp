@@ -185,7 +185,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
   Grade g;
   g.passed = true;
   auto add = [&](std::string check, bool passed, std::string detail) {
-    g.items.push_back({std::move(check), passed, std::move(detail)});
+    g.items.push_back({std::move(check), passed, std::move(detail), std::nullopt});
     g.passed = g.passed && passed;
   };
   const bool wantsCorrect = std::any_of(x.checks.begin(), x.checks.end(), [](auto& c) { return c.kind == ExerciseCheck::Kind::Correct; });
@@ -237,6 +237,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
     char measured[64];
     std::snprintf(measured, sizeof measured, "measured %.4g", *v);
     add(check, max ? *v <= c.limit + 1e-9 : *v >= c.limit - 1e-9, measured);
+    g.items.back().value = *v;
   }
   return g;
 }

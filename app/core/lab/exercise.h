@@ -57,6 +57,7 @@ struct GradeItem {
   std::string check;  // "correct at 5x7x3", "max bank-conflicts 0"
   bool passed = false;
   std::string detail;  // the measured value, or what went wrong
+  std::optional<double> value;  // a metric check's measured value
 };
 struct Grade {
   bool passed = false;

@@ -8,23 +8,26 @@
 #include <csignal>
 
 #include "core/asset_paths.h"
-#include "core/launch_config.h"
+#include "core/run/launch_config.h"
 #include "kernels/ceil_div.h"
 #include "kernels/emu/emulator.h"
+#include "lab_cache.h"
 #include "lab_compile.h"
+#include "lab_confine.h"
 #include "lab_ipc.h"
 #include "lab_process.h"
 #include "lab_source.h"
 #if TILESCOPE_HAVE_CUDA
 #include "kernels/cuda/gpu_info.h"
 #endif
+#include "core/run/trace_decode.h"  // finishTrace, for both backends (a build without CUDA too)
 
 namespace tilescope::lab {
 
 namespace {
 
-// NVRTC's own limit on one compile, and CUDA's start-up, come before the run's time limit.
-constexpr double kGpuCompileSeconds = 120.0;
+// CUDA's start-up comes before the run's time limit (NVRTC's compile has its own).
+constexpr double kGpuStartSeconds = 10.0;
 // A timed run's inputs drawn on the host and copied to the device, before its time limit.
 constexpr double kTimingSetupSeconds = 60.0;
 
@@ -167,6 +170,10 @@ std::string signalName(int sig) {
     case SIGABRT: return "SIGABRT, the program aborted";
     case SIGBUS: return "SIGBUS, a misaligned or unmapped access";
     case SIGILL: return "SIGILL, an illegal instruction";
+    // A refused call made with every signal blocked (glibc's system() and popen() start
+    // their child so) ends the runner before its handler can name the call.
+    case SIGSYS: return "SIGSYS, the sandbox stopped a system call a kernel may not make (starting a process, "
+                        "running a program, a network connection)";
     default: return "signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
   }
 }
@@ -393,7 +400,7 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     if (why && gpu)
       return unavailable("--backend cuda: " + *why + " (--backend emu runs the kernel on the emulator, auto picks)");
     gpu = !why;
-    if (why) backendNote = why->rfind("no CUDA device", 0) == 0 ? "no CUDA device: runs on the emulator" : *why + ": runs on the emulator";
+    if (why) backendNote = why->rfind("No NVIDIA GPU", 0) == 0 ? "no NVIDIA GPU here: runs on the emulator" : *why + ": runs on the emulator";
   }
   if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
     return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
@@ -402,6 +409,7 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   const std::string source = applyDefines(q.source, defines);
   LabOutcome o;
   o.source = q.source;
+  if (auto refused = checkStudentSource(source, q.fileName)) return compileError(std::move(o), {*refused});
   auto kernel = readKernelSource(source, q.fileName);
   if (!kernel) {
     // A signature the lab cannot map, a fragment without a kernel: shown like a compiler's
@@ -426,26 +434,36 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   o.launch = *launch;
   o.launch.backend = gpu ? "cuda" : "emulator";
   o.launch.backendNote = backendNote;
+  if (!(q.compileTimeoutSeconds > 0.0) || q.compileTimeoutSeconds > 3600.0)
+    return invalidInput("--compile-timeout must be more than 0 and at most 3600 seconds");
+  if (auto s = requireSandbox(q); !s) return s.error();
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();
   auto runner = findRunner();
   if (!runner) return runner.error();
+  auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed on return
+  if (!scratch) return scratch.error();
   // The emulator's kernel is compiled here into a shared object; the GPU's is compiled by
   // the runner (NVRTC), in the same child that runs it.
-  std::optional<CompileResult> compiled;
   std::optional<GpuCompileJob> gpuJob;
+  const std::filesystem::path object = scratch->dir() / "kernel.so";
   if (gpu) {
-    auto job = prepareGpuCompile(gpuTranslationUnit(*kernel, source, q.fileName), q.defines, *cache);
+    auto job = prepareGpuCompile(gpuTranslationUnit(*kernel, source, q.fileName), q.defines, *cache, scratch->dir());
     if (!job) return job.error();
     gpuJob = std::move(*job);
+    copyGpuModulesIn(*gpuJob);
   } else {
-    auto c = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, q.cancel);
-    if (!c) return c.error();
-    compiled = std::move(*c);
+    const CompileOptions options{*runner, q.sandbox, q.compileTimeoutSeconds, q.cancel};
+    auto compiled = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, options);
+    if (!compiled) return compiled.error();
     o.cached = compiled->cached;
     o.compileSeconds = compiled->seconds;
     o.compilerOutput = compiled->output;
     if (!compiled->ok) return compileError(std::move(o), compiled->diagnostics);
+    // The runner loads the bytes whose hash was checked, from a place nobody else writes.
+    const std::string bytes = loadFromCache(compiled->object);
+    if (bytes.empty()) return failure("the compiled kernel " + compiled->object.string() + " changed in the cache before it was loaded: run again");
+    if (auto s = writeFileBytes(object, bytes); !s) return s.error();
   }
 
   RunnerRequest rq;
@@ -456,6 +474,13 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   // runner doubles it for kernels that record more.
   rq.slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(launch->dims.k) + 16, 1u << 20));
   rq.maxTraceSlots = kMaxTraceEvents;
+  uint64_t responseBytes = 1ull << 30;
+  if (!timing) {  // refused before it runs when its trace would not fit the runner's memory
+    auto memory = predictLaunchMemory(rq, q.memoryLimitBytes);
+    if (!memory) return memory.error();
+    rq.maxTraceSlots = memory->maxTraceSlots;
+    responseBytes = memory->responseBytes;
+  }
   rq.timeoutSeconds = q.timeoutSeconds;
   for (const LabArg& a : launch->args) rq.scalars.push_back(a.value);
   const TraceSink facts = labTraceSinkFacts(*kernel, int(launch->block.x));
@@ -473,31 +498,37 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     rq.n = inputN(inputs).values;
   }
 
-  const std::string stem = "run-" + std::to_string(getpid()) + "-" + std::to_string(std::rand());
-  const std::filesystem::path requestFile = *cache / (stem + ".req"), responseFile = *cache / (stem + ".resp"),
-                              stopFile = *cache / (stem + ".stop"), logFile = *cache / (stem + ".log");
+  const std::filesystem::path& dir = scratch->dir();
+  const std::filesystem::path requestFile = dir / "request", responseFile = dir / "response", stopFile = dir / "stop",
+                              logFile = dir / "output.log";
+  // The scratch directory goes with `scratch`; what NVRTC compiled goes into the cache first.
   auto cleanup = [&] {
-    std::error_code ec;
-    for (const auto& f : {requestFile, responseFile, stopFile, logFile}) std::filesystem::remove(f, ec);
-    if (gpuJob) std::filesystem::remove(gpuJob->unitFile, ec);
+    if (gpuJob) storeGpuModulesOut(*gpuJob);
   };
   if (auto s = writeRunnerRequest(requestFile, rq); !s) return s.error();
   // The runner stops itself at the limit and says where; the kill a few seconds later is the
   // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
   // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
+  // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
+  // runs for up to the time limit plus the timing budget.
+  const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;
+  const double limitSeconds =
+      q.timeoutSeconds + timedSeconds + (gpu ? q.compileTimeoutSeconds + kGpuStartSeconds : 5.0);
+  const SandboxPolicy policy =
+      runnerPolicy(gpu, dir, gpuJob ? gpuJob->include : std::filesystem::path(), q, limitSeconds, responseBytes);
+  o.sandbox = describeSandbox(q.sandbox, policy.kind, policy.limits);
   std::vector<std::string> argv = {runner->string()};
+  if (q.sandbox)
+    for (const std::string& a : sandboxArguments(policy)) argv.push_back(a);
   if (gpu)
     argv.insert(argv.end(), {timing ? "--cuda-time" : "--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
-  else argv.push_back(compiled->object.string());
+  else argv.push_back(object.string());
   argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
   if (gpu) {
     argv.push_back(gpuJob->programName.string());
     argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
   }
-  // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
-  // runs for up to the time limit plus the timing budget.
-  const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;
-  auto child = runChild(argv, q.timeoutSeconds + timedSeconds + (gpu ? kGpuCompileSeconds + 10.0 : 5.0), q.cancel, logFile);
+  auto child = runChild(argv, childEnvironment(dir.string()), limitSeconds, q.cancel, logFile);
   if (!child) {
     cleanup();
     return child.error();
@@ -513,6 +544,9 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     o.verdict = LabVerdict::TimedOut;
     o.summary = child->cancelled ? "timed out: cancelled" + at
                                  : "timed out: still running after " + std::string(limit) + " s (an endless loop?)" + at;
+  } else if (stop.syscall >= 0) {
+    o.verdict = LabVerdict::Crashed;
+    o.summary = sandboxStopSummary(stop.syscall) + at;
   } else if (child->signal != 0 || stop.signal != 0) {
     o.verdict = LabVerdict::Crashed;
     o.summary = "crashed: " + signalName(child->signal ? child->signal : stop.signal) + at;

@@ -28,16 +28,23 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bounds_report.h"
+#include "core/run/bounds_report.h"
 #include "core/analysis/races.h"
-#include "core/run.h"
-#include "core/timing.h"
+#include "core/run/run.h"
+#include "core/timing/timing.h"
 #include "kernels/launch_report.h"
 #include "kernels/result.h"
 
 namespace tilescope::lab {
 
 enum class LabBackend { Emulator, Cuda, Auto };
+
+// The compiler's time limit when none is given (--compile-timeout): a lab kernel compiles in
+// a few seconds; half a minute is something else (a template bomb, a loaded machine).
+inline constexpr double kDefaultCompileSeconds = 30.0;
+// The runner's address-space limit when none is given (--memory-limit): room for the
+// emulator, the inputs and a trace of 40 Mi events.
+inline constexpr uint64_t kDefaultMemoryLimitBytes = 4ull << 30;
 
 struct LabDefine {
   std::string name, value;  // -D NAME=VALUE; replaces a `#define NAME ...` line of the file
@@ -62,7 +69,12 @@ struct LabRequest {
   unsigned sharedBytes = 0;  // dynamic shared memory (the <<< >>>'s third parameter)
   // Auto: the GPU when this build has CUDA and a device is present, else the emulator.
   LabBackend backend = LabBackend::Emulator;
-  double timeoutSeconds = 5.0;  // of the run; a compile has its own, longer limit
+  double timeoutSeconds = 5.0;  // of the run
+  double compileTimeoutSeconds = kDefaultCompileSeconds;  // of the compile (on the GPU: NVRTC's, added to the run's)
+  uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // the runner's address space; a launch whose trace would not fit is refused
+  // The runner and the compiler confined (lab_sandbox.h). Off only on request (--no-sandbox);
+  // on, a machine whose kernel lacks Landlock or seccomp refuses to run the kernel.
+  bool sandbox = true;
   uint64_t seed = 1;            // M and N are drawn as for a built-in kernel (core/run.h)
   std::string cacheDir;         // compiled kernels; empty: $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab
   const std::atomic<bool>* cancel = nullptr;  // set it to stop the child (reported as timed out)
@@ -127,7 +139,7 @@ struct LabLaunch {
   std::vector<LabArg> args;        // values of the further scalar parameters, in order
   unsigned sharedBytes = 0;
   std::string backend;  // "emulator" or "cuda"
-  std::string backendNote;  // why --backend auto ran on the emulator ("no CUDA device: runs on the emulator")
+  std::string backendNote;  // why --backend auto ran on the emulator ("no NVIDIA GPU here: runs on the emulator")
 };
 
 // What the GPU's compiler made of the kernel (a run with --backend cuda).
@@ -154,6 +166,7 @@ struct LabOutcome {
   unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the executor placed them
   std::optional<LabGpuFacts> gpu;  // a run on the GPU that compiled
   bool cached = false;  // the compiled kernel came from the cache
+  std::string sandbox;  // how the run was confined, one line (describeSandbox)
   double compileSeconds = 0.0, runSeconds = 0.0;
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
   std::optional<TimingResult> timing;  // timeLab: what the GPU measured (times only when verified)

@@ -12,7 +12,9 @@
 
 #include "kernels/embedded_file.h"
 #include "kernels/rewrite/declaration_rewrite.h"
+#include "lab_cache.h"
 #include "lab_process.h"
+#include "lab_sandbox.h"
 
 namespace tilescope {
 std::span<const EmbeddedFile> labHeaderFiles();  // the headers a lab kernel compiles against (CMake embeds them)
@@ -22,44 +24,9 @@ namespace tilescope::lab {
 
 namespace {
 
-constexpr double kCompileTimeoutSeconds = 120.0;
 // -O1: a kernel compiles in about the time -O0 takes, and the views' many small inline
 // functions run several times faster than unoptimised.
 const std::vector<std::string> kFlags = {"-std=c++20", "-O1", "-fPIC", "-shared", "-fdiagnostics-color=never"};
-
-uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-std::string hex(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)v);
-  return buf;
-}
-std::string uniqueSuffix() {
-  static std::atomic<unsigned> counter{0};
-  std::random_device rd;
-  return std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" + hex(rd()).substr(8);
-}
-
-Status writeFile(const std::filesystem::path& file, std::string_view text) {
-  std::filesystem::create_directories(file.parent_path());
-  std::ofstream out(file, std::ios::binary);
-  out.write(text.data(), std::streamsize(text.size()));
-  out.close();
-  if (!out) return failure("cannot write " + file.string());
-  return Ok{};
-}
-
-std::string slurp(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The embedded headers, written once per version of them into the cache.
 Result<std::filesystem::path> headerDirectory(const std::filesystem::path& cache, uint64_t& hash) {
@@ -68,11 +35,12 @@ Result<std::filesystem::path> headerDirectory(const std::filesystem::path& cache
   const std::filesystem::path dir = cache / ("include-" + hex(hash));
   std::error_code ec;
   if (std::filesystem::is_directory(dir, ec)) return dir;
-  const std::filesystem::path tmp = cache / ("include-tmp-" + uniqueSuffix());
+  auto tmp = Scratch::create(cache, "include");
+  if (!tmp) return tmp.error();
   for (const EmbeddedFile& f : labHeaderFiles())
-    if (auto s = writeFile(tmp / std::string(f.path), f.text); !s) return s.error();
-  std::filesystem::rename(tmp, dir, ec);
-  if (ec) std::filesystem::remove_all(tmp, ec);  // another run got there first
+    if (auto s = writeFileBytes(tmp->dir() / std::string(f.path), f.text); !s) return s.error();
+  chmod(tmp->dir().c_str(), 0755);  // read by the children, which may not write it
+  std::filesystem::rename(tmp->dir(), dir, ec);  // when another run got there first, tmp goes
   if (!std::filesystem::is_directory(dir)) return failure("cannot create " + dir.string());
   return dir;
 }
@@ -244,20 +212,6 @@ namespace tslab {
   return u;
 }
 
-Result<std::filesystem::path> labCacheDirectory(const std::string& requested) {
-  std::filesystem::path dir;
-  if (!requested.empty()) dir = requested;
-  else if (const char* c = std::getenv("TILESCOPE_LAB_CACHE"); c && *c) dir = c;
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = std::filesystem::path(x) / "tilescope" / "lab";
-  else if (const char* h = std::getenv("HOME"); h && *h) dir = std::filesystem::path(h) / ".cache" / "tilescope" / "lab";
-  else dir = std::filesystem::temp_directory_path() / ("tilescope-lab-" + std::to_string(getuid()));
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!std::filesystem::is_directory(dir))
-    return unavailable("cannot create the lab's cache directory " + dir.string() + (ec ? ": " + ec.message() : ""));
-  return dir;
-}
-
 Result<std::filesystem::path> findCompiler() {
   if (const char* c = std::getenv("TILESCOPE_LAB_CXX"); c && *c) {
     std::filesystem::path p(c);
@@ -272,75 +226,101 @@ Result<std::filesystem::path> findCompiler() {
   return p;
 }
 
+namespace {
+// What the compiler may read (and run): the toolchain and the lab's headers, nothing of the
+// user's. It writes only its scratch directory.
+SandboxPolicy compilerPolicy(const std::filesystem::path& include, const std::filesystem::path& scratch,
+                             double timeoutSeconds) {
+  SandboxPolicy p;
+  p.kind = SandboxKind::Compiler;
+  p.readPaths = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/ld.so.cache", "/etc/alternatives",
+                 include.string()};
+  p.writePaths = {scratch.string(), "/dev/null"};
+  p.limits.cpuSeconds = timeoutSeconds + 1.0;
+  p.limits.openFiles = 256;
+  p.parentPid = getpid();
+  return p;
+}
+
+CompileResult timedOutCompile(std::string_view fileName, const ChildResult& child, double limit) {
+  CompileResult r;
+  r.seconds = child.seconds;
+  r.output = child.output;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the compile was stopped after %g s, the lab's limit (--compile-timeout SECONDS raises it)", limit);
+  r.diagnostics.push_back({std::string(fileName), 1, 1, child.cancelled ? "the compile was cancelled" : text});
+  return r;
+}
+}  // namespace
+
 Result<CompileResult> compileForEmulator(const std::string& unit, std::string_view fileName,
                                          const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
-                                         const std::atomic<bool>* cancel) {
+                                         const CompileOptions& options) {
   auto compiler = findCompiler();
   if (!compiler) return compiler.error();
+  std::error_code ec;
+  // The real file: under Landlock a symbolic link (c++ -> /etc/alternatives/c++) is not followed for us.
+  const std::filesystem::path tool = std::filesystem::canonical(*compiler, ec);
   uint64_t headersHash = 0;
   auto include = headerDirectory(cacheDir, headersHash);
   if (!include) return include.error();
 
-  std::vector<std::string> args = {compiler->string()};
+  std::vector<std::string> args = {ec ? compiler->string() : tool.string()};
   args.insert(args.end(), kFlags.begin(), kFlags.end());
   args.push_back("-I" + include->string());
   for (const LabDefine& d : defines) args.push_back("-D" + d.name + "=" + d.value);
   struct stat st{};
-  stat(compiler->c_str(), &st);
+  stat(args[0].c_str(), &st);
   uint64_t h = fnv1a(unit, headersHash);
   for (const std::string& a : args) h = fnv1a(a + '\n', h);
   h = fnv1a(std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime), h);
   const std::string key = hex(h);
 
   CompileResult r;
-  const std::filesystem::path object = cacheDir / (key + ".so");
-  const std::filesystem::path errors = cacheDir / (key + ".err");
-  std::error_code ec;
-  if (std::filesystem::exists(object, ec)) {
+  const std::filesystem::path object = cacheDir / (key + ".so"), errors = cacheDir / (key + ".err");
+  if (std::filesystem::exists(object, ec) && !loadFromCache(object).empty()) {
     r.ok = r.cached = true;
     r.object = object;
     return r;
   }
-  if (std::filesystem::exists(errors, ec)) {  // the same text failed before: the same messages
+  if (std::string cachedErrors = loadFromCache(errors); !cachedErrors.empty()) {  // the same text failed before
     r.cached = true;
-    r.output = slurp(errors);
+    r.output = std::move(cachedErrors);
     r.diagnostics = parseDiagnostics(r.output, fileName);
     return r;
   }
-  const std::string suffix = uniqueSuffix();
-  const std::filesystem::path source = cacheDir / (key + "-" + suffix + ".cpp");
-  const std::filesystem::path temporary = cacheDir / (key + "-" + suffix + ".so.tmp");
-  const std::filesystem::path log = cacheDir / (key + "-" + suffix + ".log");
-  if (auto s = writeFile(source, unit); !s) return s.error();
-  args.push_back("-o");
-  args.push_back(temporary.string());
-  args.push_back(source.string());
-  auto child = runChild(args, kCompileTimeoutSeconds, cancel, log);
-  std::filesystem::remove(source, ec);
-  std::filesystem::remove(log, ec);
+  auto scratch = Scratch::create(cacheDir, "compile");
+  if (!scratch) return scratch.error();
+  const std::filesystem::path source = scratch->dir() / "unit.cpp", output = scratch->dir() / "kernel.so";
+  if (auto s = writeFileBytes(source, unit); !s) return s.error();
+  args.insert(args.end(), {"-o", output.string(), source.string()});
+  std::vector<std::string> argv = args;
+  if (options.sandbox) {  // tilescope-lab-runner confines itself, then becomes the compiler
+    argv = {options.runner.string()};
+    for (const std::string& a : sandboxArguments(compilerPolicy(*include, scratch->dir(), options.timeoutSeconds)))
+      argv.push_back(a);
+    argv.push_back("--exec");
+    argv.insert(argv.end(), args.begin(), args.end());
+  }
+  auto child = runChild(argv, childEnvironment(scratch->dir().string()), options.timeoutSeconds, options.cancel,
+                        scratch->dir() / "compiler.log");
   if (!child) return child.error();
+  if (child->timedOut || child->cancelled) return timedOutCompile(fileName, *child, options.timeoutSeconds);
   r.seconds = child->seconds;
   r.output = child->output;
-  if (child->timedOut || child->cancelled) {
-    std::filesystem::remove(temporary, ec);
-    return failure("the compiler " + std::string(child->cancelled ? "was cancelled" : "took longer than " +
-                                                      std::to_string(int(kCompileTimeoutSeconds)) + " s"));
-  }
-  if (child->exitCode == 0 && std::filesystem::exists(temporary, ec)) {
-    std::filesystem::rename(temporary, object, ec);
-    if (ec) return failure("cannot move the compiled kernel into " + object.string() + ": " + ec.message());
+  if (child->exitCode == 0 && std::filesystem::exists(output, ec)) {
+    if (auto s = storeInCache(object, readFileBytes(output)); !s) return s.error();
     r.ok = true;
     r.object = object;
     return r;
   }
-  std::filesystem::remove(temporary, ec);
   r.diagnostics = parseDiagnostics(r.output, fileName);
   if (r.diagnostics.empty())
-    return failure("the compiler " + compiler->string() + " failed without an error message (" +
+    return failure("the compiler " + args[0] + " failed without an error message (" +
                    (child->signal ? "signal " + std::to_string(child->signal) : "exit " + std::to_string(child->exitCode)) +
                    "): " + r.output.substr(0, 400));
-  const std::filesystem::path tmpErrors = cacheDir / (key + "-" + suffix + ".err.tmp");
-  if (writeFile(tmpErrors, r.output)) std::filesystem::rename(tmpErrors, errors, ec);
+  (void)storeInCache(errors, r.output);
   return r;
 }
 
@@ -394,7 +374,7 @@ std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string
 }
 
 Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,
-                                        const std::filesystem::path& cacheDir) {
+                                        const std::filesystem::path& cacheDir, const std::filesystem::path& scratch) {
   uint64_t headersHash = 0;
   auto include = headerDirectory(cacheDir, headersHash);
   if (!include) return include.error();
@@ -404,9 +384,11 @@ Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vect
   for (const LabDefine& d : defines) job.options.push_back("-D" + d.name + "=" + d.value);
   uint64_t h = fnv1a(unit, headersHash);
   for (const std::string& o : job.options) h = fnv1a(o + '\n', h);
-  job.cubinStem = cacheDir / ("gpu-" + hex(h));
-  job.unitFile = cacheDir / ("gpu-" + hex(h) + "-" + uniqueSuffix() + ".cu");
-  if (auto s = writeFile(job.unitFile, unit); !s) return s.error();
+  job.cacheStem = cacheDir / ("gpu-" + hex(h));
+  job.cubinStem = scratch / ("gpu-" + hex(h));
+  job.unitFile = scratch / "unit.cu";
+  job.include = *include;
+  if (auto s = writeFileBytes(job.unitFile, unit); !s) return s.error();
   return job;
 }
 

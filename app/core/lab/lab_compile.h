@@ -11,7 +11,9 @@
 
 #include "kernels/result.h"
 #include "lab.h"
+#include "lab_cache.h"
 #include "lab_source.h"
+
 
 namespace tilescope::lab {
 
@@ -32,9 +34,14 @@ inline constexpr const char* kGpuPlainEntryName = "tilescopeLabPlain";
 // What tilescope-lab-runner --cuda needs to compile a unit with NVRTC: the unit written into
 // the cache, the cache's name for the compiled module (the runner appends the architecture),
 // and NVRTC's options (the embedded headers, the defines, the language).
+// The runner never writes the cache: it compiles in its scratch directory, where the lab has
+// copied the cache's checked entries for the unit (CACHE/gpu-HASH-*) beforehand and from
+// where it stores new ones afterwards.
 struct GpuCompileJob {
-  std::filesystem::path unitFile;   // the caller removes it after the run
-  std::filesystem::path cubinStem;  // CACHE/gpu-HASH: the runner adds "-sm_XY.cubin"
+  std::filesystem::path unitFile;   // SCRATCH/unit.cu
+  std::filesystem::path cubinStem;  // SCRATCH/gpu-HASH: the runner adds "-sm_XY-nvrtcV.cubin"
+  std::filesystem::path cacheStem;  // CACHE/gpu-HASH
+  std::filesystem::path include;    // the lab's headers, which the runner reads
   // What NVRTC is told the unit is called: a file in the header directory. NVRTC looks for a
   // quoted #include in the directory of the program's name first; a bare name would make that
   // the working directory, and run from tilescope's source tree its kernels/ headers would
@@ -43,7 +50,7 @@ struct GpuCompileJob {
   std::vector<std::string> options;
 };
 Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,
-                                        const std::filesystem::path& cacheDir);
+                                        const std::filesystem::path& cacheDir, const std::filesystem::path& scratch);
 
 struct CompileResult {
   bool ok = false;
@@ -54,17 +61,22 @@ struct CompileResult {
   double seconds = 0.0;
 };
 
-// The cache directory of `request` (created), or why there is none.
-Result<std::filesystem::path> labCacheDirectory(const std::string& requested);
-
 // The C++ compiler: $TILESCOPE_LAB_CXX, else c++, g++ or clang++ on $PATH.
 Result<std::filesystem::path> findCompiler();
 
+struct CompileOptions {
+  std::filesystem::path runner;  // tilescope-lab-runner: it confines the compiler (lab_sandbox.h)
+  bool sandbox = true;
+  double timeoutSeconds = kDefaultCompileSeconds;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
 // Compiles `unit` with `defines` into a cached shared object. An Error when no compiler could
-// be run; a compiler that rejects the kernel is a result with diagnostics.
+// be run; a compiler that rejects the kernel, or runs past the time limit, is a result with
+// diagnostics.
 Result<CompileResult> compileForEmulator(const std::string& unit, std::string_view fileName,
                                          const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
-                                         const std::atomic<bool>* cancel);
+                                         const CompileOptions& options);
 
 // `FILE:LINE:COL: error: MESSAGE` lines of a compiler's output (and NVRTC's
 // `FILE(LINE): error: MESSAGE`), each once; those in `fileName` first,

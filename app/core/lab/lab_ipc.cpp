@@ -162,6 +162,7 @@ RunnerStop readRunnerStop(const std::filesystem::path& file) {
   while (in >> word) {
     if (word == "timeout") s.timeout = true;
     else if (word == "signal") in >> s.signal;
+    else if (word == "sandbox") in >> s.syscall;
     else if (word == "block") in >> s.block.x >> s.block.y, s.located = true;
     else if (word == "thread") in >> s.thread.x >> s.thread.y;
     else if (word == "line") in >> s.line;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 #include "kernels/launch_report.h"
 #include "kernels/result.h"
 #include "lab.h"
@@ -66,11 +66,13 @@ Result<RunnerRequest> readRunnerRequest(const std::filesystem::path& file);
 Status writeRunnerResponse(const std::filesystem::path& file, const RunnerResponse& r);
 Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file);
 
-// What the runner's signal handler leaves behind: "signal 11", "timeout", then "block X Y",
+// What the runner's signal handler leaves behind: "signal 11", "timeout", "sandbox N" (seccomp
+// refused system call N), then "block X Y",
 // "thread X Y", "line L" where it knew them.
 struct RunnerStop {
   bool timeout = false;
   int signal = 0;
+  int syscall = -1;  // the system call the sandbox refused, or -1
   bool located = false;
   Dim3 block, thread;
   int line = 0;

@@ -21,9 +21,17 @@ struct ChildResult {
   double seconds = 0.0;
 };
 
-// Runs argv[0] (a path) with argv; an Error only when it could not be started.
-Result<ChildResult> runChild(const std::vector<std::string>& argv, double timeoutSeconds,
-                             const std::atomic<bool>* cancel, const std::filesystem::path& outputFile);
+// Runs argv[0] (a path) with argv in the environment `environment` (NAME=VALUE each: the
+// lab's children get a clean one, lab_sandbox.h); an Error only when it could not be started.
+// The child's output file is where a sandboxed child may write, its scratch directory.
+Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+                             double timeoutSeconds, const std::atomic<bool>* cancel,
+                             const std::filesystem::path& outputFile);
+
+// Set by an interrupt (the CLI's SIGINT and SIGTERM handler, the app closing): every running
+// child's process group is killed, the lab runs return as cancelled and remove their files.
+// Setting it is async-signal-safe.
+std::atomic<bool>& labInterrupted();
 
 // The first of `names` found on $PATH, or empty.
 std::filesystem::path findOnPath(const std::vector<std::string>& names);

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "core/launch_config.h"
+#include "core/run/launch_config.h"
 #include "lab.h"
 
 namespace tilescope::lab {

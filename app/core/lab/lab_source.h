@@ -10,6 +10,7 @@
 
 #include "kernels/result.h"
 #include "kernels/trace_sink.h"
+#include "lab.h"
 
 namespace tilescope::lab {
 
@@ -56,5 +57,10 @@ std::string applyDefines(std::string_view source, const std::vector<std::pair<st
 
 // The value of `#define NAME VALUE` in `source` when VALUE is a plain integer.
 std::optional<int> definedInteger(std::string_view source, std::string_view name);
+
+// What the lab refuses before compiling, at its line: an #include of anything but the headers
+// NVRTC provides (so no file of the machine reaches the compiler's messages), and the names of
+// the lab's own views and recorder (lab_source_check.cpp).
+std::optional<LabDiagnostic> checkStudentSource(std::string_view text, std::string_view fileName);
 
 }  // namespace tilescope::lab

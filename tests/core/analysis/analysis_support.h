@@ -2,7 +2,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "test_support.h"
 
 namespace tilescope::analysis_testing {

@@ -144,7 +144,7 @@ TEST(NcuFixtures, ModelEqualsNsightCompute) {
   EXPECT_GT(compared, 0);
 }
 
-// The ladder's rows are there and compared: 6 kernels x 4 global metrics, 5 x conflicts.
+// The ladder's rows are there and compared: 7 kernels x 4 global metrics, 5 x conflicts.
 TEST(NcuFixtures, TheLaddersKernelsAreHeldToTheirCounters) {
   int rows = 0;
   for (const FixtureRow& row : readFixtures())
@@ -156,13 +156,21 @@ TEST(NcuFixtures, TheLaddersKernelsAreHeldToTheirCounters) {
       ASSERT_TRUE(run.trace) << describe(c);
       const CoalescingReport g = analyzeCoalescing(*run.trace);
       const BankReport b = analyzeBankConflicts(*run.trace);
-      if (row.metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") EXPECT_EQ(g.loads.sectors, row.value) << describe(c);
-      if (row.metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") EXPECT_EQ(g.stores.sectors, row.value) << describe(c);
+      if (row.metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") {
+        EXPECT_EQ(g.loads.sectors, row.value) << describe(c);
+      }
+      if (row.metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") {
+        EXPECT_EQ(g.stores.sectors, row.value) << describe(c);
+      }
       if (row.metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" &&
-          sharedConflictsMatchSass(row.config.kernel))
+          sharedConflictsMatchSass(row.config.kernel)) {
         EXPECT_EQ(b.loads.conflicts(), row.value) << describe(c);
+      }
     }
-  EXPECT_EQ(rows, 60);  // 6 launches x 10 metrics
+  // 6 launches x 10 metrics; rung 8 (2026-11-24, bench/results/2026-11-24-h100-rung8): 8 metrics
+  // (its shared stores are the copy engine's, not counted), its bank conflicts not compared:
+  // ncu counts 6144 where the model's quarter-warp rule gives 4096 for its float4 reads along k.
+  EXPECT_EQ(rows, 68);
 }
 
 }  // namespace

@@ -1,0 +1,205 @@
+#include "core/files/chrome_trace.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/json_writer.h"
+#include "kernels/ceil_div.h"
+
+namespace tilescope {
+
+namespace {
+
+
+// One barrier interval of one warp.
+struct WarpInterval {
+  bool used = false;
+  int phase = 0;
+  uint64_t first = 0, last = 0;  // logical positions of its first and last event
+  uint64_t loads = 0, reads = 0, stores = 0, outOfBounds = 0, zeroFills = 0;
+  uint64_t copies = 0, mbarrierSteps = 0;  // rung 8: tensor-map copies issued, mbarrier steps
+  bool closed = false;           // ends at a barrier
+  int barrierLine = 0;
+  uint64_t barrierPos = 0;       // logical position of the warp's last arrival
+  uint64_t barrierClock = 0;     // latest clock64 of the warp's arrivals
+};
+
+void addEvent(WarpInterval& w, const Event& e, uint64_t pos) {
+  if (!w.used) {
+    w.used = true;
+    w.first = pos;
+    w.phase = e.phase;
+  }
+  w.last = pos;
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN:
+      if (zeroFilled(e)) ++w.zeroFills;
+      else ++w.loads;
+      break;
+    case Op::ReadM:
+    case Op::ReadN: ++w.reads; break;
+    case Op::StoreP: ++w.stores; break;
+    case Op::CopyM:  // a tensor-map copy fills a tile without any thread loading it
+    case Op::CopyN: ++w.copies; break;
+    case Op::MbarrierInit:
+    case Op::MbarrierArrive:
+    case Op::MbarrierWait: ++w.mbarrierSteps; break;
+    case Op::Barrier:
+      w.closed = true;
+      w.barrierLine = e.line;
+      w.barrierPos = std::max(w.barrierPos, pos);
+      w.barrierClock = std::max(w.barrierClock, barrierClock(e));
+      break;
+    case Op::None: break;
+  }
+  const bool touchesAnElement = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::ReadM ||
+                                e.op == Op::ReadN || e.op == Op::StoreP;
+  if (touchesAnElement && !inBounds(e) && !zeroFilled(e)) ++w.outOfBounds;
+}
+
+std::string sliceName(const WarpInterval& w, int phases) {
+  std::string what = w.reads ? "k loop"
+                     : w.loads || w.zeroFills ? "load tiles"
+                     : w.copies             ? "issue tile copies"
+                     : w.stores             ? "store P"
+                                            : "wait";
+  if (w.loads && w.reads) what = "load + k loop";
+  return phases > 0 ? "phase " + std::to_string(w.phase) + ": " + what : what;
+}
+
+void writeMetadata(JsonWriter& json, const char* name, int pid, int tid, const std::string& value, int sort) {
+  json.beginObject().field("name", name).field("ph", "M").field("pid", pid);
+  if (tid >= 0) json.field("tid", tid);
+  json.key("args").beginObject().field("name", value).endObject().endObject();
+  json.beginObject()
+      .field("name", tid >= 0 ? "thread_sort_index" : "process_sort_index")
+      .field("ph", "M")
+      .field("pid", pid);
+  if (tid >= 0) json.field("tid", tid);
+  json.key("args").beginObject().field("sort_index", sort).endObject().endObject();
+}
+
+}  // namespace
+
+std::string_view chromeTimebaseName(ChromeTimebase t) { return t == ChromeTimebase::GpuClock ? "gpu-clock" : "logical"; }
+
+ChromeTimebase defaultChromeTimebase(const Run& run) {
+  if (run.backend != "cuda" || !run.trace) return ChromeTimebase::Logical;
+  for (const Event& e : run.trace->events)
+    if (e.op == Op::Barrier && barrierClock(e) != 0) return ChromeTimebase::GpuClock;
+  return ChromeTimebase::Logical;
+}
+
+void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase) {
+  JsonWriter json(out);
+  const Trace& t = *run.trace;
+  const KernelLaunch& L = t.launch;
+  const int threadsPerBlock = int(L.blockX * L.blockY);
+  const int warps = ceilDiv(threadsPerBlock, kWarpSize);
+  const bool clocks = timebase == ChromeTimebase::GpuClock;
+
+  json.beginObject();
+  json.field("displayTimeUnit", "ns");
+  json.key("otherData").beginObject();
+  json.field("tool", "tilescope");
+  json.field("run", describe(run.config));
+  json.field("backend", run.backend);
+  json.field("device", run.device);
+  json.field("timebase", chromeTimebaseName(timebase));
+  json.field("time_unit", clocks ? "1 us = 1 GPU clock cycle, each block from its first barrier arrival"
+                                 : "1 us = 1 trace event in canonical (emulator execution) order");
+  json.endObject();
+  json.key("traceEvents").beginArray();
+
+  std::vector<int> intervalOf(static_cast<std::size_t>(threadsPerBlock));
+  std::vector<std::vector<WarpInterval>> perWarp(static_cast<std::size_t>(warps));
+  std::size_t begin = 0;
+  const auto& ev = t.events;
+  while (begin < ev.size()) {
+    std::size_t end = begin;
+    while (end < ev.size() && ev[end].blockX == ev[begin].blockX && ev[end].blockY == ev[begin].blockY) ++end;
+    const int bx = ev[begin].blockX, by = ev[begin].blockY;
+    const int pid = by * int(L.gridX) + bx;
+    std::fill(intervalOf.begin(), intervalOf.end(), 0);
+    for (auto& w : perWarp) w.clear();
+    for (std::size_t i = begin; i < end; ++i) {
+      const Event& e = ev[i];
+      const int thread = linearThread(e, L.blockX);
+      if (thread < 0 || thread >= threadsPerBlock) continue;
+      auto& intervals = perWarp[std::size_t(thread / kWarpSize)];
+      const int interval = intervalOf[std::size_t(thread)];
+      if (intervals.size() <= std::size_t(interval)) intervals.resize(std::size_t(interval) + 1);
+      addEvent(intervals[std::size_t(interval)], e, i - begin);
+      if (e.op == Op::Barrier) ++intervalOf[std::size_t(thread)];
+    }
+    uint64_t clockBase = UINT64_MAX;  // the block's first barrier arrival
+    for (std::size_t i = begin; clocks && i < end; ++i)
+      if (ev[i].op == Op::Barrier) clockBase = std::min(clockBase, barrierClock(ev[i]));
+    if (clockBase == UINT64_MAX) clockBase = 0;
+
+    writeMetadata(json, "process_name", pid, -1,
+                  "block (" + std::to_string(bx) + "," + std::to_string(by) + ")", pid);
+    for (int w = 0; w < warps; ++w) {
+      if (perWarp[std::size_t(w)].empty()) continue;
+      const int lastThread = std::min(threadsPerBlock, (w + 1) * kWarpSize) - 1;
+      writeMetadata(json, "thread_name", pid, w,
+                    "warp " + std::to_string(w) + " (threads " + std::to_string(w * kWarpSize) + "-" +
+                        std::to_string(lastThread) + ")",
+                    w);
+      uint64_t previousEnd = 0;
+      for (std::size_t i = 0; i < perWarp[std::size_t(w)].size(); ++i) {
+        const WarpInterval& iv = perWarp[std::size_t(w)][i];
+        if (!iv.used) continue;
+        // Logical: the interval spans its events. Clocks: from the previous barrier (or the
+        // block's first arrival) to this one; an interval after the last barrier is drawn
+        // as a 1-cycle slice, since nothing timed its end.
+        uint64_t ts = iv.first, endTs = iv.last + 1;
+        if (clocks) {
+          ts = i == 0 ? 0 : previousEnd;
+          endTs = iv.closed ? iv.barrierClock - clockBase : ts + 1;
+          if (endTs < ts) endTs = ts;
+          previousEnd = endTs;
+        }
+        json.beginObject()
+            .field("name", sliceName(iv, t.phases))
+            .field("cat", "interval")
+            .field("ph", "X")
+            .field("pid", pid)
+            .field("tid", w)
+            .field("ts", ts)
+            .field("dur", endTs - ts);
+        json.key("args")
+            .beginObject()
+            .field("interval", int64_t(i))
+            .field("phase", iv.phase)
+            .field("global_loads", iv.loads)
+            .field("zero_fills", iv.zeroFills)
+            .field("shared_reads", iv.reads)
+            .field("stores", iv.stores)
+            .field("tile_copies", iv.copies)
+            .field("mbarrier_steps", iv.mbarrierSteps)
+            .field("out_of_bounds", iv.outOfBounds)
+            .endObject();
+        json.endObject();
+        if (iv.closed) {
+          json.beginObject()
+              .field("name", "barrier (line " + std::to_string(iv.barrierLine) + ")")
+              .field("cat", "barrier")
+              .field("ph", "i")
+              .field("s", "t")
+              .field("pid", pid)
+              .field("tid", w)
+              .field("ts", clocks ? iv.barrierClock - clockBase : iv.barrierPos);
+          json.key("args").beginObject().field("interval", int64_t(i)).field("phase", iv.phase).endObject();
+          json.endObject();
+        }
+      }
+    }
+    begin = end;
+  }
+  json.endArray();
+  json.endObject();
+}
+
+}  // namespace tilescope

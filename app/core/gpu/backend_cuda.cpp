@@ -1,0 +1,74 @@
+// The CUDA backend: runs a planned launch on device 0 with the kernels instantiated in
+// kernels/cuda/run_on_gpu.cu, plain or traced, and brings back P and the trace (through
+// gpu_launch.h, which the lab's GPU runs share).
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/run/backend.h"
+#include "core/gpu/gpu_launch.h"
+#include "kernels/cuda/gpu_info.h"
+
+namespace tilescope {
+
+namespace {
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(cuda::GpuInfo info) : info_(std::move(info)) {}
+
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string name() const override { return "cuda"; }
+  std::string deviceName() const override { return info_.name; }
+
+  Status supports(const LaunchPlan& plan) const override {
+    if (!gpuSupports(plan.launch))
+      return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(plan.launch.kernel).name) +
+                          " for tile width " + std::to_string(plan.launch.tile) + " (built for " +
+                          gpuTileWidthsText() + "; tiled-dynamic takes any width)");
+    return Ok{};
+  }
+
+  Result<KernelResources> compiledResources(const LaunchPlan& plan) override {
+    auto attr = gpuKernelAttributes(plan.launch, false);
+    if (!attr) return attr.error();
+    KernelResources r = kernelResources(plan.launch);  // threads; dynamic shared memory as planned
+    r.sharedBytesPerBlock = attr->staticSharedBytes + int(plan.launch.dynamicSharedFloats * sizeof(float));
+    r.registersPerThread = attr->registersPerThread;
+    r.registersSource = "cudaFuncGetAttributes on " + info_.name;
+    return r;
+  }
+
+  Result<DeviceProfile> deviceProfile() override {
+    if (!profile_) {
+      auto copy = cuda::measureCopyBandwidth();
+      if (!copy) return copy.error();
+      profile_ = withMeasuredCeilings(profileFromProperties(info_.properties), *copy, info_.fp32PeakGflops(),
+                                      info_.peakDerivation());
+    }
+    return *profile_;
+  }
+
+  Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
+                               EventVector* slots) override {
+    if (auto s = supports(plan); !s) return s.error();
+    return session_.launch(plan, M, N, P, slots, [&](const float* dM, const float* dN, float* dP, const GpuTraceBuffers* t) {
+      return launchOnGpu(plan.launch, dM, dN, dP, t);
+    });
+  }
+
+ private:
+  cuda::GpuInfo info_;
+  std::optional<DeviceProfile> profile_;  // measured on first use
+  GpuLaunchSession session_;
+};
+}  // namespace
+
+Result<std::unique_ptr<Backend>> makeCudaBackend() {
+  auto count = cuda::deviceCount();
+  if (!count) return count.error();
+  auto info = cuda::queryGpu(0);
+  if (!info) return info.error();
+  return std::unique_ptr<Backend>(std::make_unique<CudaBackend>(std::move(*info)));
+}
+
+}  // namespace tilescope

@@ -1,0 +1,51 @@
+// The lab's compile cache and its scratch directories. The cache belongs to the app: created
+// owner-only (0700), refused when another user owns it or others may write it, never
+// writable by a lab child (the children write only their own scratch directory, under
+// Landlock), and every compiled entry carries its content hash, checked before it is used.
+// A child never loads from the cache: the entry's checked bytes are copied into its scratch
+// directory, so what runs is exactly what was hashed.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "kernels/result.h"
+
+namespace tilescope::lab {
+
+// `requested`, else $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab, else
+// ~/.cache/tilescope/lab: created 0700 and checked. Scratch directories left by a lab
+// process that no longer runs are removed.
+Result<std::filesystem::path> labCacheDirectory(const std::string& requested);
+
+// A directory of its own for one child (0700, under the cache), removed with everything in it
+// when this object goes: on every return path, and on an interrupt (the CLI's handler lets the
+// run unwind).
+class Scratch {
+ public:
+  static Result<Scratch> create(const std::filesystem::path& cache, std::string_view what);
+  Scratch(Scratch&& other) noexcept : dir_(std::move(other.dir_)) { other.dir_.clear(); }
+  Scratch& operator=(Scratch&&) = delete;
+  ~Scratch();
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  explicit Scratch(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::filesystem::path dir_;
+};
+
+// 64-bit FNV-1a, the cache's hash of names and contents.
+uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull);
+std::string hex(uint64_t v);
+
+std::string readFileBytes(const std::filesystem::path& file);
+Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes);
+
+// `bytes` as cache entry `entry` (and its hash beside it, ENTRY.sum), written under temporary
+// names and renamed into place: a parallel run sees all of it or nothing.
+Status storeInCache(const std::filesystem::path& entry, std::string_view bytes);
+// The bytes of `entry` when its hash matches them; empty when it is missing, and when it does
+// not match (the entry is then removed, so the next run recompiles it).
+std::string loadFromCache(const std::filesystem::path& entry);
+
+}  // namespace tilescope::lab

@@ -1,0 +1,67 @@
+// Backends execute a planned launch: the CPU emulator always, CUDA when the build has
+// nvcc and the machine a device. The core draws the inputs, poisons P, decodes the trace
+// and verifies, so every backend is held to the same checks.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/run/device_profile.h"
+#include "core/run/kernel_resources.h"
+#include "kernels/launch_report.h"
+#include "kernels/trace_event.h"
+#include "core/run/launch_config.h"
+#include "core/trace/trace.h"
+#include "core/run/matrix.h"
+#include "kernels/result.h"
+
+namespace tilescope {
+
+enum class BackendKind { Emulator, Cuda };
+enum class BackendChoice { Emulator, Cuda, Auto };
+
+struct LaunchOutcome {
+  // Accesses outside an allocation (the emulator sees them; a GPU does not report them).
+  std::vector<OutOfBoundsAccess> outOfBounds;
+  std::size_t outOfBoundsTotal = 0;
+  std::vector<BarrierDivergence> divergences;
+  bool traceOverflowed = false;
+  // The backend returned the trace already in canonical order (the GPU decodes on the
+  // device), holding only the recorded events; otherwise `slots` are raw per-thread slots.
+  bool slotsDecoded = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+  virtual std::string name() const = 0;        // "emulator", "cuda"
+  virtual std::string deviceName() const = 0;  // "CPU emulator", "NVIDIA H100 80GB HBM3"
+  // Runs `plan` on M and N into P. With `slots` non-null the traced kernels run and fill
+  // it: plan.traceSlots raw slots, or the canonical trace when outcome.slotsDecoded.
+  virtual Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
+                                       EventVector* slots) = 0;
+  // Whether this backend has the kernel instantiation `plan` needs.
+  virtual Status supports(const LaunchPlan& plan) const = 0;
+  // What the compiled plain kernel of `plan` asks of an SM (threads, shared memory,
+  // registers per thread), as the device reports it. Unavailable where nothing is compiled
+  // for a device (the emulator): the occupancy model then takes the estimate,
+  // kernelResources(plan.launch).
+  virtual Result<KernelResources> compiledResources(const LaunchPlan& plan) {
+    (void)plan;
+    return unavailable("the " + name() + " backend compiles no GPU kernel: registers are a profile estimate");
+  }
+  // The device as an analysis profile (profile "device"): its SM limits and the roofline's
+  // ceilings measured on it (once; later calls return the same). Unavailable on the emulator.
+  virtual Result<DeviceProfile> deviceProfile() {
+    return unavailable("the " + name() + " backend is not a GPU: choose a built-in profile (" + profileNames() + ")");
+  }
+};
+
+std::unique_ptr<Backend> makeEmulatorBackend();
+// The CUDA backend, or why there is none ("built without CUDA", "no CUDA device").
+Result<std::unique_ptr<Backend>> makeCudaBackend();
+// Auto picks CUDA when a device is present, else the emulator.
+Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice);
+
+}  // namespace tilescope

@@ -1,0 +1,57 @@
+#include "core/run/backend.h"
+#include "kernels/emu/run_on_emulator.h"
+
+namespace tilescope {
+
+namespace {
+class EmulatorBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::Emulator; }
+  std::string name() const override { return "emulator"; }
+  std::string deviceName() const override { return "CPU emulator"; }
+
+  Status supports(const LaunchPlan& plan) const override {
+    const KernelLaunch& L = plan.launch;
+    const uint64_t work = uint64_t(L.j) * uint64_t(L.k) * uint64_t(L.l);
+    if (work > kMaxEmulatorMultiplyAdds)
+      return invalidInput("the emulator runs at most " + std::to_string(kMaxEmulatorMultiplyAdds) +
+                          " multiply-adds per launch (a few seconds on one core); " + std::to_string(L.j) + "x" +
+                          std::to_string(L.k) + "x" + std::to_string(L.l) + " needs " + std::to_string(work) +
+                          ": choose a smaller size, or --backend cuda on a GPU");
+    if (!emulatorSupports(plan.launch))
+      return invalidInput("the emulator has no instantiation of this kernel for tile width " +
+                          std::to_string(plan.launch.tile));
+    return Ok{};
+  }
+
+  Result<LaunchOutcome> launch(const LaunchPlan& plan, const Matrix& M, const Matrix& N, Matrix& P,
+                               EventVector* slots) override {
+    unsigned overflow = 0;
+    TraceSink sink;
+    if (slots) {
+      slots->assign(plan.traceSlots, Event{});
+      sink = traceSinkFor(plan.launch, slots->data(), plan.slotsPerThread, &overflow);
+    }
+    emu::Report report =
+        runOnEmulator(plan.launch, M.values.data(), N.values.data(), P.values.data(), slots ? &sink : nullptr);
+    if (!report.error.empty()) return failure("emulator: " + report.error);
+    LaunchOutcome outcome;
+    outcome.outOfBounds = std::move(report.outOfBounds);
+    outcome.outOfBoundsTotal = report.outOfBoundsTotal;
+    outcome.divergences = std::move(report.divergences);
+    outcome.traceOverflowed = overflow != 0;
+    return outcome;
+  }
+};
+}  // namespace
+
+std::unique_ptr<Backend> makeEmulatorBackend() { return std::make_unique<EmulatorBackend>(); }
+
+Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice) {
+  if (choice == BackendChoice::Emulator) return makeEmulatorBackend();
+  auto cuda = makeCudaBackend();
+  if (cuda.ok() || choice == BackendChoice::Cuda) return cuda;
+  return makeEmulatorBackend();
+}
+
+}  // namespace tilescope

@@ -1,0 +1,35 @@
+// Stale reads: what a race did, read off the emulator's real execution order.
+//
+// The emulator runs each thread of a block until it reaches a barrier, thread after thread in
+// linear order; that is exactly the trace's canonical order inside a barrier interval
+// (core/trace/trace.h). So replaying a block's events in canonical order replays what the
+// emulator really did, and every shared read sees the last write before it in that order.
+// A read is stale when, in its own barrier interval, another thread's write to the same slot
+// decides what it sees against the kernel's intent:
+//   not written yet (read-after-write): a later write of the slot, by another thread, in the
+//     same interval and the reader's own phase: the read came first and took what the slot
+//     held before (the previous phase's tile, or the arena's initial contents);
+//   overwritten (write-after-read): the write the read saw belongs to a later phase and was
+//     made by another thread in the same interval: the next tile's load came first.
+// A correct kernel has none (its barriers put every such pair in different intervals), and
+// neither does a GPU trace's order mean anything of the kind: the GPU's canonical order is a
+// sort, not what ran, so callers ask for this only for emulator traces.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/trace/trace.h"
+
+namespace tilescope {
+
+struct RacedRead {
+  uint32_t readEvent = 0;      // the read that took the wrong value
+  uint32_t writeEvent = 0;     // the write that decided it: came too late, or too early
+  bool overwritten = false;    // false: not written yet (RAW); true: overwritten first (WAR)
+  float expected = 0;          // the value the kernel meant it to read
+};
+
+// Every stale read of the trace, in canonical order of the reads.
+std::vector<RacedRead> findRacedReads(const Trace& trace);
+
+}  // namespace tilescope

@@ -1,0 +1,523 @@
+#include "core/timeline/timeline.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "core/timeline/block_geometry.h"
+#include "kernels/step_rules.h"
+
+namespace tilescope {
+namespace {
+
+// Per-thread exact counts are kept only while they stay small; past this the counters of a
+// partly done step are interpolated (step totals stay exact).
+constexpr std::size_t kMaxStepThreadEntries = std::size_t(1) << 21;
+
+enum CountField { kLoads, kZeroFills, kOutOfBounds, kSharedReads, kFmas, kStores };
+
+// Gives each event its dense step key: (interval, in real order also the thread) * span + sub,
+// where sub orders the parts of an interval: 0 before the k loop, 1 + k inside it, span - 2
+// after it, span - 1 the barrier. Walks one block at a time in canonical order (a thread's
+// events of one interval are contiguous and in program order there).
+class KeyWalker {
+ public:
+  KeyWalker(uint64_t span, int threadsPerBlock, bool perThread)
+      : span_(span), threads_(uint64_t(threadsPerBlock)), perThread_(perThread),
+        barriers_(std::size_t(threadsPerBlock), 0) {}
+  void startBlock() {
+    std::fill(barriers_.begin(), barriers_.end(), 0);
+    lastThread_ = -1;
+  }
+  uint64_t key(const Event& e, int thread) {
+    if (thread != lastThread_) {
+      lastThread_ = thread;
+      seenK_ = false;
+    }
+    const uint64_t interval = barriers_[std::size_t(thread)];
+    uint64_t sub = 0;
+    if (e.op == Op::Barrier) {
+      sub = span_ - 1;
+      ++barriers_[std::size_t(thread)];
+      seenK_ = false;
+    } else if (e.k >= 0) {
+      sub = 1 + uint64_t(e.k);
+      seenK_ = true;
+    } else {
+      sub = seenK_ ? span_ - 2 : 0;
+    }
+    const uint64_t group = perThread_ ? interval * threads_ + uint64_t(thread) : interval;
+    return group * span_ + sub;
+  }
+
+ private:
+  uint64_t span_, threads_;
+  bool perThread_;
+  std::vector<uint32_t> barriers_;
+  int lastThread_ = -1;
+  bool seenK_ = false;
+};
+
+// Real order takes a step per thread and part of each interval; past this many steps the
+// timeline would be too long to walk, and a race is drawn in lockstep with a note instead.
+constexpr uint64_t kMaxRealOrderKeys = uint64_t(1) << 20;
+
+ThreadState activityOf(const Event& e) {
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN: return e.k >= 0 ? ThreadState::Computing : ThreadState::Loading;
+    case Op::ReadM:
+    case Op::ReadN: return ThreadState::Computing;
+    case Op::Barrier: return ThreadState::Waiting;
+    case Op::StoreP: return ThreadState::Stored;
+    default: return ThreadState::Idle;
+  }
+}
+
+void add(Counters& c, const std::array<uint32_t, 6>& n) {
+  c.globalLoads += n[kLoads];
+  c.zeroFills += n[kZeroFills];
+  c.outOfBounds += n[kOutOfBounds];
+  c.sharedReads += n[kSharedReads];
+  c.fmas += n[kFmas];
+  c.stores += n[kStores];
+}
+
+// Counts elements: a 128-bit access is four. A value staged through registers counts as a
+// global load at its read (kStagedRead), not again at its shared write.
+void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
+  const bool zero = zeroFilled(e);
+  const uint32_t width = uint32_t(eventWidth(e.flags));
+  if (!zero && !inBounds(e) && e.op != Op::Barrier && !(e.flags & kStagedWrite)) n[kOutOfBounds] += width;
+  n[kFmas] += fmas;
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN:
+      if (e.flags & kStagedWrite) break;
+      n[zero ? kZeroFills : kLoads] += width;
+      break;
+    case Op::ReadM:
+    case Op::ReadN: n[kSharedReads] += width; break;
+    case Op::StoreP: n[kStores] += width; break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+std::string_view granularityName(Granularity g) {
+  switch (g) {
+    case Granularity::Phase: return "phase";
+    case Granularity::Interval: return "interval";
+    case Granularity::KStep: return "k";
+  }
+  return "?";
+}
+
+std::string_view threadStateName(ThreadState s) {
+  switch (s) {
+    case ThreadState::Idle: return "idle";
+    case ThreadState::Loading: return "loading";
+    case ThreadState::Waiting: return "waiting at barrier";
+    case ThreadState::Released: return "released";
+    case ThreadState::Computing: return "computing";
+    case ThreadState::Stored: return "stored";
+  }
+  return "?";
+}
+
+Timeline Timeline::build(const Trace& trace, bool emulated) {
+  Timeline t;
+  t.trace_ = &trace;
+  const KernelLaunch& launch = trace.launch;
+  t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
+  const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
+  const auto& events = trace.events;
+  auto blockOf = [&](const Event& e) { return std::size_t(e.blockY) * launch.gridX + e.blockX; };
+  auto threadOf = [&](const Event& e) { return linearThread(e, launch.blockX); };
+
+  // Pass 1: block ranges, the largest k and the most barriers any thread passes.
+  t.blockBegin_.assign(nBlocks + 1, events.size());
+  int maxK = -1;
+  uint32_t maxBarriers = 0;
+  {
+    std::vector<uint32_t> barriers(std::size_t(t.threadsPerBlock_), 0);
+    std::size_t current = SIZE_MAX;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      const std::size_t b = blockOf(e);
+      if (b != current) {
+        current = b;
+        t.blockBegin_[b] = i;
+        std::fill(barriers.begin(), barriers.end(), 0);
+      }
+      maxK = std::max(maxK, int(e.k));
+      if (e.op == Op::Barrier) maxBarriers = std::max(maxBarriers, ++barriers[std::size_t(threadOf(e))]);
+    }
+    // Blocks without events start where the next block does.
+    for (std::size_t b = nBlocks; b-- > 0;)
+      if (t.blockBegin_[b] == events.size() || t.blockBegin_[b] > t.blockBegin_[b + 1])
+        t.blockBegin_[b] = t.blockBegin_[b + 1];
+  }
+  t.keySpan_ = uint64_t(maxK + 1) + 3;
+  const uint64_t lockstepKeys = (uint64_t(maxBarriers) + 1) * t.keySpan_;
+  if (emulated) t.stale_ = findRacedReads(trace);
+  else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
+  if (!t.stale_.empty()) {
+    t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;
+    if (!t.realOrder_) t.orderNote_ = "too many threads to draw one at a time: drawn in lockstep";
+  }
+  const uint64_t keys = lockstepKeys * (t.realOrder_ ? uint64_t(t.threadsPerBlock_) : 1);
+  const uint64_t tpb = uint64_t(t.threadsPerBlock_);
+
+  // Pass 2: which keys occur, with their ops and phase.
+  struct KeyInfo {
+    bool used = false;
+    uint8_t ops = 0;  // bit per StepKind seen
+    int phase = 0;
+  };
+  std::vector<KeyInfo> info(keys);
+  KeyWalker walker(t.keySpan_, t.threadsPerBlock_, t.realOrder_);
+  auto walk = [&](auto&& visit) {
+    for (std::size_t b = 0; b < nBlocks; ++b) {
+      walker.startBlock();
+      for (std::size_t i = t.blockBegin_[b]; i < t.blockBegin_[b + 1]; ++i) {
+        const Event& e = events[i];
+        visit(i, e, walker.key(e, threadOf(e)));
+      }
+    }
+  };
+  walk([&](std::size_t, const Event& e, uint64_t key) {
+    KeyInfo& k = info[key];
+    if (!k.used) k.phase = e.phase;
+    k.used = true;
+    StepKind kind = StepKind::Mixed;
+    switch (activityOf(e)) {
+      case ThreadState::Loading: kind = StepKind::Load; break;
+      case ThreadState::Computing: kind = StepKind::Compute; break;
+      case ThreadState::Waiting: kind = StepKind::Barrier; break;
+      case ThreadState::Stored: kind = StepKind::Store; break;
+      default: break;
+    }
+    k.ops |= uint8_t(1u << int(kind));
+  });
+
+  t.keyToStep_.assign(keys, -1);
+  for (uint64_t key = 0; key < keys; ++key) {
+    if (!info[key].used) continue;
+    StepInfo s;
+    s.interval = int(key / t.keySpan_ / (t.realOrder_ ? tpb : 1));
+    if (t.realOrder_) s.thread = int(key / t.keySpan_ % tpb);
+    const uint64_t sub = key % t.keySpan_;
+    s.k = (sub >= 1 && sub <= uint64_t(maxK) + 1) ? int(sub - 1) : -1;
+    s.phase = info[key].phase;
+    const uint8_t ops = info[key].ops;
+    s.kind = (ops & (ops - 1)) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
+    t.keyToStep_[key] = int(t.steps_.size());
+    t.steps_.push_back(s);
+  }
+  if (t.steps_.empty()) t.steps_.push_back(StepInfo{});  // an empty trace still has a cursor
+  const std::size_t nSteps = t.steps_.size();
+  // In real order every thread's arrival is a step of its own: they share the interval's number.
+  for (std::size_t s = 0, count = 0, lastInterval = SIZE_MAX; s < nSteps; ++s) {
+    if (s > 0 && t.steps_[s].phase != t.steps_[s - 1].phase) count = 0;
+    if (t.steps_[s].kind != StepKind::Barrier) continue;
+    if (std::size_t(t.steps_[s].interval) != lastInterval) ++count;
+    lastInterval = std::size_t(t.steps_[s].interval);
+    t.steps_[s].barrierOfPhase = int(count);
+  }
+
+  // Pass 3: counts per step and thread, and who stores each P element when.
+  const bool perThread = nSteps * std::size_t(t.threadsPerBlock_) <= kMaxStepThreadEntries;
+  std::vector<std::array<uint32_t, 6>> stepTotals(nSteps, std::array<uint32_t, 6>{});
+  if (perThread) t.stepThreadCounts_.assign(nSteps * std::size_t(t.threadsPerBlock_), {});
+  t.pCols_ = launch.l;
+  t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
+  t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
+  KStepProducts products;
+  walk([&](std::size_t i, const Event& e, uint64_t key) {
+    const int s = t.keyToStep_[key];
+    const uint32_t fmas = products.add(e);
+    countEvent(stepTotals[std::size_t(s)], e, fmas);
+    if (perThread) countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + threadOf(e)], e, fmas);
+    if (e.op == Op::StoreP && inBounds(e))
+      for (const GridCell& at : elementsOf(e)) {
+        if (at.col >= launch.l) continue;
+        const std::size_t cell = std::size_t(at.row) * std::size_t(launch.l) + std::size_t(at.col);
+        t.pStoreEvent_[cell] = int64_t(i);
+        t.pStoreStep_[cell] = s;
+      }
+  });
+  t.cumulative_.assign(nSteps + 1, Counters{});
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    t.cumulative_[s + 1] = t.cumulative_[s];
+    add(t.cumulative_[s + 1], stepTotals[s]);
+  }
+
+  // Groups: a new group starts where the grouping key changes. The P store is its own
+  // phase group so that "step phase" ends on it rather than folding it into the last phase.
+  for (int g = 0; g < kGranularityCount; ++g) {
+    auto keyOf = [&](const StepInfo& s) -> int64_t {
+      switch (Granularity(g)) {
+        case Granularity::Phase: return s.kind == StepKind::Store ? -1 : s.phase;
+        case Granularity::Interval: return int64_t(s.interval) * t.threadsPerBlock_ + std::max(s.thread, 0);
+        case Granularity::KStep: break;
+      }
+      return 0;
+    };
+    auto& groupOf = t.groupOf_[std::size_t(g)];
+    auto& groupEnd = t.groupEnd_[std::size_t(g)];
+    for (std::size_t s = 0; s < nSteps; ++s) {
+      const bool fresh = s == 0 || Granularity(g) == Granularity::KStep || keyOf(t.steps_[s]) != keyOf(t.steps_[s - 1]);
+      if (fresh) groupEnd.push_back(int(s));
+      groupEnd.back() = int(s);
+      groupOf.push_back(int(groupEnd.size()) - 1);
+    }
+  }
+  t.phaseLastStep_.assign(std::size_t(std::max(trace.phases, 0)), -1);
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    const StepInfo& st = t.steps_[s];
+    if (st.kind != StepKind::Store && st.phase >= 0 && st.phase < int(t.phaseLastStep_.size()))
+      t.phaseLastStep_[std::size_t(st.phase)] = int(s);
+  }
+  t.buildRaceIndex();
+  return t;
+}
+
+void Timeline::forEachEventStep(const std::function<void(std::size_t, int)>& visit) const {
+  const auto& events = trace_->events;
+  const unsigned blockX = trace_->launch.blockX;
+  KeyWalker walker(keySpan_, threadsPerBlock_, realOrder_);
+  for (std::size_t b = 0; b + 1 < blockBegin_.size(); ++b) {
+    walker.startBlock();
+    for (std::size_t i = blockBegin_[b]; i < blockBegin_[b + 1]; ++i)
+      visit(i, keyToStep_[std::size_t(walker.key(events[i], linearThread(events[i], blockX)))]);
+  }
+}
+
+std::pair<std::size_t, std::size_t> Timeline::blockRange(int bx, int by) const {
+  const std::size_t b = std::size_t(by) * trace_->launch.gridX + std::size_t(bx);
+  if (b + 1 >= blockBegin_.size()) return {0, 0};
+  return {blockBegin_[b], blockBegin_[b + 1]};
+}
+
+std::string Timeline::stepLabel(int s) const {
+  const StepInfo& st = step(s);
+  const bool phased = trace_->phases > 0;
+  std::string phase = phased ? "phase " + std::to_string(st.phase) + " \xc2\xb7 " : "";
+  if (st.thread >= 0) {  // real order: one thread at a time
+    const int bx = int(std::max(1u, trace_->launch.blockX));
+    phase += "thread tx=" + std::to_string(st.thread % bx) + ", ty=" + std::to_string(st.thread / bx) + " \xc2\xb7 ";
+  }
+  switch (st.kind) {
+    case StepKind::Load: return phase + "load tiles";
+    case StepKind::Barrier: {
+      const bool afterLoads = s > 0 && step(s - 1).kind == StepKind::Load;
+      return phase + "barrier " + std::to_string(st.barrierOfPhase) +
+             (afterLoads ? " (tiles loaded: read-after-write)" : " (reads done: write-after-read)");
+    }
+    case StepKind::Compute: return phase + "k = " + std::to_string(st.k);
+    case StepKind::Store: return "store P";
+    case StepKind::Mixed: break;
+  }
+  return phase + "step " + std::to_string(s);
+}
+
+Cursor Timeline::end() const { return {steps() - 1, threadsPerBlock_}; }
+
+Cursor Timeline::normalize(Cursor c) const {
+  if (c.step < 0) return begin();
+  if (c.step >= steps()) return end();
+  c.threads = std::clamp(c.threads, 0, threadsPerBlock_);
+  if (c.threads == 0 && c.step > 0) return {c.step - 1, threadsPerBlock_};
+  return c;
+}
+
+Cursor Timeline::stepForward(Cursor c, Granularity g) const {
+  c = normalize(c);
+  int group = groupOf(c.step, g);
+  const bool atGroupEnd = c.step == groupEndStep(group, g) && c.threads == threadsPerBlock_;
+  if (atGroupEnd) ++group;
+  if (group >= groups(g)) return end();
+  return stepEnd(groupEndStep(group, g));
+}
+
+Cursor Timeline::stepBack(Cursor c, Granularity g) const {
+  c = normalize(c);
+  if (c == begin()) return c;
+  const int group = groupOf(c.step, g);
+  const bool atGroupEnd = c.step == groupEndStep(group, g) && c.threads == threadsPerBlock_;
+  const int target = atGroupEnd ? group - 1 : group - 1;  // mid-group also goes to the previous end
+  return target < 0 ? begin() : stepEnd(groupEndStep(target, g));
+}
+
+Cursor Timeline::seekPhase(int p) const {
+  for (int s = 0; s < steps(); ++s)
+    if (step(s).phase >= p && step(s).kind != StepKind::Store) return stepEnd(s);
+  return end();
+}
+
+double Timeline::position(Cursor c) const {
+  c = normalize(c);
+  return double(c.step) + double(c.threads) / double(threadsPerBlock_);
+}
+
+Cursor Timeline::atPosition(double position) const {
+  if (!(position > 0.0)) return begin();
+  const double whole = std::floor(position);
+  const int s = int(std::min(whole, double(steps())));
+  const int threads = int(std::lround((position - whole) * threadsPerBlock_));
+  return normalize({s, threads});
+}
+
+Counters Timeline::countersAt(Cursor c) const {
+  c = normalize(c);
+  Counters out = cumulative_[std::size_t(c.step)];
+  if (c.threads >= threadsPerBlock_) {
+    out = cumulative_[std::size_t(c.step) + 1];
+  } else if (!stepThreadCounts_.empty()) {
+    const std::size_t row = std::size_t(c.step) * std::size_t(threadsPerBlock_);
+    for (int thread = 0; thread < c.threads; ++thread) add(out, stepThreadCounts_[row + std::size_t(thread)]);
+  } else {
+    // Interpolated: see kMaxStepThreadEntries.
+    const Counters& a = cumulative_[std::size_t(c.step)];
+    const Counters& b = cumulative_[std::size_t(c.step) + 1];
+    const double f = double(c.threads) / double(threadsPerBlock_);
+    auto lerp = [&](uint64_t x, uint64_t y) { return x + uint64_t(double(y - x) * f); };
+    out = {lerp(a.globalLoads, b.globalLoads), lerp(a.zeroFills, b.zeroFills), lerp(a.outOfBounds, b.outOfBounds),
+           lerp(a.sharedReads, b.sharedReads), lerp(a.fmas, b.fmas), lerp(a.stores, b.stores)};
+  }
+  return out;
+}
+
+int Timeline::phasesDone(Cursor c) const {
+  c = normalize(c);
+  int n = 0;
+  for (int last : phaseLastStep_)
+    if (last >= 0 && (last < c.step || (last == c.step && c.threads == threadsPerBlock_))) ++n;
+  return n;
+}
+
+bool Timeline::pStored(Cursor c, int row, int col) const {
+  const std::size_t cell = std::size_t(row) * std::size_t(pCols_) + std::size_t(col);
+  const int s = pStoreStep_[cell];
+  if (s < 0) return false;
+  const Event& e = trace_->events[std::size_t(pStoreEvent_[cell])];
+  return done(normalize(c), s, linearThread(e, trace_->launch.blockX));
+}
+
+// --- BlockTimeline -------------------------------------------------------------------------
+
+BlockTimeline BlockTimeline::build(const Timeline& timeline, int bx, int by) {
+  BlockTimeline b;
+  b.timeline_ = &timeline;
+  b.bx_ = bx;
+  b.by_ = by;
+  b.threads_ = timeline.threadsPerBlock();
+  const auto& events = timeline.trace().events;
+  const unsigned blockX = timeline.trace().launch.blockX;
+  const auto [first, last] = timeline.blockRange(bx, by);
+  const std::size_t nSteps = std::size_t(timeline.steps());
+
+  // Counting sort of the block's events by step; stable, so canonical order survives.
+  std::vector<int> stepOf(last - first);
+  KeyWalker walker(timeline.keySpan(), b.threads_, timeline.realOrder());
+  walker.startBlock();
+  b.stepBegin_.assign(nSteps + 1, 0);
+  for (std::size_t i = first; i < last; ++i) {
+    const Event& e = events[i];
+    const int s = timeline.stepOfKey(walker.key(e, linearThread(e, blockX)));
+    stepOf[i - first] = s;
+    ++b.stepBegin_[std::size_t(s) + 1];
+  }
+  for (std::size_t s = 0; s < nSteps; ++s) b.stepBegin_[s + 1] += b.stepBegin_[s];
+  b.order_.resize(last - first);
+  std::vector<uint32_t> fill(b.stepBegin_.begin(), b.stepBegin_.end() - 1);
+  b.activity_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
+  b.arrivals_.assign(nSteps, 0);
+  std::vector<char> loads(nSteps, 0);
+  for (std::size_t i = first; i < last; ++i) {
+    const std::size_t s = std::size_t(stepOf[i - first]);
+    b.order_[fill[s]++] = uint32_t(i);
+    const Event& e = events[i];
+    // The thread's last event in the step (program order) is what it is doing after it.
+    b.activity_[s * std::size_t(b.threads_) + std::size_t(linearThread(e, blockX))] = activityOf(e);
+    if (e.op == Op::Barrier) ++b.arrivals_[s];
+    if (e.op == Op::LoadM || e.op == Op::LoadN) loads[s] = 1;
+  }
+  b.loadStepAt_.assign(nSteps, -1);
+  b.before_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
+  b.arrivedBefore_.assign(nSteps, 0);
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    b.loadStepAt_[s] = loads[s] ? int(s) : (s > 0 ? b.loadStepAt_[s - 1] : -1);
+    // In real order the arrivals of one interval are spread over its threads' steps.
+    if (s > 0 && timeline.step(int(s)).interval == timeline.step(int(s) - 1).interval)
+      b.arrivedBefore_[s] = b.arrivedBefore_[s - 1] + b.arrivals_[s - 1];
+    if (s + 1 == nSteps) break;
+    const bool released = b.arrivals_[s] > 0 && b.arrivedBefore_[s] + b.arrivals_[s] == b.threads_;
+    for (std::size_t t = 0; t < std::size_t(b.threads_); ++t) {
+      ThreadState a = b.activity_[s * b.threads_ + t];
+      if (a == ThreadState::Idle) a = b.before_[s * b.threads_ + t];  // waiting since an earlier step
+      if (a == ThreadState::Waiting && released) a = ThreadState::Released;
+      b.before_[(s + 1) * b.threads_ + t] = a;
+    }
+  }
+  return b;
+}
+
+std::span<const uint32_t> BlockTimeline::stepEvents(int s) const {
+  if (s < 0 || s + 1 >= int(stepBegin_.size())) return {};
+  return std::span<const uint32_t>(order_).subspan(stepBegin_[std::size_t(s)],
+                                                   stepBegin_[std::size_t(s) + 1] - stepBegin_[std::size_t(s)]);
+}
+
+ThreadState BlockTimeline::threadState(Cursor c, int thread) const {
+  c = timeline_->normalize(c);
+  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
+  const ThreadState a = activity_[row + std::size_t(thread)];
+  const ThreadState now = a != ThreadState::Idle && thread < c.threads ? a : before_[row + std::size_t(thread)];
+  // Everyone has arrived only when the whole block is past this barrier step; in real order
+  // that releases the threads that arrived in earlier steps too.
+  const bool released = arrivals_[std::size_t(c.step)] > 0 && c.threads == threads_ &&
+                        arrivedBefore_[std::size_t(c.step)] + arrivals_[std::size_t(c.step)] == threads_;
+  return now == ThreadState::Waiting && released ? ThreadState::Released : now;
+}
+
+int BlockTimeline::barrierArrivals(Cursor c) const {
+  c = timeline_->normalize(c);
+  if (timeline_->step(c.step).kind != StepKind::Barrier) return -1;
+  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
+  int n = arrivedBefore_[std::size_t(c.step)];
+  for (int t = 0; t < c.threads; ++t) n += activity_[row + std::size_t(t)] == ThreadState::Waiting;
+  return n;
+}
+
+int64_t BlockTimeline::currentEvent(Cursor c) const {
+  c = timeline_->normalize(c);
+  const auto& events = timeline_->trace().events;
+  const unsigned blockX = timeline_->trace().launch.blockX;
+  for (int s = c.step; s >= 0; --s) {
+    const auto span = stepEvents(s);
+    for (std::size_t i = span.size(); i-- > 0;)
+      if (timeline_->done(c, s, linearThread(events[span[i]], blockX))) return span[i];
+  }
+  return -1;
+}
+
+int64_t BlockTimeline::lastEventAt(Cursor c, std::span<const Op> ops, int row, int col) const {
+  c = timeline_->normalize(c);
+  const auto& events = timeline_->trace().events;
+  const unsigned blockX = timeline_->trace().launch.blockX;
+  for (int s = c.step; s >= 0; --s) {
+    const auto span = stepEvents(s);
+    for (std::size_t i = span.size(); i-- > 0;) {
+      const Event& e = events[span[i]];
+      if (!touchesElement(e, row, col)) continue;
+      if (std::find(ops.begin(), ops.end(), e.op) == ops.end()) continue;
+      if (timeline_->done(c, s, linearThread(e, blockX))) return span[i];
+    }
+  }
+  return -1;
+}
+
+}  // namespace tilescope

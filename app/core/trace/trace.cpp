@@ -1,0 +1,75 @@
+#include "core/trace/trace.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+
+namespace tilescope {
+
+std::string_view opName(Op op) {
+  switch (op) {
+    case Op::LoadM: return "load_m";
+    case Op::LoadN: return "load_n";
+    case Op::ReadM: return "read_m";
+    case Op::ReadN: return "read_n";
+    case Op::Barrier: return "barrier";
+    case Op::StoreP: return "store_p";
+    case Op::CopyM: return "copy_m";
+    case Op::CopyN: return "copy_n";
+    case Op::MbarrierInit: return "mbarrier_init";
+    case Op::MbarrierArrive: return "mbarrier_arrive";
+    case Op::MbarrierWait: return "mbarrier_wait";
+    case Op::None: break;
+  }
+  return "none";
+}
+
+void* allocateEventStorage(std::size_t bytes) {
+  constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  if (bytes < 32 * kHugePage) {
+    if (void* p = std::malloc(std::max<std::size_t>(bytes, 1))) return p;
+    throw std::bad_alloc();
+  }
+  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = std::aligned_alloc(kHugePage, rounded);
+  if (!p) throw std::bad_alloc();
+  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is just slower
+  return p;
+}
+
+Status checkCanonicalOrder(const Trace& trace) {
+  const KernelLaunch& L = trace.launch;
+  const std::size_t threads = std::size_t(L.blockX) * L.blockY;
+  std::vector<uint32_t> barriersPassed(threads, 0);
+  long previousBlock = -1;
+  uint32_t interval = 0;
+  long lastThread = -1;
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
+    auto broken = [&](const std::string& why) {
+      return failure("event " + std::to_string(i) + " breaks the canonical trace order: " + why);
+    };
+    if (e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY)
+      return broken("its block or thread is outside the launch");
+    const long block = long(e.blockY) * long(L.gridX) + e.blockX;
+    if (block != previousBlock) {
+      if (block < previousBlock) return broken("blocks must come in y-major order, each once");
+      previousBlock = block;
+      std::fill(barriersPassed.begin(), barriersPassed.end(), 0u);
+      interval = 0;
+      lastThread = -1;
+    }
+    const std::size_t t = std::size_t(linearThread(e, L.blockX));
+    if (barriersPassed[t] < interval) return broken("a thread's event comes after a later barrier interval began");
+    if (barriersPassed[t] > interval) {
+      interval = barriersPassed[t];
+      lastThread = -1;
+    }
+    if (long(t) < lastThread) return broken("threads must come in linear order inside an interval");
+    lastThread = long(t);
+    if (e.op == Op::Barrier) ++barriersPassed[t];
+  }
+  return Ok{};
+}
+
+}  // namespace tilescope

@@ -1,0 +1,102 @@
+// A trace: every event of one traced launch, in the canonical order.
+//
+// Canonical order: blocks in y-major order (blockIdx.y, then blockIdx.x); inside a block,
+// barrier interval by barrier interval; inside an interval, threads in linear order
+// (threadIdx.y * blockDim.x + threadIdx.x); inside a thread, program order. A barrier
+// arrival closes its thread's interval. The order depends only on the kernel and the
+// config, never on how threads were scheduled, so two runs give identical traces, and
+// replaying the events in this order is a legal execution of the block.
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <utility>
+#include <string_view>
+#include <vector>
+
+#include "kernels/launch_params.h"
+#include "kernels/trace_event.h"
+#include "kernels/result.h"
+#include "kernels/step_rules.h"
+
+namespace tilescope {
+
+// Allocates without value-initialising (a decode or a device copy writes every byte
+// anyway) and, for large traces, on 2 MiB boundaries with transparent huge pages asked
+// for, so filling a gigabyte takes thousands of page faults instead of hundreds of
+// thousands. Traces of the largest traceable sizes are about 1 GiB.
+template <class T>
+struct EventAllocator {
+  using value_type = T;
+  EventAllocator() = default;
+  template <class U>
+  EventAllocator(const EventAllocator<U>&) {}
+  T* allocate(std::size_t n);
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  template <class U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;  // default-initialise: no zeroing
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <class U>
+  bool operator==(const EventAllocator<U>&) const { return true; }
+};
+void* allocateEventStorage(std::size_t bytes);  // the allocation behind EventAllocator
+template <class T>
+T* EventAllocator<T>::allocate(std::size_t n) {
+  return static_cast<T*>(allocateEventStorage(n * sizeof(T)));
+}
+
+using EventVector = std::vector<Event, EventAllocator<Event>>;
+
+struct Trace {
+  KernelLaunch launch;
+  int phases = 0;
+  EventVector events;
+};
+
+// Whether `trace` is in the canonical order above (blocks contiguous and y-major; inside a
+// block, barrier interval by barrier interval, threads in linear order). Executors produce it
+// by construction; a trace read from a file must be checked, since the timeline relies on it.
+Status checkCanonicalOrder(const Trace& trace);
+
+inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY) * int(blockX) + e.threadX; }
+inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / kWarpSize; }
+inline bool inBounds(const Event& e) { return (e.flags & kInBounds) != 0; }
+inline bool zeroFilled(const Event& e) { return (e.flags & kZeroFill) != 0; }
+// A read of global memory for a tile or a multiply-add: not a fill, and not the shared store of
+// a value staged through registers (its read was an event of its own, kStagedRead).
+inline bool readsGlobal(const Event& e) {
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && !zeroFilled(e) && !(e.flags & kStagedWrite);
+}
+
+// Multiply-adds of a k step, as the reads come (events in canonical order): a thread multiplies
+// every M value it read in the step by every N value (1 x 1 in the chapter's kernels, TM x TN
+// for a register tile's outer product). add() returns what this read adds, its width times the
+// other side's values so far, so a step's additions sum to the product.
+class KStepProducts {
+ public:
+  uint32_t add(const Event& e) {
+    if (!isComputeRead(e) || e.k < 0) return 0;
+    if (!first_ || first_->blockX != e.blockX || first_->blockY != e.blockY || first_->threadX != e.threadX ||
+        first_->threadY != e.threadY || first_->phase != e.phase || first_->k != e.k) {
+      first_ = &e;
+      m_ = n_ = 0;
+    }
+    const uint32_t width = uint32_t(eventWidth(e.flags));
+    const bool n = e.op == Op::ReadN || e.op == Op::LoadN;
+    (n ? n_ : m_) += width;
+    return width * (n ? m_ : n_);
+  }
+
+ private:
+  const Event* first_ = nullptr;
+  uint32_t m_ = 0, n_ = 0;
+};
+
+std::string_view opName(Op op);  // "load_m", "read_n", "barrier", ...
+
+}  // namespace tilescope

@@ -1,0 +1,204 @@
+#include "ui/export/frame_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "core/json_writer.h"
+#include "ui/script/lab_script.h"
+#include "ui/panels/plot_widget.h"
+#include "ui/workers/replay.h"
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+namespace {
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t i = std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5));
+  return v[i];
+}
+
+// A grid's marks: {row, col, kind, reader, writer, line, value, expected}, the fields that
+// apply only.
+void writeMarks(JsonWriter& j, const std::vector<CellMark>& marks, const std::string& grid) {
+  j.key("marks").beginArray();
+  for (const CellMark& m : marks) {
+    if (m.grid != grid) continue;
+    j.beginObject().field("row", m.row).field("col", m.col).field("kind", std::string(markKindName(m.kind)));
+    if (m.readerX >= 0) j.key("reader").beginArray().value(m.readerX).value(m.readerY).endArray();
+    if (m.writerX >= 0) j.key("writer").beginArray().value(m.writerX).value(m.writerY).endArray();
+    if (m.kind == CellMark::Kind::Stale) j.field("overwritten", m.overwritten);
+    if (m.line >= 0) j.field("line", m.line);
+    if (m.value) j.field("value", double(*m.value));
+    if (m.expected) j.field("expected", double(*m.expected));
+    j.endObject();
+  }
+  j.endArray();
+}
+
+void writeWarpRequests(JsonWriter& j, const std::vector<RequestPicture>& requests) {
+  j.key("warpRequests").beginArray();
+  for (const RequestPicture& r : requests) {
+    const bool global = r.space == MemorySpace::Global;
+    j.beginObject().field("space", std::string(global ? "global" : "shared")).field("array", r.array);
+    j.field("warp", r.warp).field("line", r.line).field("phase", r.phase).field("k", r.k);
+    j.key("lanes").beginArray();
+    for (int l : r.lanes) j.value(l);
+    j.endArray().key("addresses").beginArray();
+    for (uint64_t a : r.addresses) j.value(a);
+    j.endArray();
+    if (global) {
+      j.key("sectors").beginArray();
+      for (uint64_t s : r.sectors) j.value(s);
+      j.endArray().key("lines").beginArray();
+      for (uint64_t l : r.lines) j.value(l);
+      j.endArray().field("bytesUsed", r.bytesUsed).field("bytesMoved", r.bytesMoved);
+    } else {
+      j.key("banks").beginArray();
+      for (int b : r.banks) j.value(b);
+      j.endArray().field("wavefronts", r.wavefronts);
+    }
+    j.endObject();
+  }
+  j.endArray();
+}
+
+}  // namespace
+
+std::string frameReport(const FrameStats& stats, const AppState& state) {
+  const auto& f = stats.frameSeconds;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "frames %zu: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", f.size(),
+                percentile(f, 0.5) * 1e3, percentile(f, 0.9) * 1e3, percentile(f, 0.99) * 1e3,
+                f.empty() ? 0.0 : *std::max_element(f.begin(), f.end()) * 1e3);
+  std::string out = text;
+  if (const LoadedRun* run = shownRun(state)) out += " [" + describe(run->run.config) + "]";
+  const auto& l = state.pictureLatencies;
+  if (!l.empty()) {
+    std::snprintf(text, sizeof text, "\nrequest to new picture: %zu changes, median %.1f ms, max %.1f ms", l.size(),
+                  percentile(l, 0.5) * 1e3, *std::max_element(l.begin(), l.end()) * 1e3);
+    out += text;
+    out += " (each:";
+    for (double x : l) {
+      std::snprintf(text, sizeof text, " %.0f", x * 1e3);
+      out += text;
+    }
+    out += ")";
+  }
+  return out;
+}
+
+Status writeLayout(const std::string& path, const AppState& state, int width, int height) {
+  std::ofstream out(path);
+  if (!out) return failure("cannot write the layout file " + path);
+  JsonWriter j(out);
+  const Theme& t = state.theme;
+  j.beginObject();
+  j.field("width", width).field("height", height);
+  j.key("theme").beginObject();
+  j.field("highlight", hexColour(t.highlight)).field("pStored", hexColour(t.pStored));
+  j.field("pPending", hexColour(t.pPending)).field("cellIdle", hexColour(t.cellIdle));
+  j.field("error", hexColour(t.error)).field("zeroFilled", hexColour(t.zeroFilled));
+  j.field("text", hexColour(t.panelText)).field("background", hexColour(t.background));
+  j.key("threads").beginArray();
+  for (Rgba c : t.threadColours) j.value(hexColour(c));
+  j.endArray();
+  j.endObject();
+  j.field("presentation", state.view.presentation).field("fontScale", double(state.view.fontScale));
+  j.key("fonts").beginObject().field("sans", state.fonts.sans).field("mono", state.fonts.mono).endObject();
+  // Where the Timing panel's recorded results came from (or why there are none).
+  j.key("recordedTimings").beginObject().field("path", state.timing.recordedPath);
+  j.field("error", state.timing.recordedError).endObject();
+  j.key("grids").beginArray();
+  for (const GridRect& g : state.layout.grids) {
+    j.beginObject().field("name", g.name).field("x", double(g.x)).field("y", double(g.y));
+    j.field("width", double(g.width)).field("height", double(g.height)).field("rows", g.rows).field("cols", g.cols);
+    j.field("cellWidth", double(g.cellWidth)).field("cellHeight", double(g.cellHeight));
+    j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx));
+    writeMarks(j, state.layout.marks, g.name);
+    j.endObject();
+  }
+  j.endArray();
+  writeWarpRequests(j, state.layout.warpRequests);
+  j.key("tables").beginArray();
+  for (const TableRect& t : state.layout.tables) {
+    j.beginObject().field("name", t.name).key("columns").beginArray();
+    for (std::size_t i = 0; i < t.right.size(); ++i)
+      j.beginObject().field("contentRight", double(t.contentRight[i])).field("right", double(t.right[i])).endObject();
+    j.endArray().endObject();
+  }
+  j.endArray();
+  j.key("counters").beginArray();
+  for (const CounterText& c : state.layout.counters)
+    j.beginObject().field("name", c.name).field("shown", c.shown).field("exact", c.exact).endObject();
+  j.endArray();
+  const SourceRect& src = state.layout.source;
+  j.key("source").beginObject().field("file", src.file).field("lines", src.lines);
+  j.field("currentLine", src.currentLine).field("currentText", src.currentText);
+  j.key("stepLines").beginArray();
+  for (int line : src.stepLines) j.value(line);
+  j.endArray();
+  j.field("width", double(src.width)).field("widestLine", double(src.widestLine));
+  j.field("firstLine", src.firstLine).field("fontPx", double(src.fontPx)).field("textHeight", double(src.textHeight));
+  j.field("visibleHeight", double(src.visibleHeight)).endObject();
+  // The classroom's view: the step in words, the followed thread, the shading, the granularity.
+  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx))
+      .field("height", double(state.layout.captionHeight)).endObject();
+  j.field("notice", state.layout.notice).field("keyHelp", state.layout.keyHelp)
+      .field("startHint", state.layout.startHint);
+  j.key("gpuNotes").beginArray();
+  for (const std::string& note : state.layout.gpuNotes) j.value(note);
+  j.endArray();
+  j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
+  j.key("threadLife").beginArray();
+  for (const LifeTokenRect& t : state.layout.life)
+    j.beginObject().field("text", t.text).field("time", t.time).field("x", double(t.x)).field("y", double(t.y))
+        .field("width", double(t.width)).field("height", double(t.height)).endObject();
+  j.endArray();
+  j.key("arrows").beginArray();
+  for (const ArrowRect& a : state.layout.arrows) {
+    j.beginObject().field("from", a.from).key("fromCell").beginArray().value(a.fromRow).value(a.fromCol).endArray();
+    j.field("to", a.to).key("toCell").beginArray().value(a.toRow).value(a.toCol).endArray();
+    j.field("x0", double(a.x0)).field("y0", double(a.y0)).field("x1", double(a.x1)).field("y1", double(a.y1)).endObject();
+  }
+  j.endArray();
+  j.field("loadShading", loadShadingOn(state)).field("granularity", std::string(granularityName(state.playback.granularity)));
+  j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
+  j.field("exported", state.view.exported);
+  j.key("windows").beginArray();
+  for (const WindowRect& w : state.layout.windows)
+    j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
+        .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab)
+        .field("contentWidth", double(w.contentWidth)).field("contentHeight", double(w.contentHeight))
+        .field("innerWidth", double(w.innerWidth)).field("innerHeight", double(w.innerHeight)).endObject();
+  j.endArray();
+  j.key("plots");
+  writePlotsJson(j, state.layout.plots);
+  j.key("lab");
+  writeLabJson(j, state);
+  if (const Lesson* lesson = state.lesson.lesson()) {  // the guided lesson on screen
+    j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
+    j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));
+    j.field("pageTitle", lesson->pages[std::size_t(state.lesson.page)].title);
+    j.field("presenter", state.lesson.presenter).field("error", state.lesson.error).endObject();
+  }
+  if (const LoadedRun* run = shownRun(state)) {
+    const Cursor c = state.shown.cursor;
+    j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
+    j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
+    j.field("config", describe(run->run.config)).field("backend", run->run.backend).field("device", run->run.device);
+    if (const auto& r = run->replay) {  // the run on screen came from a trace file
+      j.key("replay").beginObject().field("file", r->file).field("device", run->run.device);
+      j.field("backend", run->run.backend).field("toolVersion", r->toolVersion).field("savedAt", r->savedAt);
+      j.field("label", replayLabel(*r, run->run)).endObject();
+    }
+  }
+  j.endObject();
+  out << "\n";
+  return out ? Status(Ok{}) : Status(failure("cannot write the layout file " + path));
+}
+
+}  // namespace tilescope::ui

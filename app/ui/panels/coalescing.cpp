@@ -1,0 +1,142 @@
+// Coalescing: one warp's global requests of the selected block, each drawn as its lanes'
+// addresses over 32-byte sectors and 128-byte lines, with the kernel's totals. Moving the
+// block-shape slider reruns the kernel, so the lecture's shape table is seen happening.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "core/analysis/coalescing.h"
+#include "kernels/ceil_div.h"
+#include "ui/panels/panels.h"
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+namespace {
+
+void totalsRow(const char* name, const CoalescingTotals& t) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  ImGui::Text("%llu", (unsigned long long)t.requests);
+  ImGui::TableNextColumn();
+  ImGui::Text("%llu", (unsigned long long)t.sectors);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.2f", t.sectorsPerRequest());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f%%", 100.0 * t.efficiency());
+}
+
+// The request's 128-byte lines side by side, 4 sectors each, lanes as ticks at their byte.
+void drawRequest(const GlobalRequest& g, const Theme& theme) {
+  std::set<uint64_t> lines;
+  for (const auto& l : g.request.lanes) lines.insert(l.address / kLineBytes);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x - 8.0f);
+  const float lineW = std::min(256.0f, width / float(std::max<std::size_t>(lines.size(), 1)));
+  const float h = 34.0f;
+  int i = 0;
+  for (uint64_t line : lines) {
+    const float x0 = origin.x + float(i++) * lineW;
+    std::set<uint64_t> touched;
+    for (const auto& l : g.request.lanes)
+      if (l.address / kLineBytes == line) touched.insert(l.address / kSectorBytes);
+    for (int s = 0; s < 4; ++s) {
+      const float sx = x0 + lineW * float(s) / 4.0f;
+      const bool used = touched.count(line * 4 + uint64_t(s)) > 0;
+      draw->AddRectFilled(ImVec2(sx, origin.y), ImVec2(sx + lineW / 4.0f, origin.y + h),
+                          used ? theme.readRing : theme.cellIdle);
+      draw->AddRect(ImVec2(sx, origin.y), ImVec2(sx + lineW / 4.0f, origin.y + h), theme.cellOutline);
+    }
+    draw->AddRect(ImVec2(x0, origin.y), ImVec2(x0 + lineW, origin.y + h), theme.highlight, 0.0f, 0, 2.0f);
+    for (const auto& l : g.request.lanes) {
+      if (l.address / kLineBytes != line) continue;
+      const float x = x0 + lineW * float(l.address % kLineBytes) / float(kLineBytes);
+      draw->AddLine(ImVec2(x + 1, origin.y + h), ImVec2(x + 1, origin.y + h + 8), theme.threadColour(l.lane), 2.0f);
+    }
+  }
+  ImGui::Dummy(ImVec2(width, h + 12));
+}
+
+}  // namespace
+
+void drawCoalescingPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) return;
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
+  const CoalescingReport& c = analysis->coalescing;
+  if (ImGui::BeginTable("coalescing totals", 5, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const char* h : {"", "requests", "sectors", "per request", "efficiency"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    totalsRow("loads of M", c.loadsM);
+    totalsRow("loads of N", c.loadsN);
+    totalsRow("stores of P", c.stores);
+    endTable(ctx, "coalescing totals");
+  }
+  // The selected block's warps; widget state lives in ImGui's per-window storage.
+  const KernelLaunch& L = run->run.plan.launch;
+  const int warps = ceilDiv(int(L.blockX * L.blockY), kWarpSize);
+  ImGuiStorage* store = ImGui::GetStateStorage();
+  int* warp = store->GetIntRef(ImGui::GetID("warp"), 0);
+  *warp = std::clamp(*warp, 0, warps - 1);
+  // A followed thread picks its warp (scripts and lessons follow a thread); else the slider.
+  if (const int followed = followedThread(ctx.state); followed >= 0) {
+    *warp = std::min(followed / kWarpSize, warps - 1);
+    ImGui::Text("warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize, *warp * kWarpSize + kWarpSize - 1);
+  } else {
+    ImGui::SliderInt("warp", warp, 0, warps - 1);
+  }
+  std::vector<const GlobalRequest*> mine;
+  for (const auto& g : c.requests)
+    if (g.request.blockX == ctx.state.shown.bx && g.request.blockY == ctx.state.shown.by && g.request.warp == *warp)
+      mine.push_back(&g);
+  if (mine.empty()) {
+    ImGui::TextDisabled("this warp makes no global access");
+    return;
+  }
+  // The warp's requests of the cursor's step, each drawn large (the timeline picks the step).
+  const StepInfo& step = run->timeline.step(run->timeline.normalize(ctx.state.shown.cursor).step);
+  std::vector<const GlobalRequest*> now;
+  for (const GlobalRequest* g : mine)
+    if (requestInStep(g->request, step.phase, step.k)) now.push_back(g);
+  if (now.empty()) {
+    ImGui::TextWrapped("warp %d makes no global access at this step (%s): step to a load or a store.", *warp,
+                       run->timeline.stepLabel(run->timeline.normalize(ctx.state.shown.cursor).step).c_str());
+    return;
+  }
+  // The pictures scroll inside the panel: on a projector two requests with their addresses are
+  // taller than the room.
+  ImGui::BeginChild("requests", ImVec2(0, 0), false);
+  for (const GlobalRequest* g : now) {
+    const RequestPicture pic = pictureOf(*g);
+    ctx.layout.warpRequests.push_back(pic);
+    ImGui::Separator();
+    ImGui::TextWrapped("%s of %s, line %d: one request = warp %d's %zu lanes executing this load together. %zu "
+                       "sectors of 32 bytes in %zu lines of 128 bytes; efficiency %d of %d bytes moved = %.1f%%",
+                       pic.write ? "store" : "load", pic.array.c_str(), pic.line, pic.warp, pic.lanes.size(),
+                       pic.sectors.size(), pic.lines.size(), pic.bytesUsed, pic.bytesMoved,
+                       pic.bytesMoved ? 100.0 * pic.bytesUsed / pic.bytesMoved : 0.0);
+    drawRequest(*g, ctx.theme());
+    // Lane addresses, as many to a row as the panel has room for (lane:byte address).
+    const float each = ImGui::CalcTextSize("00:000000  ").x;
+    const std::size_t perRow = std::max<std::size_t>(1, std::size_t(ImGui::GetContentRegionAvail().x / each));
+    std::string text;
+    for (std::size_t i = 0; i < pic.lanes.size(); ++i) {
+      char one[48];
+      std::snprintf(one, sizeof one, "%s%2d:%6llu", i % perRow ? "  " : (i ? "\n" : ""), pic.lanes[i],
+                    (unsigned long long)pic.addresses[i]);
+      text += one;
+    }
+    ImGui::TextUnformatted(("lane:byte address\n" + text).c_str());
+  }
+  ImGui::TextWrapped("Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
+                     "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");
+  ImGui::EndChild();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,294 @@
+// Controls: what runs (kernel, sizes, tile width or block shape, seed, backend), which block
+// is shown, the presets, and the classroom options. Every change is an intent; the kernel
+// re-runs off the UI thread and the views switch when its result arrives.
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "ui/panels/event_text.h"
+#include "ui/panels/panels.h"
+#include "ui/model/presets.h"
+#include "ui/workers/replay.h"
+
+namespace tilescope::ui {
+namespace {
+
+constexpr int kMaxUiSize = 512;  // sliders stop here; larger sizes are typed (and refused past the trace cap)
+
+void sectionTitle(const char* text) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", text);
+  ImGui::Separator();
+}
+
+void presetButtons(PanelContext& ctx, int first, int last, bool sameLine) {
+  const auto all = presets();
+  for (int i = first; i < last && i < int(all.size()); ++i) {
+    const Preset& p = all[std::size_t(i)];
+    const std::string label(p.label);
+    if (sameLine && i > first) sameLineIfFits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::Button(label.c_str())) ctx.emit(ApplyPreset{std::string(p.name)});
+    if (ImGui::IsItemHovered()) tooltip(std::string(p.tip));
+  }
+}
+
+// A path field and a button (ImGui has no file dialog): a .tstrace from tilescope-cli save.
+void openTraceField(PanelContext& ctx) {
+  sectionTitle("Open trace file");
+  std::array<char, 1024> path{};
+  ctx.state.view.tracePath.copy(path.data(), path.size() - 1);
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 4.0f);
+  const bool enter = ImGui::InputTextWithHint("##trace file", "lecture.tstrace", path.data(), path.size(),
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::PopItemWidth();
+  // EnterReturnsTrue reports only Enter, so edits are picked up by comparing with the state.
+  if (path.data() != ctx.state.view.tracePath) ctx.emit(EditTracePath{path.data()});
+  if (ImGui::IsItemHovered()) tooltip("a trace saved by tilescope-cli save --file F.tstrace, e.g. on a GPU machine");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(path[0] == 0);
+  if ((ImGui::Button("Open") || enter) && path[0] != 0) ctx.emit(OpenTraceFile{path.data()});
+  ImGui::EndDisabled();
+}
+
+// Follow a thread, and the load-count shading of M and N (README.md, "For teachers").
+void classroomViews(PanelContext& ctx) {
+  const ViewOptions& v = ctx.state.view;
+  constexpr const char* kShading[] = {"auto (above 16x16)", "on", "off"};
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  if (ImGui::BeginCombo("shading", kShading[int(v.loadShading)])) {
+    for (int i = 0; i < 3; ++i)
+      if (ImGui::Selectable(kShading[i], int(v.loadShading) == i)) ctx.emit(SetLoadShading{LoadShading(i)});
+    ImGui::EndCombo();
+  }
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered()) tooltip("shade every element of M and N by how often it has been loaded from global memory, all blocks");
+  if (v.followX >= 0) {
+    const std::string label = "stop following thread (" + std::to_string(v.followX) + "," + std::to_string(v.followY) + ")";
+    if (ImGui::Button(label.c_str())) ctx.emit(FollowThread{-1, -1});
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("click a thread (Thread block) or a P cell to follow it");
+    ImGui::PopStyleColor();
+  }
+}
+
+// The animation between two cursor positions as a GIF or numbered PNGs (animation_export.h).
+// The two choices are widget state (ImGui's storage), not app state: nothing else reads them.
+void animationExport(PanelContext& ctx) {
+  sectionTitle("Animation (GIF, PNG frames)");
+  const LoadedRun* run = shownRun(ctx.state);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID rangeId = ImGui::GetID("animation range"), sizeId = ImGui::GetID("animation size");
+  int range = storage->GetInt(rangeId, 0), size = storage->GetInt(sizeId, 0);
+  const int phase = run ? std::max(0, run->timeline.step(run->timeline.normalize(ctx.state.shown.cursor).step).phase) : 0;
+  const std::string phaseLabel = "this phase (" + std::to_string(phase) + ")";
+  const char* ranges[] = {"whole run", phaseLabel.c_str(), "from here to the phase's end"};
+  constexpr const char* kSizes[] = {"window size", "1280x720", "1920x1080", "640x360"};
+  constexpr int kSizeWH[][2] = {{0, 0}, {1280, 720}, {1920, 1080}, {640, 360}};
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 3.0f);
+  if (ImGui::Combo("range", &range, ranges, 3)) storage->SetInt(rangeId, range);
+  if (ImGui::Combo("size", &size, kSizes, 4)) storage->SetInt(sizeId, size);
+  ImGui::PopItemWidth();
+  ExportAnimation a;
+  a.range = range == 0 ? AnimationRange::Run : range == 1 ? AnimationRange::Phase : AnimationRange::Page;
+  a.phase = phase;
+  a.width = kSizeWH[size][0];
+  a.height = kSizeWH[size][1];
+  // Drawn the same while an export runs (no progress bar, nothing disabled): this panel is in
+  // the exported frames. The progress is in the window's title; a second export is refused.
+  ImGui::BeginDisabled(!run);
+  if (ImGui::Button("GIF")) a.format = AnimationFormat::Gif, ctx.emit(a);
+  if (ImGui::IsItemHovered()) tooltip("an animated GIF of the range, one frame per step at the current granularity");
+  sameLineIfFits(ImGui::CalcTextSize("PNG frames").x + ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::Button("PNG frames")) a.format = AnimationFormat::Frames, ctx.emit(a);
+  if (ImGui::IsItemHovered()) tooltip("numbered PNGs (frame-0000.png, ...) in a folder named after the run");
+  ImGui::EndDisabled();
+}
+
+// Saving what is on screen: the run (replays with --open), its trace for Perfetto, the view.
+void exportButtons(PanelContext& ctx) {
+  sectionTitle("Export");
+  ImGui::BeginDisabled(!shownRun(ctx.state));
+  if (ImGui::Button("Trace file")) ctx.emit(ExportView{ExportKind::TraceFile, ""});
+  if (ImGui::IsItemHovered()) tooltip("the run as a .tstrace: opens again with tilescope --open, here or on a laptop");
+  ImGui::SameLine();
+  if (ImGui::Button("Perfetto JSON")) ctx.emit(ExportView{ExportKind::ChromeJson, ""});
+  if (ImGui::IsItemHovered()) tooltip("Chrome trace-event JSON: a track per warp, barriers as instants");
+  ImGui::SameLine();
+  if (ImGui::Button("PNG")) ctx.emit(ExportView{ExportKind::Png, ""});
+  if (ImGui::IsItemHovered()) tooltip("the window as it is now");
+  ImGui::EndDisabled();
+  const ViewOptions& v = ctx.state.view;
+  if (!v.exported.empty()) {
+    if (v.exportFailed) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
+    ImGui::TextWrapped("%s", v.exported.c_str());
+    if (v.exportFailed) ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+void drawControlsPanel(PanelContext& ctx) {
+  const AppState& s = ctx.state;
+  LaunchConfig config = s.request.config;
+  bool changed = false;
+
+  // The way in, until it is used: a newcomer sees where the lessons start (not over a replayed
+  // trace, whose label must come first).
+  const LoadedRun* shown = shownRun(s);
+  if (s.view.startHint && !s.lesson.lesson() && !(shown && shown->replay)) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(s.theme.progressFill));
+    if (ImGui::Button("Start here: lesson 3,\nTiling and phases")) ctx.emit(OpenLesson{"tiling-and-phases"});
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("x")) ctx.emit(DismissStartHint{});
+    ImGui::TextDisabled("keys: ? or F1");
+    ctx.layout.startHint = true;
+  }
+  // A replayed trace says so first: the pictures below were recorded elsewhere, not run here.
+  if (const LoadedRun* run = shownRun(s); run && run->replay) {
+    ImGui::PushStyleColor(ImGuiCol_Text, s.theme.highlight);
+    ImGui::TextWrapped("%s", replayLabel(*run->replay, run->run).c_str());
+    ImGui::PopStyleColor();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("change a setting to run it here instead");
+    ImGui::PopStyleColor();
+  }
+
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  const KernelInfo& info = kernelInfo(config.kernel);
+  if (ImGui::BeginCombo("kernel", std::string(info.name).c_str())) {
+    for (const auto& k : kKernels) {
+      if (ImGui::Selectable(std::string(k.name).c_str(), k.id == config.kernel)) {
+        config = withKernel(config, k.id);
+        changed = true;
+      }
+      if (ImGui::IsItemHovered()) tooltip(std::string(k.description));
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) tooltip(std::string(info.description));
+
+  bool square = config.dims.j == config.dims.k && config.dims.k == config.dims.l;
+  int size = config.dims.j;
+  if (square) {
+    if (ImGui::SliderInt("size", &size, 1, kMaxUiSize, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
+      config.dims = {size, size, size};
+      changed = true;
+    }
+  }
+  int jkl[3] = {config.dims.j, config.dims.k, config.dims.l};
+  if (ImGui::InputInt3("j, k, l", jkl)) {
+    config.dims = {std::clamp(jkl[0], 1, kMaxDimension), std::clamp(jkl[1], 1, kMaxDimension),
+                   std::clamp(jkl[2], 1, kMaxDimension)};
+    changed = true;
+  }
+  if (ImGui::IsItemHovered()) tooltip("M is j x k, N is k x l, P is j x l");
+
+  if (const auto built = kernelTilings(config.kernel); !built.empty()) {
+    // The ladder's kernels run the tilings they are built for; "default" is the first that fits P.
+    const Tiling shownTiling = config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
+                                                     : config.tiling;
+    const std::string current = tilingText(shownTiling) + (config.tiling.empty() ? " (default)" : "");
+    if (ImGui::BeginCombo("tiling", current.c_str())) {
+      if (ImGui::Selectable("default: the first that fits P", config.tiling.empty())) config.tiling = {}, changed = true;
+      for (const Tiling& t : built)
+        if (ImGui::Selectable(tilingText(t).c_str(), config.tiling == t)) config.tiling = t, changed = true;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      tooltip("block tile BMxBNxBK / warp tile WMxWN / thread tile TMxTN: each block computes BM x BN of P, BK steps "
+              "of k per phase; each thread a TM x TN register tile");
+  } else if (kernelInfo(config.kernel).tiled) {
+    if (ImGui::SliderInt("tile T", &config.tile, 1, kMaxTileWidth, "%d", ImGuiSliderFlags_AlwaysClamp)) changed = true;
+  } else {
+    if (ImGui::SliderInt("block x", &config.blockX, 1, kMaxThreadsPerBlock, "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+    if (ImGui::SliderInt("block y", &config.blockY, 1, kMaxThreadsPerBlock, "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+  }
+  int seed = int(config.seed);
+  if (ImGui::InputInt("seed", &seed)) {
+    config.seed = uint64_t(std::max(seed, 0));
+    changed = true;
+  }
+  const bool cudaOk = s.cudaUnavailable.empty();
+  int backend = s.request.backend == BackendChoice::Cuda ? 1 : 0;
+  ImGui::TextUnformatted("backend");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("emulator", backend == 0) && backend != 0) ctx.emit(SetBackend{BackendChoice::Emulator});
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!cudaOk);
+  if (ImGui::RadioButton("CUDA", backend == 1) && backend != 1) ctx.emit(SetBackend{BackendChoice::Cuda});
+  ImGui::EndDisabled();
+  if (!cudaOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(s.cudaUnavailable);
+  if (changed) ctx.emit(SetConfig{config});
+
+  // Block selector: the grid of the run on screen.
+  if (const LoadedRun* run = shownRun(s)) {
+    const KernelLaunch& L = run->run.plan.launch;
+    int b[2] = {s.shown.bx, s.shown.by};
+    ImGui::BeginDisabled(L.gridX * L.gridY <= 1);
+    if (ImGui::SliderInt2("block", b, 0, int(std::max(L.gridX, L.gridY)) - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+      ctx.emit(SelectBlock{std::min(b[0], int(L.gridX) - 1), std::min(b[1], int(L.gridY) - 1)});
+    ImGui::EndDisabled();
+    ImGui::TextDisabled("grid %ux%u blocks of %ux%u threads", L.gridX, L.gridY, L.blockX, L.blockY);
+  }
+  ImGui::PopItemWidth();
+
+  // Status: the newest request's fate.
+  if (!s.request.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
+    if (!s.request.openFile.empty())  // the reader's message names the file and what is wrong
+      ImGui::TextWrapped("Cannot open the trace file: %s", s.request.error.c_str());
+    else
+      ImGui::TextWrapped("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
+    ImGui::PopStyleColor();
+  } else if (s.request.generation != s.request.shownGeneration && !s.request.openFile.empty()) {
+    ImGui::TextDisabled("opening %s...", s.request.openFile.c_str());
+  } else if (s.request.generation != s.request.shownGeneration) {
+    ImGui::TextDisabled("running %s...", s.lab.pendingGeneration == s.request.generation ? "the Lab tab's kernel"
+                                                                                          : describe(s.request.config).c_str());
+  } else if (const LoadedRun* run = shownRun(s)) {
+    const auto& v = run->run.verification;
+    const Dims& d = run->run.config.dims;  // a lab run's config names no built-in kernel: say whose it is
+    const std::string what = run->lab ? "lab: " + run->lab->kernelName + " (" + run->lab->fileName + ") " +
+                                            std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l)
+                                      : describe(run->run.config);
+    ImGui::TextWrapped("%s on %s: %s (%.0f ms)", what.c_str(), run->run.backend.c_str(),
+                       v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
+  }
+
+  openTraceField(ctx);  // above the presets, so it is in view without scrolling at 1280x800
+  exportButtons(ctx);
+
+  sectionTitle("Presets");
+  presetButtons(ctx, 0, 3, false);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("lecture block shapes (naive, 64x64):");
+  ImGui::PopStyleColor();
+  presetButtons(ctx, 3, 9, true);
+  presetButtons(ctx, 9, 10, false);
+
+  sectionTitle("Classroom");
+  bool presentation = s.view.presentation;
+  if (ImGui::Checkbox("presentation (P)", &presentation)) ctx.emit(SetPresentation{presentation});
+  sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("fullscreen (F)").x);
+  bool fullscreen = s.view.fullscreen;
+  if (ImGui::Checkbox("fullscreen (F)", &fullscreen)) ctx.emit(ToggleFullscreen{});
+  float scale = s.view.fontScale;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  if (ImGui::SliderFloat("font scale", &scale, 1.0f, 3.0f, "%.2fx")) ctx.emit(SetFontScale{scale});
+  ImGui::PopItemWidth();
+  bool okabe = s.view.palette == Palette::OkabeIto;
+  if (ImGui::Checkbox("colour-blind-safe palette", &okabe))
+    ctx.emit(SetPalette{okabe ? Palette::OkabeIto : Palette::Vivid});
+  classroomViews(ctx);
+  animationExport(ctx);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,95 @@
+#include "ui/panels/event_text.h"
+
+#include "core/timeline/cell_marks.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <iterator>
+
+namespace tilescope::ui {
+namespace {
+
+std::string at(int r, int c) { return "[" + std::to_string(r) + "][" + std::to_string(c) + "]"; }
+// A 128-bit access touches four consecutive elements or slots: "[2][4..7]".
+std::string at(int r, int c, const Event& e) {
+  if (!(e.flags & kWide)) return at(r, c);
+  return "[" + std::to_string(r) + "][" + std::to_string(c) + ".." + std::to_string(c + 3) + "]";
+}
+
+}  // namespace
+
+std::string describeEvent(const Event& e) {
+  std::string who = threadName(e.threadX, e.threadY) + " of block (" + std::to_string(e.blockX) + "," +
+                    std::to_string(e.blockY) + ")";
+  char value[32];
+  std::snprintf(value, sizeof value, "%.4g", double(e.value));
+  std::string what;
+  const bool zero = (e.flags & kZeroFill) != 0;
+  const bool outside = (e.flags & kInBounds) == 0;
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN: {
+      const char* matrix = e.op == Op::LoadM ? "M" : "N";
+      const char* tile = e.op == Op::LoadM ? "Mds" : "Nds";
+      const std::string wide = (e.flags & kWide) ? " (one 128-bit access; the first value)" : "";
+      if (zero) what = std::string("wrote 0 into ") + tile + at(e.sharedRow, e.sharedCol, e) + " instead of " + matrix +
+                       at(e.globalRow, e.globalCol, e) + " (outside the matrix)";
+      else if (e.flags & kStagedWrite)
+        what = std::string("stored ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+               ", read earlier into a register, into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
+      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+                                        " into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
+      else if (e.flags & kStagedRead)
+        what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+               " from global memory into a register, for " + tile + wide;
+      else what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value + " from global memory" + wide;
+      if (outside && !zero) what += " OUT OF BOUNDS";
+      break;
+    }
+    case Op::ReadM:
+    case Op::ReadN:
+      what = std::string("read ") + (e.op == Op::ReadM ? "Mds" : "Nds") + at(e.sharedRow, e.sharedCol, e) + " = " + value +
+             ((e.flags & kWide) ? " (one 128-bit read; the first value)" : "");
+      break;
+    case Op::Barrier: what = "arrived at __syncthreads()"; break;
+    case Op::StoreP:
+      what = "stored P" + at(e.globalRow, e.globalCol, e) + " = " + value + ((e.flags & kWide) ? " (one 128-bit store)" : "") +
+             (outside ? " OUT OF BOUNDS" : "");
+      break;
+    default: what = "?"; break;
+  }
+  std::string where = " (";
+  if (e.phase >= 0) where += "phase " + std::to_string(e.phase) + ", ";
+  if (e.k >= 0) where += "k " + std::to_string(e.k) + ", ";
+  where += "line " + std::to_string(e.line) + ")";
+  return who + " " + what + where;
+}
+
+std::string shortCount(unsigned long long n, const char* unit) {
+  const std::string space = *unit ? " " : "";
+  if (n < 10000) return std::to_string(n) + space + unit;
+  constexpr const char* kPrefixes[] = {"k", "M", "G", "T", "P", "E"};
+  double x = double(n) / 1000.0;
+  int p = 0;
+  // 999999 is 1.00M, not 1000k: move on when three digits would round up to 1000.
+  while (x >= 999.5 && p + 1 < int(std::size(kPrefixes))) x /= 1000.0, ++p;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g%s%s%s", x, space.c_str(), kPrefixes[p], unit);
+  return text;
+}
+
+void tooltip(const std::string& text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void sameLineIfFits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+}  // namespace tilescope::ui

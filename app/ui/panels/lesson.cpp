@@ -1,0 +1,87 @@
+// Lesson: the guided tour of assets/lessons. A lesson picker, the page's title and text, a
+// progress bar, Back and Next (PageUp/PageDown, B/N), and the presenter switch (F5). Each page sets
+// the app up through its own script-mode commands (the frame loop runs them), so what the
+// text says is on screen; the user can still change anything by hand.
+#include <imgui.h>
+
+#include <string>
+
+#include "ui/panels/event_text.h"
+#include "ui/panels/panels.h"
+
+namespace tilescope::ui {
+
+void drawLessonPanel(PanelContext& ctx) {
+  const LessonState& ls = ctx.state.lesson;
+  const Lesson* lesson = ls.lesson();
+  const std::string preview = lesson ? lesson->title : std::string("choose a lesson");
+  // On a projector the picker is clutter: the lesson's title stands in its place.
+  const bool picker = !(ls.presenter && lesson);
+  if (!picker) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", preview.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (picker) ImGui::SetNextItemWidth(-1);
+  if (picker && ImGui::BeginCombo("##lesson", preview.c_str())) {
+    if (!ls.loaded) {
+      ImGui::TextDisabled("lessons load when one is opened");
+      if (ImGui::Selectable("open the first lesson")) ctx.emit(OpenLesson{"1"});
+    }
+    for (std::size_t i = 0; i < ls.lessons.size(); ++i) {
+      const std::string label = std::to_string(i + 1) + ". " + ls.lessons[i].title;
+      if (ImGui::Selectable(label.c_str(), int(i) == ls.current)) ctx.emit(OpenLesson{ls.lessons[i].name});
+    }
+    ImGui::EndCombo();
+  }
+  if (!ls.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
+    ImGui::TextWrapped("%s", ls.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!lesson) {
+    ImGui::TextWrapped("Ten short tours follow chapter 5: memory types, the naive kernel's traffic, tiling "
+                       "and phases, the two barriers, boundary checks, dynamic shared memory, occupancy, "
+                       "coalescing. Seven more climb the ladder to cuBLAS, one rung each. Each page sets up "
+                       "the views it talks about.");
+    if (ImGui::Button("Start the first lesson")) ctx.emit(OpenLesson{"1"});
+    return;
+  }
+  const int pages = int(lesson->pages.size());
+  const LessonPage& page = lesson->pages[std::size_t(ls.page)];
+
+  const bool first = ls.page == 0, last = ls.page + 1 >= pages;
+  if (first) ImGui::BeginDisabled();
+  if (ImGui::Button("< Back")) ctx.emit(LessonGoTo{ls.page - 1});
+  if (ImGui::IsItemHovered()) tooltip("previous page (PageUp or B)");
+  if (first) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (last) ImGui::BeginDisabled();
+  if (ImGui::Button("Next >")) ctx.emit(LessonGoTo{ls.page + 1});
+  if (ImGui::IsItemHovered()) tooltip("next page (PageDown or N)");
+  if (last) ImGui::EndDisabled();
+  if (!ls.presenter) {
+    bool presenter = false;
+    sameLineIfFits(ImGui::CalcTextSize("presenter").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::Checkbox("presenter", &presenter)) ctx.emit(SetPresenter{true});
+    if (ImGui::IsItemHovered()) tooltip("projector layout: controls hidden, lesson text large (F5; Esc leaves)");
+  }
+
+  const std::string progress = "page " + std::to_string(ls.page + 1) + " of " + std::to_string(pages);
+  ImGui::ProgressBar(float(ls.page + 1) / float(pages), ImVec2(-1, 0), progress.c_str());
+  ImGui::Separator();
+  ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().highlight);
+  ImGui::TextWrapped("%s", page.title.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  for (const std::string& paragraph : page.paragraphs) {
+    ImGui::TextWrapped("%s", paragraph.c_str());
+    ImGui::Spacing();
+  }
+  if (ls.presenter) {
+    ImGui::Spacing();
+    if (ImGui::SmallButton("leave presenter (Esc)")) ctx.emit(SetPresenter{false});
+  }
+}
+
+}  // namespace tilescope::ui

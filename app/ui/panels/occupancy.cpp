@@ -1,0 +1,89 @@
+// Occupancy: this kernel's block against an SM's limits, for the analysis profile the panels
+// share (AppState::analysis) and a registers-per-thread slider that starts at the kernel's
+// own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
+// blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Pure
+// arithmetic: recomputed every frame.
+#include <imgui.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "ui/panels/event_text.h"
+#include "ui/panels/panels.h"
+
+namespace tilescope::ui {
+namespace {
+std::string limitText(int blocks, bool limiting) {
+  return blocks == INT_MAX ? "no limit" : std::to_string(blocks) + (limiting ? "  <- limit" : "");
+}
+void limitRow(const char* name, int blocks, bool limiting) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextWrapped("%s", name);  // the narrow left column wraps the names, never the figures
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(limitText(blocks, limiting).c_str());
+}
+}  // namespace
+
+void drawAnalysisProfileChoice(PanelContext& ctx) {
+  const ProfileChoice choice = analysisProfile(ctx.state.analysis);
+  const bool presenter = ctx.state.lesson.presenter;
+  if (presenter) ImGui::SetNextItemWidth(ImGui::CalcTextSize(choice.profile.name.c_str()).x + ImGui::GetFrameHeight() * 2.0f);
+  if (ImGui::BeginCombo("profile", choice.profile.name.c_str())) {
+    for (const std::string& name : analysisProfileNames(ctx.state.analysis))
+      if (ImGui::Selectable(name.c_str(), name == choice.profile.name)) ctx.emit(SetAnalysisProfile{name});
+    ImGui::EndCombo();
+  }
+  // On a projector the plot and the figures get the room: why this profile and what it is are
+  // the combo's tooltip there.
+  if (presenter) {
+    if (ImGui::IsItemHovered()) tooltip(choice.note + "\n" + choice.profile.label);
+    return;
+  }
+  // The note beside the combo when it fits, under it in a narrow tab (nothing cut at 1280x800).
+  const float noteWidth = ImGui::CalcTextSize(choice.note.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
+  if (noteWidth <= ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x) ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", choice.note.c_str());
+  ImGui::PopStyleColor();
+  ImGui::TextWrapped("%s", choice.profile.label.c_str());
+}
+
+void drawOccupancyPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) return;
+  drawAnalysisProfileChoice(ctx);
+  const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
+  ImGuiStorage* store = ImGui::GetStateStorage();
+  const auto analysis = shownAnalysis(ctx);
+  if (!analysis) return;
+  KernelResources r = analysis->resources;
+  int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+  ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
+  ImGui::PopStyleColor();
+  r.registersPerThread = *regs;
+  const Occupancy o = computeOccupancy(d, r);
+  ImGui::TextWrapped("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
+              r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
+  if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_RowBg)) {
+    float valueWidth = 0;
+    for (int blocks : {o.blocksByThreads, o.blocksByBlocks, o.blocksByRegisters, o.blocksBySharedMemory})
+      valueWidth = std::max(valueWidth, ImGui::CalcTextSize(limitText(blocks, true).c_str()).x);
+    ImGui::TableSetupColumn("limit", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("blocks", ImGuiTableColumnFlags_WidthFixed, valueWidth);
+    limitRow("blocks by thread slots", o.blocksByThreads, o.limiter == OccupancyLimiter::Threads);
+    limitRow("blocks by block slots", o.blocksByBlocks, o.limiter == OccupancyLimiter::Blocks);
+    limitRow("blocks by registers", o.blocksByRegisters, o.limiter == OccupancyLimiter::Registers);
+    limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory);
+    endTable(ctx, "limits");
+  }
+  ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
+              d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
+  ImGui::ProgressBar(float(o.occupancy), ImVec2(-1, 0));
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,307 @@
+#include "ui/panels/panels.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include <imgui_internal.h>
+
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+namespace {
+
+constexpr std::array kPanels{
+    PanelEntry{"Controls", Slot::Left, drawControlsPanel, true},
+    PanelEntry{"Lesson", Slot::Left, drawLessonPanel},
+    PanelEntry{"Counters", Slot::LeftBottom, drawCountersPanel, true},
+    PanelEntry{"Matrices", Slot::Center, drawMatricesPanel},
+    PanelEntry{"Shared memory", Slot::RightTop, drawSharedPanel},
+    PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
+    PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
+    PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
+    PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
+    PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
+    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, true},
+    PanelEntry{"Timing", Slot::Center, drawTimingPanel},
+    PanelEntry{"Lab", Slot::Center, drawLabPanel},
+    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true, true, true},
+    PanelEntry{"Thread life", Slot::LeftBottom, drawThreadLifePanel},
+    PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
+    PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
+};
+
+struct Rect {
+  float x, y, w, h;
+};
+
+// The projector layout (assets/guides/teacher.md, "At the projector"), in proportions of the
+// screen so that 1280x720 and 1920x1080 look alike (its text scales with the height,
+// presenterFontScale): the lesson's text on the left, with the Counters the page names or the
+// followed thread's life under it, in the room the text leaves; the matrices filling the centre
+// above the shared tiles and the thread block, and the step in words with the timeline at the
+// bottom; the kernel source the whole height of the right column, so it is shown whole. A chart
+// or table that needs the room (PanelEntry::wideForPresenter: Roofline, Occupancy) in
+// front of the centre takes the shared tiles' and the block's room too.
+Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, bool wideCentre) {
+  const float W = display.x, H = display.y;
+  const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
+  const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
+  const float middle = std::round(H * 0.22f);                                         // Mds, Nds | thread block
+  const float top = H - band - middle;
+  if (wideCentre && (slot == Slot::RightTop || slot == Slot::RightMiddle)) return {0, 0, 0, 0};
+  switch (slot) {
+    case Slot::Left: return {0, 0, left, H - lifeH};
+    case Slot::Center: return {left, 0, centerW, wideCentre ? H - band : top};
+    case Slot::RightTop: return {left, top, std::round(centerW * 0.5f), middle};
+    case Slot::RightMiddle: return {left + std::round(centerW * 0.5f), top, centerW - std::round(centerW * 0.5f), middle};
+    case Slot::Bottom: return {left, H - band, centerW, band};
+    case Slot::RightBottom: return {W - right, 0, right, H};
+    case Slot::LeftBottom: return {0, H - lifeH, left, lifeH};  // the named Counters or the followed thread's life, if any
+  }
+  return {0, 0, W, H};
+}
+
+// Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
+// larger fonts widen the side columns and the timeline band.
+Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH, bool wideCentre) {
+  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH, wideCentre);
+  const float W = display.x, H = display.y;
+  const float grow = std::pow(fontScale, 0.3f);
+  const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
+  const float right = std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
+  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
+  const float centerW = W - left - right;
+  switch (slot) {
+    case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};
+    case Slot::LeftBottom: return {0, std::round(H * 0.66f), left, H - std::round(H * 0.66f)};
+    case Slot::Center: return {left, 0, centerW, H - bottom};
+    case Slot::Bottom: return {left, H - bottom, centerW, bottom};
+    case Slot::RightTop: return {W - right, 0, right, std::round(H * 0.36f)};
+    case Slot::RightMiddle: return {W - right, std::round(H * 0.36f), right, std::round(H * 0.30f)};
+    case Slot::RightBottom:
+      return {W - right, std::round(H * 0.66f), right, H - std::round(H * 0.66f)};
+  }
+  return {0, 0, W, H};
+}
+
+// Where a panel goes: its slot, or on a projector the centre for a table too large for a side
+// column (the Occupancy panel).
+Slot placeOf(const PanelEntry& p, bool presenter) { return presenter && p.centreForPresenter ? Slot::Center : p.slot; }
+
+// The panel the projector layout shows under the lesson's text: the one the page names for that
+// slot, else the followed thread's life, else none.
+const PanelEntry* presenterLeftBottom(const PanelContext& ctx) {
+  for (const std::string& name : ctx.state.lesson.pagePanels())
+    if (const PanelEntry* p = findPanel(name); p && placeOf(*p, true) == Slot::LeftBottom) return p;
+  return followedThread(ctx.state) >= 0 ? findPanel("Thread life") : nullptr;
+}
+
+// The projector layout's room under the lesson's text for that panel: what the lesson's page
+// left free last frame (its text whole), but at least a quarter of the height.
+float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
+  if (!ctx.state.lesson.presenter || !presenterLeftBottom(ctx)) return 0;
+  float lesson = display.y * 0.5f;
+  if (const ImGuiWindow* w = ImGui::FindWindowByName("Lesson"))
+    lesson = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
+  const float wanted = display.y - lesson;
+  return std::round(std::clamp(wanted, display.y * 0.25f, display.y * 0.6f));
+}
+
+// The followed thread's arrows over every window: each element it loaded in this phase to the
+// shared slot it went to (the grids as drawn this frame).
+void drawFollowArrows(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  const int thread = followedThread(ctx.state);
+  if (!run || !block || thread < 0) return;
+  auto grid = [&](const char* name) -> const GridRect* {
+    for (const GridRect& g : ctx.layout.grids)
+      if (g.name == name) return &g;
+    return nullptr;
+  };
+  const Theme& theme = ctx.theme();
+  for (const FollowLink& link : followLinks(*run, *block, ctx.state.shown.cursor, thread)) {
+    const GridRect* from = grid(link.isN ? "N" : "M");
+    const GridRect* to = grid(link.isN ? "Nds" : "Mds");
+    if (!from || !to || link.element.row >= from->rows || link.element.col >= from->cols) continue;
+    const ImVec2 a = cellCentre(*from, link.element), b = cellCentre(*to, link.slot);
+    drawArrow(a, b, theme.follow, theme.background, std::max(2.0f, theme.followPx * 0.75f), to->cellWidth * 0.3f);
+    ctx.layout.arrows.push_back({from->name, to->name, link.element.row, link.element.col, link.slot.row, link.slot.col,
+                                 a.x, a.y, b.x, b.y});
+  }
+}
+
+// Why the picture is not the newest request's, or "" when it is: a refused setting keeps the
+// last picture (collectRun) and a slow one keeps it until the new run arrives; either way the
+// centre says so, where the eyes are, instead of Controls alone.
+std::string pictureNotice(const AppState& s) {
+  const Request& r = s.request;
+  const bool lab = s.lab.pendingGeneration == r.generation;  // the Lab tab speaks for its own runs
+  const bool previous = shownRun(s) != nullptr;
+  if (!r.error.empty() && !lab)
+    return std::string(previous ? "Still showing the previous run. " : "") +
+           (r.openFile.empty() ? "Cannot run " + describe(r.config) : "Cannot open " + r.openFile) + ": " + r.error;
+  if (r.generation != r.shownGeneration && s.now - r.requestedAt > 0.5)
+    return (lab ? std::string("Running the Lab tab's kernel") : "Running " + describe(r.config)) +
+           (previous ? "... the picture shows the previous run until it is ready" : "...");
+  return "";
+}
+
+// The notice in the centre slot's window, wrapped to most of its width.
+void drawNotice(PanelContext& ctx, const Rect& centre) {
+  ctx.layout.notice = pictureNotice(ctx.state);
+  if (ctx.layout.notice.empty() || centre.w <= 0) return;
+  const float pad = ImGui::GetFontSize() * 0.6f, width = centre.w * 0.8f;
+  const ImVec2 size = ImGui::CalcTextSize(ctx.layout.notice.c_str(), nullptr, false, width - 2 * pad);
+  // At the foot of the centre, over the matrices' legend rather than over the cells.
+  const ImVec2 lo(centre.x + (centre.w - size.x) * 0.5f - pad, centre.y + centre.h - size.y - 3 * pad);
+  const ImVec2 hi(lo.x + size.x + 2 * pad, lo.y + size.y + 2 * pad);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(lo, hi, ctx.theme().windowBg, 4.0f);
+  draw->AddRect(lo, hi, ctx.state.request.error.empty() ? ctx.theme().panelText : ctx.theme().error, 4.0f, 0, 2.0f);
+  draw->AddText(nullptr, 0.0f, ImVec2(lo.x + pad, lo.y + pad), ctx.theme().panelText, ctx.layout.notice.c_str(), nullptr,
+                width - 2 * pad);
+}
+
+// How much the window's content took this frame against the room inside it.
+void measureWindow(WindowRect& w) {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  w.contentWidth = window->DC.CursorMaxPos.x - window->DC.CursorStartPos.x;
+  w.contentHeight = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y;
+  w.innerWidth = window->ContentRegionRect.GetWidth();
+  w.innerHeight = window->ContentRegionRect.GetHeight();
+}
+
+}  // namespace
+
+float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / 617.0f, 1.0f, 3.0f); }
+
+std::string_view slotTitle(Slot slot) {
+  switch (slot) {
+    case Slot::Left: return "left";
+    case Slot::LeftBottom: return "left-bottom";
+    case Slot::Center: return "center";
+    case Slot::RightTop: return "right-top";
+    case Slot::RightMiddle: return "right-middle";
+    case Slot::RightBottom: return "right-bottom";
+    case Slot::Bottom: return "bottom";
+  }
+  return "?";
+}
+
+std::span<const PanelEntry> panelRegistry() { return kPanels; }
+
+std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
+  if (!shownRun(ctx.state)) return nullptr;
+  if (!ctx.state.shown.analysis) ImGui::TextDisabled("Analysing the trace...");
+  return ctx.state.shown.analysis;
+}
+
+void endTable(PanelContext& ctx, std::string_view name) {
+  if (const ImGuiTable* table = ImGui::GetCurrentTable()) {
+    TableRect t{std::string(name), {}, {}};
+    for (int i = 0; i < table->ColumnsCount; ++i) {
+      const ImGuiTableColumn& c = table->Columns[i];
+      if (!c.IsEnabled) continue;
+      // ImGui resets these to the column's left edge each frame and raises them per cell.
+      t.contentRight.push_back(std::max({c.ContentMaxXUnfrozen, c.ContentMaxXFrozen, c.ContentMaxXHeadersUsed}));
+      t.right.push_back(c.ClipRect.Max.x);
+    }
+    ctx.layout.tables.push_back(std::move(t));
+  }
+  ImGui::EndTable();
+}
+
+const PanelEntry* findPanel(std::string_view name) {
+  for (const auto& p : kPanels)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+void drawPanels(PanelContext& ctx) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float lifeH = presenterLifeHeight(ctx, display);
+  const bool presenter = ctx.state.lesson.presenter;
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+  // The projector leaves out the controls, but never a panel the page's text names.
+  auto slotEntries = [&](Slot slot) {
+    std::vector<const PanelEntry*> entries;
+    for (const auto& p : kPanels)
+      if (placeOf(p, presenter) == slot && !(p.hiddenForPresenter && presenter && !ctx.state.lesson.pageNames(p.name)))
+        entries.push_back(&p);
+    return entries;
+  };
+  // The panel last brought forward in a slot (the first one until then).
+  auto frontOf = [&](Slot slot, const std::vector<const PanelEntry*>& entries) {
+    if (presenter)  // a panel the page names comes first (Occupancy is shown in the centre there)
+      for (const std::string& name : ctx.state.lesson.pagePanels())
+        for (const PanelEntry* p : entries)
+          if (p->name == name) return p;
+    const auto recorded = ctx.state.view.slotPanel.find(std::string(slotTitle(slot)));
+    const PanelEntry* front = entries[0];
+    for (const PanelEntry* p : entries)
+      if (recorded != ctx.state.view.slotPanel.end() && recorded->second == p->name) front = p;
+    return front;
+  };
+  // A wide chart takes the shared tiles' and the block's room unless the page names one of them.
+  bool rightNamed = false;
+  for (const std::string& name : ctx.state.lesson.pagePanels())
+    if (const PanelEntry* p = findPanel(name); p && (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle))
+      rightNamed = true;
+  const bool wideCentre = presenter && !rightNamed && frontOf(Slot::Center, slotEntries(Slot::Center))->wideForPresenter;
+  for (int s = 0; s < kSlotCount; ++s) {
+    const Slot slot = Slot(s);
+    std::vector<const PanelEntry*> entries = slotEntries(slot);
+    if (entries.empty()) continue;
+    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, presenter, lifeH, wideCentre);
+    // Nothing in the projector layout: the left column's lower panel when the page names none
+    // and no thread is followed, the right column under a wide chart.
+    if (r.w <= 0 || r.h <= 0) continue;
+    const std::string slotName(slotTitle(slot));
+    const PanelEntry* front = presenter && slot == Slot::LeftBottom ? presenterLeftBottom(ctx) : frontOf(slot, entries);
+    // On a projector a slot shows one panel, titled by it: no tab bar to truncate labels.
+    if (presenter) entries = {front};
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+    // One panel: the window is the panel. Several: a tab bar, titled by the slot.
+    const std::string title = entries.size() == 1 ? std::string(entries[0]->name) : "##" + slotName;
+    ImGuiWindowFlags flags = kFlags | (entries.size() > 1 ? ImGuiWindowFlags_NoTitleBar : 0);
+    std::string shown;  // the panel drawn in this window this frame
+    WindowRect rect{entries.size() == 1 ? std::string(entries[0]->name) : slotName, r.x, r.y, r.w, r.h, ""};
+    if (ImGui::Begin(title.c_str(), nullptr, flags)) {
+      if (entries.size() == 1) {
+        entries[0]->draw(ctx);
+        shown = entries[0]->name;
+      } else if (ImGui::BeginTabBar("tabs")) {
+        const auto active = ctx.state.view.activeTab.find(slotName);
+        for (const PanelEntry* p : entries) {
+          const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
+          if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
+            p->draw(ctx);
+            shown = p->name;
+            ImGui::EndTabItem();
+          }
+        }
+        ImGui::EndTabBar();
+        // A tab clicked by hand is remembered, so the presenter layout shows what was in front.
+        if (!shown.empty() && shown != front->name && ctx.state.view.activeTab.find(slotName) == ctx.state.view.activeTab.end())
+          ctx.emit(ShowPanel{shown});
+      }
+      measureWindow(rect);
+    }
+    rect.tab = shown;
+    ctx.layout.windows.push_back(rect);
+    ImGui::End();
+  }
+  drawFollowArrows(ctx);
+  // The sentences about the GPU the panels show (the layout file's record of them).
+  for (const std::string* note : {&ctx.state.cudaUnavailable, &ctx.state.analysis.noDevice, &ctx.state.timing.liveUnavailable})
+    if (!note->empty()) ctx.layout.gpuNotes.push_back(*note);
+  drawKeyHelp(ctx);
+  drawNotice(ctx, slotRect(Slot::Center, display, ctx.state.view.fontScale, presenter, lifeH, wideCentre));
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,194 @@
+// Roofline (ch. 5.1; issue 10, item 4): the chart Nsight Compute draws. Log-log axes in OP/B
+// and GFLOP/s with decade ticks; the memory roof (bandwidth x OP/B) and compute roof (FP32
+// peak) of the analysis profile, solid, and of the device the timings come from (a GPU here,
+// or the recorded one), dashed; one point per timed kernel at the intensity counted from a
+// trace of its launch and the GFLOP/s measured at its largest N (live or recorded, said on
+// the first line and in each point's read-out); cuBLAS, which has no trace, as a horizontal
+// reference; and this run's intensity as a vertical line up to its roof. The points come
+// digested with the timing report (TimingDigest::roofline, traced off the UI thread); the
+// arithmetic of where a point sits is core/roofline.h.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "ui/panels/event_text.h"
+#include "ui/panels/panels.h"
+#include "ui/panels/plot_widget.h"
+
+namespace tilescope::ui {
+namespace {
+
+std::string provenance(const TimingReport& r) {
+  return std::string(r.recorded ? "recorded" : "live") + ": " + r.device + ", " + r.date;
+}
+
+// The roofs as a path from xLo to xHi: up the memory roof to the ridge, then along the peak.
+PlotPath roofPath(const DeviceProfile& d, double xLo, double xHi, Rgba colour, bool dashed, std::string label) {
+  const double ridge = ridgeIntensity(d);
+  PlotPath p{std::move(label), {}, colour, dashed, {}};
+  p.points.emplace_back(xLo, d.bandwidthGBs * xLo);
+  if (ridge > xLo && ridge < xHi) p.points.emplace_back(ridge, d.peakGflops);
+  p.points.emplace_back(xHi, std::min(d.peakGflops, d.bandwidthGBs * xHi));
+  char detail[400];
+  std::snprintf(detail, sizeof detail, "memory roof %s GB/s x OP/B, compute roof %s GFLOP/s; ridge at %.3g OP/B\n%s",
+                formatNumber(d.bandwidthGBs).c_str(), formatNumber(d.peakGflops).c_str(), ridge,
+                d.ceilingsSource.c_str());
+  p.detail = detail;
+  return p;
+}
+
+// On a projector the legend goes beside the chart only with short names: a rung's series is
+// named by its kernel alone ("coarsened" for "coarsened 32x128x32/1x4"; the tiling is in each
+// point's read-out) where no other series shares that name.
+void shortenRungNames(std::vector<PlotSeries>& series) {
+  auto shortName = [](const std::string& name) {
+    const std::size_t space = name.find(' ');
+    return space != std::string::npos && name.find('/', space) != std::string::npos ? name.substr(0, space) : name;
+  };
+  std::vector<std::string> names;
+  for (const PlotSeries& s : series) names.push_back(shortName(s.name));
+  for (std::size_t i = 0; i < series.size(); ++i)
+    if (std::count(names.begin(), names.end(), names[i]) == 1) series[i].name = names[i];
+}
+
+struct Extent {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  void add(double v) {
+    if (v > 0.0) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+};
+
+}  // namespace
+
+void drawRooflinePanel(PanelContext& ctx) {
+  drawAnalysisProfileChoice(ctx);
+  const Theme& theme = ctx.theme();
+  const DeviceProfile profile = analysisProfile(ctx.state.analysis).profile;
+  const TimingState& t = ctx.state.timing;
+
+  // The timed kernels: the report the Timing panel shows and the ladder's (the same when live).
+  std::vector<const TimingDigest*> sources;
+  for (const TimingDigest* d : {t.shown(), t.ladderShown()})
+    if (d && std::find(sources.begin(), sources.end(), d) == sources.end()) sources.push_back(d);
+  const TimingReport* measuredOn = nullptr;  // whose device's roofs are drawn dashed
+  for (const TimingDigest* d : sources)
+    if (!measuredOn && d->report->ceilings.copyGBps > 0.0 && d->report->ceilings.fp32PeakGflops > 0.0)
+      measuredOn = d->report.get();
+  std::optional<DeviceProfile> device;
+  if (measuredOn)
+    device = profileFromCeilings(measuredOn->device, measuredOn->ceilings.copyGBps,
+                                 measuredOn->ceilings.fp32PeakGflops, measuredOn->ceilings.peakDerivation);
+
+  if (!t.probed) ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
+  else if (sources.empty()) ImGui::TextDisabled("No timings to place on the roofline (see the Timing tab).");
+  // Where the points come from: one line per device and kind (two recorded reports of one
+  // GPU say so once, with both dates).
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const TimingReport& r = *sources[i]->report;
+    auto same = [&](const TimingDigest* d) { return d->report->recorded == r.recorded && d->report->device == r.device; };
+    if (std::find_if(sources.begin(), sources.begin() + std::ptrdiff_t(i), same) != sources.begin() + std::ptrdiff_t(i)) continue;
+    std::string dates = r.date;
+    for (std::size_t j = i + 1; j < sources.size(); ++j)
+      if (same(sources[j]) && sources[j]->report->date != r.date) dates += " and " + sources[j]->report->date;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.recorded ? theme.highlight : theme.pStored), "%s",
+                       r.recorded ? "RECORDED" : "LIVE");
+    ImGui::SameLine();
+    ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), dates.c_str());
+  }
+
+  PlotSpec spec;
+  spec.id = "roofline";
+  spec.xTitle = "arithmetic intensity, OP/B (FLOPs per byte loaded from global memory)";
+  spec.yTitle = "GFLOP/s (FP32)";
+  spec.xName = "OP/B";
+  spec.yName = "GFLOP/s";
+  spec.xScale = spec.yScale = AxisScale::Log10;
+  Extent x, y;
+  x.add(0.25);  // the chapter's naive kernel: always on the chart
+  x.add(ridgeIntensity(profile));
+  y.add(profile.peakGflops);
+  if (device) x.add(ridgeIntensity(*device)), y.add(device->peakGflops);
+
+  std::vector<std::string> seen;
+  for (const TimingDigest* d : sources) {
+    for (const RooflineKernel& k : d->roofline) {
+      if (std::find(seen.begin(), seen.end(), k.label) != seen.end()) continue;
+      seen.push_back(k.label);
+      if (k.rung == 0 && !t.view.seriesShown(k.label)) {  // the Timing tab's choice of series, every rung
+        spec.hidden.push_back(k.label);
+        continue;
+      }
+      if (!(k.intensity > 0.0)) continue;  // no trace could be counted: no position to claim
+      const DeviceProfile& roofs = device ? *device : profile;
+      const RooflinePlacement at = placeOnRoofline(roofs, k.intensity, k.gflops);
+      PlotSeries s{k.label, seriesColour(theme, k.family, k.rung), k.rung > 0 ? rungMarker(k.rung) : k.marker, false, {}};
+      s.points.push_back({k.intensity, k.gflops,
+                          "at N = " + formatNumber(k.n) + ", " + provenance(*d->report) +
+                              "\nbytes counted from a trace of " + k.tracedAs + "\n" + explainPlacement(roofs, at)});
+      x.add(k.intensity), y.add(k.gflops);
+      spec.series.push_back(std::move(s));
+    }
+    if (d->cublasLargest && d == sources.front()) {
+      const SeriesPoint& c = *d->cublasLargest;
+      // On a projector's narrower chart the label is shorter (N is in the read-out).
+      const bool presenter = ctx.state.lesson.presenter;
+      spec.lines.push_back({std::string(presenter ? "cuBLAS " : "cuBLAS SGEMM ") + formatNumber(c.gflops) + " GFLOP/s" +
+                                (presenter ? "" : " (N = " + formatNumber(c.n) + ")"),
+                            c.gflops, theme.panelText,
+                            "cuBLAS has no trace here, so no intensity of ours: its rate at N = " + formatNumber(c.n) +
+                                ", for reference (" + provenance(*d->report) + ")"});
+      y.add(c.gflops);
+    }
+  }
+  const LoadedRun* run = shownRun(ctx.state);
+  const auto analysis = run ? ctx.state.shown.analysis : nullptr;
+  const double runIntensity = analysis ? analysis->traffic.intensity() : 0.0;
+  if (runIntensity > 0.0) x.add(runIntensity);
+
+  // Whole decades around everything; the lowest decade at most four below the peak, so the
+  // roofs' bend stays large on screen.
+  spec.xRange = fitRange(x.lo, x.hi * 1.5, AxisScale::Log10);
+  spec.yRange = fitRange(std::max(y.lo, y.hi * 1e-4), y.hi * 1.2, AxisScale::Log10);
+  const double xLo = spec.xRange->lo, xHi = spec.xRange->hi;
+  spec.paths.push_back(roofPath(profile, xLo, xHi, theme.highlight, false, profile.name + " roofs"));
+  if (device) {
+    spec.paths.push_back(roofPath(*device, xLo, xHi, theme.threadColours[5], true, measuredOn->device + " (measured)"));
+    spec.paths.back().labelOnPlot = false;  // it may lie on the profile's roof: named above the plot instead
+  }
+  if (runIntensity > 0.0) {
+    const RooflinePoint roof = rooflinePoint(profile, "", runIntensity);
+    PlotPath p{"this run", {{runIntensity, spec.yRange->lo}, {runIntensity, roof.attainableGflops}}, theme.error, true, {}};
+    p.detail = describe(run->run.config) + ": " + formatNumber(runIntensity) + " OP/B counted from its trace; the " +
+               profile.name + " roofs allow " + formatNumber(roof.attainableGflops) + " GFLOP/s there (" +
+               (roof.memoryBound ? "memory-bound" : "compute-bound") + ")";
+    spec.paths.push_back(std::move(p));
+  }
+  if (!sources.empty()) spec.note = provenance(*sources.front()->report);
+  // The roofs' key: each part on the line while it fits, the device's name wrapped.
+  ImGui::TextUnformatted("roofs:");
+  const std::string solid = "solid: " + profile.name + " profile";
+  sameLineIfFits(ImGui::CalcTextSize(solid.c_str()).x);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "%s", solid.c_str());
+  if (device) {
+    const std::string dashed = "dashed: " + measuredOn->device + ", measured";
+    sameLineIfFits(ImGui::CalcTextSize(dashed.c_str()).x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]));
+    ImGui::TextWrapped("%s", dashed.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (ImGui::IsItemHovered())
+    tooltip("Attainable GFLOP/s = min(FP32 peak, bandwidth x OP/B). Hover a roof for its figures, a point for "
+            "where it sits and why.");
+  // The chart takes the rest of the panel; at least 14 lines high (the panel scrolls below
+  // that), 9 on a projector, whose panel is laid out to hold it.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (ImGui::CalcTextSize(spec.xTitle.c_str()).x > avail.x * 0.9f) spec.xTitle = "OP/B: FLOPs per byte loaded from global memory";
+  if (ctx.state.lesson.presenter) shortenRungNames(spec.series);
+  const float least = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 9.0f : 14.0f);
+  spec.size = ImVec2(avail.x, std::max(avail.y, least));
+  drawPlot(spec, theme, ctx.layout);
+}
+
+}  // namespace tilescope::ui

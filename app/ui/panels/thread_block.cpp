@@ -1,0 +1,113 @@
+// Thread block: the selected block's threads laid out as threadIdx (y rows, x columns), or a
+// warp per row for the ladder's one-dimensional blocks, coloured by state at the cursor; warps
+// alternate their outline; barrier arrivals count up until the block is released.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/timeline/block_geometry.h"
+#include "ui/panels/event_text.h"
+#include "kernels/ceil_div.h"
+#include "ui/panels/panels.h"
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+
+void drawThreadBlockPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!run || !block) return;
+  const Theme& theme = ctx.theme();
+  const Timeline& t = run->timeline;
+  const KernelLaunch& L = run->run.plan.launch;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const ThreadGrid g = threadGrid(L);
+  const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
+
+  if (ctx.state.lesson.presenter) {
+    // on a projector the threads get the room (the caption names the block)
+  } else if (g.byWarp) {
+    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block->bx(), block->by(),
+                       threads, ceilDiv(threads, kWarpSize));
+  } else {
+    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+                       ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
+  }
+  const int arrivals = block->barrierArrivals(c);
+  if (arrivals >= 0) {
+    const bool released = arrivals == threads;
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
+                                                           : theme.stateColour(ThreadState::Waiting));
+    // The longest wording that fits the bar (ImGui centres the label and cuts both ends).
+    char label[96];
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
+    for (const char* format : {"barrier: %d/%d arrived%s", "%d/%d arrived%s", "%d/%d"}) {
+      std::snprintf(label, sizeof label, format, arrivals, threads, released ? ", released" : "");
+      if (ImGui::CalcTextSize(label).x <= room) break;
+    }
+    ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextDisabled("no barrier at this step");
+  }
+
+  std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
+  int counts[6] = {};
+  for (int i = 0; i < rows * cols; ++i) {
+    if (i >= threads) {  // past the last warp's last thread
+      cells[std::size_t(i)] = {theme.cellGhost, theme.cellOutline, 0, gfx::kMarkNone};
+      continue;
+    }
+    const ThreadState s = block->threadState(c, i);
+    ++counts[int(s)];
+    // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
+    Rgba fill = theme.stateColour(s);
+    if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
+    cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
+  }
+  // Grid on the left, legend (with live counts) in a column on its right. The projector layout
+  // lists only the states some thread is in, so the legend fits its smaller window.
+  constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
+                                    ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
+  const bool compact = ctx.state.lesson.presenter;
+  float legendW = 0;
+  for (ThreadState s : kShown)
+    if (!compact || counts[int(s)] > 0)
+      legendW = std::max(legendW, ImGui::CalcTextSize((std::string(threadStateName(s)) + " 0000").c_str()).x);
+  legendW += ImGui::GetFontSize() * 2.0f;
+  ImVec2 space = ImGui::GetContentRegionAvail();
+  space.x = std::max(space.x - legendW, space.x * 0.3f);
+  ImGui::BeginGroup();
+  const auto hovered =
+      ctx.grids.draw({"block", rows, cols, std::move(cells), space, compact ? 80.0f : 40.0f}, theme, ctx.layout);
+  const int followed = followedThread(ctx.state);
+  if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
+  // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
+  const int linearHovered = hovered ? hovered->row * cols + hovered->col : -1;
+  const int hx = linearHovered % int(std::max(L.blockX, 1u)), hy = linearHovered / int(std::max(L.blockX, 1u));
+  if (hovered && linearHovered < threads && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    ctx.emit(linearHovered == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
+  if (hovered && linearHovered < threads) {
+    const int linear = linearHovered;
+    std::string text = "thread (" + std::to_string(hx) + "," + std::to_string(hy) + "), linear " +
+                       std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
+                       std::string(threadStateName(block->threadState(c, linear))) +
+                       (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps");
+    tooltip(text);
+  }
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  for (int i = 0; i < 6; ++i) {
+    const ThreadState s = kShown[i];
+    if (compact && counts[int(s)] == 0) continue;
+    ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+    ImGui::SameLine();
+    ImGui::Text("%s %d", std::string(threadStateName(s)).c_str(), counts[int(s)]);
+  }
+  ImGui::EndGroup();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,143 @@
+// Thread life: the followed thread's whole life, one line per phase, the way the book's fig. 5.8
+// tabulates it for the four threads of its example: the elements it loads into which slots,
+// its barriers, the products of its k steps, and the P element it stores (core/thread_life.h).
+// What is done is drawn plainly, the cursor's step highlighted, what is ahead dimmed. When the
+// whole life does not fit (a 128x128 launch has 8 phases of 16 products), it is shortened: the
+// products of a phase beyond its first and last are elided (the current one stays), then the
+// phases other than the current one shrink to their loads, and at last are left out.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/timeline/cell_marks.h"
+#include "ui/panels/panels.h"
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+namespace {
+
+struct Token {
+  std::string text;
+  LifeTime time = LifeTime::Done;
+  bool label = false;    // "phase 0:" at the start of a line
+  bool newLine = false;  // starts a line
+};
+
+std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor c, int detail) {
+  std::vector<Token> out;
+  const int currentPhase = t.step(t.normalize(c).step).phase;
+  const bool phased = life.phases.size() > 1 || t.phases() > 0;
+  for (const LifePhase& p : life.phases) {
+    const bool current = p.phase == currentPhase;
+    if (detail >= 3 && !current) continue;  // the last resort: the current phase alone
+    out.push_back({phased ? "phase " + std::to_string(p.phase) + ":" : "k loop:", LifeTime::Done, true, true});
+    int products = 0, lastK = -1;
+    for (const LifeEntry& e : p.entries)
+      if (e.kind == LifeEntry::Kind::Multiply) ++products, lastK = std::max(lastK, e.k);
+    bool elided = false;
+    for (const LifeEntry& e : p.entries) {
+      const LifeTime time = lifeTime(e, t, c);
+      // Shortening: level 1 elides middle products, level 2 keeps only the loads of other phases.
+      bool keep = true;
+      if (detail >= 1 && e.kind == LifeEntry::Kind::Multiply && products > 3)
+        keep = e.k == 0 || e.k == lastK || time == LifeTime::Current;
+      if (detail >= 2 && !current) keep = e.kind == LifeEntry::Kind::Load;
+      if (!keep) {
+        if (!elided && e.kind == LifeEntry::Kind::Multiply) out.push_back({"...", time});
+        elided = true;
+        continue;
+      }
+      elided = false;
+      std::string text = e.text();
+      if (e.kind == LifeEntry::Kind::Multiply && e.k >= 0) text = "k" + std::to_string(e.k) + ": " + text;
+      // Fig. 5.8's Pvalue column, once the product has happened (the values are what was read).
+      if (time != LifeTime::Ahead && !e.valuesText().empty()) text += " (" + e.valuesText() + ")";
+      out.push_back({text, time});
+    }
+  }
+  for (const LifeEntry& s : life.stores) {
+    out.push_back({"store:", LifeTime::Done, true, true});
+    out.push_back({s.text(), lifeTime(s, t, c)});
+  }
+  return out;
+}
+
+// Lays the tokens out in lines of `width` pixels, continued lines indented; returns the height.
+struct Placed {
+  float x, y, w;
+};
+float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& at) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y;
+  const float gap = style.ItemSpacing.x, pad = style.FramePadding.x * 0.5f;
+  const float indent = ImGui::GetFontSize() * 1.2f;
+  float x = 0, y = -line;
+  at.clear();
+  for (const Token& tok : tokens) {
+    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
+    if (tok.newLine || (x > indent && x + w > width)) {
+      y += line;
+      x = tok.newLine ? 0 : indent;
+    }
+    at.push_back({x, y, w});
+    x += w + gap;
+  }
+  return tokens.empty() ? 0 : y + line;
+}
+
+}  // namespace
+
+void drawThreadLifePanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  const int thread = followedThread(ctx.state);
+  if (!run || !block || thread < 0) {
+    ImGui::TextWrapped("Click a thread in the Thread block panel, or a P cell, to follow its whole life here: what it "
+                       "loads into which slots, the products of its k loop, and the element it stores.");
+    return;
+  }
+  const Theme& theme = ctx.theme();
+  const Timeline& t = run->timeline;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const ThreadLife life = threadLife(t, *block, thread);
+  const KernelLaunch& L = run->run.plan.launch;
+  // The app's notation, and the book's thread_{ty,tx} (fig. 5.8 names threads by row, then column).
+  const int tx = thread % int(L.blockX), ty = thread / int(L.blockX);
+  std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
+                      "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
+  ImGui::TextWrapped("%s", title.c_str());
+  ImGui::PopStyleColor();
+
+  // The most detail that fits the room left.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  std::vector<Token> tokens;
+  std::vector<Placed> at;
+  float height = 0;
+  for (int detail = 0; detail <= 3; ++detail) {
+    tokens = lifeTokens(life, t, c, detail);
+    height = flow(tokens, avail.x, at);
+    if (height <= avail.y) break;
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const float pad = ImGui::GetStyle().FramePadding.x * 0.5f, h = ImGui::GetTextLineHeight() + ImGui::GetStyle().FramePadding.y;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& tok = tokens[i];
+    const ImVec2 p(origin.x + at[i].x, origin.y + at[i].y);
+    ImU32 colour = tok.label ? dim : tok.time == LifeTime::Ahead ? dim : text;
+    if (!tok.label && tok.time == LifeTime::Current) {
+      draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + h), theme.follow, h * 0.2f);
+      colour = theme.background;
+    }
+    draw->AddText(ImVec2(p.x + pad, p.y + ImGui::GetStyle().FramePadding.y * 0.5f), colour, tok.text.c_str());
+    if (!tok.label)
+      ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",
+                                 p.x, p.y, at[i].w, h});
+  }
+  ImGui::Dummy(ImVec2(std::max(0.0f, avail.x - 1), height));
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,134 @@
+// Timeline: the selected block's steps as a strip (phases as segments, barriers as markers),
+// a scrubber, transport buttons, speed and step granularity; above them the step in words
+// (thread_story.h), large in the projector layout, which keeps the transport to one row.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "ui/panels/event_text.h"
+#include "ui/panels/panels.h"
+#include "ui/panels/thread_story.h"
+
+namespace tilescope::ui {
+
+void drawTimelinePanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) {
+    // Nothing may be coming: a first request that failed (a --open file that did not open).
+    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
+    return;
+  }
+  const Timeline& t = run->timeline;
+  const Theme& theme = ctx.theme();
+  const Playback& play = ctx.state.playback;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const bool presenter = ctx.state.lesson.presenter;
+
+  // The step in words: what the current step does, from the trace.
+  if (const BlockTimeline* block = ctx.state.shown.block.get()) {
+    const std::string caption = stepCaption(*run, *block, c, followedThread(ctx.state));
+    ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
+    if (font) ImGui::PushFont(font);
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
+    ImGui::TextWrapped("%s", caption.c_str());
+    ImGui::PopStyleColor();
+    ctx.layout.caption = caption;
+    ctx.layout.captionFontPx = ImGui::GetFontSize();
+    ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
+    if (font) ImGui::PopFont();
+  }
+
+  // Transport.
+  if (ImGui::Button("|<")) ctx.emit(SeekStart{});
+  ImGui::SameLine();
+  if (ImGui::Button("<")) ctx.emit(Step{-1});
+  if (ImGui::IsItemHovered()) tooltip("step back (left arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(play.playing ? "pause" : "play", ImVec2(ImGui::GetFontSize() * 3.5f, 0))) ctx.emit(TogglePlaying{});
+  if (ImGui::IsItemHovered()) tooltip("play / pause (space)");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) ctx.emit(Step{1});
+  if (ImGui::IsItemHovered()) tooltip("step forward (right arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
+  constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
+  if (presenter) {
+    // One row: the granularity as a short combo, the strip in the rest of it; speed by + and -.
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("barrier interval").x + ImGui::GetFrameHeight() * 1.5f);
+    if (ImGui::BeginCombo("##granularity", kNames[int(play.granularity)])) {
+      for (int g = 0; g < kGranularityCount; ++g)
+        if (ImGui::Selectable(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) tooltip("step by (up / down arrows)");
+    ImGui::SameLine();
+  }
+  // Items continue on the same line while they fit (presentation mode's large fonts wrap).
+  if (!presenter) {
+    const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    sameLineIfFits(ImGui::CalcTextSize("step by").x);
+    ImGui::TextUnformatted("step by");
+    for (int g = 0; g < kGranularityCount; ++g) {
+      sameLineIfFits(radio + ImGui::CalcTextSize(kNames[g]).x);
+      if (ImGui::RadioButton(kNames[g], int(play.granularity) == g)) ctx.emit(SetGranularity{Granularity(g)});
+    }
+    sameLineIfFits(ImGui::GetFontSize() * 7.0f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("steps/s").x);
+    float speed = float(play.stepsPerSecond);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+    if (ImGui::SliderFloat("steps/s", &speed, 0.125f, 256.0f, "%.3g", ImGuiSliderFlags_Logarithmic))
+      ctx.emit(SetSpeed{speed});
+    if (ImGui::IsItemHovered()) tooltip("playback speed (+ / -)");
+  }
+
+  // The strip: one segment per fine step, coloured by kind; phase boundaries and barriers
+  // drawn over it; the cursor as a bar.
+  const float stripH = presenter ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::InvisibleButton("strip", ImVec2(width, stripH));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int steps = t.steps();
+  const float stepW = width / float(steps);
+  for (int s = 0; s < steps; ++s) {
+    const StepInfo& st = t.step(s);
+    Rgba colour = theme.cellIdle;
+    switch (st.kind) {
+      case StepKind::Load: colour = theme.stateColour(ThreadState::Loading); break;
+      case StepKind::Compute: colour = theme.stateColour(ThreadState::Computing); break;
+      case StepKind::Store: colour = theme.pStored; break;
+      case StepKind::Barrier: colour = theme.stateColour(ThreadState::Waiting); break;
+      default: break;
+    }
+    const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
+    const bool doneStep = t.done(c, s, t.threadsPerBlock() - 1);
+    draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), doneStep ? colour : (colour & 0x00ffffffu) | 0x60000000u);
+    if (s > 0 && st.phase != t.step(s - 1).phase)
+      draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
+  }
+  const float cx = p0.x + width * float(t.position(c) / double(steps));
+  draw->AddRectFilled(ImVec2(cx - 1.5f, p0.y - 3), ImVec2(cx + 1.5f, p0.y + stripH + 3), theme.highlight);
+  if (ImGui::IsItemActive() || (ImGui::IsItemHovered() && ImGui::IsMouseClicked(0))) {
+    const double pos = double(ImGui::GetMousePos().x - p0.x) / double(width) * double(steps);
+    ctx.emit(SeekPosition{pos});
+  } else if (ImGui::IsItemHovered()) {
+    const int s = std::clamp(int((ImGui::GetMousePos().x - p0.x) / stepW), 0, steps - 1);
+    tooltip(t.stepLabel(s) + "\nclick or drag to seek");
+  }
+
+  if (presenter) return;  // the caption says where we are
+  // Where we are, in words.
+  char where[256];
+  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, steps,
+                t.stepLabel(c.step).c_str(), t.phasesDone(c), t.phases());
+  ImGui::TextUnformatted(where);
+  if (c.threads < t.threadsPerBlock()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("  %d/%d threads through it", c.threads, t.threadsPerBlock());
+  }
+}
+
+}  // namespace tilescope::ui

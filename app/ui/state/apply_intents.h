@@ -1,0 +1,18 @@
+// The one place intents become state changes and new runs.
+#pragma once
+#include "ui/state/app_state.h"
+#include "ui/workers/run_worker.h"
+
+namespace tilescope::ui {
+
+// Applies and clears state.intents. New configs are handed to `worker`.
+void applyIntents(AppState& state, RunWorker& worker);
+
+// Takes a finished run from the worker, if any: installs it when it answers the newest
+// request (and drops it when a newer one is pending). Returns true when the picture changed.
+bool collectRun(AppState& state, RunWorker& worker);
+
+// Moves the cursor when playing; call once per frame with the frame's duration.
+void advancePlayback(AppState& state, double seconds);
+
+}  // namespace tilescope::ui

@@ -1,0 +1,167 @@
+#include "ui/workers/run_worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "ui/model/analysis_profile.h"
+
+namespace tilescope::ui {
+RunWorker::RunWorker() : thread_([this] { loop(); }) {}
+
+RunWorker::~RunWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    labCancel_ = true;  // a lab kernel still running (an endless loop) must not hold up the quit
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void RunWorker::submit(const RunRequest& request) {
+  {
+    std::lock_guard lock(mutex_);
+    queued_ = request;
+  }
+  wake_.notify_all();
+}
+
+std::optional<RunResult> RunWorker::poll() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(finished_, std::nullopt);
+}
+
+std::optional<AnalysisResult> RunWorker::pollAnalysis() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(analysed_, std::nullopt);
+}
+
+bool RunWorker::idle() const {
+  std::lock_guard lock(mutex_);
+  return !queued_ && !running_ && !finished_ && !analysed_;
+}
+
+Result<DeviceProfile> RunWorker::deviceProfile() const {
+  std::lock_guard lock(mutex_);
+  return deviceProfile_;
+}
+
+std::optional<std::string> RunWorker::cudaUnavailableReason() const {
+  std::lock_guard lock(mutex_);
+  if (!cudaProbed_) return std::string("checking for a CUDA device...");
+  return cudaReason_;
+}
+
+void RunWorker::loop() {
+  {
+    // Probe CUDA once, here, so a slow driver start never stalls a frame; the device's
+    // profile measures the copy bandwidth (milliseconds), so it is taken here too.
+    auto cuda = makeCudaBackend();
+    Result<DeviceProfile> profile = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
+    std::lock_guard lock(mutex_);
+    deviceProfile_ = std::move(profile);
+    if (cuda) cuda_ = std::move(*cuda);
+    else cudaReason_ = cuda.error().message;
+    cudaProbed_ = true;
+    emulator_ = makeEmulatorBackend();
+  }
+  // A run handed over while a newer request was already waiting: its analysis is put off,
+  // and dropped if the newer run replaces it on screen (the usual case while a slider is
+  // dragged); if the newer request fails, the older run stays on screen and is analysed then.
+  std::optional<PendingAnalysis> deferred;
+  for (;;) {
+    RunRequest request;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stop_ || queued_.has_value(); });
+      if (stop_) return;
+      request = *std::exchange(queued_, std::nullopt);
+      running_ = true;
+    }
+    PendingAnalysis pending;
+    auto loaded = execute(request, pending);
+    RunResult result;
+    result.generation = request.generation;
+    result.config = request.config;
+    result.lab = std::exchange(labResult_, nullptr);
+    if (loaded) result.loaded = std::move(*loaded);
+    else result.error = loaded.error().message;
+    {
+      std::lock_guard lock(mutex_);
+      finished_ = std::move(result);  // an unpolled older result is stale: replace it
+    }
+    // The picture is out; now the analysis. The worker stays busy (not idle) until it is
+    // published, so scripts that wait for the run see the analysis panels filled.
+    bool newerWaiting = false;
+    {
+      std::lock_guard lock(mutex_);
+      newerWaiting = queued_.has_value();
+    }
+    if (pending.run && newerWaiting) {
+      deferred = std::move(pending);
+    } else if (pending.run || deferred) {
+      PendingAnalysis& job = pending.run ? pending : *deferred;
+      DeviceProfile profile;
+      {
+        std::lock_guard lock(mutex_);
+        profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
+      }
+      auto report = std::make_shared<const AnalysisReport>(analyzeRun(*job.run, profile, std::move(job.resources)));
+      {
+        std::lock_guard lock(mutex_);
+        analysed_ = AnalysisResult{std::move(job.run), std::move(report)};  // an unpolled older one is stale
+      }
+      deferred.reset();
+    }
+    std::lock_guard lock(mutex_);
+    running_ = false;
+  }
+}
+
+Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request, PendingAnalysis& pending) {
+  const auto start = std::chrono::steady_clock::now();
+  if (request.lab) return executeLab(request, pending, start);
+  if (!request.traceFile.empty()) {
+    // A replay: the file's run stands in for a launch and gets the same views. The file
+    // keeps no compiled kernel, so registers come from the profile's estimate.
+    auto opened = openTraceFile(request.traceFile);
+    if (!opened) return opened.error();
+    return prepare(std::move(opened->run), KernelResources{}, std::move(opened->info), start, pending);
+  }
+  Backend* backend = emulator_.get();
+  if (request.backend == BackendChoice::Cuda || request.backend == BackendChoice::Auto) {
+    if (cuda_) backend = cuda_.get();
+    else if (request.backend == BackendChoice::Cuda) return unavailable("CUDA backend: " + cudaReason_.value_or("?"));
+  }
+  // The app keeps the whole trace and its timeline in memory and must stay responsive, so
+  // it animates smaller traces than the core's cap allows (the CLI takes the larger ones).
+  RunOptions options;
+  options.maxTraceEvents = kAppMaxTraceEvents;
+  options.overLimitHint = "the app animates at most that; trace it with tilescope-cli, or pick a smaller size";
+  auto run = executeRun(*backend, request.config, options);
+  if (!run) return run.error();
+  if (!run->trace) return failure("the run produced no trace");
+  // Registers: the compiled kernel's on a GPU, else the profile's estimate (an empty
+  // KernelResources). Off the UI thread, like the analysis itself.
+  KernelResources resources;
+  if (auto compiled = backend->compiledResources(run->plan)) resources = std::move(*compiled);
+  return prepare(std::move(*run), std::move(resources), std::nullopt, start, pending);
+}
+
+// What the views precompute for every run they show, fresh or replayed.
+Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
+                                                            std::optional<ReplayInfo> replay,
+                                                            std::chrono::steady_clock::time_point start,
+                                                            PendingAnalysis& pending,
+                                                            std::shared_ptr<const LabSource> lab) {
+  auto loaded = std::make_shared<LoadedRun>();
+  loaded->replay = std::move(replay);
+  loaded->lab = std::move(lab);
+  finishInto(*loaded, std::move(run), FinishOptions{.timeline = true, .startedAt = start});
+  std::shared_ptr<const LoadedRun> shared = std::move(loaded);
+  pending = PendingAnalysis{shared, std::move(resources)};  // analysed by loop() once handed over
+  return shared;
+}
+
+}  // namespace tilescope::ui

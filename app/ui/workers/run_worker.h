@@ -1,0 +1,114 @@
+// Runs kernels off the UI thread. The UI submits a request and polls each frame; a frame
+// never waits. Only the newest request matters: one submitted while another is still queued
+// replaces it, and results carry the generation they were asked for so the app can drop
+// any that an later request made stale.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/finished/finished_run.h"
+#include "core/run/backend.h"
+#include "core/run/run.h"
+#include "ui/model/lab_state.h"
+#include "ui/workers/replay.h"
+
+namespace tilescope::ui {
+
+// 8 Mi events (256 MiB of trace): 128x128 with T=16 (4.7 Mi) fits with room to spare.
+inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
+
+// The shown run: the core's finished run (verified, bounds report, timeline, load index, a
+// gallery launch's symptoms), with where it came from. Its analysis comes later, on its own
+// (RunWorker::pollAnalysis): the worker hands the run over as soon as its timeline is cut, so
+// a slider change is not held up by the analysis (tens of milliseconds at 64^3).
+struct LoadedRun : FinishedRun {
+  std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
+  std::shared_ptr<const LabSource> lab;  // set when the Lab tab ran it: the student's source
+};
+
+struct RunRequest {
+  uint64_t generation = 0;
+  LaunchConfig config;
+  BackendChoice backend = BackendChoice::Emulator;
+  std::string traceFile;  // not empty: open this trace file (replay.h) instead of running config
+  std::shared_ptr<const LabJob> lab;  // set: run (or grade) the Lab tab's kernel instead (lab_worker.cpp)
+};
+
+struct RunResult {
+  uint64_t generation = 0;
+  LaunchConfig config;
+  std::shared_ptr<const LoadedRun> loaded;  // null when it failed
+  std::string error;
+  std::shared_ptr<const LabResult> lab;  // a lab job's outcome or grade, whether or not its run is shown
+};
+
+// What the worker still owes a run it has handed over: its analysis.
+struct PendingAnalysis {
+  std::shared_ptr<const LoadedRun> run;
+  KernelResources resources;
+};
+
+// A handed-over run's analysis (app/core/analysis on its trace, registers from the GPU when it
+// ran there; profile: the GPU's own or h100; Roofline and Occupancy redo their part for the
+// chosen profile).
+struct AnalysisResult {
+  std::shared_ptr<const LoadedRun> run;  // the run it is of: the app keeps it only for that run
+  std::shared_ptr<const AnalysisReport> report;
+};
+
+class RunWorker {
+ public:
+  RunWorker();
+  ~RunWorker();
+  RunWorker(const RunWorker&) = delete;
+  RunWorker& operator=(const RunWorker&) = delete;
+
+  void submit(const RunRequest& request);
+  std::optional<RunResult> poll();
+  std::optional<AnalysisResult> pollAnalysis();  // after poll(): a run's analysis follows its run
+  bool idle() const;  // nothing queued, nothing running, nothing unpolled
+  // Whether the CUDA backend can be made here, or why not (asked once, off the UI thread).
+  std::optional<std::string> cudaUnavailableReason() const;
+  // The GPU's own analysis profile (measured once, off the UI thread), or why there is none.
+  Result<DeviceProfile> deviceProfile() const;
+  // Stops the lab job of this generation (and any older one) at once, or as it starts.
+  void cancelLab(uint64_t generation);
+
+ private:
+  void loop();
+  // Both fill `pending` with the analysis still owed for the run they return.
+  Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request, PendingAnalysis& pending);
+  Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
+                                                   std::optional<ReplayInfo> replay,
+                                                   std::chrono::steady_clock::time_point start,
+                                                   PendingAnalysis& pending, std::shared_ptr<const LabSource> lab = nullptr);
+  // The Lab tab's job: runLab or gradeExercise in a child process (lab_worker.cpp); its run, if
+  // any, is prepared like any other and the rest left in labResult_ for loop() to hand over.
+  Result<std::shared_ptr<const LoadedRun>> executeLab(const RunRequest& request, PendingAnalysis& pending,
+                                                      std::chrono::steady_clock::time_point start);
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<RunRequest> queued_;
+  std::optional<RunResult> finished_;
+  std::optional<AnalysisResult> analysed_;
+  bool running_ = false, stop_ = false;
+  std::unique_ptr<Backend> emulator_, cuda_;
+  std::optional<std::string> cudaReason_;
+  Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");
+  bool cudaProbed_ = false;
+  std::atomic<bool> labCancel_{false};  // what the running lab job's child watches
+  uint64_t labCancelFor_ = 0;           // lab jobs up to this generation are cancelled
+  std::shared_ptr<const LabResult> labResult_;  // worker thread only
+  std::thread thread_;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,173 @@
+// tma-pipeline: rung 8, Hopper's copy engine. No thread loads a tile any more: one producer
+// thread asks the Tensor Memory Accelerator (TMA) for a whole tile with one instruction
+// (cp.async.bulk.tensor, through a tensor map the host made), and the copy engine writes it
+// into shared memory, filling with zeros whatever part of the box lies past the matrix's edge.
+// Completion is counted in bytes by an mbarrier in shared memory: the producer arrives saying
+// how many bytes to expect (arrive.expect_tx), the copy engine's bytes complete the phase, and
+// the consumer warps wait on the phase's parity (try_wait.parity). A ring of STAGES buffers
+// lets the copies run STAGES - 1 tiles ahead of the multiply-adds; a second mbarrier per
+// stage counts the consumers done with it, so the producer refills it only then. The
+// producer is a warpgroup of its own (registers move between warpgroups): at the H100's
+// tiling it gives its registers back (setmaxnreg.dec) and the consumers take them
+// (setmaxnreg.inc), which their 8 x 16 register tiles need.
+//   M is j x k, N is k x l, P is j x l. The copy engine cannot transpose: Mds[s] holds M's
+//   tile as it lies in M (BM rows of BK), so a consumer reads four k steps of one row as a
+//   float4; Nds[s] is BK x BN. Warps split the block's tile into WM x WN warp tiles, lanes
+//   into TM x TN thread tiles: a thread's rows LANES_M apart (the rows a warp reads at once
+//   are consecutive), its columns in 4-wide pieces NSPAN apart.
+//   Needs sm_90, and k and l multiples of 4 (a tensor map's row stride is a multiple of 16 bytes).
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
+matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
+                const __grid_constant__ CUtensorMap nTiles) {
+  constexpr int CONSUMERS = (BM / WM) * (BN / WN) * 32;
+  constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
+  constexpr int NSPAN = WN / (TN / 4);
+  constexpr int STAGE_BYTES = (BM * BK + BK * BN) * 4;  // what the copy engine delivers per stage
+  constexpr bool REALLOCATE = CONSUMERS == 256;         // the H100's tiling: 2 warpgroups compute
+  static_assert(STAGES <= 8, "the mbarrier arrays hold 8");
+  extern __shared__ float tiles[];
+  float* Mds = tiles;                      // [STAGES][BM][BK]
+  float* Nds = tiles + STAGES * BM * BK;   // [STAGES][BK][BN]
+  // A copy's destination must be 128-byte aligned: 8 mbarriers in each array make the static
+  // shared memory 128 bytes, so the tiles after it start aligned (an __align__(128) on tiles
+  // would round every kernel's static shared memory in the module up to 128 bytes).
+  __shared__ uint64_t full[8];   // full[s]: stage s holds its tiles (all their bytes arrived)
+  __shared__ uint64_t empty[8];  // empty[s]: every consumer is done reading stage s
+  int rowBase = blockIdx.y * BM, colBase = blockIdx.x * BN;
+  int kTiles = (k + BK - 1) / BK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrierInit(&full[s], 1);           // the producer's arrival, then the copies' bytes
+      mbarrierInit(&empty[s], CONSUMERS);  // one arrival per consumer thread
+    }
+    fenceMbarrierInit();
+  }
+  __syncthreads();  // read-after-write: the mbarriers are initialised before any thread uses them
+
+  if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup: one thread issues every copy
+    if (REALLOCATE) setmaxnregDec<40>();
+    if (threadIdx.x == CONSUMERS) {
+      for (int t = 0; t < kTiles; ++t) {
+        int s = t % STAGES;
+        // write-after-read: the consumers are done with the tiles this stage held before (in
+        // the first round it passes at once: a fresh mbarrier's previous phase counts as done)
+        mbarrierWait(&empty[s], (t / STAGES + 1) % 2);
+        mbarrierArriveExpectTx(&full[s], STAGE_BYTES);
+        cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, rowBase, &full[s]);  // box BK wide, BM high
+        cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, colBase, t * BK, &full[s]);  // box BN wide, BK high
+      }
+    }
+    return;
+  }
+  if (REALLOCATE) setmaxnregInc<232>();
+
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int warpRow = warp / (BN / WN), warpCol = warp % (BN / WN);
+  int laneRow = lane / LANES_N, laneCol = lane % LANES_N;
+  float Pvalue[TM][TN];
+#pragma unroll
+  for (int y = 0; y < TM; ++y)
+#pragma unroll
+    for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
+  float4 mFragment[TM];
+  float nFragment[TN];
+
+  for (int t = 0; t < kTiles; ++t) {
+    int s = t % STAGES;
+    // read-after-write: the copy engine has written both tiles of this stage
+    mbarrierWait(&full[s], (t / STAGES) % 2);
+#pragma unroll
+    for (int kq = 0; kq < BK; kq += 4) {
+#pragma unroll
+      for (int y = 0; y < TM; ++y)  // four k steps of row y at once
+        mFragment[y] = *reinterpret_cast<float4*>(&Mds[(s*BM + warpRow*WM + y*LANES_M + laneRow)*BK + kq]);
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+        for (int c = 0; c < TN / 4; ++c) {
+          float4 n4 = *reinterpret_cast<float4*>(&Nds[(s*BK + kq + kk)*BN + warpCol*WN + c*NSPAN + laneCol*4]);
+          nFragment[c*4 + 0] = n4.x; nFragment[c*4 + 1] = n4.y; nFragment[c*4 + 2] = n4.z; nFragment[c*4 + 3] = n4.w;
+        }
+#pragma unroll
+        for (int y = 0; y < TM; ++y) {
+          float m = kk == 0 ? mFragment[y].x : kk == 1 ? mFragment[y].y : kk == 2 ? mFragment[y].z : mFragment[y].w;
+#pragma unroll
+          for (int x = 0; x < TN; ++x) Pvalue[y][x] += m * nFragment[x];
+        }
+      }
+    }
+    mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
+  }
+
+  bool nRowsAligned = l % 4 == 0;
+#pragma unroll
+  for (int y = 0; y < TM; ++y) {
+    int row = rowBase + warpRow*WM + y*LANES_M + laneRow;
+#pragma unroll
+    for (int c = 0; c < TN / 4; ++c) {
+      int col = colBase + warpCol*WN + c*NSPAN + laneCol*4;
+      if (nRowsAligned && row < j && col + 3 < l) {
+        *reinterpret_cast<float4*>(&P[row*l + col]) =
+            make_float4(Pvalue[y][c*4 + 0], Pvalue[y][c*4 + 1], Pvalue[y][c*4 + 2], Pvalue[y][c*4 + 3]);
+      } else {
+        for (int e = 0; e < 4; ++e)
+          if (row < j && col + e < l) P[row*l + col + e] = Pvalue[y][c*4 + e];
+      }
+    }
+  }
+}
+
+// ---- facts ---------------------------------------------------------------------------
+struct Facts : RegisterTileFamily {
+  static constexpr KernelInfo info{
+      .id = KernelId::TmaPipeline,
+      .name = "tma-pipeline",
+      .description = "tiles copied by Hopper's copy engine (TMA) into a ring of stages, mbarriers, a producer warpgroup",
+      .sourceFile = "tma_pipeline.cuh",
+      .ladderRung = 8,
+      .rowsMultipleOf = 4,  // a tensor map's row stride is a multiple of 16 bytes (tensor_map_rules.h)
+  };
+  // The H100's (bench/ladder_tuning/tma_proto.cu, see the README), then a teaching size.
+  static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};
+  static constexpr int stages(const Tiling& t) { return t.bm >= 128 ? 4 : 3; }
+  static int consumers(const Tiling& t) { return (t.bm / t.wm) * (t.bn / t.wn) * 32; }
+  static int sharedFloats(const Tiling& t) { return stages(t) * (t.bm * t.bk + t.bk * t.bn); }
+  static constexpr unsigned kMbarrierBytes = 2 * 8 * sizeof(uint64_t);  // full[8] and empty[8]
+  static std::string tilingProblem(const Tiling& t) {
+    if (t.bm > 256 || t.bn > 256 || t.bk > 256) return "a tensor map's box is at most 256 elements a side";
+    if (consumers(t) + 128 > kMaxThreadsPerBlock) return "the consumers and the producer warpgroup exceed 1024 threads";
+    if (t.bm * t.bk % 32 || t.bk * t.bn % 32) return "each tile a copy writes starts 128-byte aligned: bm x bk and bk x bn multiples of 32";
+    return warpTilingProblem(t, 4 * sharedFloats(t) + int(kMbarrierBytes), kMaxSharedBytesPerBlock);
+  }
+  static LaunchShape shape(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    LaunchShape s = RegisterTileFamily::shape(L);
+    s.blockX = unsigned(consumers(t) + 128);
+    s.dynamicSharedFloats = unsigned(sharedFloats(t));
+    s.staticSharedBytes = kMbarrierBytes;
+    // A consumer per k tile: a wait, its fragments' reads, an arrival; thread 0 also
+    // initialises 2 x STAGES mbarriers; every thread one barrier; stores at most one per element.
+    const int perTile = 2 + (t.bk / 4) * t.tm + t.bk * (t.tn / 4);
+    s.eventsPerThread = unsigned(1 + 2 * stages(t) + s.phases * perTile + t.tm * t.tn);
+    return s;
+  }
+  static SharedTileLayout tiles(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return TileFamily::twoTiles(stages(t) * t.bm, t.bk, stages(t) * t.bk, t.bn);
+  }
+  // The extern array, Mds (one row of M per row), Nds, the two mbarrier arrays.
+  static SharedArrays arrays(const KernelLaunch& L) {
+    return {{{}, {MatrixRole::M, L.tiling.bk, true}, {MatrixRole::N, L.tiling.bn, true}, {}, {}}};
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return withTiling(kTilings, L.tiling, [&](auto I) {
+      constexpr Tiling t = kTilings[decltype(I)::value];
+      x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t)>, L, a.M, a.N, a.P, L.j, L.k, L.l,
+               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn));
+    });
+  }
+};

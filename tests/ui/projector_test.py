@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Issue 18, the projector and the eye, through script mode: every page of every lesson in the
+presenter layout at 1280x800 and 1920x1080 (classroom_test.py does 1280x720 with the same
+checks) shows the panels its `panels` line names, and (not yet: expected failures) cuts nothing; a refused setting keeps the last picture and says why over
+the centre; on a machine without a GPU no CUDA error string reaches the screen; the first
+screen's "Start here" prompt goes once a lesson is open. Expected values come from the lesson
+files, the issue's figures and the book's 4x4 example, not from the app. Standard library only."""
+import os
+import re
+import shutil
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_mode_test as sm  # noqa: E402
+import classroom_test as ct  # noqa: E402
+
+
+class Presenter800(unittest.TestCase, ct.PresenterChecks):
+    @classmethod
+    def setUpClass(cls):
+        cls.size = (1280, 800)
+        cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1280x800"))
+
+    # Not yet (issue 18, part 3): at 1280x800 the thread block's 2x2 cells of naive-traffic page 2 are 41 px, under the h/16 the 720p check asks; the first failure stops the check, so more may follow.
+    @unittest.expectedFailure
+    def test_every_page_fits(self):
+        self.check_pages(ct.lessons())
+
+    def test_named_panels_and_cells(self):
+        self.check_named_panels_and_cells(ct.lessons())
+
+
+class Presenter1080(unittest.TestCase, ct.PresenterChecks):
+    @classmethod
+    def setUpClass(cls):
+        cls.size = (1920, 1080)
+        cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1920x1080"))
+
+    # Not yet (issue 18, part 3): at 1920x1080 the Source panel's font on register-tile-1d page 1 is 14 px, under 0.6 of the scaled text; the first failure stops the check, so more may follow.
+    @unittest.expectedFailure
+    def test_every_page_fits(self):
+        self.check_pages(ct.lessons())
+
+    def test_named_panels_and_cells(self):
+        self.check_named_panels_and_cells(ct.lessons())
+
+
+class NoBlankScreen(unittest.TestCase):
+    """1280x800, the normal layout: the book's 4x4, then two settings the issue saw empty every
+    panel (size 128 with T = 2, size 256 with T = 16)."""
+
+    @classmethod
+    def setUpClass(cls):
+        script = ("layout @first.json\npreset book-4x4\nwait\nscreenshot @before.png\nlayout @before.json\n"
+                  "set size 128\nset tile 2\nwait\nscreenshot @refused.png\nlayout @refused.json\n"
+                  "set size 256\nset tile 16\nwait\nlayout @refused256.json\n"
+                  "lesson tiling-and-phases\nwait\nlayout @lesson.json\nquit\n")
+        cls.folder, cls.proc = sm.run_app(script)
+
+    def layout(self, name):
+        return ct.load(self.folder, name)
+
+    def test_a_refused_setting_keeps_the_picture_and_says_why(self):
+        before = self.layout("before.json")
+        self.assertEqual(before["notice"], "")
+        for name in ("refused.json", "refused256.json"):
+            layout = self.layout(name)
+            self.assertIn("Still showing the previous run", layout["notice"], name)
+            self.assertIn("Cannot run", layout["notice"], name)
+            # The 4x4 picture stays: the same grids at the same places.
+            for g in ("M", "N", "P", "Mds", "Nds", "block"):
+                old, new = sm.grid(before, g), sm.grid(layout, g)
+                self.assertEqual((new["rows"], new["cols"], new["x"], new["y"]), (old["rows"], old["cols"], old["x"], old["y"]), f"{name} {g}")
+        # Pixels: M(0,0), loaded by thread (0,0) in phase 0 (the preset's cursor), keeps its colour.
+        thread0 = sm.hex_rgb(before["theme"]["threads"][0])
+        for png, layout in (("before.png", before), ("refused.png", self.layout("refused.json"))):
+            x, y = sm.fill_point(sm.grid(layout, "M"), 0, 0)
+            image = sm.Image(os.path.join(self.folder, png))
+            self.assertTrue(sm.close(image.pixel(x, y), thread0, 10), f"{png}: {image.pixel(x, y)}")
+
+    def test_no_cuda_error_text_without_a_gpu(self):
+        notes = self.layout("before.json")["gpuNotes"]
+        for note in notes:
+            self.assertIsNone(re.search(r"cuda[A-Z]\w+|driver version|CUDA driver|CUDA runtime", note), note)
+        if shutil.which("nvidia-smi") is None:  # this machine has no NVIDIA GPU: the plain sentence
+            self.assertIn("No NVIDIA GPU here: the CPU emulator runs the kernels; timings shown are the recorded H100 ones",
+                          notes)
+
+    def test_start_here_until_a_lesson_opens(self):
+        self.assertTrue(self.layout("first.json")["startHint"])
+        self.assertFalse(self.layout("lesson.json")["startHint"])
+
+
+if __name__ == "__main__":
+    if "--app" in sys.argv:
+        i = sys.argv.index("--app")
+        sm.APP = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    unittest.main(verbosity=2)
