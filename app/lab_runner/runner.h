@@ -17,5 +17,9 @@ int fail(const std::string& message);
 
 // tilescope-lab-runner --cuda ... (runner_cuda.cpp; without CUDA a refusal).
 int runOnGpu(int argc, char** argv);
+// Starts the CUDA driver and the context on device 0 before the sandbox closes: the driver's
+// start-up needs a socket the seccomp filter refuses afterwards. No student code has run yet
+// (on the GPU none ever runs on the host). A failure is left for runOnGpu to report.
+void prepareGpu();
 
 }  // namespace tilescope::lab::runner

@@ -401,6 +401,13 @@ Status run(int argc, char** argv, bool timed, RunnerResponse& response) {
 
 }  // namespace
 
+void prepareGpu() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 || cudaSetDevice(0) != cudaSuccess ||
+      cudaFree(nullptr) != cudaSuccess)
+    (void)cudaGetLastError();  // compileAndLoad asks again and reports it in CUDA's words
+}
+
 int runOnGpu(int argc, char** argv) {
   if (argc < 8)
     return fail(

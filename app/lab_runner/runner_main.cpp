@@ -147,6 +147,7 @@ int fail(const std::string& message) {
 
 #if !TILESCOPE_HAVE_CUDA
 int runOnGpu(int, char**) { return fail("this tilescope is built without CUDA: the lab runs kernels on the emulator only"); }
+void prepareGpu() {}
 #endif
 
 }  // namespace tilescope::lab::runner
@@ -174,6 +175,7 @@ int confine(int& argc, char**& argv, bool& sandboxed) {
     openStopFile(argv[4]);
     armTimeLimit(policy->limits.cpuSeconds + 1.0);
   }
+  if (policy->kind == SandboxKind::GpuRunner) prepareGpu();
   if (Status s = enterSandbox(*policy); !s) return fail(s.error().message);
   sandboxed = true;
   return 0;

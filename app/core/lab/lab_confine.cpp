@@ -51,8 +51,10 @@ SandboxPolicy runnerPolicy(bool gpu, const std::filesystem::path& scratch, const
         rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
       }
     // The CUDA driver keeps its inter-process state in POSIX shared memory: without /dev/shm
-    // it reports "OS call failed" (measured on the H100).
+    // it reports "OS call failed" (measured on the H100). It names the threads it starts by
+    // writing /proc/self/task/TID/comm, and fails the same way when it cannot (H100, strace).
     p.writePaths.push_back("/dev/shm");
+    p.writePaths.push_back("/proc/self/task");
     p.limits.openFiles = 1024;
   }
   p.limits.addressSpaceBytes = q.memoryLimitBytes;
