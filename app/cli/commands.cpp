@@ -7,6 +7,7 @@
 #include "core/run/bounds_report.h"
 #include "core/json_writer.h"
 #include "core/run/run.h"
+#include "core/trace/trace.h"
 #include "core/trace/trace_json.h"
 
 namespace tilescope::cli {
@@ -178,10 +179,9 @@ int demoCommand(const Options& o, std::ostream& out) {
       out << "phase " << phase << ":\n";
     }
     char line[160];
-    std::snprintf(line, sizeof line, "  thread(%d,%d) loads %c(%d,%d) -> %cds[%d][%d] = %+.4f\n", e.threadY,
-                  e.threadX, e.op == Op::LoadM ? 'M' : 'N', e.globalRow, e.globalCol, e.op == Op::LoadM ? 'M' : 'N',
-                  e.sharedRow, e.sharedCol, double(e.value));
-    out << line;
+    std::snprintf(line, sizeof line, " loads %c(%d,%d) -> %cds[%d][%d] = %+.4f\n", e.op == Op::LoadM ? 'M' : 'N',
+                  e.globalRow, e.globalCol, e.op == Op::LoadM ? 'M' : 'N', e.sharedRow, e.sharedCol, double(e.value));
+    out << "  " << threadName(e.threadX, e.threadY) << line;
   }
   out << t.events.size() << " events traced; " << run->verification.summary() << "\n";
   return run->verification.passed ? kExitOk : kExitVerifyFailed;

@@ -267,6 +267,35 @@ int labRun(const Options& o, std::ostream& out) {
   return outcome->exitCode();
 }
 
+// lab time's table: the kernel, its resources, and a row per size (a time only where verified).
+void printLabTimes(std::ostream& out, const TimingReport& report, const LabOutcome& last, const std::string& path) {
+  const LabLaunch& L = last.launch;
+  out << L.kernelName << " from " << path << ", block " << L.block.x << "x" << L.block.y << " on " << report.device
+      << "\n";
+  if (last.gpu)
+    out << "  " << last.gpu->registersPerThread << " registers per thread, " << last.gpu->staticSharedBytes
+        << " B static shared, " << last.gpu->localBytesPerThread << " B local\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", "j x k x l", "median ms", "GFLOP/s", "% cuBLAS",
+                "reps", "verification");
+  out << line;
+  for (const TimingResult& t : report.results) {
+    if (t.what.kind != TimedKind::Lab) continue;
+    const Dims& d = t.what.config.dims;
+    const std::string dims = std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+    const std::optional<double> percent = percentOfCublas(report, t);
+    char pct[16] = "-";
+    if (percent) std::snprintf(pct, sizeof pct, "%.1f%%", *percent);
+    if (t.verified)
+      std::snprintf(line, sizeof line, "%-20s %11.4f %11.1f %10s %5d  %s\n", dims.c_str(), t.medianMs, t.gflops, pct,
+                    t.repeats, t.verification.c_str());
+    else  // never a time for a result that did not verify
+      std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", dims.c_str(), "-", "-", "-", "-",
+                    t.verification.c_str());
+    out << line;
+  }
+}
+
 // lab time: the kernel as written, verified and then timed on the GPU at each size, with
 // cuBLAS at the same size in the same run for its percentage.
 int labTime(const Options& o, std::ostream& out) {
@@ -337,31 +366,7 @@ int labTime(const Options& o, std::ostream& out) {
     out << "\n";
     return exit;
   }
-  const LabLaunch& L = last->launch;
-  out << L.kernelName << " from " << path << ", block " << L.block.x << "x" << L.block.y << " on " << report.device
-      << "\n";
-  if (last->gpu)
-    out << "  " << last->gpu->registersPerThread << " registers per thread, " << last->gpu->staticSharedBytes
-        << " B static shared, " << last->gpu->localBytesPerThread << " B local\n";
-  char line[320];
-  std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", "j x k x l", "median ms", "GFLOP/s", "% cuBLAS",
-                "reps", "verification");
-  out << line;
-  for (const TimingResult& t : report.results) {
-    if (t.what.kind != TimedKind::Lab) continue;
-    const Dims& d = t.what.config.dims;
-    const std::string dims = std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
-    const std::optional<double> percent = percentOfCublas(report, t);
-    char pct[16] = "-";
-    if (percent) std::snprintf(pct, sizeof pct, "%.1f%%", *percent);
-    if (t.verified)
-      std::snprintf(line, sizeof line, "%-20s %11.4f %11.1f %10s %5d  %s\n", dims.c_str(), t.medianMs, t.gflops, pct,
-                    t.repeats, t.verification.c_str());
-    else  // never a time for a result that did not verify
-      std::snprintf(line, sizeof line, "%-20s %11s %11s %10s %5s  %s\n", dims.c_str(), "-", "-", "-", "-",
-                    t.verification.c_str());
-    out << line;
-  }
+  printLabTimes(out, report, *last, path);
   if (exit != kExitOk) std::cerr << "tilescope-cli: " << path << ": a size did not verify and was not timed\n";
   return exit;
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/json_writer.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 
@@ -122,12 +123,11 @@ void writeAnalysisText(std::ostream& out, const AnalysisReport& r) {
     const std::size_t shown = std::min<std::size_t>(r.hazards.size(), 8);
     for (std::size_t i = 0; i < shown; ++i) {
       const Hazard& h = r.hazards[i];
-      print("  %s on %cds[%d][%d] in block (%d,%d) phase %d: thread (%d,%d) line %d %s, thread (%d,%d) line %d %s"
-            " (%llu pairs)\n",
+      print("  %s on %cds[%d][%d] in block (%d,%d) phase %d: %s line %d %s, %s line %d %s (%llu pairs)\n",
             std::string(hazardName(h.type)).c_str(), h.matrix, h.sharedRow, h.sharedCol, h.blockX, h.blockY,
-            h.phase(), h.first.threadX, h.first.threadY, h.first.line, h.first.write ? "writes" : "reads",
-            h.second.threadX, h.second.threadY, h.second.line, h.second.write ? "writes" : "reads",
-            (unsigned long long)h.pairs);
+            h.phase(), threadName(h.first.threadX, h.first.threadY).c_str(), h.first.line,
+            h.first.write ? "writes" : "reads", threadName(h.second.threadX, h.second.threadY).c_str(), h.second.line,
+            h.second.write ? "writes" : "reads", (unsigned long long)h.pairs);
     }
     if (r.hazards.size() > shown) out << "  ... and " << r.hazards.size() - shown << " more\n";
   }

@@ -14,7 +14,6 @@ std::string_view markKindName(CellMark::Kind k) {
   return "?";
 }
 
-std::string threadName(int tx, int ty) { return "thread tx=" + std::to_string(tx) + ", ty=" + std::to_string(ty); }
 
 namespace {
 

@@ -30,8 +30,6 @@ std::string_view markKindName(CellMark::Kind k);  // "stale", "spoiled", "out-of
 // spoiled by a stale read done at c (all blocks: they run in lockstep with the shown one).
 std::vector<CellMark> raceMarks(const Timeline& timeline, Cursor c, int bx, int by);
 
-// "thread tx=1, ty=0": the one way threads are named on screen.
-std::string threadName(int tx, int ty);
 // A mark in words, for its tooltip: who read what, when it should have been written, the values.
 std::string describeMark(const CellMark& m);
 

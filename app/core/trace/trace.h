@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <string>
 #include <utility>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,10 @@ struct Trace {
 // block, barrier interval by barrier interval, threads in linear order). Executors produce it
 // by construction; a trace read from a file must be checked, since the timeline relies on it.
 Status checkCanonicalOrder(const Trace& trace);
+
+// "thread tx=1, ty=0": the one way threads are named, on screen, in lessons and by the CLI
+// (the book's thread_{ty,tx} puts the row first; a name with both letters cannot be misread).
+inline std::string threadName(int tx, int ty) { return "thread tx=" + std::to_string(tx) + ", ty=" + std::to_string(ty); }
 
 inline int linearThread(const Event& e, unsigned blockX) { return int(e.threadY) * int(blockX) + e.threadX; }
 inline int warpOf(const Event& e, unsigned blockX) { return linearThread(e, blockX) / kWarpSize; }

@@ -12,6 +12,7 @@
 
 #include "core/analysis/races.h"
 #include "core/teaching/bugs.h"
+#include "core/timeline/cell_marks.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 
@@ -44,10 +45,10 @@ void evidence(PanelContext& ctx, const BugEvidence& ev) {
   for (std::size_t i = 0; i < std::min<std::size_t>(ev.staleReads.size(), 4); ++i) {
     const StaleRead& s = ev.staleReads[i];
     const Event& e = s.read;
-    std::snprintf(buf, sizeof buf, "  thread (%d,%d) of block (%d,%d), phase %d: %s[%d][%d] = %+.4f%s", e.threadX,
-                  e.threadY, e.blockX, e.blockY, int(e.phase), e.op == Op::ReadM ? "Mds" : "Nds", e.sharedRow,
-                  e.sharedCol, double(e.value), s.expectedKnown ? "" : " (never loaded)");
-    std::string text = buf;
+    std::snprintf(buf, sizeof buf, " of block (%d,%d), phase %d: %s[%d][%d] = %+.4f%s", e.blockX, e.blockY,
+                  int(e.phase), e.op == Op::ReadM ? "Mds" : "Nds", e.sharedRow, e.sharedCol, double(e.value),
+                  s.expectedKnown ? "" : " (never loaded)");
+    std::string text = "  " + threadName(e.threadX, e.threadY) + buf;
     if (s.expectedKnown) {
       std::snprintf(buf, sizeof buf, " (phase's value %+.4f)", double(s.expected));
       text += buf;

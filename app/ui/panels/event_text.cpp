@@ -10,12 +10,14 @@
 namespace tilescope::ui {
 namespace {
 
-std::string at(int r, int c) { return "[" + std::to_string(r) + "][" + std::to_string(c) + "]"; }
-// A 128-bit access touches four consecutive elements or slots: "[2][4..7]".
-std::string at(int r, int c, const Event& e) {
-  if (!(e.flags & kWide)) return at(r, c);
-  return "[" + std::to_string(r) + "][" + std::to_string(c) + ".." + std::to_string(c + 3) + "]";
+// One notation everywhere (captions, Thread life, tooltips): an element of M, N or P is
+// M(row,col), as the book writes it; a shared slot is Mds[row][col], as the kernel indexes it.
+// A 128-bit access touches four consecutive elements or slots: "M(2,4..7)", "Mds[2][4..7]".
+std::string columns(int c, const Event& e) {
+  return (e.flags & kWide) ? std::to_string(c) + ".." + std::to_string(c + 3) : std::to_string(c);
 }
+std::string at(int r, int c, const Event& e) { return "[" + std::to_string(r) + "][" + columns(c, e) + "]"; }
+std::string element(int r, int c, const Event& e) { return "(" + std::to_string(r) + "," + columns(c, e) + ")"; }
 
 }  // namespace
 
@@ -34,16 +36,16 @@ std::string describeEvent(const Event& e) {
       const char* tile = e.op == Op::LoadM ? "Mds" : "Nds";
       const std::string wide = (e.flags & kWide) ? " (one 128-bit access; the first value)" : "";
       if (zero) what = std::string("wrote 0 into ") + tile + at(e.sharedRow, e.sharedCol, e) + " instead of " + matrix +
-                       at(e.globalRow, e.globalCol, e) + " (outside the matrix)";
+                       element(e.globalRow, e.globalCol, e) + " (outside the matrix)";
       else if (e.flags & kStagedWrite)
-        what = std::string("stored ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+        what = std::string("stored ") + matrix + element(e.globalRow, e.globalCol, e) + " = " + value +
                ", read earlier into a register, into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
-      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+      else if (e.sharedRow >= 0) what = std::string("loaded ") + matrix + element(e.globalRow, e.globalCol, e) + " = " + value +
                                         " into " + tile + at(e.sharedRow, e.sharedCol, e) + wide;
       else if (e.flags & kStagedRead)
-        what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value +
+        what = std::string("read ") + matrix + element(e.globalRow, e.globalCol, e) + " = " + value +
                " from global memory into a register, for " + tile + wide;
-      else what = std::string("read ") + matrix + at(e.globalRow, e.globalCol, e) + " = " + value + " from global memory" + wide;
+      else what = std::string("read ") + matrix + element(e.globalRow, e.globalCol, e) + " = " + value + " from global memory" + wide;
       if (outside && !zero) what += " OUT OF BOUNDS";
       break;
     }
@@ -54,7 +56,7 @@ std::string describeEvent(const Event& e) {
       break;
     case Op::Barrier: what = "arrived at __syncthreads()"; break;
     case Op::StoreP:
-      what = "stored P" + at(e.globalRow, e.globalCol, e) + " = " + value + ((e.flags & kWide) ? " (one 128-bit store)" : "") +
+      what = "stored P" + element(e.globalRow, e.globalCol, e) + " = " + value + ((e.flags & kWide) ? " (one 128-bit store)" : "") +
              (outside ? " OUT OF BOUNDS" : "");
       break;
     default: what = "?"; break;

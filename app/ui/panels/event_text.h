@@ -6,7 +6,7 @@
 
 namespace tilescope::ui {
 
-// "thread tx=1, ty=0 of block (0,1) loaded M[1][2] into Mds[0][1] (phase 1, line 31)"
+// "thread tx=1, ty=0 of block (0,1) loaded M(1,2) into Mds[0][1] (phase 1, line 31)"
 std::string describeEvent(const Event& e);
 
 // A count in at most four characters and a unit letter, for a narrow column: exact below
