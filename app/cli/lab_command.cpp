@@ -106,8 +106,10 @@ Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, LabVerb ve
         return invalidInput("--compile-timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
       f.compileTimeout = s;
     } else if (flag == "--memory-limit") {
-      auto n = parseInt(flag, v, 256, 1 << 20);
-      if (!n) return invalidInput("--memory-limit expects MiB, 256 to 1048576, got '" + v + "'");
+      auto n = parseInt(flag, v, lab::kMinMemoryLimitMiB, lab::kMaxMemoryLimitMiB);
+      if (!n)
+        return invalidInput("--memory-limit expects MiB, " + std::to_string(lab::kMinMemoryLimitMiB) + " to " +
+                            std::to_string(lab::kMaxMemoryLimitMiB) + ", got '" + v + "'");
       f.memoryLimitBytes = uint64_t(*n) << 20;
     } else if (flag == "--trace-out" && verb == LabVerb::Run) {
       f.traceOut = v;

@@ -57,7 +57,7 @@ Result<GradeFlags> parseGradeFlags(const Options& o) {
         return invalidInput(flag + " expects seconds, more than 0 and at most 3600, got '" + v + "'");
       (flag == "--timeout" ? f.base.timeoutSeconds : f.base.compileTimeoutSeconds) = s;
     } else if (flag == "--memory-limit") {
-      auto n = parseInt(flag, v, 256, 1 << 20);
+      auto n = parseInt(flag, v, lab::kMinMemoryLimitMiB, lab::kMaxMemoryLimitMiB);
       if (!n) return n.error();
       f.base.memoryLimitBytes = uint64_t(*n) << 20;
     } else {

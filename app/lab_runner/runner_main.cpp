@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <limits>
 
 #include "core/lab/lab_ipc.h"
@@ -180,9 +181,18 @@ int confine(int& argc, char**& argv, bool& sandboxed) {
   sandboxed = true;
   return 0;
 }
+// Memory that runs out under the address-space limit is the lab's limit, not a crash of the
+// kernel: the parent predicts a launch's needs and refuses those over it, and this catches
+// what a prediction cannot see (a kernel's own new or malloc, a library's reservation).
+[[noreturn]] void outOfMemory() {
+  fail("the runner ran out of memory under the lab's memory limit (the trace, or the kernel's own allocations): "
+       "choose a smaller size, or raise the limit (--memory-limit MIB)");
+  std::_Exit(2);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::set_new_handler(outOfMemory);
   bool sandboxed = false;
   if (int rc = confine(argc, argv, sandboxed); rc != 0) return rc;
   if (argc > 2 && std::strcmp(argv[1], "--exec") == 0) {

@@ -45,6 +45,11 @@ inline constexpr double kDefaultCompileSeconds = 30.0;
 // The runner's address-space limit when none is given (--memory-limit): room for the
 // emulator, the inputs and a trace of 40 Mi events.
 inline constexpr uint64_t kDefaultMemoryLimitBytes = 4ull << 30;
+// The smallest limit --memory-limit accepts, in MiB: the runner itself takes up to 1 GiB of
+// address space (lab_confine.cpp; 783 MiB measured with CUDA's libraries mapped), so a smaller
+// limit left no room for any trace (256 failed every launch, 512 could not even load a kernel).
+inline constexpr int kMinMemoryLimitMiB = 1536;
+inline constexpr int kMaxMemoryLimitMiB = 1 << 20;
 
 struct LabDefine {
   std::string name, value;  // -D NAME=VALUE; replaces a `#define NAME ...` line of the file
