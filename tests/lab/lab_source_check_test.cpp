@@ -7,6 +7,7 @@
 // Refusals through the whole lab (nothing compiled, nothing run) are in lab_cli_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -141,9 +142,14 @@ TEST(LabScopeCheck, TheCheckIsLinearInTheFile) {
       text += "__device__ float h" + std::to_string(i) + "(float x) { return x * (x + " + std::to_string(i) + "); }\n"
               "const int c" + std::to_string(i) + " = " + std::to_string(i) + ";\n";
     text += kKernel;
-    const auto start = std::chrono::steady_clock::now();
-    EXPECT_FALSE(checkStudentSource(text, "long.cu").has_value());
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // The best of three: the machine is shared, and a quadratic check would lose by 16x anyway.
+    double best = 1e9;
+    for (int run = 0; run < 3; ++run) {
+      const auto start = std::chrono::steady_clock::now();
+      EXPECT_FALSE(checkStudentSource(text, "long.cu").has_value());
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
   };
   timeOf(2000);  // warm up
   const double small = timeOf(5000), large = timeOf(20000);
