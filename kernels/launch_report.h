@@ -25,6 +25,9 @@ struct BarrierDivergence {
   int exited = 0;     // threads that returned instead
   int line = 0;       // line of the barrier the first waiting thread reached
   int otherLine = 0;  // a different barrier line another thread waits at (0 if none)
+  // Of `arrived`: how many wait at `line`, and how many at `otherLine` (the rest wait at yet
+  // other barriers). 0 where not known (a trace file written before they were counted).
+  int atLine = 0, atOtherLine = 0;
 };
 
 // Accesses kept with their details; the rest are only counted.

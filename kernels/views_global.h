@@ -50,6 +50,13 @@ class GlobalView {
   // Built by the launcher: the whole matrix, its role, and the launch's sink.
   GlobalView(T* base, long long count, MatrixRole role, const TraceSink& sink)
       : base_(base), count_(count), role_(role), sink_(sink) {}
+  // `&P[i]` where a pointer is wanted (`float* p = &P[i];`, a __device__ helper's `float*`
+  // parameter): a view of the same matrix from element i, so every access through it is still
+  // recorded as an element of P and bounds-checked against all of P. A raw pointer would hide
+  // its accesses from what is graded.
+  HOST_DEVICE GlobalView(const ElementAddress<T, GlobalSite<T>>& element)
+      : base_(element.site.base), offset_(element.site.index), count_(element.site.count), role_(element.site.role),
+        recorder_(element.site.recorder) {}
 
   HOST_DEVICE ElementRef<T, GlobalSite<T>> operator[](Subscript i) const {
     return ElementRef<T, GlobalSite<T>>(GlobalSite<T>{base_, offset_ + i.value, count_, role_, recorder_, i.line});
@@ -89,6 +96,12 @@ class GlobalView {
 template <class T>
 HOST_DEVICE GlobalView<T> alias(const GlobalView<T>& v, int, const char*) {
   return v;
+}
+
+// A local `float* p = &P[i];`: a view of P from element i (the constructor above).
+template <class T>
+HOST_DEVICE GlobalView<T> alias(const ElementAddress<T, GlobalSite<T>>& element, int, const char*) {
+  return GlobalView<T>(element);
 }
 
 // A local pointer to anything else (`const char* s = "..."`) stays a pointer.

@@ -162,7 +162,7 @@ struct BlockRunner {
         report->divergences.push_back({blockIdx, int(n) - exitedNow, exitedNow, asyncLine, 0});
         return;
       }
-      int waiting = 0, exited = 0, firstLine = 0, otherLine = 0;
+      int waiting = 0, exited = 0, firstLine = 0, otherLine = 0, atFirst = 0, atOther = 0;
       for (std::size_t t = 0; t < n; ++t) {
         if (states[t] == ThreadState::Exited) {
           ++exited;
@@ -171,12 +171,14 @@ struct BlockRunner {
         ++waiting;
         if (firstLine == 0) firstLine = barrierLines[t];
         else if (barrierLines[t] != firstLine && otherLine == 0) otherLine = barrierLines[t];
+        atFirst += barrierLines[t] == firstLine;
+        atOther += otherLine != 0 && barrierLines[t] == otherLine;
       }
       if (waiting == 0) return;  // every thread finished
       if (exited > 0 || otherLine != 0) {
         // The waiting fibers are abandoned: kernel frames hold only trivially destructible
         // locals, and the stacks are reused by the next block.
-        report->divergences.push_back({blockIdx, waiting, exited, firstLine, otherLine});
+        report->divergences.push_back({blockIdx, waiting, exited, firstLine, otherLine, atFirst, atOther});
         return;
       }
       for (std::size_t t = 0; t < n; ++t) states[t] = ThreadState::Runnable;  // release the barrier

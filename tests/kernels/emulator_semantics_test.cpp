@@ -69,6 +69,8 @@ TEST(EmulatorBarrier, ThreadsWaitingAtDifferentBarriersAreReportedAsDivergence) 
   EXPECT_EQ(d.exited, 0);
   EXPECT_EQ(d.line, 26);
   EXPECT_EQ(d.otherLine, 28);
+  EXPECT_EQ(d.atLine, 4);  // threads 0-3
+  EXPECT_EQ(d.atOtherLine, 12);
 }
 
 TEST(EmulatorMemory, GlobalAccessesOutsideTheArrayAreRecordedWithIndexAndLine) {

@@ -6,6 +6,7 @@
 // machine with a GPU checks the same); the GPU's lab runs are tests/gpu/lab_gpu_test.cpp.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -154,6 +155,19 @@ TEST(LabFailures, ABarrierSomeThreadsNeverReachIsADeadlock) {
       << r.out;
 }
 
+TEST(LabFailures, ADeadlockAtTwoBarriersCountsTheThreadsAtEach) {
+  // Thread 0 waits at line 3, threads 1-3 at line 5: two groups of 1 and 3, none returned.
+  const std::string file = writeKernel("two_barriers.cu", std::string(kHeader) + "  if (threadIdx.x == 0)\n"
+                                                                          "    __syncthreads();\n  else\n"
+                                                                          "    __syncthreads();\n  P[threadIdx.x] = 1.0f;\n}\n");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 4 --block 4x1");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("deadlocked: barrier divergence in block (0,0): 1 threads wait at the __syncthreads() of line 3, "
+                       "3 at the one of line 5 (on a GPU"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(LabFailures, ASignatureTheLabCannotMapNamesTheAcceptedForms) {
   const std::string file = writeKernel("sig.cu", "__global__ void k(double* A, double* B, double* C, int n) { }\n");
   const CliResult r = runCli("lab run --backend emu " + file);
@@ -206,6 +220,113 @@ TEST(LabTime, BadFlagsAreRefusedWithTheLimit) {
   const CliResult none = runCli("lab time");
   EXPECT_EQ(none.exitCode, 2);
   EXPECT_NE(none.err.find("lab time expects one file"), std::string::npos) << none.err;
+}
+
+// Host code at namespace scope (lab_scope_check.cpp) is refused before anything is compiled
+// or run: the verdict names its line, the lab's cache stays empty, and an initializer that
+// would touch a file (with the sandbox off, so only the check stands in its way) never runs.
+TEST(LabSourceChecks, HostCodeIsRefusedBeforeAnythingIsCompiledOrRun) {
+  const std::string cache = testing::testTempPath("_cache"), touched = testing::testTempPath("_touched");
+  std::filesystem::remove_all(cache);
+  std::filesystem::remove(touched);
+  const char* const saved = std::getenv("TILESCOPE_LAB_CACHE");
+  const std::string savedCache = saved ? saved : "";
+  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);
+  struct Case {
+    std::string name, before;
+    int line;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"main.cu", std::string(kHeader) + "  P[0] = 1.0f;\n}\n\nint main() {\n  return 0;\n}\n", 5, "'main' is host code"},
+      {"init.cu", "#include <stdlib.h>\n\nstatic int touched = system(\"touch " + touched + "\");\n" + kHeader + "}\n", 3,
+       "this initializer runs code when the kernel is loaded"},
+      {"helper.cu", "float twice(float x) { return 2 * x; }\n" + std::string(kHeader) + "  P[0] = twice(M[0]);\n}\n", 1,
+       "the function 'twice' is host code"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string file = writeKernel(c.name, c.before);
+    const CliResult r = runCli("lab run " + file + " --backend emu --no-sandbox --size 2 --json");
+    EXPECT_EQ(r.exitCode, 2) << r.all();
+    EXPECT_NE(r.out.find("\"verdict\":\"compile error\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"summary\":\"compile error: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("_" + c.name + ":" + std::to_string(c.line) + ": " + c.says), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"compile_seconds\":0,"), std::string::npos) << r.out;  // no compiler ran
+    EXPECT_NE(r.out.find("\"backend\":\"\""), std::string::npos) << r.out;     // no runner started
+  }
+  EXPECT_FALSE(std::filesystem::exists(touched));
+  EXPECT_TRUE(!std::filesystem::exists(cache) || std::filesystem::is_empty(cache)) << "something was compiled";
+  if (saved) setenv("TILESCOPE_LAB_CACHE", savedCache.c_str(), 1);
+  else unsetenv("TILESCOPE_LAB_CACHE");
+}
+
+// `float* p = &P[i]` is valid CUDA: a raw pointer into a matrix, indexed, or passed to a
+// __device__ helper's `float*`. It stays a view of that matrix (views_global.h), so every access
+// through it is still recorded and bounds-checked: a kernel cannot hide accesses behind it.
+TEST(LabSourceChecks, ARawPointerIntoAMatrixIsStillObserved) {
+  const std::string body =
+      "__device__ float dot(float* row, float* col, int n, int stride) {\n"
+      "  float s = 0;\n"
+      "  for (int k = 0; k < n; ++k) s += row[k] * col[k * stride];\n"
+      "  return s;\n"
+      "}\n"
+      "__global__ void k(float* M, float* N, float* P, int Width) {\n"
+      "  int Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float* out = &P[Row * Width];\n"
+      "  float* row = &M[Row * Width];\n"
+      "  out[Col] = dot(row, &N[Col], Width, Width);\n";
+  const std::string file = writeKernel("raw_pointer.cu", body + "}\n");
+  const CliResult r = runCli("lab run --backend emu " + file + " --size 4 --block 4x4 --json");
+  EXPECT_EQ(r.exitCode, 0) << r.all();
+  EXPECT_NE(r.out.find("\"verdict\":\"verified\""), std::string::npos) << r.out;
+  // By hand: 16 threads each read 4 elements of M and 4 of N (4 bytes each) and store one of P.
+  EXPECT_NE(r.out.find("\"global_load_bytes\":512,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"global_store_bytes\":64,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"flops\":128,"), std::string::npos) << r.out;
+  // A store past P through the pointer is caught at its line, as P[...] itself would be.
+  const std::string past = writeKernel("raw_pointer_past.cu", body + "  out[Col + Width * Width] = 1.0f;\n}\n");
+  const CliResult oob = runCli("lab run --backend emu " + past + " --size 4 --block 4x4");
+  EXPECT_EQ(oob.exitCode, 1) << oob.all();
+  EXPECT_NE(oob.out.find("out-of-bounds"), std::string::npos) << oob.out;
+  EXPECT_NE(oob.out.find("line 11"), std::string::npos) << oob.out;
+}
+
+// A UTF-8 byte order mark (Windows editors write one) is not part of the kernel.
+TEST(LabFiles, AByteOrderMarkIsIgnored) {
+  const std::string text = std::string("\xEF\xBB\xBF") + kHeader +
+                           "  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  float s = 0;\n  for (int i = 0; i < Width; ++i) s += M[r * Width + i] * N[i * Width + c];\n"
+                           "  P[r * Width + c] = s;\n}\n";
+  const CliResult r = runCli("lab run --backend emu " + writeKernel("bom.cu", text) + " --size 4 --block 4x4");
+  EXPECT_EQ(r.exitCode, 0) << r.all();
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  // Its lines keep their numbers: an error on line 2 is reported on line 2.
+  const std::string typo = std::string("\xEF\xBB\xBF") + kHeader + "  P[0] = Pvalu;\n}\n";
+  const CliResult e = runCli("lab run --backend emu " + writeKernel("bom_typo.cu", typo) + " --size 2");
+  EXPECT_EQ(e.exitCode, 2) << e.all();
+  EXPECT_NE(e.out.find("_bom_typo.cu:2: 'Pvalu'"), std::string::npos) << e.out;
+}
+
+// A quote or a newline in the file's name stays out of the generated code (where it would end
+// the #line string or a comment and put the rest of the name into the unit), and errors are
+// still reported at their line under the file's real name.
+TEST(LabFiles, AQuoteOrANewlineInTheFileNameIsNotCode) {
+  const std::string dir = testing::testTempPath("_names");
+  std::filesystem::create_directories(dir);
+  const std::string good = std::string(kHeader) + "  P[blockIdx.y * blockDim.y * Width + threadIdx.y * Width + "
+                                                  "blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;\n}\n";
+  const std::string injected = dir + "/ok\n#error injected\n\".cu";
+  std::ofstream(injected) << good;
+  const CliResult r = runCli("lab run --backend emu '" + injected + "' --size 2 --block 2x2");
+  EXPECT_EQ(r.all().find("injected\n#"), std::string::npos) << r.all();
+  EXPECT_EQ(r.all().find("error: injected"), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find("wrong result"), std::string::npos) << r.all();  // it ran: P is all zeros
+  const std::string quoted = dir + "/say \"hi\".cu";
+  std::ofstream(quoted) << kHeader << "  P[0] = Pvalu;\n}\n";
+  const CliResult e = runCli("lab run --backend emu '" + quoted + "' --size 2");
+  EXPECT_EQ(e.exitCode, 2) << e.all();
+  EXPECT_NE(e.out.find("compile error: say \"hi\".cu:2: 'Pvalu'"), std::string::npos) << e.out;
 }
 
 }  // namespace

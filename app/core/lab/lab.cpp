@@ -255,11 +255,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     o.verdict = LabVerdict::Deadlocked;
     o.where = LabWhere{d.block, {}, d.line};
     o.summary = "deadlocked: barrier divergence in block (" + std::to_string(d.block.x) + "," +
-                std::to_string(d.block.y) + "): " + std::to_string(d.arrived) + " threads wait at the __syncthreads() of line " +
-                std::to_string(d.line) +
-                (d.otherLine ? ", others at line " + std::to_string(d.otherLine)
-                             : ", " + std::to_string(d.exited) + " returned without reaching it") +
-                " (on a GPU the block hangs or computes garbage)";
+                std::to_string(d.block.y) + "): " + describeDivergence(d) + " (on a GPU the block hangs or computes garbage)";
   } else if (outOfBounds) {
     o.verdict = LabVerdict::OutOfBounds;
     const std::size_t n = std::max<std::size_t>(o.boundsViolations.size(), r.outOfBoundsTotal);
@@ -387,7 +383,7 @@ std::string labTimingName(const LabRequest& q) {
     defines.emplace_back(d.name, d.value);
     given += " " + d.name + "=" + d.value;
   }
-  auto kernel = readKernelSource(applyDefines(q.source, defines), q.fileName);
+  auto kernel = readKernelSource(applyDefines(withoutByteOrderMark(q.source), defines), q.fileName);
   return (kernel ? kernel->name + " (" + q.fileName + ")" : q.fileName) + given;
 }
 
@@ -406,7 +402,7 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
   std::vector<std::pair<std::string, std::string>> defines;
   for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
-  const std::string source = applyDefines(q.source, defines);
+  const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
   LabOutcome o;
   o.source = q.source;
   if (auto refused = checkStudentSource(source, q.fileName)) return compileError(std::move(o), {*refused});

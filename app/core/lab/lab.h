@@ -204,4 +204,8 @@ std::string labTimingName(const LabRequest& request);
 // out-of-bounds accesses, hazards, where it stopped).
 std::string describeOutcome(const LabOutcome& outcome, std::size_t maxItems = 8);
 
+// "4 threads wait at the __syncthreads() of line 3, 12 at the one of line 5": each barrier's
+// own count, and the threads that returned (lab_describe.cpp).
+std::string describeDivergence(const BarrierDivergence& divergence);
+
 }  // namespace tilescope::lab

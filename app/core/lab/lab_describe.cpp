@@ -1,9 +1,27 @@
-// describeOutcome (lab.h): a lab outcome as the CLI prints it and the app lists it.
+// describeOutcome (lab.h): a lab outcome as the CLI prints it and the app lists it; and
+// describeDivergence, the deadlock verdict's count of who waits where.
 #include <sstream>
 
 #include "lab.h"
 
 namespace tilescope::lab {
+
+// Who waits where in a block whose threads do not all reach one barrier: each barrier's own
+// count (threads at two barriers are two groups, not one).
+std::string describeDivergence(const BarrierDivergence& d) {
+  const int atLine = d.otherLine && d.atLine ? d.atLine : d.arrived;
+  std::string s = std::to_string(atLine) + " threads wait at the __syncthreads() of line " + std::to_string(d.line);
+  if (d.otherLine && d.atLine) {
+    s += ", " + std::to_string(d.atOtherLine) + " at the one of line " + std::to_string(d.otherLine);
+    const int elsewhere = d.arrived - d.atLine - d.atOtherLine;
+    if (elsewhere > 0) s += ", " + std::to_string(elsewhere) + " at other barriers";
+  } else if (d.otherLine) {
+    s = std::to_string(d.arrived) + " threads wait at different barriers (lines " + std::to_string(d.line) + " and " +
+        std::to_string(d.otherLine) + ")";
+  }
+  if (d.exited > 0 || !d.otherLine) s += ", " + std::to_string(d.exited) + " returned without reaching it";
+  return s;
+}
 
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   std::ostringstream s;

@@ -265,6 +265,10 @@ std::pair<std::size_t, std::size_t> defineName(std::string_view line) {
 }
 }  // namespace
 
+std::string_view withoutByteOrderMark(std::string_view source) {
+  return source.starts_with("\xEF\xBB\xBF") ? source.substr(3) : source;
+}
+
 std::string applyDefines(std::string_view source, const std::vector<std::pair<std::string, std::string>>& defines) {
   std::string out;
   std::size_t at = 0;

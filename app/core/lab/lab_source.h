@@ -51,6 +51,10 @@ Result<LabKernelSource> readKernelSource(std::string_view source, std::string_vi
 // memory are taken as tiles with rows of `rowStride` elements (the block's width).
 TraceSink labTraceSinkFacts(const LabKernelSource& kernel, int rowStride);
 
+// `source` without a leading UTF-8 byte order mark (editors on Windows write one): the lab's
+// tokenizer and the unit it generates would otherwise start with three stray bytes.
+std::string_view withoutByteOrderMark(std::string_view source);
+
 // `source` with each `#define NAME ...` line whose NAME is given replaced by
 // `#define NAME VALUE` (line breaks kept, so every line keeps its number).
 std::string applyDefines(std::string_view source, const std::vector<std::pair<std::string, std::string>>& defines);
@@ -59,8 +63,10 @@ std::string applyDefines(std::string_view source, const std::vector<std::pair<st
 std::optional<int> definedInteger(std::string_view source, std::string_view name);
 
 // What the lab refuses before compiling, at its line: an #include of anything but the headers
-// NVRTC provides (so no file of the machine reaches the compiler's messages), and the names of
-// the lab's own views and recorder (lab_source_check.cpp).
+// NVRTC provides (so no file of the machine reaches the compiler's messages), the names of the
+// lab's own views and recorder (lab_source_check.cpp), and at namespace scope anything NVRTC
+// would not take as device code: host functions, host variables, initializers that run code
+// (lab_scope_check.cpp).
 std::optional<LabDiagnostic> checkStudentSource(std::string_view text, std::string_view fileName);
 
 }  // namespace tilescope::lab

@@ -2,6 +2,7 @@
 #include <array>
 
 #include "kernels/rewrite/declaration_rewrite.h"
+#include "lab_scope_check.h"
 #include "lab_source.h"
 
 namespace tilescope::lab {
@@ -64,7 +65,7 @@ std::optional<LabDiagnostic> checkStudentSource(std::string_view text, std::stri
                                "' is the lab's own: the views and the recorder that observe a kernel are not the "
                                "kernel's to use (on a GPU they do not exist)"};
   }
-  return std::nullopt;
+  return checkNamespaceScope(tokens, text, fileName);
 }
 
 }  // namespace tilescope::lab
