@@ -112,7 +112,7 @@ TEST(LabFailures, AWildPointerWriteCrashesTheChildNotTheCli) {
   const CliResult r = runCli("lab run --backend emu " + file + " --size 2 --block 2x2");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("crashed: SIGSEGV"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("in block (0,0) thread (0,0)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in block (0,0) thread tx=0, ty=0"), std::string::npos) << r.out;
 }
 
 TEST(LabFailures, IntegerDivisionByZeroCrashes) {
@@ -141,7 +141,7 @@ TEST(LabFailures, AnEndlessLoopTimesOutAndSaysWhere) {
   EXPECT_EQ(r.exitCode, 3) << r.all();
   EXPECT_NE(r.out.find("timed out: still running after 0.5 s"), std::string::npos) << r.out;
   // Thread (0,0) runs first and never returns; its last access was the read of M on line 2.
-  EXPECT_NE(r.out.find("in block (0,0) thread (0,0), last recorded access at line 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in block (0,0) thread tx=0, ty=0, last recorded access at line 2"), std::string::npos) << r.out;
 }
 
 TEST(LabFailures, ABarrierSomeThreadsNeverReachIsADeadlock) {

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,6 +17,8 @@
 
 namespace tilescope::lab {
 namespace {
+
+int countLines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
 
 std::string readFile(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -134,26 +135,20 @@ TEST(LabScopeCheck, EveryExampleStarterAndSolutionIsAccepted) {
   EXPECT_EQ(checked, 8 + 6 + int(exercises->size()));  // 8 examples, 6 solutions
 }
 
-// Parsing stays linear: a file four times as long takes about four times as long, not sixteen.
-TEST(LabScopeCheck, TheCheckIsLinearInTheFile) {
-  auto timeOf = [](int helpers) {
-    std::string text;
-    for (int i = 0; i < helpers; ++i)
-      text += "__device__ float h" + std::to_string(i) + "(float x) { return x * (x + " + std::to_string(i) + "); }\n"
-              "const int c" + std::to_string(i) + " = " + std::to_string(i) + ";\n";
-    text += kKernel;
-    // The best of three: the machine is shared, and a quadratic check would lose by 16x anyway.
-    double best = 1e9;
-    for (int run = 0; run < 3; ++run) {
-      const auto start = std::chrono::steady_clock::now();
-      EXPECT_FALSE(checkStudentSource(text, "long.cu").has_value());
-      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-  };
-  timeOf(2000);  // warm up
-  const double small = timeOf(5000), large = timeOf(20000);
-  EXPECT_LT(large, small * 10) << "5000 helpers: " << small << " s, 20000: " << large << " s";
+// A long file is checked whole and accepted: 20000 device helpers and constants before the
+// kernel. That the check is linear in the file is a figure, not a timed test here:
+// tests/bench/lab_source_bench.cpp prints its time per size and the fitted complexity.
+TEST(LabScopeCheck, ALongFileOfDeviceCodeIsAccepted) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text += "__device__ float h" + std::to_string(i) + "(float x) { return x * (x + " + std::to_string(i) + "); }\n"
+            "const int c" + std::to_string(i) + " = " + std::to_string(i) + ";\n";
+  text += kKernel;
+  EXPECT_FALSE(checkStudentSource(text, "long.cu").has_value());
+  text += "int host_side() { return 1; }\n";  // the last line still counts
+  const auto d = checkStudentSource(text, "long.cu");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->line, 2 * 20000 + countLines(kKernel) + 1);
 }
 
 }  // namespace

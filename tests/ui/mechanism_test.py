@@ -160,8 +160,5 @@ class WarpRequests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--app" in sys.argv:
-        i = sys.argv.index("--app")
-        sm.APP = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
+    sm.take_flags()
     unittest.main(verbosity=2)

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <csignal>
 
+#include "core/trace/trace.h"
 #include "core/asset_paths.h"
 #include "core/run/launch_config.h"
 #include "kernels/ceil_div.h"
@@ -187,8 +188,8 @@ LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnost
 }
 
 std::string whereText(const LabWhere& w) {
-  std::string s = "in block (" + std::to_string(w.block.x) + "," + std::to_string(w.block.y) + ") thread (" +
-                  std::to_string(w.thread.x) + "," + std::to_string(w.thread.y) + ")";
+  std::string s = "in block (" + std::to_string(w.block.x) + "," + std::to_string(w.block.y) + ") " +
+                  threadName(int(w.thread.x), int(w.thread.y));
   if (w.line > 0) s += ", last recorded access at line " + std::to_string(w.line);
   return s;
 }

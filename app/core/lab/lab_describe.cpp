@@ -2,6 +2,7 @@
 // describeDivergence, the deadlock verdict's count of who waits where.
 #include <sstream>
 
+#include "core/trace/trace.h"
 #include "lab.h"
 
 namespace tilescope::lab {
@@ -59,9 +60,9 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems) {
   for (const Hazard& h : o.hazards)
     if (shown++ < maxItems)
       s << "  " << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
-        << h.blockX << "," << h.blockY << "): thread (" << h.first.threadX << "," << h.first.threadY << ") line "
-        << h.first.line << (h.first.write ? " writes" : " reads") << ", thread (" << h.second.threadX << ","
-        << h.second.threadY << ") line " << h.second.line << (h.second.write ? " writes" : " reads") << "\n";
+        << h.blockX << "," << h.blockY << "): " << threadName(h.first.threadX, h.first.threadY) << " line "
+        << h.first.line << (h.first.write ? " writes" : " reads") << ", " << threadName(h.second.threadX, h.second.threadY)
+        << " line " << h.second.line << (h.second.write ? " writes" : " reads") << "\n";
   if (!o.childOutput.empty() && o.verdict == LabVerdict::Crashed) s << "  the kernel printed: " << o.childOutput.substr(0, 600);
   return s.str();
 }
