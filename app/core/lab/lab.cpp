@@ -195,6 +195,41 @@ std::string whereText(const LabWhere& w) {
 }
 
 // Reads what the runner left and turns it into the outcome's run and verdict.
+// The verdict, in the order a student must fix things: a deadlock, then accesses outside their
+// arrays, then a wrong P, then races that happened to give the right P here.
+void judge(LabOutcome& o, const RunnerResponse& r, const Verification& verification) {
+  const bool outOfBounds = !o.boundsViolations.empty() || r.outOfBoundsTotal > 0;
+  if (!r.divergences.empty()) {
+    const BarrierDivergence& d = r.divergences.front();
+    o.verdict = LabVerdict::Deadlocked;
+    o.where = LabWhere{d.block, {}, d.line};
+    o.summary = "deadlocked: barrier divergence in block (" + std::to_string(d.block.x) + "," +
+                std::to_string(d.block.y) + "): " + describeDivergence(d) + " (on a GPU the block hangs or computes garbage)";
+  } else if (outOfBounds) {
+    o.verdict = LabVerdict::OutOfBounds;
+    const std::size_t n = std::max<std::size_t>(o.boundsViolations.size(), r.outOfBoundsTotal);
+    o.summary = "out-of-bounds: " + std::to_string(n) + " accesses outside their array" +
+                (o.boundsViolations.empty() ? "" : ", the first " + o.boundsViolations.front().describe()) +
+                (o.boundsViolations.empty() && !r.outOfBounds.empty()
+                     ? ", the first " + r.outOfBounds.front().array + "[" + std::to_string(r.outOfBounds.front().index) +
+                           "] at line " + std::to_string(r.outOfBounds.front().line)
+                     : "");
+  } else if (!verification.passed) {
+    o.verdict = LabVerdict::WrongResult;
+    o.summary = "wrong result: " + verification.summary();
+  } else if (!o.hazards.empty()) {
+    const Hazard& h = o.hazards.front();
+    o.verdict = LabVerdict::Hazard;
+    o.summary = "hazard: " + std::to_string(o.hazards.size()) + " groups of shared-memory races, the first " +
+                std::string(hazardName(h.type)) + " on " + std::string(1, h.matrix) + "ds between line " +
+                std::to_string(h.first.line) + " and line " + std::to_string(h.second.line) +
+                " (the result is right here by the emulator's schedule; a GPU may not be so lucky)";
+  } else {
+    o.verdict = LabVerdict::Verified;
+    o.summary = verification.summary();  // "verified: max relative error ..."
+  }
+}
+
 Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r) {
   const LabLaunch& L = o.launch;
   const bool gpu = L.backend == "cuda";
@@ -250,36 +285,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     o.boundsViolations = findBoundsViolations(*run.trace);
     o.hazards = findHazards(*run.trace);
   }
-  const bool outOfBounds = !o.boundsViolations.empty() || r.outOfBoundsTotal > 0;
-  if (!r.divergences.empty()) {
-    const BarrierDivergence& d = r.divergences.front();
-    o.verdict = LabVerdict::Deadlocked;
-    o.where = LabWhere{d.block, {}, d.line};
-    o.summary = "deadlocked: barrier divergence in block (" + std::to_string(d.block.x) + "," +
-                std::to_string(d.block.y) + "): " + describeDivergence(d) + " (on a GPU the block hangs or computes garbage)";
-  } else if (outOfBounds) {
-    o.verdict = LabVerdict::OutOfBounds;
-    const std::size_t n = std::max<std::size_t>(o.boundsViolations.size(), r.outOfBoundsTotal);
-    o.summary = "out-of-bounds: " + std::to_string(n) + " accesses outside their array" +
-                (o.boundsViolations.empty() ? "" : ", the first " + o.boundsViolations.front().describe()) +
-                (o.boundsViolations.empty() && !r.outOfBounds.empty()
-                     ? ", the first " + r.outOfBounds.front().array + "[" + std::to_string(r.outOfBounds.front().index) +
-                           "] at line " + std::to_string(r.outOfBounds.front().line)
-                     : "");
-  } else if (!run.verification.passed) {
-    o.verdict = LabVerdict::WrongResult;
-    o.summary = "wrong result: " + run.verification.summary();
-  } else if (!o.hazards.empty()) {
-    const Hazard& h = o.hazards.front();
-    o.verdict = LabVerdict::Hazard;
-    o.summary = "hazard: " + std::to_string(o.hazards.size()) + " groups of shared-memory races, the first " +
-                std::string(hazardName(h.type)) + " on " + std::string(1, h.matrix) + "ds between line " +
-                std::to_string(h.first.line) + " and line " + std::to_string(h.second.line) +
-                " (the result is right here by the emulator's schedule; a GPU may not be so lucky)";
-  } else {
-    o.verdict = LabVerdict::Verified;
-    o.summary = run.verification.summary();  // "verified: max relative error ..."
-  }
+  judge(o, r, run.verification);
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   o.run = std::move(run);
   return Ok{};
