@@ -1,6 +1,8 @@
 #include "cli_options.h"
 
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace tilescope::cli {
@@ -64,6 +66,17 @@ Result<int> parseInt(const std::string& flag, const std::string& text, int min, 
     return invalidInput(flag + " " + text + " is out of range: it must be " + std::to_string(min) + " to " +
                         std::to_string(max));
   return int(v);
+}
+
+Result<double> parseSeconds(const std::string& flag, const std::string& text, double max) {
+  char* end = nullptr;
+  const double s = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(s > 0.0) || s > max) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", max);
+    return invalidInput(flag + " expects seconds, more than 0 and at most " + limit + ", got '" + text + "'");
+  }
+  return s;
 }
 
 Result<std::vector<int>> parseIntList(const std::string& flag, const std::string& text, char sep, int min,

@@ -28,6 +28,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args);
 
 // Parses "12", "33,17,9", "32x8": helpers shared by the commands with flags of their own.
 Result<int> parseInt(const std::string& flag, const std::string& text, int min, int max);
+// Seconds, more than 0 and at most `max` (the lab's --timeout and --compile-timeout).
+Result<double> parseSeconds(const std::string& flag, const std::string& text, double max = 3600.0);
 Result<std::vector<int>> parseIntList(const std::string& flag, const std::string& text, char sep, int min, int max);
 
 extern const char* const kUsage;

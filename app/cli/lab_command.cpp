@@ -93,18 +93,10 @@ Result<LabFlags> parseLabFlags(const std::vector<std::string>& extra, LabVerb ve
       auto n = parseInt(flag, v, 0, 1 << 20);
       if (!n) return n.error();
       f.sharedBytes = unsigned(*n);
-    } else if (flag == "--timeout") {
-      char* end = nullptr;
-      const double s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
-        return invalidInput("--timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
-      f.timeout = s;
-    } else if (flag == "--compile-timeout") {
-      char* end = nullptr;
-      const double s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
-        return invalidInput("--compile-timeout expects seconds, more than 0 and at most 3600, got '" + v + "'");
-      f.compileTimeout = s;
+    } else if (flag == "--timeout" || flag == "--compile-timeout") {
+      auto s = parseSeconds(flag, v);
+      if (!s) return s.error();
+      (flag == "--timeout" ? f.timeout : f.compileTimeout) = *s;
     } else if (flag == "--memory-limit") {
       auto n = parseInt(flag, v, lab::kMinMemoryLimitMiB, lab::kMaxMemoryLimitMiB);
       if (!n)

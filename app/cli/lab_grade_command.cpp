@@ -51,11 +51,9 @@ Result<GradeFlags> parseGradeFlags(const Options& o) {
       if (!n) return n.error();
       f.jobs = *n;
     } else if (flag == "--timeout" || flag == "--compile-timeout") {
-      char* end = nullptr;
-      const double s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(s > 0.0) || s > 3600.0)
-        return invalidInput(flag + " expects seconds, more than 0 and at most 3600, got '" + v + "'");
-      (flag == "--timeout" ? f.base.timeoutSeconds : f.base.compileTimeoutSeconds) = s;
+      auto s = parseSeconds(flag, v);
+      if (!s) return s.error();
+      (flag == "--timeout" ? f.base.timeoutSeconds : f.base.compileTimeoutSeconds) = *s;
     } else if (flag == "--memory-limit") {
       auto n = parseInt(flag, v, lab::kMinMemoryLimitMiB, lab::kMaxMemoryLimitMiB);
       if (!n) return n.error();

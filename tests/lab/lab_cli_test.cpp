@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <map>
 
 #include "cli_runner.h"
@@ -265,18 +266,11 @@ TEST(LabSourceChecks, HostCodeIsRefusedBeforeAnythingIsCompiledOrRun) {
 // __device__ helper's `float*`. It stays a view of that matrix (views_global.h), so every access
 // through it is still recorded and bounds-checked: a kernel cannot hide accesses behind it.
 TEST(LabSourceChecks, ARawPointerIntoAMatrixIsStillObserved) {
-  const std::string body =
-      "__device__ float dot(float* row, float* col, int n, int stride) {\n"
-      "  float s = 0;\n"
-      "  for (int k = 0; k < n; ++k) s += row[k] * col[k * stride];\n"
-      "  return s;\n"
-      "}\n"
-      "__global__ void k(float* M, float* N, float* P, int Width) {\n"
-      "  int Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  float* out = &P[Row * Width];\n"
-      "  float* row = &M[Row * Width];\n"
-      "  out[Col] = dot(row, &N[Col], Width, Width);\n";
-  const std::string file = writeKernel("raw_pointer.cu", body + "}\n");
+  std::ifstream in(std::string(TILESCOPE_LAB_FIXTURES) + "/raw_pointer.cu");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string whole = text.str(), body = whole.substr(0, whole.rfind('}'));  // all but the kernel's last brace
+  const std::string file = writeKernel("raw_pointer.cu", whole);
   const CliResult r = runCli("lab run --backend emu " + file + " --size 4 --block 4x4 --json");
   EXPECT_EQ(r.exitCode, 0) << r.all();
   EXPECT_NE(r.out.find("\"verdict\":\"verified\""), std::string::npos) << r.out;

@@ -91,18 +91,7 @@ TEST(LabNvrtc, RawPointersIntoTheMatricesCompileForTheGpu) {
   const fs::path work = workDirectory();
   fs::remove_all(work);
   fs::create_directories(work / "cache");
-  const std::string source =
-      "__device__ float dot(float* row, float* col, int n, int stride) {\n"
-      "  float s = 0;\n"
-      "  for (int k = 0; k < n; ++k) s += row[k] * col[k * stride];\n"
-      "  return s;\n"
-      "}\n"
-      "__global__ void k(float* M, float* N, float* P, int Width) {\n"
-      "  int Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  float* out = &P[Row * Width];\n"
-      "  float* row = &M[Row * Width];\n"
-      "  out[Col] = dot(row, &N[Col], Width, Width);\n"
-      "}\n";
+  const std::string source = read(std::string(TILESCOPE_LAB_FIXTURES) + "/raw_pointer.cu");
   EXPECT_EQ(compileWithNvrtc("raw_pointer.cu", source, work), "");
   fs::remove_all(work);
 }
