@@ -65,6 +65,40 @@ void writeWarpRequests(JsonWriter& j, const std::vector<RequestPicture>& request
   j.endArray();
 }
 
+// The Copy engine panel's ring as drawn (copy_ring.h): per stage its state, tiles, issuer and
+// bytes, with the boxes of M's and N's tile; every mbarrier; the consumers waiting.
+void writeCopyEngine(JsonWriter& j, const CopyEngineRect& c) {
+  const CopyRing& r = c.ring;
+  auto box = [&](const char* name, const std::array<float, 4>& b) {
+    j.key(name).beginArray();
+    for (float v : b) j.value(double(v));
+    j.endArray();
+  };
+  j.key("copyEngine").beginObject().field("x", double(c.x)).field("y", double(c.y));
+  j.field("width", double(c.width)).field("height", double(c.height)).field("stageCount", r.stageCount);
+  j.field("consumers", r.consumers).field("copiesIssued", r.copiesIssued).field("copiesTotal", r.copiesTotal);
+  j.key("stages").beginArray();
+  for (std::size_t i = 0; i < r.stages.size(); ++i) {
+    const RingStage& s = r.stages[i];
+    j.beginObject().field("index", s.index).field("state", std::string(stageStateName(s.state)));
+    j.field("mTile", s.m.tile).field("nTile", s.n.tile);
+    j.key("issuer").beginArray().value(s.m.issuerX).value(s.m.issuerY).endArray();
+    j.field("bytes", s.bytesExpected).field("bytesArrived", s.bytesArrived).field("mBytes", s.m.bytes);
+    j.field("nBytes", s.n.bytes).field("readers", s.readers).field("released", s.released);
+    if (i < c.mBoxes.size()) box("mBox", c.mBoxes[i]);
+    if (i < c.nBoxes.size()) box("nBox", c.nBoxes[i]);
+    j.endObject();
+  }
+  j.endArray().key("barriers").beginArray();
+  for (const RingBarrier& b : r.barriers)
+    j.beginObject().field("name", b.name()).field("initialised", b.initialised).field("completed", b.completed)
+        .field("arrivals", b.arrivals).field("needed", b.needed).field("bytesExpected", b.bytesExpected)
+        .field("bytesArrived", b.bytesArrived).field("text", b.text()).endObject();
+  j.endArray().field("waiting", r.waiting).field("passed", r.passed).field("waitBarrier", r.waitBarrier);
+  j.field("waitParity", r.waitParity).field("waitText", r.waitText()).field("producer", r.producer);
+  j.field("outOfOrder", r.outOfOrder).endObject();
+}
+
 }  // namespace
 
 std::string frameReport(const FrameStats& stats, const AppState& state) {
@@ -123,6 +157,7 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   }
   j.endArray();
   writeWarpRequests(j, state.layout.warpRequests);
+  if (state.layout.copyEngine) writeCopyEngine(j, *state.layout.copyEngine);
   j.key("tables").beginArray();
   for (const TableRect& t : state.layout.tables) {
     j.beginObject().field("name", t.name).key("columns").beginArray();

@@ -22,6 +22,7 @@ constexpr std::array kPanels{
     PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
     PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
     PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
+    PanelEntry{"Copy engine", Slot::Center, drawCopyEnginePanel, false, true},
     PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
     PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, true},
     PanelEntry{"Timing", Slot::Center, drawTimingPanel},

@@ -62,6 +62,7 @@ void drawSourcePanel(PanelContext& ctx);
 void drawTimelinePanel(PanelContext& ctx);
 // The analysis panels (README.md, "Memory-access analysis").
 void drawCoalescingPanel(PanelContext& ctx);
+void drawCopyEnginePanel(PanelContext& ctx);  // rung 8: the ring of stages the copy engine fills
 void drawBanksPanel(PanelContext& ctx);
 void drawRooflinePanel(PanelContext& ctx);
 void drawOccupancyPanel(PanelContext& ctx);

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/analysis/warp_requests.h"
 #include "core/timeline/cell_marks.h"
+#include "core/timeline/copy_ring.h"
 #include "ui/model/analysis_profile.h"
 #include "ui/export/animation_export.h"
 #include "ui/state/intents.h"
@@ -122,6 +124,13 @@ struct TableRect {
 struct CounterText {
   std::string name, shown, exact;
 };
+// The Copy engine panel as drawn: the ring at the cursor (copy_ring.h), the rectangle the
+// stages took and each stage's boxes of M's and N's tile, in window pixels.
+struct CopyEngineRect {
+  CopyRing ring;
+  float x = 0, y = 0, width = 0, height = 0;
+  std::vector<std::array<float, 4>> mBoxes, nBoxes;  // per stage: x, y, width, height
+};
 struct FrameLayout {
   std::vector<GridRect> grids;
   std::vector<TableRect> tables;
@@ -141,6 +150,7 @@ struct FrameLayout {
   LabLayout lab;                // the Lab tab's editor as drawn (panel_lab.cpp)
   std::vector<CellMark> marks;  // every mark drawn on a grid (stale, spoiled, ...), by grid name
   std::vector<RequestPicture> warpRequests;  // every warp request drawn (Coalescing, Bank conflicts)
+  std::optional<CopyEngineRect> copyEngine;  // the Copy engine panel, when it drew a ring
 };
 
 // The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.
