@@ -3,6 +3,6 @@
 
 namespace tilescope {
 Result<std::unique_ptr<Backend>> makeCudaBackend() {
-  return unavailable("CUDA backend not available: this build has no CUDA (nvcc was not found at configure time)");
+  return unavailable("No CUDA in this build (nvcc was not found when it was configured): the CPU emulator runs the kernels; timings shown are the recorded H100 ones");
 }
 }  // namespace tilescope

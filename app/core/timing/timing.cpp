@@ -296,7 +296,7 @@ Result<TimingReport> loadRecordedTimings(const std::string& path) {
 
 #if !defined(TILESCOPE_HAVE_CUDA)
 Result<std::unique_ptr<TimingEngine>> makeTimingEngine() {
-  return unavailable("live timing needs CUDA: this build has no CUDA (nvcc was not found at configure time)");
+  return unavailable("No CUDA in this build (nvcc was not found when it was configured): the CPU emulator runs the kernels; timings shown are the recorded H100 ones");
 }
 #endif
 
