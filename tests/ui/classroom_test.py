@@ -303,7 +303,9 @@ class Presenter720(unittest.TestCase, PresenterChecks):
             "wide-k0.json": "k = 0: thread tx=15, ty=0: P(12..15,12..15) += Mds[0][12..15] x Nds[0][12..15], as do the other 15 threads",
             # Double-buffered, 64^3 at 32x32x4/16x32/4x4: after tile 0's k loop, thread 31 stores
             # M(31, 4..7), read earlier as one float4, down column 31 of buffer 1 (rows BK..2BK-1).
-            "staged.json": "thread tx=31, ty=0 stores M(31,4..7) from a register into Mds[4..7][31], as do the other 63 threads",
+            # M's tile is BM x BK / 4 = 32 float4s for 64 threads: threads 0..31 store one each,
+            # 32..63 none (storeM's `f >= BM * BK / 4` break), so 31 others act with it.
+            "staged.json": "thread tx=31, ty=0 stores M(31,4..7) from a register into Mds[4..7][31], as do the other 31 threads",
         }
         for name, text in expected.items():
             layout = load(self.folder, name)

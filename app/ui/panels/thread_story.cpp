@@ -297,7 +297,13 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
   // In real order (a race) a step is one thread's: the others have not started, or wait.
   const bool wholeStep = c.threads >= n && !followed && n > 1 && st.thread < 0;
   const std::string who = threadName(thread, L.blockX);
-  const std::string others = wholeStep ? ", as do the other " + std::to_string(n - 1) + " threads" : "";
+  // The others that act in this step: all the block's threads in the book's kernels, only the
+  // consumers in rung 8's (its producer warpgroup issues copies and waits, it computes nothing).
+  std::vector<bool> acts(std::size_t(n), false);
+  for (uint32_t i : stepEvents) acts[std::size_t(linearThread(events[i], L.blockX))] = true;
+  const long actors = std::count(acts.begin(), acts.end(), true);
+  const std::string others =
+      wholeStep && actors > 1 ? ", as do the other " + std::to_string(actors - 1) + " threads" : "";
   std::string prefix = run.run.plan.phases > 0 && L.tile > 0 ? "phase " + std::to_string(st.phase) : "";
   if (st.k >= 0) prefix += (prefix.empty() ? "" : ", ") + std::string("k = ") + std::to_string(st.k);
   if (!prefix.empty()) prefix += ": ";
