@@ -22,7 +22,7 @@ class Presenter800(unittest.TestCase, ct.PresenterChecks):
         cls.size = (1280, 800)
         cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1280x800"))
 
-    # Not yet (issue 18, part 3): at 1280x800 the thread block's 2x2 cells of naive-traffic page 2 are 41 px, under the h/16 the 720p check asks; the first failure stops the check, so more may follow.
+    # Not yet (issue 18, part 3): at 1280x800 the Source panel's font on thread-coarsening page 1 is 11 px, under 0.6 of the scaled text (the source column gave the matrices room); the first failure stops the check, so more may follow.
     @unittest.expectedFailure
     def test_every_page_fits(self):
         self.check_pages(ct.lessons())
@@ -37,7 +37,7 @@ class Presenter1080(unittest.TestCase, ct.PresenterChecks):
         cls.size = (1920, 1080)
         cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1920x1080"))
 
-    # Not yet (issue 18, part 3): at 1920x1080 the Source panel's font on register-tile-1d page 1 is 14 px, under 0.6 of the scaled text; the first failure stops the check, so more may follow.
+    # Not yet (issue 18, part 3): at 1920x1080 the Source panel's font on thread-coarsening page 1 is 15 px, under 0.6 of the scaled text; the first failure stops the check, so more may follow.
     @unittest.expectedFailure
     def test_every_page_fits(self):
         self.check_pages(ct.lessons())

@@ -255,17 +255,21 @@ void drawMatricesPanel(PanelContext& ctx) {
   // The projector layout lets the cells grow to fill the centre; the legend takes up to three lines.
   // The legend goes in the corner the book's layout leaves empty (above M, left of N) when it
   // fits there, else under the grids.
-  const float maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f;
+  // Presentation mode (the P key) grows the cells with the text, as far as the room allows.
+  const float maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f * ctx.state.view.fontScale;
   float side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap), maxCell);
-  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = line * 6.0f;
+  // The swatches (one wraps), and with load shading its bar and two lines under it.
+  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = line * (shading ? 10.0f : 6.5f);
   bool legendInCorner = side * float(ext.m.cols) >= legendW && side * float(ext.n.rows) + gap >= legendH;
   if (!legendInCorner)
     side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * 3.5f), maxCell);
   const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
   // On a projector the grids stand in the middle of the centre, not at its left edge.
-  char caption[96];
-  std::snprintf(caption, sizeof caption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
-  const float rightW = std::max(side * float(ext.p.cols), ImGui::CalcTextSize(caption).x);
+  // P's caption names the ringed block where it fits beside M (the legend says what the ring is).
+  char caption[96], pCaption[96];
+  std::snprintf(pCaption, sizeof pCaption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
+  if (leftW + ImGui::CalcTextSize(pCaption).x > avail.x) std::snprintf(pCaption, sizeof pCaption, "P (%d x %d)", L.j, L.l);
+  const float rightW = std::max(side * float(ext.p.cols), ImGui::CalcTextSize(pCaption).x);
   const float spare = ctx.state.lesson.presenter ? std::max(0.0f, avail.x - leftW - rightW) : 0.0f;
   const ImVec2 origin(ImGui::GetCursorPos().x + std::floor(spare * 0.5f), ImGui::GetCursorPos().y);
   auto place = [&](float x, float y, const char* caption) {
@@ -283,8 +287,7 @@ void drawMatricesPanel(PanelContext& ctx) {
   std::snprintf(caption, sizeof caption, "M (%d x %d)", L.j, L.k);
   place(0, topH - gap, caption);
   const auto hoverM = grid("M", ext.m, m);
-  std::snprintf(caption, sizeof caption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
-  place(leftW, topH - gap, caption);
+  place(leftW, topH - gap, pCaption);
   const auto hoverP = grid("P", ext.p, p);
   // A P cell picks its block and the thread that computes it, whose life the views then follow.
   // Who computes it comes from the trace (the thread that stores it), else from the block tiling.

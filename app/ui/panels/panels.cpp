@@ -7,6 +7,7 @@
 
 #include <imgui_internal.h>
 
+#include "core/timeline/block_geometry.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
@@ -21,13 +22,13 @@ constexpr std::array kPanels{
     PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
     PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
     PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
-    PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel},
-    PanelEntry{"Copy engine", Slot::Center, drawCopyEnginePanel, false, true},
-    PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel},
-    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, true},
-    PanelEntry{"Timing", Slot::Center, drawTimingPanel},
+    PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel, false, PresenterRoom::Wide},
+    PanelEntry{"Copy engine", Slot::Center, drawCopyEnginePanel, false, PresenterRoom::Wide},
+    PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel, false, PresenterRoom::Wide},
+    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, PresenterRoom::Wide},
+    PanelEntry{"Timing", Slot::Center, drawTimingPanel, false, PresenterRoom::Whole},
     PanelEntry{"Lab", Slot::Center, drawLabPanel},
-    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true, true, true},
+    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true, PresenterRoom::Wide, true},
     PanelEntry{"Thread life", Slot::LeftBottom, drawThreadLifePanel},
     PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
     PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
@@ -40,24 +41,33 @@ struct Rect {
 // The projector layout (assets/guides/teacher.md, "At the projector"), in proportions of the
 // screen so that 1280x720 and 1920x1080 look alike (its text scales with the height,
 // presenterFontScale): the lesson's text on the left, with the Counters the page names or the
-// followed thread's life under it, in the room the text leaves; the matrices filling the centre
-// above the shared tiles and the thread block, and the step in words with the timeline at the
-// bottom; the kernel source the whole height of the right column, so it is shown whole. A chart
-// or table that needs the room (PanelEntry::wideForPresenter: Roofline, Occupancy) in
-// front of the centre takes the shared tiles' and the block's room too.
-Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, bool wideCentre) {
+// followed thread's life under it, in the room the text leaves; the matrices in the centre as
+// tall as the screen allows above the step in words and the timeline, with the shared tiles
+// over the thread block in a narrow column beside them (the book's figure is as wide as it is
+// tall, so the matrices' room is a square: 4x4 cells of 56 px at 720 lines need 8 x 56 px plus
+// their captions both ways; a band of tiles under the matrices took that height); the kernel
+// source the whole height of the right column. A chart in front of the centre takes the tiles'
+// column too (PresenterRoom::Wide: Roofline, Occupancy, Coalescing, Bank conflicts), the Timing
+// panel the source's too.
+// The ladder's tiles (Nds [bk][bn], rung 8's ring of stages) need a wider column than the
+// book's 2x2 ones, and its matrices (32x32 and more) are no longer cells to read one by one.
+Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, PresenterRoom room, bool wideTiles) {
   const float W = display.x, H = display.y;
-  const float left = std::round(W * 0.2f), right = std::round(W * 0.37f), centerW = W - left - right;
+  const float left = std::round(W * 0.2f), right = std::round(W * 0.29f);
+  const float side = std::round(W * (wideTiles ? 0.2f : 0.115f));
+  const float centreW = W - left - right, matricesW = centreW - side;
   const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
-  const float middle = std::round(H * 0.22f);                                         // Mds, Nds | thread block
-  const float top = H - band - middle;
-  if (wideCentre && (slot == Slot::RightTop || slot == Slot::RightMiddle)) return {0, 0, 0, 0};
+  const float top = H - band;
+  const float tilesH = std::round(top * 0.58f);  // Mds and Nds stacked over the block, its legend under it
+  const float bottomW = room == PresenterRoom::Whole ? W - left : centreW;
+  if (room != PresenterRoom::Centre && (slot == Slot::RightTop || slot == Slot::RightMiddle)) return {0, 0, 0, 0};
+  if (room == PresenterRoom::Whole && slot == Slot::RightBottom) return {0, 0, 0, 0};
   switch (slot) {
     case Slot::Left: return {0, 0, left, H - lifeH};
-    case Slot::Center: return {left, 0, centerW, wideCentre ? H - band : top};
-    case Slot::RightTop: return {left, top, std::round(centerW * 0.5f), middle};
-    case Slot::RightMiddle: return {left + std::round(centerW * 0.5f), top, centerW - std::round(centerW * 0.5f), middle};
-    case Slot::Bottom: return {left, H - band, centerW, band};
+    case Slot::Center: return {left, 0, room == PresenterRoom::Centre ? matricesW : bottomW, top};
+    case Slot::RightTop: return {left + matricesW, 0, side, tilesH};
+    case Slot::RightMiddle: return {left + matricesW, tilesH, side, top - tilesH};
+    case Slot::Bottom: return {left, top, bottomW, band};
     case Slot::RightBottom: return {W - right, 0, right, H};
     case Slot::LeftBottom: return {0, H - lifeH, left, lifeH};  // the named Counters or the followed thread's life, if any
   }
@@ -66,8 +76,8 @@ Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, 
 
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
 // larger fonts widen the side columns and the timeline band.
-Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH, bool wideCentre) {
-  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH, wideCentre);
+Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH, PresenterRoom room, bool wideTiles) {
+  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH, room, wideTiles);
   const float W = display.x, H = display.y;
   const float grow = std::pow(fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
@@ -247,17 +257,21 @@ void drawPanels(PanelContext& ctx) {
       if (recorded != ctx.state.view.slotPanel.end() && recorded->second == p->name) front = p;
     return front;
   };
-  // A wide chart takes the shared tiles' and the block's room unless the page names one of them.
-  bool rightNamed = false;
+  // A wide chart takes the shared tiles' and the block's room (and the Timing panel the
+  // source's) unless the page names one of the panels it would hide.
+  PresenterRoom room = presenter ? frontOf(Slot::Center, slotEntries(Slot::Center))->presenterRoom : PresenterRoom::Centre;
   for (const std::string& name : ctx.state.lesson.pagePanels())
-    if (const PanelEntry* p = findPanel(name); p && (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle))
-      rightNamed = true;
-  const bool wideCentre = presenter && !rightNamed && frontOf(Slot::Center, slotEntries(Slot::Center))->wideForPresenter;
+    if (const PanelEntry* p = findPanel(name)) {
+      if (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle) room = PresenterRoom::Centre;
+      if (p->slot == Slot::RightBottom && room == PresenterRoom::Whole) room = PresenterRoom::Wide;
+    }
+  const LoadedRun* run = shownRun(ctx.state);
+  const bool wideTiles = run && ladderSharedShape(run->run.plan.launch).has_value();
   for (int s = 0; s < kSlotCount; ++s) {
     const Slot slot = Slot(s);
     std::vector<const PanelEntry*> entries = slotEntries(slot);
     if (entries.empty()) continue;
-    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, presenter, lifeH, wideCentre);
+    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, presenter, lifeH, room, wideTiles);
     // Nothing in the projector layout: the left column's lower panel when the page names none
     // and no thread is followed, the right column under a wide chart.
     if (r.w <= 0 || r.h <= 0) continue;
@@ -302,7 +316,7 @@ void drawPanels(PanelContext& ctx) {
   for (const std::string* note : {&ctx.state.cudaUnavailable, &ctx.state.analysis.noDevice, &ctx.state.timing.liveUnavailable})
     if (!note->empty()) ctx.layout.gpuNotes.push_back(*note);
   drawKeyHelp(ctx);
-  drawNotice(ctx, slotRect(Slot::Center, display, ctx.state.view.fontScale, presenter, lifeH, wideCentre));
+  drawNotice(ctx, slotRect(Slot::Center, display, ctx.state.view.fontScale, presenter, lifeH, room, wideTiles));
 }
 
 }  // namespace tilescope::ui

@@ -36,12 +36,17 @@ std::string_view slotTitle(Slot slot);
 
 using PanelFn = void (*)(PanelContext&);
 
+// How much room a panel in front of the projector's centre takes: the matrices' (beside the
+// shared tiles and the block), the block's column too (a chart), or the source's as well (a
+// plot over a table as wide as the screen: the ladder's percentages).
+enum class PresenterRoom { Centre, Wide, Whole };
+
 struct PanelEntry {
   std::string_view name;  // tab label, and the name `show` takes in scripts
   Slot slot;
   PanelFn draw;
   bool hiddenForPresenter = false;  // the projector layout leaves it out (the controls)
-  bool wideForPresenter = false;    // in front in the projector's centre, it takes the shared tiles' and block's room too
+  PresenterRoom presenterRoom = PresenterRoom::Centre;
   bool centreForPresenter = false;  // on a projector it goes to the centre (a table too large for a side column)
 };
 

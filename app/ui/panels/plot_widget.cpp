@@ -371,4 +371,22 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
   j.endArray();
 }
 
+void shortenRungNames(std::vector<std::string>& names) {
+  auto shortName = [](const std::string& name) {
+    const std::size_t space = name.find(' ');
+    return space != std::string::npos && name.find('/', space) != std::string::npos ? name.substr(0, space) : name;
+  };
+  std::vector<std::string> shortNames;
+  for (const std::string& name : names) shortNames.push_back(shortName(name));
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (std::count(shortNames.begin(), shortNames.end(), shortNames[i]) == 1) names[i] = shortNames[i];
+}
+
+void shortenRungNames(std::vector<PlotSeries>& series) {
+  std::vector<std::string> names;
+  for (const PlotSeries& s : series) names.push_back(s.name);
+  shortenRungNames(names);
+  for (std::size_t i = 0; i < series.size(); ++i) series[i].name = names[i];
+}
+
 }  // namespace tilescope::ui

@@ -80,6 +80,12 @@ Marker rungMarker(int rung);
 // Draws at the cursor and advances it by spec.size; records the plot in `layout`.
 PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& layout);
 
+// On a projector a rung is named by its kernel alone ("coarsened" for "coarsened
+// 32x128x32/1x4"; the tiling is in each point's read-out and tooltip) where no other name
+// shares that kernel: the Roofline's legend beside the chart, the ladder's table on the screen.
+void shortenRungNames(std::vector<std::string>& names);
+void shortenRungNames(std::vector<PlotSeries>& series);
+
 // The "plots" array of the layout file.
 void writePlotsJson(JsonWriter& json, const std::vector<PlotRect>& plots);
 

@@ -39,20 +39,6 @@ PlotPath roofPath(const DeviceProfile& d, double xLo, double xHi, Rgba colour, b
   return p;
 }
 
-// On a projector the legend goes beside the chart only with short names: a rung's series is
-// named by its kernel alone ("coarsened" for "coarsened 32x128x32/1x4"; the tiling is in each
-// point's read-out) where no other series shares that name.
-void shortenRungNames(std::vector<PlotSeries>& series) {
-  auto shortName = [](const std::string& name) {
-    const std::size_t space = name.find(' ');
-    return space != std::string::npos && name.find('/', space) != std::string::npos ? name.substr(0, space) : name;
-  };
-  std::vector<std::string> names;
-  for (const PlotSeries& s : series) names.push_back(shortName(s.name));
-  for (std::size_t i = 0; i < series.size(); ++i)
-    if (std::count(names.begin(), names.end(), names[i]) == 1) series[i].name = names[i];
-}
-
 struct Extent {
   double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
   void add(double v) {

@@ -92,6 +92,33 @@ float bufferGutter(int buffers, const TileDims& d, ImVec2 space, float maxCell) 
   return side * float(d.rows / buffers) >= ImGui::GetTextLineHeight() ? gutter : 0.0f;
 }
 
+// Mds and Nds side by side or one above the other: whichever gives the smaller of the two
+// tiles' cells the larger side, their captions wrapped to the width each gets (a narrow column
+// on a projector stacks the book's 2x2 tiles; wide, flat ladder tiles stack anywhere).
+struct TileArrangement {
+  bool stacked = false;
+  ImVec2 each;  // the room of each tile with its caption
+};
+TileArrangement arrangeTiles(const TileState& tiles, const std::optional<SharedTileShape>& shape, const Tiling& t,
+                             ImVec2 avail, float maxCell) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 beside((avail.x - style.ItemSpacing.x) * 0.5f, avail.y);
+  const ImVec2 above(avail.x, (avail.y - style.ItemSpacing.y) * 0.5f);
+  auto smallerCell = [&](ImVec2 each) {
+    float least = maxCell;
+    for (bool isM : {true, false}) {
+      const float caption = ImGui::CalcTextSize(tileCaption(isM, shape, t).c_str(), nullptr, false, each.x).y +
+                            style.ItemSpacing.y;
+      const TileDims d = tiles.dims(isM);
+      least = std::min(least, GridPainter::cellSide(d.rows, d.cols, ImVec2(each.x, each.y - caption), maxCell));
+    }
+    return least;
+  };
+  const float sideBySide = smallerCell(beside), stacked = smallerCell(above);
+  const bool stack = stacked != sideBySide ? stacked > sideBySide : shape && shape->mCols > shape->mRows;
+  return {stack, stack ? above : beside};
+}
+
 }  // namespace
 
 void drawSharedPanel(PanelContext& ctx) {
@@ -116,11 +143,9 @@ void drawSharedPanel(PanelContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int followed = followedThread(ctx.state);
   const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  // Wide, flat tiles (the transposed Mds, the double buffer) are stacked so each has the width.
-  const bool stacked = shape && shape->mCols > shape->mRows;
-  const ImVec2 each = stacked ? ImVec2(avail.x, (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f - line)
-                              : ImVec2((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, avail.y - line);
+  // On a projector (and in presentation mode) the tiles grow with the text.
+  const float maxCell = ctx.state.lesson.presenter ? 120.0f : 48.0f * ctx.state.view.fontScale;
+  const auto [stacked, each] = arrangeTiles(tiles, shape, L.tiling, avail, maxCell);
   // A race, where it happens: the slots read stale in this barrier interval so far.
   const std::vector<CellMark> marks = raceMarks(run->timeline, c, block->bx(), block->by());
   std::optional<CellIndex> hover[2];
@@ -132,8 +157,7 @@ void drawSharedPanel(PanelContext& ctx) {
     ImGui::TextWrapped("%s", tileCaption(isM, shape, L.tiling).c_str());
     ImGui::PopTextWrapPos();
     const TileDims d = tiles.dims(isM);
-    const ImVec2 space(each.x, each.y - (shape ? line : 0.0f));
-    const float maxCell = ctx.state.lesson.presenter ? 120.0f : 48.0f;
+    const ImVec2 space(each.x, each.y - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
     const float gutter = shape ? bufferGutter(shape->buffers, d, space, maxCell) : 0.0f;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gutter);
     hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", d.rows, d.cols, slotCells(tiles, isM, theme, events, L.blockX),

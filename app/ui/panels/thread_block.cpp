@@ -13,6 +13,11 @@
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
+namespace {
+
+std::string legendText(ThreadState s, int count) { return std::string(threadStateName(s)) + " " + std::to_string(count); }
+
+}  // namespace
 
 void drawThreadBlockPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
@@ -49,7 +54,10 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
     ImGui::PopStyleColor();
   } else {
-    ImGui::TextDisabled("no barrier at this step");
+    // Wrapped: a projector's narrow column is shorter than the sentence.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("no barrier at this step");
+    ImGui::PopStyleColor();
   }
 
   std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
@@ -76,11 +84,22 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     if (!compact || counts[int(s)] > 0)
       legendW = std::max(legendW, ImGui::CalcTextSize((std::string(threadStateName(s)) + " 0000").c_str()).x);
   legendW += ImGui::GetFontSize() * 2.0f;
-  ImVec2 space = ImGui::GetContentRegionAvail();
-  space.x = std::max(space.x - legendW, space.x * 0.3f);
+  // The legend beside the grid, or under it where that gives the threads larger cells (the
+  // projector's narrow column), its lines wrapped there to the column's width.
+  const float maxCell = compact ? 80.0f : 40.0f * ctx.state.view.fontScale;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float swatch = ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
+  float legendH = 0;
+  for (ThreadState s : kShown)
+    if (!compact || counts[int(s)] > 0)
+      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)]).c_str(), nullptr, false,
+                                                                        avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
+  const ImVec2 under(avail.x, avail.y - legendH);
+  const bool legendUnder = GridPainter::cellSide(rows, cols, under, maxCell) > GridPainter::cellSide(rows, cols, beside, maxCell);
   ImGui::BeginGroup();
   const auto hovered =
-      ctx.grids.draw({"block", rows, cols, std::move(cells), space, compact ? 80.0f : 40.0f}, theme, ctx.layout);
+      ctx.grids.draw({"block", rows, cols, std::move(cells), legendUnder ? under : beside, maxCell}, theme, ctx.layout);
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
   // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
@@ -97,7 +116,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     tooltip(text);
   }
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (!legendUnder) ImGui::SameLine();
   ImGui::BeginGroup();
   for (int i = 0; i < 6; ++i) {
     const ThreadState s = kShown[i];
@@ -105,7 +124,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     ImGui::SameLine();
-    ImGui::Text("%s %d", std::string(threadStateName(s)).c_str(), counts[int(s)]);
+    ImGui::TextWrapped("%s", legendText(s, counts[int(s)]).c_str());
   }
   ImGui::EndGroup();
 }

@@ -4,10 +4,12 @@
 // What is done is drawn plainly, the cursor's step highlighted, what is ahead dimmed. When the
 // whole life does not fit (a 128x128 launch has 8 phases of 16 products), it is shortened: the
 // products of a phase beyond its first and last are elided (the current one stays), then the
-// phases other than the current one shrink to their loads, and at last are left out.
+// phases other than the current one shrink to their loads, and at last are left out; then the
+// text gets smaller, and a register tile's long phase shows a window around the current entry.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "core/timeline/cell_marks.h"
@@ -67,7 +69,7 @@ std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor 
 struct Placed {
   float x, y, w;
 };
-float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& at) {
+float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& at, float* widest = nullptr) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y;
   const float gap = style.ItemSpacing.x, pad = style.FramePadding.x * 0.5f;
@@ -82,8 +84,64 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
     }
     at.push_back({x, y, w});
     x += w + gap;
+    if (widest) *widest = std::max(*widest, x - gap);
   }
   return tokens.empty() ? 0 : y + line;
+}
+
+// The last resort for a phase longer than the panel at any size (a register tile's k loop):
+// the tokens within `radius` of the current one, "..." for what is left out on either side,
+// the line labels kept; the current entry is always among them.
+std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
+  int current = -1;
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (!tokens[i].label && tokens[i].time == LifeTime::Current) current = int(i);
+  if (current < 0) current = int(tokens.size()) - 1;
+  std::vector<Token> out;
+  bool elided = false;
+  for (int i = 0; i < int(tokens.size()); ++i) {
+    if (tokens[std::size_t(i)].label || std::abs(i - current) <= radius) {
+      out.push_back(tokens[std::size_t(i)]);
+      elided = false;
+    } else if (!elided) {
+      out.push_back({"...", tokens[std::size_t(i)].time});
+      elided = true;
+    }
+  }
+  return out;
+}
+
+// What the panel shows: the most detail that fits the room, at the panel's text size or, for a
+// life longer than that (a register tile's products), smaller, down to 70 %; then a window of
+// the current phase around the current entry. Sets the window's font scale it chose.
+struct LifeFit {
+  std::vector<Token> tokens;
+  std::vector<Placed> at;
+  float height = 0, titleH = 0;
+};
+LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  LifeFit fit;
+  auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
+    fit.titleH = ImGui::CalcTextSize(title.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+    float widest = 0;
+    fit.height = flow(tokens, avail.x, fit.at, &widest);
+    fit.tokens = std::move(tokens);
+    return fit.titleH + fit.height <= avail.y && (!widthToo || widest <= avail.x);
+  };
+  // A product with its values may be wider than the column at any size: then the height alone
+  // decides, at the largest size it fits.
+  for (bool widthToo : {true, false})
+    for (float scale : {1.0f, 0.85f, 0.7f}) {
+      ImGui::SetWindowFontScale(scale);
+      for (int detail = 0; detail <= 3; ++detail)
+        if (tryTokens(lifeTokens(life, t, c, detail), widthToo)) return fit;
+    }
+  const std::vector<Token> phase = lifeTokens(life, t, c, 3);
+  for (int radius = int(phase.size()); radius > 0; --radius)
+    if (tryTokens(around(phase, radius), false)) return fit;
+  tryTokens(around(phase, 0), false);
+  return fit;
 }
 
 }  // namespace
@@ -106,20 +164,13 @@ void drawThreadLifePanel(PanelContext& ctx) {
   const int tx = thread % int(L.blockX), ty = thread / int(L.blockX);
   std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
                       "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const LifeFit fit = fitLife(life, t, c, title);
+  const std::vector<Token>& tokens = fit.tokens;
+  const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
   ImGui::TextWrapped("%s", title.c_str());
   ImGui::PopStyleColor();
-
-  // The most detail that fits the room left.
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  std::vector<Token> tokens;
-  std::vector<Placed> at;
-  float height = 0;
-  for (int detail = 0; detail <= 3; ++detail) {
-    tokens = lifeTokens(life, t, c, detail);
-    height = flow(tokens, avail.x, at);
-    if (height <= avail.y) break;
-  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -137,7 +188,8 @@ void drawThreadLifePanel(PanelContext& ctx) {
       ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",
                                  p.x, p.y, at[i].w, h});
   }
-  ImGui::Dummy(ImVec2(std::max(0.0f, avail.x - 1), height));
+  ImGui::Dummy(ImVec2(std::max(0.0f, avail.x - 1), fit.height));
+  ImGui::SetWindowFontScale(1.0f);
 }
 
 }  // namespace tilescope::ui

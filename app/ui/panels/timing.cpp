@@ -306,17 +306,25 @@ void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& 
 
 // --- The ladder from fig. 5.9 to cuBLAS -------------------------------------------------
 // Every rung next to cuBLAS at each N: the plot, then the percentages as a rung-by-N table.
-void drawLadderTable(const Theme& theme, const LadderTable& ladder) {
+// On a projector the rungs are named by their kernels (the tiling is in the tooltip), so that
+// every N column keeps its percentages whole.
+void drawLadderTable(PanelContext& ctx, const LadderTable& ladder) {
+  const Theme& theme = ctx.theme();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("ladderTable", int(ladder.sizes.size()) + 1, flags)) return;
   ImGui::TableSetupColumn("% of cuBLAS");
   for (int n : ladder.sizes) ImGui::TableSetupColumn(("N = " + std::to_string(n)).c_str());
   ImGui::TableHeadersRow();
-  for (const LadderRow& row : ladder.rows) {
+  std::vector<std::string> names;
+  for (const LadderRow& row : ladder.rows) names.push_back(row.label);
+  if (ctx.state.lesson.presenter) shortenRungNames(names);
+  for (std::size_t i = 0; i < ladder.rows.size(); ++i) {
+    const LadderRow& row = ladder.rows[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextColored(toVec(seriesColour(theme, familyOf(ladderCase(row.kernel, 1)), row.rung)), "%d  %s", row.rung,
-                       row.label.c_str());
+                       names[i].c_str());
+    if (names[i] != row.label && ImGui::IsItemHovered()) tooltip(row.label);
     for (const LadderCell& cell : row.cells) {
       ImGui::TableNextColumn();
       const TimingResult* r = cell.result;
@@ -343,7 +351,7 @@ void drawLadderTable(const Theme& theme, const LadderTable& ladder) {
     else if (!r->verified) ImGui::TextColored(toVec(theme.error), "failed");
     else ImGui::TextUnformatted(formatNumber(r->gflops).c_str());
   }
-  ImGui::EndTable();
+  endTable(ctx, "ladder");
 }
 
 void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest& digest) {
@@ -366,9 +374,14 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   spec.xScale = AxisScale::Log2;
   spec.yScale = AxisScale::Log10;
   spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
-  for (const TimingSeries& s : digest.series) {
-    if (s.rung == 0 && s.family != Family::Cublas) continue;
-    PlotSeries ps{s.rung > 0 ? std::to_string(s.rung) + "  " + s.label : s.label, seriesColour(theme, s.family, s.rung),
+  std::vector<const TimingSeries*> shown;
+  std::vector<std::string> names;  // on a projector the kernels' names alone, as in the table
+  for (const TimingSeries& s : digest.series)
+    if (s.rung > 0 || s.family == Family::Cublas) shown.push_back(&s), names.push_back(s.label);
+  if (ctx.state.lesson.presenter) shortenRungNames(names);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const TimingSeries& s = *shown[i];
+    PlotSeries ps{s.rung > 0 ? std::to_string(s.rung) + "  " + names[i] : names[i], seriesColour(theme, s.family, s.rung),
                   s.rung > 0 ? rungMarker(s.rung) : s.marker, s.family == Family::Cublas, {}};
     for (const SeriesPoint& p : s.points) ps.points.push_back({p.n, p.gflops, pointDetail(p, s.family)});
     spec.series.push_back(std::move(ps));
@@ -379,17 +392,18 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   if (report.ceilings.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
                           report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation});
-  // Plot and table when both fit; in a short panel (a projector at 720 lines) the table of
-  // percentages alone, which is what the lesson talks about; never a panel that scrolls.
+  // Plot and table when both fit (on a projector, where the panel has the screen's width, the
+  // plot may be lower); in a short panel the table of percentages alone, which is what the
+  // lesson talks about; never a panel that scrolls.
   const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
-  const float minPlotH = ImGui::GetFontSize() * 12.0f;
+  const float minPlotH = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 8.0f : 12.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.y >= tableH + minPlotH || avail.y < tableH) {
     spec.size = ImVec2(avail.x, std::max(avail.y - tableH, std::min(minPlotH, avail.y)));
     drawPlot(spec, theme, ctx.layout);
     if (avail.y < tableH + minPlotH) return;
   }
-  drawLadderTable(theme, digest.ladder);
+  drawLadderTable(ctx, digest.ladder);
 }
 
 }  // namespace
