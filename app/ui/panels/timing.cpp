@@ -21,6 +21,22 @@
 namespace tilescope::ui {
 namespace {
 
+// GFLOP/s against N on log axes, with where the figures come from: the sweep plot and the
+// ladder's plot alike.
+PlotSpec gflopsBySize(const char* id, const TimingReport& report) {
+  PlotSpec spec;
+  spec.id = id;
+  spec.xTitle = "N (square matrices, j = k = l = N)";
+  spec.yTitle = "GFLOP/s";
+  spec.xName = "N";
+  spec.yName = "GFLOP/s";
+  spec.xScale = AxisScale::Log2;
+  spec.yScale = AxisScale::Log10;
+  spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  return spec;
+}
+
+
 Rgba familyColour(const Theme& t, Family f) { return seriesColour(t, f, 0); }
 
 ImVec4 toVec(Rgba c) { return ImGui::ColorConvertU32ToFloat4(c); }
@@ -195,15 +211,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
     ImGui::TextColored(toVec(theme.error), "%s", text.c_str());
   }
 
-  PlotSpec spec;
-  spec.id = "timing";
-  spec.xTitle = "N (square matrices, j = k = l = N)";
-  spec.yTitle = "GFLOP/s";
-  spec.xName = "N";
-  spec.yName = "GFLOP/s";
-  spec.xScale = AxisScale::Log2;
-  spec.yScale = AxisScale::Log10;
-  spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  PlotSpec spec = gflopsBySize("timing", report);
   for (const TimingSeries& s : all) {
     if (!t.view.seriesShown(s.label)) {
       spec.hidden.push_back(s.label);
@@ -365,15 +373,7 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
                                                  : "These results have no rung of the ladder.");
     return;
   }
-  PlotSpec spec;
-  spec.id = "ladder";
-  spec.xTitle = "N (square matrices, j = k = l = N)";
-  spec.yTitle = "GFLOP/s";
-  spec.xName = "N";
-  spec.yName = "GFLOP/s";
-  spec.xScale = AxisScale::Log2;
-  spec.yScale = AxisScale::Log10;
-  spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  PlotSpec spec = gflopsBySize("ladder", report);
   std::vector<const TimingSeries*> shown;
   std::vector<std::string> names;  // on a projector the kernels' names alone, as in the table
   for (const TimingSeries& s : digest.series)
