@@ -189,6 +189,120 @@ double clockSeconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
+// What the run worker found out about CUDA and the device, for the panels to say.
+void takeDeviceFacts(AppState& state, RunWorker& worker) {
+  if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
+  else state.cudaUnavailable.clear();
+  if (!state.analysis.device) {
+    if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
+    else state.analysis.noDevice = device.error().message;
+  }
+}
+
+// A lesson page's own commands run like a script while the user keeps control; a page that
+// fails says so in the Lesson panel.
+void tickLessonPage(std::optional<ScriptRunner>& page, AppState& state, bool runPending) {
+  if (!page) return;
+  ScriptRequests none;  // pages set the view up; they take no screenshots
+  if (auto s = page->tick(state, runPending, none); !s) {
+    state.lesson.error = s.error().message;
+    page.reset();
+  } else if (page->finished()) {
+    page.reset();
+  }
+}
+
+// A page just opened: its commands replace whatever the previous page had left to do.
+void startPendingLessonPage(std::optional<ScriptRunner>& page, AppState& state) {
+  if (state.lesson.pendingScript.empty()) return;
+  std::string text;
+  for (const std::string& l : state.lesson.pendingScript) text += l + "\n";
+  if (auto parsed = parseScript(state.lesson.pendingName, text)) page.emplace(std::move(*parsed));
+  else state.lesson.error = parsed.error().message;
+  state.lesson.pendingScript.clear();
+}
+
+// What the style was built for: fonts and ImGui's style are rebuilt when one of these changes.
+struct StyleKey {
+  bool built = false, presentation = false;
+  float fontScale = 0.0f;
+  Palette palette{};
+};
+
+void refreshStyle(Fonts& fonts, const AppState& state, StyleKey& key) {
+  if (key.built && key.fontScale == state.view.fontScale && key.presentation == state.view.presentation &&
+      key.palette == state.view.palette && fonts.builtScale == state.view.fontScale)
+    return;
+  if (fonts.builtScale != state.view.fontScale) buildFonts(fonts, state.view.fontScale);
+  applyImGuiStyle(state.theme, state.view.presentation, state.view.fontScale);
+  key = {true, state.view.presentation, state.view.fontScale, state.view.palette};
+}
+
+// How this frame is drawn: for a person or a script, on screen or offscreen at an export's size.
+struct FrameTarget {
+  bool interactive = false, offscreen = false;
+  int width = 0, height = 0;
+};
+
+// The panels, drawn by ImGui and the grids into the window (or the export's target), and the
+// animation frame captured from it; fbWidth x fbHeight is the window's framebuffer.
+void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::OffscreenTarget& exportTarget,
+               Platform& platform, const FrameTarget& frame, int& fbWidth, int& fbHeight) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
+  if (!frame.interactive || state.animationExport.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  if (frame.offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(frame.width), float(frame.height));
+  ImGui::NewFrame();
+  state.layout = {};
+  PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono, fonts.code, fonts.caption};
+  drawPanels(ctx);
+  state.view.activeTab.clear();
+  ImGui::Render();
+
+  glfwGetFramebufferSize(platform.window, &fbWidth, &fbHeight);
+  const Rgba bg = state.theme.background;
+  const float bgR = float(bg & 0xff) / 255.f, bgG = float((bg >> 8) & 0xff) / 255.f, bgB = float((bg >> 16) & 0xff) / 255.f;
+  if (frame.offscreen) {
+    if (auto s = exportTarget.begin(frame.width, frame.height, bgR, bgG, bgB); !s) {
+      gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
+      state.animationExport = {};
+      state.view.exported = s.error().message;
+      state.view.exportFailed = true;
+    }
+  } else {
+    gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
+  }
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  captureAnimationFrame(state, frame.offscreen ? frame.width : fbWidth, frame.offscreen ? frame.height : fbHeight);
+  if (frame.offscreen) exportTarget.end();
+}
+
+// What a script or a button asked this frame to write: the layout file, a PNG of the frame, the
+// --screenshot once a picture has settled (which then ends the session).
+Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const std::string& screenshotPath, int& settle,
+                           int fbWidth, int fbHeight) {
+  if (!requests.layout.empty()) {
+    if (auto s = writeLayout(requests.layout, state, fbWidth, fbHeight); !s) return s.error();
+    requests.layout.clear();
+  }
+  if (!state.view.pngExport.empty()) {  // the Export PNG button: this frame, as drawn
+    if (auto s = gfx::saveScreenshot(state.view.pngExport, fbWidth, fbHeight); !s) {
+      state.view.exported = s.error().message;
+      state.view.exportFailed = true;
+    }
+    state.view.pngExport.clear();
+  }
+  if (!requests.screenshot.empty() || (!screenshotPath.empty() && shownRun(state) && ++settle > 2)) {
+    const std::string path = requests.screenshot.empty() ? screenshotPath : requests.screenshot;
+    if (auto s = gfx::saveScreenshot(path, fbWidth, fbHeight); !s) return s.error();
+    std::printf("tilescope: wrote %s (%dx%d)\n", path.c_str(), fbWidth, fbHeight);
+    if (requests.screenshot.empty()) state.quit = true;
+    requests.screenshot.clear();
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -240,8 +354,7 @@ int runApp(const AppOptions& options) {
   ScriptRequests requests;
   std::string screenshotPath = options.screenshot;
   int exitCode = 0, frame = 0, settle = 0;
-  bool styled = false, lastPresentation = false;
-  Palette lastPalette = state.view.palette;
+  StyleKey style;
   double last = clockSeconds();
 
   while (!state.quit) {
@@ -252,24 +365,11 @@ int runApp(const AppOptions& options) {
     else glfwPollEvents();
     state.now = clockSeconds();
     if (glfwWindowShouldClose(platform.window)) state.quit = true;
-    if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
-    else state.cudaUnavailable.clear();
-    if (!state.analysis.device) {
-      if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
-      else state.analysis.noDevice = device.error().message;
-    }
+    takeDeviceFacts(state, worker);
 
     if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
     const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
-    if (lessonPage) {
-      ScriptRequests none;  // pages set the view up; they take no screenshots
-      if (auto s = lessonPage->tick(state, runPending, none); !s) {
-        state.lesson.error = s.error().message;
-        lessonPage.reset();
-      } else if (lessonPage->finished()) {
-        lessonPage.reset();
-      }
-    }
+    tickLessonPage(lessonPage, state, runPending);
     if (script) {
       const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
                               !timingWorker.probed() || lessonPage || !state.lesson.pendingScript.empty() ||
@@ -281,14 +381,7 @@ int runApp(const AppOptions& options) {
       }
     }
     applyIntents(state, worker);
-    if (!state.lesson.pendingScript.empty()) {
-      // A new page replaces whatever the previous page had left to do.
-      std::string text;
-      for (const std::string& l : state.lesson.pendingScript) text += l + "\n";
-      if (auto page = parseScript(state.lesson.pendingName, text)) lessonPage.emplace(std::move(*page));
-      else state.lesson.error = page.error().message;
-      state.lesson.pendingScript.clear();
-    }
+    startPendingLessonPage(lessonPage, state);
     const bool newPicture = collectRun(state, worker);
     // A --open file that did not open leaves nothing to show: a session without a person
     // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
@@ -314,75 +407,20 @@ int runApp(const AppOptions& options) {
     if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
     prepareAnimationFrame(state);
 
-    if (!styled || fonts.builtScale != state.view.fontScale || lastPresentation != state.view.presentation ||
-        lastPalette != state.view.palette) {
-      if (fonts.builtScale != state.view.fontScale) buildFonts(fonts, state.view.fontScale);
-      applyImGuiStyle(state.theme, state.view.presentation, state.view.fontScale);
-      styled = true;
-      lastPresentation = state.view.presentation;
-      lastPalette = state.view.palette;
-    }
+    refreshStyle(fonts, state, style);
     syncFullscreen(platform, state.view.fullscreen);
     if (std::string title = exportProgressTitle(state); title != platform.title) {  // export progress
       glfwSetWindowTitle(platform.window, title.c_str());
       platform.title = std::move(title);
     }
 
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
-    if (!interactive || state.animationExport.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    if (offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(drawWidth), float(drawHeight));
-    ImGui::NewFrame();
-    state.layout = {};
-    PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono, fonts.code, fonts.caption};
-    drawPanels(ctx);
-    state.view.activeTab.clear();
-    ImGui::Render();
-
     int fbWidth = 0, fbHeight = 0;
-    glfwGetFramebufferSize(platform.window, &fbWidth, &fbHeight);
-    const Rgba bg = state.theme.background;
-    const float bgR = float(bg & 0xff) / 255.f, bgG = float((bg >> 8) & 0xff) / 255.f, bgB = float((bg >> 16) & 0xff) / 255.f;
-    if (offscreen) {
-      if (auto s = exportTarget.begin(drawWidth, drawHeight, bgR, bgG, bgB); !s) {
-        gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
-        state.animationExport = {};
-        state.view.exported = s.error().message;
-        state.view.exportFailed = true;
-      }
-    } else {
-      gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
-    }
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    captureAnimationFrame(state, offscreen ? drawWidth : fbWidth, offscreen ? drawHeight : fbHeight);
-    if (offscreen) exportTarget.end();
+    drawFrame(state, grids, fonts, exportTarget, platform, {interactive, offscreen, drawWidth, drawHeight}, fbWidth, fbHeight);
 
-    if (!requests.layout.empty()) {
-      if (auto s = writeLayout(requests.layout, state, fbWidth, fbHeight); !s) {
-        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
-        exitCode = 1;
-        break;
-      }
-      requests.layout.clear();
-    }
-    if (!state.view.pngExport.empty()) {  // the Export PNG button: this frame, as drawn
-      if (auto s = gfx::saveScreenshot(state.view.pngExport, fbWidth, fbHeight); !s) {
-        state.view.exported = s.error().message;
-        state.view.exportFailed = true;
-      }
-      state.view.pngExport.clear();
-    }
-    if (!requests.screenshot.empty() || (!screenshotPath.empty() && shownRun(state) && ++settle > 2)) {
-      const std::string path = requests.screenshot.empty() ? screenshotPath : requests.screenshot;
-      if (auto s = gfx::saveScreenshot(path, fbWidth, fbHeight); !s) {
-        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
-        exitCode = 1;
-        break;
-      }
-      std::printf("tilescope: wrote %s (%dx%d)\n", path.c_str(), fbWidth, fbHeight);
-      if (requests.screenshot.empty()) state.quit = true;
-      requests.screenshot.clear();
+    if (auto s = writeRequestedFiles(requests, state, screenshotPath, settle, fbWidth, fbHeight); !s) {
+      std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+      exitCode = 1;
+      break;
     }
     if (!grids.lastError().empty()) {
       std::fprintf(stderr, "tilescope: %s\n", grids.lastError().c_str());
