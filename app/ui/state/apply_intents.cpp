@@ -44,139 +44,160 @@ void selectBlock(AppState& state, int bx, int by) {
   state.shown.block = std::make_shared<const BlockTimeline>(BlockTimeline::build(run->timeline, bx, by));
 }
 
+// A panel comes to the front of its slot (its tab, and the panel the slot shows).
+void bringToFront(AppState& state, Slot slot, const std::string& name) {
+  state.view.activeTab[std::string(slotTitle(slot))] = name;
+  state.view.slotPanel[std::string(slotTitle(slot))] = name;
+}
+
+// Presentation mode's large text; the projector layout is presentation mode without the controls.
+void setPresentation(AppState& state, bool on) {
+  state.view.presentation = on;
+  state.view.fontScale = on ? 1.75f : 1.0f;
+}
+
+// Intents that start a run: a new launch, a preset, a trace file, a lab kernel.
+void applyRunIntent(AppState& state, RunWorker& worker, const Intent& intent) {
+  std::visit(Overloaded{
+                 [&](const SetConfig& i) {
+                   state.request.config = i.config;
+                   state.request.seekPhaseOnArrival = -1;
+                   submitRun(state, worker);
+                 },
+                 [&](const SetBackend& i) {
+                   state.request.backend = i.backend;
+                   submitRun(state, worker);
+                 },
+                 [&](const ApplyPreset& i) {
+                   const Preset* p = findPreset(i.name);
+                   if (!p) return;
+                   state.request.config = p->config;
+                   state.request.seekPhaseOnArrival = p->seekPhase;
+                   state.shown.bx = state.shown.by = 0;
+                   state.shown.block.reset();
+                   submitRun(state, worker);
+                 },
+                 [&](const OpenTraceFile& i) {
+                   state.view.tracePath = i.path;
+                   submitRun(state, worker, i.path);  // the file's config arrives with it (collectRun)
+                 },
+                 [&](const LabIntent& i) {
+                   if (auto job = applyLabIntent(state, worker, i)) {
+                     submitRun(state, worker, {}, std::move(job));
+                     state.lab.pendingGeneration = state.request.generation;
+                     state.lab.startedAt = state.now;
+                   }
+                 },
+                 [](const auto&) {},
+             },
+             intent);
+}
+
+// Intents that move through the shown run: the block, the cursor, playing and its speed.
+void applyPlaybackIntent(AppState& state, const Timeline* timeline, const Intent& intent) {
+  auto play = [&](bool on) {
+    state.playback.playing = on;
+    // Play from the start when the cursor sits at the end.
+    if (on && timeline && timeline->atEnd(state.shown.cursor)) setCursor(state, timeline->begin());
+  };
+  std::visit(Overloaded{
+                 [&](const SelectBlock& i) { selectBlock(state, i.bx, i.by); },
+                 [&](const Step& i) {
+                   if (!timeline) return;
+                   state.playback.playing = false;
+                   Cursor c = state.shown.cursor;
+                   for (int n = 0; n < std::abs(i.count); ++n)
+                     c = i.count > 0 ? timeline->stepForward(c, state.playback.granularity)
+                                     : timeline->stepBack(c, state.playback.granularity);
+                   setCursor(state, c);
+                 },
+                 [&](const SeekPhase& i) {
+                   if (timeline) setCursor(state, timeline->seekPhase(i.phase));
+                 },
+                 [&](const SeekStart&) {
+                   if (timeline) setCursor(state, timeline->begin());
+                 },
+                 [&](const SeekEnd&) {
+                   if (timeline) setCursor(state, timeline->end());
+                 },
+                 [&](const SeekPosition& i) {
+                   if (timeline) setCursor(state, timeline->atPosition(i.position));
+                 },
+                 [&](const SetPlaying& i) { play(i.playing); },
+                 [&](const TogglePlaying&) { play(!state.playback.playing); },
+                 [&](const ScaleSpeed& i) {
+                   state.playback.stepsPerSecond = std::clamp(state.playback.stepsPerSecond * i.factor, 0.125, 256.0);
+                 },
+                 [&](const SetSpeed& i) { state.playback.stepsPerSecond = std::clamp(i.stepsPerSecond, 0.125, 256.0); },
+                 [&](const SetGranularity& i) { state.playback.granularity = i.granularity; },
+                 [](const auto&) {},
+             },
+             intent);
+}
+
+// Intents about how things are shown: text size, palette, panels, lessons, exports, following.
+void applyViewIntent(AppState& state, const Intent& intent) {
+  std::visit(Overloaded{
+                 [&](const SetPresentation& i) { setPresentation(state, i.on); },
+                 [&](const TogglePresentation&) { setPresentation(state, !state.view.presentation); },
+                 [&](const SetFontScale& i) { state.view.fontScale = std::clamp(i.scale, 1.0f, 3.0f); },
+                 [&](const SetPalette& i) { state.view.palette = i.palette; },
+                 [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
+                 [&](const ShowPanel& i) {
+                   if (const PanelEntry* p = findPanel(i.name)) bringToFront(state, p->slot, i.name);
+                 },
+                 [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
+                 [&](const SetAnalysisProfile& i) {
+                   // A name that is not offered (no GPU for "device") keeps the current choice.
+                   if (checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
+                 },
+                 [&](const EditTracePath& i) { state.view.tracePath = i.path; },
+                 [&](const OpenLesson& i) {
+                   if (auto s = openLesson(state.lesson, i.key); !s) {
+                     state.lesson.error = s.error().message;
+                   } else {
+                     state.view.startHint = false;  // the way in was found
+                     bringToFront(state, Slot::Left, "Lesson");
+                     state.playback.playing = false;  // a page is a still picture unless it says `play`
+                   }
+                 },
+                 [&](const ToggleKeyHelp&) { state.view.keyHelp = !state.view.keyHelp; },
+                 [&](const DismissStartHint&) { state.view.startHint = false; },
+                 [&](const LessonGoTo& i) {
+                   goToLessonPage(state.lesson, i.page);
+                   state.playback.playing = false;
+                 },
+                 [&](const SetPresenter& i) {
+                   state.lesson.presenter = i.on;
+                   setPresentation(state, i.on);
+                   if (i.on) bringToFront(state, Slot::Left, "Lesson");
+                 },
+                 [&](const ExportView& i) { exportView(state, i); },
+                 [&](const FollowThread& i) {
+                   state.view.followX = i.tx < 0 || i.ty < 0 ? -1 : i.tx;
+                   state.view.followY = i.tx < 0 || i.ty < 0 ? -1 : i.ty;
+                   if (state.view.followX >= 0)  // its life comes to the front of its slot
+                     state.view.activeTab["left-bottom"] = state.view.slotPanel["left-bottom"] = "Thread life";
+                 },
+                 [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
+                 [&](const ExportAnimation& i) { startAnimationExport(state, i); },
+                 [&](const Quit&) { state.quit = true; },
+                 [](const auto&) {},
+             },
+             intent);
+}
+
 }  // namespace
 
 void applyIntents(AppState& state, RunWorker& worker) {
   IntentQueue intents = std::exchange(state.intents, {});
   const LoadedRun* run = shownRun(state);
   const Timeline* timeline = run ? &run->timeline : nullptr;
+  // Each intent belongs to one of the three groups; the others pass it by.
   for (const Intent& intent : intents) {
-    std::visit(Overloaded{
-                   [&](const SetConfig& i) {
-                     state.request.config = i.config;
-                     state.request.seekPhaseOnArrival = -1;
-                     submitRun(state, worker);
-                   },
-                   [&](const SetBackend& i) {
-                     state.request.backend = i.backend;
-                     submitRun(state, worker);
-                   },
-                   [&](const ApplyPreset& i) {
-                     const Preset* p = findPreset(i.name);
-                     if (!p) return;
-                     state.request.config = p->config;
-                     state.request.seekPhaseOnArrival = p->seekPhase;
-                     state.shown.bx = state.shown.by = 0;
-                     state.shown.block.reset();
-                     submitRun(state, worker);
-                   },
-                   [&](const SelectBlock& i) { selectBlock(state, i.bx, i.by); },
-                   [&](const Step& i) {
-                     if (!timeline) return;
-                     state.playback.playing = false;
-                     Cursor c = state.shown.cursor;
-                     for (int n = 0; n < std::abs(i.count); ++n)
-                       c = i.count > 0 ? timeline->stepForward(c, state.playback.granularity)
-                                       : timeline->stepBack(c, state.playback.granularity);
-                     setCursor(state, c);
-                   },
-                   [&](const SeekPhase& i) {
-                     if (timeline) setCursor(state, timeline->seekPhase(i.phase));
-                   },
-                   [&](const SeekStart&) {
-                     if (timeline) setCursor(state, timeline->begin());
-                   },
-                   [&](const SeekEnd&) {
-                     if (timeline) setCursor(state, timeline->end());
-                   },
-                   [&](const SeekPosition& i) {
-                     if (timeline) setCursor(state, timeline->atPosition(i.position));
-                   },
-                   [&](const SetPlaying& i) {
-                     state.playback.playing = i.playing;
-                     // Play from the start when the cursor sits at the end.
-                     if (i.playing && timeline && timeline->atEnd(state.shown.cursor)) setCursor(state, timeline->begin());
-                   },
-                   [&](const TogglePlaying&) {
-                     const bool play = !state.playback.playing;
-                     state.playback.playing = play;
-                     if (play && timeline && timeline->atEnd(state.shown.cursor)) setCursor(state, timeline->begin());
-                   },
-                   [&](const ScaleSpeed& i) {
-                     state.playback.stepsPerSecond = std::clamp(state.playback.stepsPerSecond * i.factor, 0.125, 256.0);
-                   },
-                   [&](const SetSpeed& i) { state.playback.stepsPerSecond = std::clamp(i.stepsPerSecond, 0.125, 256.0); },
-                   [&](const SetGranularity& i) { state.playback.granularity = i.granularity; },
-                   [&](const SetPresentation& i) {
-                     state.view.presentation = i.on;
-                     state.view.fontScale = i.on ? 1.75f : 1.0f;
-                   },
-                   [&](const TogglePresentation&) {
-                     state.view.presentation = !state.view.presentation;
-                     state.view.fontScale = state.view.presentation ? 1.75f : 1.0f;
-                   },
-                   [&](const SetFontScale& i) { state.view.fontScale = std::clamp(i.scale, 1.0f, 3.0f); },
-                   [&](const SetPalette& i) { state.view.palette = i.palette; },
-                   [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
-                   [&](const ShowPanel& i) {
-                     if (const PanelEntry* p = findPanel(i.name)) {
-                       state.view.activeTab[std::string(slotTitle(p->slot))] = i.name;
-                       state.view.slotPanel[std::string(slotTitle(p->slot))] = i.name;
-                     }
-                   },
-                   [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
-                   [&](const SetAnalysisProfile& i) {
-                     // A name that is not offered (no GPU for "device") keeps the current choice.
-                     if (checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
-                   },
-                   [&](const OpenTraceFile& i) {
-                     state.view.tracePath = i.path;
-                     submitRun(state, worker, i.path);  // the file's config arrives with it (collectRun)
-                   },
-                   [&](const EditTracePath& i) { state.view.tracePath = i.path; },
-                   [&](const OpenLesson& i) {
-                     if (auto s = openLesson(state.lesson, i.key); !s) {
-                       state.lesson.error = s.error().message;
-                     } else {
-                       state.view.startHint = false;  // the way in was found
-                       state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
-                       state.view.slotPanel[std::string(slotTitle(Slot::Left))] = "Lesson";
-                       state.playback.playing = false;  // a page is a still picture unless it says `play`
-                     }
-                   },
-                   [&](const ToggleKeyHelp&) { state.view.keyHelp = !state.view.keyHelp; },
-                   [&](const DismissStartHint&) { state.view.startHint = false; },
-                   [&](const LessonGoTo& i) {
-                     goToLessonPage(state.lesson, i.page);
-                     state.playback.playing = false;
-                   },
-                   [&](const SetPresenter& i) {
-                     state.lesson.presenter = i.on;
-                     // The projector layout is presentation mode without the controls.
-                     state.view.presentation = i.on;
-                     state.view.fontScale = i.on ? 1.75f : 1.0f;
-                     if (i.on) state.view.activeTab[std::string(slotTitle(Slot::Left))] = "Lesson";
-                     if (i.on) state.view.slotPanel[std::string(slotTitle(Slot::Left))] = "Lesson";
-                   },
-                   [&](const ExportView& i) { exportView(state, i); },
-                   [&](const FollowThread& i) {
-                     state.view.followX = i.tx < 0 || i.ty < 0 ? -1 : i.tx;
-                     state.view.followY = i.tx < 0 || i.ty < 0 ? -1 : i.ty;
-                     if (state.view.followX >= 0)  // its life comes to the front of its slot
-                       state.view.activeTab["left-bottom"] = state.view.slotPanel["left-bottom"] = "Thread life";
-                   },
-                   [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
-                   [&](const ExportAnimation& i) { startAnimationExport(state, i); },
-                   [&](const LabIntent& i) {
-                     if (auto job = applyLabIntent(state, worker, i)) {
-                       submitRun(state, worker, {}, std::move(job));
-                       state.lab.pendingGeneration = state.request.generation;
-                       state.lab.startedAt = state.now;
-                     }
-                   },
-                   [&](const Quit&) { state.quit = true; },
-               },
-               intent);
+    applyRunIntent(state, worker, intent);
+    applyPlaybackIntent(state, timeline, intent);
+    applyViewIntent(state, intent);
   }
   state.theme = makeTheme(state.view.palette, state.view.presentation);
 }
