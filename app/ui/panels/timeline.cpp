@@ -14,34 +14,28 @@
 
 namespace tilescope::ui {
 
-void drawTimelinePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  if (!run) {
-    // Nothing may be coming: a first request that failed (a --open file that did not open).
-    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
-    return;
-  }
-  const Timeline& t = run->timeline;
+namespace {
+
+// The step in words: what the current step does, from the trace (large on the projector).
+void drawStepCaption(PanelContext& ctx, const LoadedRun& run, Cursor c, bool presenter) {
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!block) return;
   const Theme& theme = ctx.theme();
-  const Playback& play = ctx.state.playback;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const bool presenter = ctx.state.lesson.presenter;
+  const std::string caption = stepCaption(run, *block, c, followedThread(ctx.state));
+  ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
+  if (font) ImGui::PushFont(font);
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
+  ImGui::TextWrapped("%s", caption.c_str());
+  ImGui::PopStyleColor();
+  ctx.layout.caption = caption;
+  ctx.layout.captionFontPx = ImGui::GetFontSize();
+  ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
+  if (font) ImGui::PopFont();
+}
 
-  // The step in words: what the current step does, from the trace.
-  if (const BlockTimeline* block = ctx.state.shown.block.get()) {
-    const std::string caption = stepCaption(*run, *block, c, followedThread(ctx.state));
-    ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
-    if (font) ImGui::PushFont(font);
-    ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
-    ImGui::TextWrapped("%s", caption.c_str());
-    ImGui::PopStyleColor();
-    ctx.layout.caption = caption;
-    ctx.layout.captionFontPx = ImGui::GetFontSize();
-    ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
-    if (font) ImGui::PopFont();
-  }
-
-  // Transport.
+// The transport: start, back, play, forward, end; the step granularity and (off the projector)
+// the speed. On the projector one row, the granularity a short combo, the strip after it.
+void drawTransport(PanelContext& ctx, const Playback& play, bool presenter) {
   if (ImGui::Button("|<")) ctx.emit(SeekStart{});
   ImGui::SameLine();
   if (ImGui::Button("<")) ctx.emit(Step{-1});
@@ -84,8 +78,12 @@ void drawTimelinePanel(PanelContext& ctx) {
     if (ImGui::IsItemHovered()) tooltip("playback speed (+ / -)");
   }
 
-  // The strip: one segment per fine step, coloured by kind; phase boundaries and barriers
-  // drawn over it; the cursor as a bar.
+}
+
+// The strip: one segment per fine step, coloured by kind; phase boundaries drawn over it; the
+// cursor as a bar; click or drag to seek.
+void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool presenter) {
+  const Theme& theme = ctx.theme();
   const float stripH = presenter ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -119,10 +117,30 @@ void drawTimelinePanel(PanelContext& ctx) {
     tooltip(t.stepLabel(s) + "\nclick or drag to seek");
   }
 
+}
+
+}  // namespace
+
+void drawTimelinePanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  if (!run) {
+    // Nothing may be coming: a first request that failed (a --open file that did not open).
+    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
+    return;
+  }
+  const Timeline& t = run->timeline;
+  const Playback& play = ctx.state.playback;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const bool presenter = ctx.state.lesson.presenter;
+
+  drawStepCaption(ctx, *run, c, presenter);
+  drawTransport(ctx, play, presenter);
+  drawStrip(ctx, t, c, presenter);
+
   if (presenter) return;  // the caption says where we are
   // Where we are, in words.
   char where[256];
-  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, steps,
+  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, t.steps(),
                 t.stepLabel(c.step).c_str(), t.phasesDone(c), t.phases());
   ImGui::TextUnformatted(where);
   if (c.threads < t.threadsPerBlock()) {
