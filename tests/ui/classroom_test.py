@@ -398,6 +398,10 @@ def check_current_life_entry(test, layout, where):
     for t in current:
         test.assertGreaterEqual(t["y"], w["y"], f"{where}: {t}")
         test.assertLessEqual(t["y"] + t["height"], w["y"] + w["height"] + 1, f"{where}: {t} below the panel {w}")
+    # Every entry inside the panel's width: a product with its values too wide for a line puts
+    # its values on the next one instead of running past the edge.
+    for t in layout["threadLife"]:
+        test.assertLessEqual(t["x"] + t["width"], w["x"] + w["width"] + 1, f"{where}: {t} past the panel {w}")
 
 
 def check_grids_inside(test, layout, where):

@@ -68,7 +68,13 @@ std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor 
 // Lays the tokens out in lines of `width` pixels, continued lines indented; returns the height.
 struct Placed {
   float x, y, w;
+  std::size_t split = std::string::npos;  // a product too wide for a line: its values go on the next
 };
+// Where a token may be broken in two: before its values, "k0: M(0,0) x N(0,0)" | "(a x b, Pvalue = s)".
+std::size_t valuesStart(const std::string& text) {
+  const std::size_t at = text.rfind(" (");
+  return at == std::string::npos || at == 0 ? std::string::npos : at + 1;
+}
 float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& at, float* widest = nullptr) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y;
@@ -77,14 +83,23 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
   float x = 0, y = -line;
   at.clear();
   for (const Token& tok : tokens) {
-    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
+    float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
     if (tok.newLine || (x > indent && x + w > width)) {
       y += line;
       x = tok.newLine ? 0 : indent;
     }
-    at.push_back({x, y, w});
-    x += w + gap;
-    if (widest) *widest = std::max(*widest, x - gap);
+    Placed p{x, y, w};
+    if (const std::size_t cut = valuesStart(tok.text); x + w > width && cut != std::string::npos) {
+      // Too wide even on a line of its own: the entry, then its values on the next line.
+      const float w1 = ImGui::CalcTextSize(tok.text.c_str(), tok.text.c_str() + cut - 1).x + 2 * pad;
+      const float w2 = ImGui::CalcTextSize(tok.text.c_str() + cut).x + 2 * pad;
+      p = {x, y, std::max(w1, w2), cut};
+      y += line;
+      w = w2;
+    }
+    at.push_back(p);
+    x += (p.split == std::string::npos ? p.w : w) + gap;
+    if (widest) *widest = std::max(*widest, p.x + p.w);
   }
   return tokens.empty() ? 0 : y + line;
 }
@@ -179,14 +194,20 @@ void drawThreadLifePanel(PanelContext& ctx) {
     const Token& tok = tokens[i];
     const ImVec2 p(origin.x + at[i].x, origin.y + at[i].y);
     ImU32 colour = tok.label ? dim : tok.time == LifeTime::Ahead ? dim : text;
+    const bool split = at[i].split != std::string::npos;
+    const float lineStep = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().FramePadding.y;
+    const float tokenH = split ? lineStep + h : h;
     if (!tok.label && tok.time == LifeTime::Current) {
-      draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + h), theme.follow, h * 0.2f);
+      draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + tokenH), theme.follow, h * 0.2f);
       colour = theme.background;
     }
-    draw->AddText(ImVec2(p.x + pad, p.y + ImGui::GetStyle().FramePadding.y * 0.5f), colour, tok.text.c_str());
+    const float textY = p.y + ImGui::GetStyle().FramePadding.y * 0.5f;
+    const char* first = tok.text.c_str();
+    draw->AddText(ImVec2(p.x + pad, textY), colour, first, split ? first + at[i].split - 1 : nullptr);
+    if (split) draw->AddText(ImVec2(p.x + pad, textY + lineStep), colour, first + at[i].split);
     if (!tok.label)
       ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",
-                                 p.x, p.y, at[i].w, h});
+                                 p.x, p.y, at[i].w, tokenH});
   }
   ImGui::Dummy(ImVec2(std::max(0.0f, avail.x - 1), fit.height));
   ImGui::SetWindowFontScale(1.0f);
