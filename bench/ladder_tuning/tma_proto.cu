@@ -15,14 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
+#include "sweep_harness.h"
 
 __device__ __forceinline__ unsigned smem(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 __device__ __forceinline__ void mbarInit(uint64_t* b, unsigned n) {
@@ -173,11 +166,7 @@ tmaKernel(float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mMa
 }
 
 namespace {
-constexpr int kSets = 3;
-float* gM[kSets];
-float* gN[kSets];
-float* gP;
-std::vector<float> hostM, hostN;
+using namespace sweep;
 PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
 
 CUtensorMap makeMap(const float* base, int rows, int cols, int boxRows, int boxCols, bool swizzle) {
@@ -196,48 +185,6 @@ CUtensorMap makeMap(const float* base, int rows, int cols, int boxRows, int boxC
     std::exit(1);
   }
   return m;
-}
-
-template <class F>
-double medianMs(F launch, int repeats = 15) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < 2; ++w) launch(w);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int r = 0; r < repeats; ++r) {
-    CHECK(cudaEventRecord(a));
-    launch(r);
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float x = 0;
-    CHECK(cudaEventElapsedTime(&x, a, b));
-    ms.push_back(x);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-bool verified(int j, int k, int l) {
-  std::vector<float> p(std::size_t(j) * l);
-  CHECK(cudaMemcpy(p.data(), gP, p.size() * 4, cudaMemcpyDeviceToHost));
-  for (int s = 0; s < 512; ++s) {
-    int r = int((s * 7919ll) % j), c = int((s * 104729ll + s / 3) % l);
-    if (s < 4) r = s & 1 ? j - 1 : 0, c = s & 2 ? l - 1 : 0;
-    double ref = 0, mag = 0;
-    for (int i = 0; i < k; ++i) {
-      const double x = double(hostM[std::size_t(r) * k + i]) * hostN[std::size_t(i) * l + c];
-      ref += x;
-      mag += std::fabs(x);
-    }
-    const double err = std::fabs(p[std::size_t(r) * l + c] - ref) / (mag + 1e-30);
-    if (!(err < 32 * std::sqrt(double(k)) * 5.96e-8)) {
-      std::printf("  wrong at (%d,%d): %g vs %g\n", r, c, p[std::size_t(r) * l + c], ref);
-      return false;
-    }
-  }
-  return true;
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, bool SWZ, int MODE, int GROUP = 0>
@@ -260,7 +207,7 @@ void candidate(int j, int k, int l, double cublasMs) {
   CHECK(cudaFuncGetAttributes(&fa, kernel));
   char name[96];
   std::snprintf(name, sizeof name, "%dx%dx%d/%dx%d/%dx%d s%d%s m%d g%d", BM, BN, BK, WM, WN, TM, TN, ST, SWZ ? " swz" : "", MODE, GROUP);
-  if (!verified(j, k, l)) {
+  if (!verified(j, k, l, 512)) {
     std::printf("tma %-32s %5dx%5dx%5d  FAILED verification\n", name, j, k, l);
     return;
   }
@@ -275,43 +222,15 @@ int main() {
   CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), 12000,
                                          cudaEnableDefault, &q));
   if (q != cudaDriverEntryPointSuccess || !encode) return std::fprintf(stderr, "no cuTensorMapEncodeTiled\n"), 1;
-  const int largest = 8192;
-  const std::size_t elements = std::size_t(largest) * largest;
-  hostM.resize(elements);
-  hostN.resize(elements);
-  unsigned state = 12345u;
-  auto uniform = [&] { state = state * 1664525u + 1013904223u; return float(state >> 8) / float(1u << 24) * 2.0f - 1.0f; };
-  for (float& x : hostM) x = uniform();
-  for (float& x : hostN) x = uniform();
-  for (int s = 0; s < kSets; ++s) {
-    CHECK(cudaMalloc(&gM[s], elements * 4));
-    CHECK(cudaMalloc(&gN[s], elements * 4));
-    CHECK(cudaMemcpy(gM[s], hostM.data(), elements * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(gN[s], hostN.data(), elements * 4, cudaMemcpyHostToDevice));
-  }
-  CHECK(cudaMalloc(&gP, elements * 4));
-  cublasHandle_t handle;
-  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
-    return std::fprintf(stderr, "cuBLAS could not be set up\n"), 1;
-  cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s\n", prop.name);
+  setUp();
+  cublasHandle_t handle = pedanticCublas();
   // j, k, l: M is j x k (k a multiple of 4: TMA's 16-byte row stride), N k x l.
   const int sizes[][3] = {{1000, 1004, 1012}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   for (const auto& d : sizes) {
     const int j = d[0], k = d[1], l = d[2];
-    const float one = 1, zero = 0;
-    auto sgemm = [&](int r) {
-      cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, l, j, k, &one, gN[r % kSets], l, gM[r % kSets], k, &zero, gP, l);
-    };
     // hostM is read as j x k with row stride k: the same buffer serves every size.
-    CHECK(cudaMemset(gP, 0xff, std::size_t(j) * l * 4));
-    sgemm(0);
-    CHECK(cudaDeviceSynchronize());
-    if (!verified(j, k, l)) return std::printf("cuBLAS failed verification\n"), 1;
-    const double cublasMs = medianMs(sgemm);
-    std::printf("%-36s %5dx%5dx%5d  %8.3f ms  %6.2f TFLOP/s\n", "cuBLAS SGEMM pedantic", j, k, l, cublasMs,
-                2.0 * j * k * l / cublasMs / 1e9);
+    const double cublasMs = sweep::cublasMs(handle, j, k, l);
+    if (cublasMs < 0) return 1;
     candidate<128, 256, 32, 64, 64, 8, 16, 4, true, 1>(j, k, l, cublasMs);
     candidate<128, 256, 32, 64, 64, 8, 16, 4, true, 0>(j, k, l, cublasMs);
     candidate<128, 256, 32, 64, 64, 8, 16, 4, false, 1>(j, k, l, cublasMs);
