@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "core/lab/exercise.h"
+#include "core/lab/lab.h"
+#include "core/lab/lab_sandbox.h"
 
 namespace tilescope::lab {
 namespace {
@@ -82,6 +84,34 @@ TEST(LabExercises, ProgressSurvivesASaveAndALoad) {
   ASSERT_EQ(p.size(), 2u);
   EXPECT_TRUE(p.at("bounds_jkl"));
   EXPECT_FALSE(p.at("coarsening"));
+}
+
+}  // namespace
+}  // namespace tilescope::lab
+
+namespace tilescope::lab {
+namespace {
+
+// A lab run's Run names what ran (its kernel, its file, its text), not a built-in kernel:
+// exports and the Source panel use it.
+TEST(LabRuns, TheRunNamesTheStudentsKernel) {
+  const std::string text = readFile(std::filesystem::path(TILESCOPE_LAB_SOLUTIONS) / "bounds_jkl.cu");
+  LabRequest q;
+  q.source = text;
+  q.fileName = "alice.cu";
+  q.dims = {5, 7, 3};
+  q.block = Dim3{2, 2, 1};
+  q.defines = {{"TILE_WIDTH", "2"}};  // the solution leaves its tile width to the launch
+  q.sandbox = sandboxSupport().complete();  // where the kernel lacks Landlock or seccomp, unconfined
+  auto outcome = runLab(q);
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  ASSERT_TRUE(outcome->run.has_value()) << outcome->summary;
+  ASSERT_TRUE(outcome->run->lab.has_value());
+  EXPECT_EQ(outcome->run->lab->name, "matrixMulKernel");  // the file's __global__ function
+  EXPECT_EQ(outcome->run->lab->fileName, "alice.cu");
+  EXPECT_EQ(outcome->run->lab->text, text);
+  EXPECT_EQ(kernelName(*outcome->run), "matrixMulKernel");
+  EXPECT_TRUE(outcome->run->plan.launch.lab);
 }
 
 }  // namespace

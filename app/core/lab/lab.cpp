@@ -235,7 +235,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   const bool gpu = L.backend == "cuda";
   if (!r.error.empty()) return invalidInput(std::string(gpu ? "the GPU" : "the emulator") + " refused the launch: " + r.error);
   Run run;
-  run.config.kernel = KernelId::Naive;  // meaningless for a lab run: plan.launch.lab says so
+  run.lab = LabKernel{L.kernelName, q.fileName, q.source};
   run.config.dims = L.dims;
   run.config.seed = q.seed;
   run.config.blockX = int(L.block.x);

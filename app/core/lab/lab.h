@@ -14,8 +14,8 @@
 //        verification) a built-in kernel gives, so every analysis and view works unchanged.
 //
 // A lab run's Run has plan.launch.lab set: its shared-memory layout comes from the kernel's
-// declarations (plan.launch.labTiles), not from a kernel file's facts; run.config.kernel is
-// meaningless for it (KernelId::Naive); LabOutcome::kernelName and ::source say what ran.
+// declarations (plan.launch.labTiles), not from a kernel file's facts; run.lab names the kernel,
+// its file and its text (run.config.kernel is not read for it).
 //
 // Nothing here throws or exits; the child process may crash, loop or deadlock, and the
 // outcome says which, in which thread and at which line where that is known. Safe to call

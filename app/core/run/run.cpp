@@ -32,6 +32,10 @@ Result<LaunchPlan> planRun(const LaunchConfig& config, const RunOptions& options
 }
 }  // namespace
 
+std::string kernelName(const Run& run) {
+  return run.lab ? run.lab->name : std::string(kernelInfo(run.config.kernel).name);
+}
+
 Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOptions& options) {
   bool traced = false;
   auto plan = planRun(config, options, traced);

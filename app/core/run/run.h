@@ -9,6 +9,15 @@
 
 namespace tilescope {
 
+// A kernel the lab compiled from a student's file. It has no KernelId: config.kernel is not read
+// for it (plan.launch.lab is set, and its shared tiles come from its declarations); what ran is
+// named here.
+struct LabKernel {
+  std::string name;      // the kernel's function name, "matrixMulKernel"
+  std::string fileName;  // as the student named the file, "fig5_9.cu"
+  std::string text;      // the file as it was run
+};
+
 struct Run {
   LaunchConfig config;
   LaunchPlan plan;
@@ -19,7 +28,12 @@ struct Run {
   LaunchOutcome outcome;
   Verification verification;
   double seconds = 0.0;  // wall time of launch + decode, for information only
+  std::optional<LabKernel> lab;  // a lab run: its kernel (config.kernel is then not read)
 };
+
+// The kernel that ran, by name, for labels and file names: a lab kernel's function name, else
+// the kernel file's name ("tiled").
+std::string kernelName(const Run& run);
 
 // How a launch is traced: always, never, or when its trace fits the caller's limit (the CLI's
 // reports trace what they can: the trace is what shows out-of-bounds accesses).

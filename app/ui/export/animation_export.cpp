@@ -88,7 +88,7 @@ void startAnimationExport(AppState& state, const ExportAnimation& request) {
   job.path = request.path;
   if (job.path.empty()) {
     const Dims& d = run->run.config.dims;
-    job.path = "tilescope-" + std::string(kernelInfo(run->run.config.kernel).name) + "-" + std::to_string(d.j) + "x" +
+    job.path = "tilescope-" + kernelName(run->run) + "-" + std::to_string(d.j) + "x" +
                std::to_string(d.k) + "x" + std::to_string(d.l) + (request.format == AnimationFormat::Gif ? ".gif" : "-frames");
   }
   if (request.format == AnimationFormat::Frames) {

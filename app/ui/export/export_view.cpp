@@ -10,7 +10,7 @@ namespace tilescope::ui {
 namespace {
 std::string defaultName(const Run& run, const char* extension) {
   const Dims& d = run.config.dims;
-  return "tilescope-" + std::string(kernelInfo(run.config.kernel).name) + "-" + std::to_string(d.j) + "x" +
+  return "tilescope-" + kernelName(run) + "-" + std::to_string(d.j) + "x" +
          std::to_string(d.k) + "x" + std::to_string(d.l) + extension;
 }
 

@@ -53,11 +53,6 @@ struct LabResult {
   std::string viewsNote;  // why the views did not get it (no trace, trace too large)
 };
 
-// The source, as the Source panel shows it for a lab run (LoadedRun::lab).
-struct LabSource {
-  std::string fileName, text, kernelName;
-};
-
 // One `#define NAME VALUE` of the editor's text.
 struct LabFileDefine {
   std::string name, value;

@@ -61,8 +61,9 @@ void drawSourcePanel(PanelContext& ctx) {
   const Theme& theme = ctx.theme();
   // A built-in kernel's file as embedded, or the Lab tab's kernel as the student wrote it.
   const KernelInfo& info = kernelInfo(run->run.config.kernel);
-  const std::string path = run->lab ? "lab: " + run->lab->fileName : "kernels/" + std::string(info.sourceFile);
-  const auto source = run->lab ? std::optional<std::string_view>(run->lab->text) : kernelSource(info.id);
+  const std::optional<LabKernel>& lab = run->run.lab;
+  const std::string path = lab ? "lab: " + lab->fileName : "kernels/" + std::string(info.sourceFile);
+  const auto source = lab ? std::optional<std::string_view>(lab->text) : kernelSource(info.id);
   const bool presenter = ctx.state.lesson.presenter;
   ImGui::TextDisabled("%s", path.c_str());
   if (!source) {
@@ -78,7 +79,7 @@ void drawSourcePanel(PanelContext& ctx) {
   const int currentLine = current >= 0 ? events[std::size_t(current)].line : -1;
 
   std::vector<CodeLine> lines;
-  for (std::string_view text = run->lab ? *source : kernelBody(*source); !text.empty();) {
+  for (std::string_view text = lab ? *source : kernelBody(*source); !text.empty();) {
     const auto nl = text.find('\n');
     lines.push_back({int(lines.size()) + 1, text.substr(0, nl)});
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);

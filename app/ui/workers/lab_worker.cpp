@@ -62,8 +62,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
     return failure(result->viewsNote);
   }
   KernelResources resources = labResources(run->trace->launch, *outcome);
-  auto loaded = prepare(std::move(*run), std::move(resources), std::nullopt, start, pending,
-                        std::make_shared<const LabSource>(LabSource{q.fileName, q.source, outcome->launch.kernelName}));
+  auto loaded = prepare(std::move(*run), std::move(resources), std::nullopt, start, pending);
   if (!loaded) {
     result->viewsNote = loaded.error().message;
     return loaded;

@@ -153,11 +153,9 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
 Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
                                                             std::optional<ReplayInfo> replay,
                                                             std::chrono::steady_clock::time_point start,
-                                                            PendingAnalysis& pending,
-                                                            std::shared_ptr<const LabSource> lab) {
+                                                            PendingAnalysis& pending) {
   auto loaded = std::make_shared<LoadedRun>();
   loaded->replay = std::move(replay);
-  loaded->lab = std::move(lab);
   finishInto(*loaded, std::move(run), FinishOptions{.timeline = true, .startedAt = start});
   std::shared_ptr<const LoadedRun> shared = std::move(loaded);
   pending = PendingAnalysis{shared, std::move(resources)};  // analysed by loop() once handed over

@@ -31,7 +31,6 @@ inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
 // a slider change is not held up by the analysis (tens of milliseconds at 64^3).
 struct LoadedRun : FinishedRun {
   std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
-  std::shared_ptr<const LabSource> lab;  // set when the Lab tab ran it: the student's source
 };
 
 struct RunRequest {
@@ -89,7 +88,7 @@ class RunWorker {
   Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
                                                    std::optional<ReplayInfo> replay,
                                                    std::chrono::steady_clock::time_point start,
-                                                   PendingAnalysis& pending, std::shared_ptr<const LabSource> lab = nullptr);
+                                                   PendingAnalysis& pending);
   // The Lab tab's job: runLab or gradeExercise in a child process (lab_worker.cpp); its run, if
   // any, is prepared like any other and the rest left in labResult_ for loop() to hand over.
   Result<std::shared_ptr<const LoadedRun>> executeLab(const RunRequest& request, PendingAnalysis& pending,
