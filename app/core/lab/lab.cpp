@@ -291,6 +291,12 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   return Ok{};
 }
 
+// The name once the kernel's own name is known (empty: it could not be read).
+std::string timingName(const std::string& kernel, const LabRequest& q) {
+  std::string given;
+  for (const LabDefine& d : q.defines) given += " " + d.name + "=" + d.value;
+  return (kernel.empty() ? q.fileName : kernel + " (" + q.fileName + ")") + given;
+}
 // What --cuda-time measured, as the outcome's verdict and timing.
 Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r) {
   const LabLaunch& L = o.launch;
@@ -298,7 +304,7 @@ Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r)
   o.gpu = r.gpu;
   TimingResult t;
   t.what.kind = TimedKind::Lab;
-  t.what.name = labTimingName(q);
+  t.what.name = timingName(o.launch.kernelName, q);  // the kernel that was compiled, not read again
   t.what.config.dims = L.dims;
   t.what.config.seed = q.seed;
   t.what.config.blockX = int(L.block.x);
@@ -385,13 +391,9 @@ Result<LabOutcome> timeLab(const LabRequest& q, const TimingOptions& options) {
 
 std::string labTimingName(const LabRequest& q) {
   std::vector<std::pair<std::string, std::string>> defines;
-  std::string given;
-  for (const LabDefine& d : q.defines) {
-    defines.emplace_back(d.name, d.value);
-    given += " " + d.name + "=" + d.value;
-  }
+  for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
   auto kernel = readKernelSource(applyDefines(withoutByteOrderMark(q.source), defines), q.fileName);
-  return (kernel ? kernel->name + " (" + q.fileName + ")" : q.fileName) + given;
+  return timingName(kernel ? kernel->name : std::string(), q);
 }
 
 namespace {
