@@ -404,7 +404,7 @@ int runApp(const AppOptions& options) {
     glfwGetFramebufferSize(platform.window, &drawWidth, &drawHeight);
     const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
     if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
-    if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
+    if (state.lesson.presenter || state.view.fontScaleFromScreen) state.view.fontScale = presenterFontScale(float(drawHeight));
     prepareAnimationFrame(state);
 
     refreshStyle(fonts, state, style);

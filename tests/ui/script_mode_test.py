@@ -217,8 +217,11 @@ def tallest_text_run(image, window, threshold=150):
 
 class Presentation(unittest.TestCase):
     def test_presentation_mode_enlarges_text(self):
+        # At 1080 lines presentation mode's text is 1.75x (it grows with the screen's height as
+        # the projector layout's does: 1080 / 617).
         folder, _ = run_app("preset book-4x4\nscreenshot @normal.png\nlayout @normal.json\n"
-                            "set presentation on\nwait\nscreenshot @big.png\nlayout @big.json\nquit\n")
+                            "set presentation on\nwait\nscreenshot @big.png\nlayout @big.json\nquit\n",
+                            extra_args=("--size", "1920x1080"))
         sizes = []
         for name in ("normal", "big"):
             layout = json.load(open(os.path.join(folder, name + ".json")))

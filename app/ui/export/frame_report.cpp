@@ -153,7 +153,9 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.field("cellWidth", double(g.cellWidth)).field("cellHeight", double(g.cellHeight));
     j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx));
     writeMarks(j, state.layout.marks, g.name);
-    j.endObject();
+    j.key("texts").beginArray();
+    for (const GridRect::CellText& t : g.texts) j.beginArray().value(t.row).value(t.col).value(t.text).endArray();
+    j.endArray().endObject();
   }
   j.endArray();
   writeWarpRequests(j, state.layout.warpRequests);
@@ -178,7 +180,10 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.endArray();
   j.field("width", double(src.width)).field("widestLine", double(src.widestLine));
   j.field("firstLine", src.firstLine).field("fontPx", double(src.fontPx)).field("textHeight", double(src.textHeight));
-  j.field("visibleHeight", double(src.visibleHeight)).endObject();
+  j.field("visibleHeight", double(src.visibleHeight));
+  j.key("folded").beginArray();
+  for (const auto& [first, last] : src.folded) j.beginArray().value(first).value(last).endArray();
+  j.endArray().endObject();
   // The classroom's view: the step in words, the followed thread, the shading, the granularity.
   j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx))
       .field("height", double(state.layout.captionHeight)).endObject();
@@ -204,11 +209,18 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
   j.field("exported", state.view.exported);
   j.key("windows").beginArray();
-  for (const WindowRect& w : state.layout.windows)
+  for (const WindowRect& w : state.layout.windows) {
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
         .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab)
         .field("contentWidth", double(w.contentWidth)).field("contentHeight", double(w.contentHeight))
-        .field("innerWidth", double(w.innerWidth)).field("innerHeight", double(w.innerHeight)).endObject();
+        .field("innerWidth", double(w.innerWidth)).field("innerHeight", double(w.innerHeight));
+    j.key("tabs").beginArray();
+    for (const WindowRect::Tab& t : w.tabs)
+      j.beginObject().field("label", t.label).field("width", double(t.width)).field("needed", double(t.needed)).endObject();
+    j.endArray().key("behindMore").beginArray();
+    for (const std::string& name : w.behindMore) j.value(name);
+    j.endArray().endObject();
+  }
   j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);

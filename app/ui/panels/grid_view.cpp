@@ -66,7 +66,7 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
     draw->AddRect(ImVec2(lo.x + 1.0f, lo.y + 1.0f), ImVec2(hi.x - 1.0f, hi.y - 1.0f), theme.ringEdge, 0.0f, 0, 2.0f);
   }
   layout.grids.push_back({request.name, origin.x, origin.y, size.x, size.y, image.rows, image.cols, side, side,
-                          image.outlinePx, image.highlightPx});
+                          image.outlinePx, image.highlightPx, {}});
   if (!ImGui::IsItemHovered()) return std::nullopt;
   const ImVec2 mouse = ImGui::GetMousePos();
   const int col = int((mouse.x - origin.x) / side), row = int((mouse.y - origin.y) / side);

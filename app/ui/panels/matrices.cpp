@@ -130,7 +130,7 @@ std::string runningSumText(const Timeline& timeline, Cursor c, int row, int col)
 
 // The running Pvalue written in each P cell that is wide enough for it (fig. 5.8's last
 // column, read off the screen); the tooltip always has it.
-void drawRunningSums(const GridRect& g, const Timeline& timeline, Cursor c, const Theme& theme) {
+void drawRunningSums(GridRect& g, const Timeline& timeline, Cursor c, const Theme& theme) {
   const KernelLaunch& L = timeline.trace().launch;
   if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + 4.0f || g.cellHeight < ImGui::GetTextLineHeight()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -138,13 +138,20 @@ void drawRunningSums(const GridRect& g, const Timeline& timeline, Cursor c, cons
     for (int col = 0; col < int(L.l) && col < g.cols; ++col) {
       const PartialSum* p = timeline.runningSum(c, r, col);
       if (!p) continue;
-      char text[24];
-      std::snprintf(text, sizeof text, "%.3g", double(p->sum));
-      const ImVec2 size = ImGui::CalcTextSize(text);
+      // Three significant digits where they fit, fewer where not: a small sum such as
+      // -0.000123 is written -0.0001 or -1e-04 rather than left out of its cell.
+      char text[24] = "";
+      ImVec2 size;
+      for (const char* format : {"%.3g", "%.2g", "%.1g", "%.0e"}) {
+        std::snprintf(text, sizeof text, format, double(p->sum));
+        size = ImGui::CalcTextSize(text);
+        if (size.x + 4.0f <= g.cellWidth) break;
+      }
       if (size.x + 4.0f > g.cellWidth) continue;
       const ImVec2 at(g.x + g.cellWidth * (float(col) + 0.5f) - size.x * 0.5f, g.y + g.cellHeight * (float(r) + 0.5f) - size.y * 0.5f);
       draw->AddText(ImVec2(at.x + 1, at.y + 1), theme.background, text);  // a shadow: legible on any fill
       draw->AddText(at, theme.panelText, text);
+      g.texts.push_back({r, col, text});
     }
 }
 
@@ -309,8 +316,8 @@ void drawMatricesPanel(PanelContext& ctx) {
     ctx.emit(SelectBlock{o.bx, o.by});
     ctx.emit(FollowThread{o.tx, o.ty});
   }
-  const GridRect* rects[3] = {};  // N, M, P as drawn
-  for (const GridRect& g : ctx.layout.grids)
+  GridRect* rects[3] = {};  // N, M, P as drawn
+  for (GridRect& g : ctx.layout.grids)
     for (int i = 0; i < 3; ++i)
       if (g.name == std::array{"N", "M", "P"}[std::size_t(i)]) rects[i] = &g;
   if (shading && rects[0] && rects[1] && loadStep >= 0) {

@@ -51,8 +51,22 @@ struct Rect {
 // panel the source's too.
 // The ladder's tiles (Nds [bk][bn], rung 8's ring of stages) need a wider column than the
 // book's 2x2 ones, and its matrices (32x32 and more) are no longer cells to read one by one.
-Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, PresenterRoom room, bool wideTiles) {
-  const float W = display.x, H = display.y;
+// What decides where the slots go this frame.
+struct SlotPlan {
+  ImVec2 display;
+  float fontScale = 1;
+  bool presenter = false;
+  float lifeH = 0;  // the projector's panel under the lesson's text (0: none)
+  float bandH = 0;  // the normal layout's timeline band
+  float lowerLeftH = 0;  // the normal layout's panel under the controls (the Counters)
+  PresenterRoom room = PresenterRoom::Centre;
+  bool wideTiles = false;
+};
+
+Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {
+  const float W = plan.display.x, H = plan.display.y, fontScale = plan.fontScale, lifeH = plan.lifeH;
+  const PresenterRoom room = plan.room;
+  const bool wideTiles = plan.wideTiles;
   const float left = std::round(W * 0.2f), right = std::round(W * 0.29f);
   const float side = std::round(W * (wideTiles ? 0.2f : 0.115f));
   const float centreW = W - left - right, matricesW = centreW - side;
@@ -75,18 +89,18 @@ Rect presenterSlotRect(Slot slot, ImVec2 display, float fontScale, float lifeH, 
 }
 
 // Fixed columns so that nothing overlaps at any size down to 1280x720; presentation mode's
-// larger fonts widen the side columns and the timeline band.
-Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float lifeH, PresenterRoom room, bool wideTiles) {
-  if (presenter) return presenterSlotRect(slot, display, fontScale, lifeH, room, wideTiles);
-  const float W = display.x, H = display.y;
-  const float grow = std::pow(fontScale, 0.3f);
+// larger fonts widen the side columns, and the timeline band is as tall as its content.
+Rect slotRect(Slot slot, const SlotPlan& plan) {
+  if (plan.presenter) return presenterSlotRect(slot, plan);
+  const float W = plan.display.x, H = plan.display.y;
+  const float grow = std::pow(plan.fontScale, 0.3f);
   const float left = std::round(std::clamp(W * 0.21f * grow, 240.0f, W * 0.34f));
   const float right = std::round(std::clamp(W * 0.26f * grow, 260.0f, W * 0.36f));
-  const float bottom = std::round(std::clamp(130.0f * fontScale, 110.0f, H * 0.40f));
+  const float bottom = plan.bandH, lowerLeft = plan.lowerLeftH;
   const float centerW = W - left - right;
   switch (slot) {
-    case Slot::Left: return {0, 0, left, std::round(H * 0.66f)};
-    case Slot::LeftBottom: return {0, std::round(H * 0.66f), left, H - std::round(H * 0.66f)};
+    case Slot::Left: return {0, 0, left, H - lowerLeft};
+    case Slot::LeftBottom: return {0, H - lowerLeft, left, lowerLeft};
     case Slot::Center: return {left, 0, centerW, H - bottom};
     case Slot::Bottom: return {left, H - bottom, centerW, bottom};
     case Slot::RightTop: return {W - right, 0, right, std::round(H * 0.36f)};
@@ -95,6 +109,25 @@ Rect slotRect(Slot slot, ImVec2 display, float fontScale, bool presenter, float 
       return {W - right, std::round(H * 0.66f), right, H - std::round(H * 0.66f)};
   }
   return {0, 0, W, H};
+}
+
+// The normal layout's timeline band: as tall as its content was last frame (the step in words
+// wraps to two or three lines in large text), so the transport is never scrolled off screen.
+float timelineBandHeight(ImVec2 display, float fontScale) {
+  float wanted = 130.0f * fontScale;
+  if (const ImGuiWindow* w = ImGui::FindWindowByName("Timeline"); w && w->ContentSize.y > 0)
+    wanted = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
+  return std::round(std::clamp(wanted, 110.0f, display.y * 0.40f));
+}
+
+// The normal layout's panel under the controls: as tall as its content was last frame (the
+// Counters' rows whole, the last one too), between a third and a half of the height; the
+// controls above it scroll.
+float lowerLeftHeight(ImVec2 display) {
+  float wanted = display.y * 0.34f;
+  if (const ImGuiWindow* w = ImGui::FindWindowByName("##left-bottom"); w && w->ContentSize.y > 0)
+    wanted = w->ContentSize.y + w->WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  return std::round(std::clamp(wanted, display.y * 0.34f, display.y * 0.5f));
 }
 
 // Where a panel goes: its slot, or on a projector the centre for a table too large for a side
@@ -174,6 +207,65 @@ void drawNotice(PanelContext& ctx, const Rect& centre) {
   draw->AddRect(lo, hi, ctx.state.request.error.empty() ? ctx.theme().panelText : ctx.theme().error, 4.0f, 0, 2.0f);
   draw->AddText(nullptr, 0.0f, ImVec2(lo.x + pad, lo.y + pad), ctx.theme().panelText, ctx.layout.notice.c_str(), nullptr,
                 width - 2 * pad);
+}
+
+// The tabs of a slot that fit its bar with their labels whole, the front one always among
+// them, in the registry's order; the others behind a last tab, "+N", that lists them (ImGui
+// would otherwise shrink every label to "Matric..." when large text meets a narrow column).
+std::vector<const PanelEntry*> tabsThatFit(const std::vector<const PanelEntry*>& entries, const PanelEntry* front,
+                                           float avail) {
+  const float gap = ImGui::GetStyle().ItemInnerSpacing.x;
+  auto width = [](std::string_view label) { return ImGui::TabItemCalcSize(std::string(label).c_str(), false).x; };
+  float all = -gap;
+  for (const PanelEntry* p : entries) all += width(p->name) + gap;
+  if (all <= avail) return entries;
+  const std::string more = "+" + std::to_string(entries.size());
+  float used = width(front->name) + gap + width(more);  // the front tab and the "+N" tab
+  std::vector<bool> keep(entries.size(), false);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i] == front) keep[i] = true;
+    else if (used + width(entries[i]->name) + gap <= avail) used += width(entries[i]->name) + gap, keep[i] = true;
+  std::vector<const PanelEntry*> fit;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (keep[i]) fit.push_back(entries[i]);
+  return fit;
+}
+
+// A slot's panels as tabs (the ones that fit whole, and "+N" for the rest); returns the panel
+// drawn, and records each tab's width against its label's in `rect` for the layout tests.
+std::string drawTabs(PanelContext& ctx, const std::vector<const PanelEntry*>& entries, const PanelEntry* front,
+                     const std::string& slotName, WindowRect& rect) {
+  std::string shown;
+  const std::vector<const PanelEntry*> fit = tabsThatFit(entries, front, ImGui::GetContentRegionAvail().x);
+  if (!ImGui::BeginTabBar("tabs")) return shown;
+  const auto active = ctx.state.view.activeTab.find(slotName);
+  for (const PanelEntry* p : fit) {
+    const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
+    if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
+      p->draw(ctx);
+      shown = p->name;
+      ImGui::EndTabItem();
+    }
+  }
+  for (const PanelEntry* p : entries)
+    if (std::find(fit.begin(), fit.end(), p) == fit.end()) rect.behindMore.emplace_back(p->name);
+  if (!rect.behindMore.empty()) {
+    if (ImGui::TabItemButton(("+" + std::to_string(rect.behindMore.size())).c_str(), ImGuiTabItemFlags_Trailing))
+      ImGui::OpenPopup("more panels");
+    if (ImGui::BeginPopup("more panels")) {
+      for (const std::string& name : rect.behindMore)
+        if (ImGui::Selectable(name.c_str())) ctx.emit(ShowPanel{name});
+      ImGui::EndPopup();
+    }
+  }
+  if (const ImGuiTabBar* bar = GImGui->CurrentTabBar)
+    for (const ImGuiTabItem& tab : bar->Tabs)
+      if (tab.LastFrameVisible == ImGui::GetFrameCount())
+        rect.tabs.push_back({bar->GetTabName(&tab), tab.Width, tab.ContentWidth});
+  ImGui::EndTabBar();
+  // A tab clicked by hand is remembered, so the presenter layout shows what was in front.
+  if (!shown.empty() && shown != front->name && active == ctx.state.view.activeTab.end()) ctx.emit(ShowPanel{shown});
+  return shown;
 }
 
 // How much the window's content took this frame against the room inside it.
@@ -266,12 +358,13 @@ void drawPanels(PanelContext& ctx) {
       if (p->slot == Slot::RightBottom && room == PresenterRoom::Whole) room = PresenterRoom::Wide;
     }
   const LoadedRun* run = shownRun(ctx.state);
-  const bool wideTiles = run && ladderSharedShape(run->run.plan.launch).has_value();
+  const SlotPlan plan{display, ctx.state.view.fontScale, presenter, lifeH, timelineBandHeight(display, ctx.state.view.fontScale),
+                      lowerLeftHeight(display), room, run && ladderSharedShape(run->run.plan.launch).has_value()};
   for (int s = 0; s < kSlotCount; ++s) {
     const Slot slot = Slot(s);
     std::vector<const PanelEntry*> entries = slotEntries(slot);
     if (entries.empty()) continue;
-    const Rect r = slotRect(slot, display, ctx.state.view.fontScale, presenter, lifeH, room, wideTiles);
+    const Rect r = slotRect(slot, plan);
     // Nothing in the projector layout: the left column's lower panel when the page names none
     // and no thread is followed, the right column under a wide chart.
     if (r.w <= 0 || r.h <= 0) continue;
@@ -285,25 +378,15 @@ void drawPanels(PanelContext& ctx) {
     const std::string title = entries.size() == 1 ? std::string(entries[0]->name) : "##" + slotName;
     ImGuiWindowFlags flags = kFlags | (entries.size() > 1 ? ImGuiWindowFlags_NoTitleBar : 0);
     std::string shown;  // the panel drawn in this window this frame
-    WindowRect rect{entries.size() == 1 ? std::string(entries[0]->name) : slotName, r.x, r.y, r.w, r.h, ""};
+    WindowRect rect;
+    rect.name = entries.size() == 1 ? std::string(entries[0]->name) : slotName;
+    rect.x = r.x, rect.y = r.y, rect.width = r.w, rect.height = r.h;
     if (ImGui::Begin(title.c_str(), nullptr, flags)) {
       if (entries.size() == 1) {
         entries[0]->draw(ctx);
         shown = entries[0]->name;
-      } else if (ImGui::BeginTabBar("tabs")) {
-        const auto active = ctx.state.view.activeTab.find(slotName);
-        for (const PanelEntry* p : entries) {
-          const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
-          if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
-            p->draw(ctx);
-            shown = p->name;
-            ImGui::EndTabItem();
-          }
-        }
-        ImGui::EndTabBar();
-        // A tab clicked by hand is remembered, so the presenter layout shows what was in front.
-        if (!shown.empty() && shown != front->name && ctx.state.view.activeTab.find(slotName) == ctx.state.view.activeTab.end())
-          ctx.emit(ShowPanel{shown});
+      } else {
+        shown = drawTabs(ctx, entries, front, slotName, rect);
       }
       measureWindow(rect);
     }
@@ -316,7 +399,7 @@ void drawPanels(PanelContext& ctx) {
   for (const std::string* note : {&ctx.state.cudaUnavailable, &ctx.state.analysis.noDevice, &ctx.state.timing.liveUnavailable})
     if (!note->empty()) ctx.layout.gpuNotes.push_back(*note);
   drawKeyHelp(ctx);
-  drawNotice(ctx, slotRect(Slot::Center, display, ctx.state.view.fontScale, presenter, lifeH, room, wideTiles));
+  drawNotice(ctx, slotRect(Slot::Center, plan));
 }
 
 }  // namespace tilescope::ui

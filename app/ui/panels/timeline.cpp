@@ -33,9 +33,10 @@ void drawStepCaption(PanelContext& ctx, const LoadedRun& run, Cursor c, bool pre
   if (font) ImGui::PopFont();
 }
 
-// The transport: start, back, play, forward, end; the step granularity and (off the projector)
-// the speed. On the projector one row, the granularity a short combo, the strip after it.
-void drawTransport(PanelContext& ctx, const Playback& play, bool presenter) {
+// The transport: start, back, play, forward, end; the step granularity and (in small text) the
+// speed. In large text (the projector, presentation mode) one row, the granularity a short
+// combo, the strip after it: the band stays low and the pictures keep the room.
+void drawTransport(PanelContext& ctx, const Playback& play, bool compact) {
   if (ImGui::Button("|<")) ctx.emit(SeekStart{});
   ImGui::SameLine();
   if (ImGui::Button("<")) ctx.emit(Step{-1});
@@ -49,7 +50,7 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool presenter) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) ctx.emit(SeekEnd{});
   constexpr const char* kNames[] = {"phase", "barrier interval", "k step"};
-  if (presenter) {
+  if (compact) {
     // One row: the granularity as a short combo, the strip in the rest of it; speed by + and -.
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("barrier interval").x + ImGui::GetFrameHeight() * 1.5f);
@@ -62,7 +63,7 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool presenter) {
     ImGui::SameLine();
   }
   // Items continue on the same line while they fit (presentation mode's large fonts wrap).
-  if (!presenter) {
+  if (!compact) {
     const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
     sameLineIfFits(ImGui::CalcTextSize("step by").x);
     ImGui::TextUnformatted("step by");
@@ -82,9 +83,9 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool presenter) {
 
 // The strip: one segment per fine step, coloured by kind; phase boundaries drawn over it; the
 // cursor as a bar; click or drag to seek.
-void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool presenter) {
+void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool compact) {
   const Theme& theme = ctx.theme();
-  const float stripH = presenter ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
+  const float stripH = compact ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::InvisibleButton("strip", ImVec2(width, stripH));
@@ -134,8 +135,9 @@ void drawTimelinePanel(PanelContext& ctx) {
   const bool presenter = ctx.state.lesson.presenter;
 
   drawStepCaption(ctx, *run, c, presenter);
-  drawTransport(ctx, play, presenter);
-  drawStrip(ctx, t, c, presenter);
+  const bool compact = presenter || ctx.state.view.presentation;
+  drawTransport(ctx, play, compact);
+  drawStrip(ctx, t, c, compact);
 
   if (presenter) return;  // the caption says where we are
   // Where we are, in words.

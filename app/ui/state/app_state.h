@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/warp_requests.h"
@@ -33,7 +34,8 @@ struct Playback {
 
 struct ViewOptions {
   bool presentation = false;  // high contrast, thicker lines, larger fonts
-  float fontScale = 1.0f;     // 1..3; presentation mode starts at 1.75
+  float fontScale = 1.0f;     // 1..3
+  bool fontScaleFromScreen = false;  // presentation mode's text grows with the screen's height until set by hand
   Palette palette = Palette::OkabeIto;
   bool fullscreen = false;
   std::map<std::string, std::string> activeTab;  // slot name -> panel to bring to front
@@ -77,6 +79,11 @@ struct GridRect {
   float x = 0, y = 0, width = 0, height = 0;
   int rows = 0, cols = 0;
   float cellWidth = 0, cellHeight = 0, outlinePx = 0, highlightPx = 0;
+  struct CellText {
+    int row = 0, col = 0;
+    std::string text;
+  };
+  std::vector<CellText> texts;  // what is written in its cells (P's running sums)
 };
 struct WindowRect {
   std::string name;
@@ -85,6 +92,14 @@ struct WindowRect {
   // What the window's content took this frame (ImGui's cursor extent), against the room inside
   // it: content larger than the room is cut off or scrolled (the layout tests check it).
   float contentWidth = 0, contentHeight = 0, innerWidth = 0, innerHeight = 0;
+  // Its tab bar's tabs as drawn: each label's width against the width its label needs (a tab
+  // narrower than that shows its label cut, "Matric..."), and the tabs left behind "+N".
+  struct Tab {
+    std::string label;
+    float width = 0, needed = 0;
+  };
+  std::vector<Tab> tabs;
+  std::vector<std::string> behindMore;
 };
 // The Source panel as drawn this frame: which file, which lines the step highlights, and
 // whether any line was wider than the panel (it never is: long lines wrap).
@@ -100,6 +115,7 @@ struct SourceRect {
   float fontPx = 0;       // the code's font size
   float textHeight = 0;   // every shown line, wrapped, stacked
   float visibleHeight = 0;  // the room for them: textHeight > visibleHeight means it scrolls
+  std::vector<std::pair<int, int>> folded;  // the presenter's folded runs of lines (first, last), each one marked line
 };
 // The Thread life panel's entries as drawn (thread_life.h): text, done / current / ahead, box.
 struct LifeTokenRect {

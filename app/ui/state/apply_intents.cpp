@@ -50,10 +50,12 @@ void bringToFront(AppState& state, Slot slot, const std::string& name) {
   state.view.slotPanel[std::string(slotTitle(slot))] = name;
 }
 
-// Presentation mode's large text; the projector layout is presentation mode without the controls.
+// Presentation mode's large text, growing with the screen as the projector layout's does (1.75x
+// at 1080 lines, 1.17x at 720); the projector layout is presentation mode without the controls.
 void setPresentation(AppState& state, bool on) {
   state.view.presentation = on;
-  state.view.fontScale = on ? 1.75f : 1.0f;
+  state.view.fontScaleFromScreen = on;
+  if (!on) state.view.fontScale = 1.0f;
 }
 
 // Intents that start a run: a new launch, a preset, a trace file, a lab kernel.
@@ -140,7 +142,10 @@ void applyViewIntent(AppState& state, const Intent& intent) {
   std::visit(Overloaded{
                  [&](const SetPresentation& i) { setPresentation(state, i.on); },
                  [&](const TogglePresentation&) { setPresentation(state, !state.view.presentation); },
-                 [&](const SetFontScale& i) { state.view.fontScale = std::clamp(i.scale, 1.0f, 3.0f); },
+                 [&](const SetFontScale& i) {
+                   state.view.fontScale = std::clamp(i.scale, 1.0f, 3.0f);
+                   state.view.fontScaleFromScreen = false;
+                 },
                  [&](const SetPalette& i) { state.view.palette = i.palette; },
                  [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
                  [&](const ShowPanel& i) {
