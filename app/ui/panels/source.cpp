@@ -1,12 +1,16 @@
 // Source: the kernel that ran, as written (embedded at build time by kernels/), without its
 // facts, with the lines of the current step's events highlighted and the newest event's
 // line marked. Long lines wrap under themselves, so no statement is cut off at any width. The
-// projector layout shows the kernel whole: it leaves out the file's header comment and picks
-// the largest code font at which every line fits the panel without scrolling.
+// projector layout never scrolls: it leaves out the file's header comment and picks the largest
+// code font at which every line fits the panel; a kernel too long for that at a readable size
+// (0.6 of the text's, the ladder's top rungs) shows the lines of the current step with as many
+// lines around them as fit, and folds the others into marked lines ("... lines 12-30 ...").
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +24,7 @@ namespace {
 struct CodeLine {
   int number;
   std::string_view text;
+  int foldedTo = 0;  // > 0: a marker standing for lines number..foldedTo, folded away
 };
 
 // Where a statement starts, and how far it is indented (bounded, so deep code still has room).
@@ -32,7 +37,9 @@ float indentOf(std::string_view line, const Layout& l, float avail) {
   return std::min(float(code) * l.space, avail * 0.25f);
 }
 
-float lineHeight(std::string_view line, const Layout& l, float avail) {
+float lineHeight(const CodeLine& codeLine, const Layout& l, float avail) {
+  if (codeLine.foldedTo) return l.lineH;
+  const std::string_view line = codeLine.text;
   const std::size_t code = std::min(line.find_first_not_of(' '), line.size());
   const std::string_view statement = line.substr(code);
   const float wrap = std::max(avail - l.numberWidth - indentOf(line, l, avail), l.numberWidth);
@@ -48,8 +55,94 @@ Layout currentLayout() {
 float codeHeight(const std::vector<CodeLine>& lines, float avail) {
   const Layout l = currentLayout();
   float h = 0;
-  for (const CodeLine& line : lines) h += lineHeight(line.text, l, avail);
+  for (const CodeLine& line : lines) h += lineHeight(line, l, avail);
   return h;
+}
+
+bool fitsAt(ImFont* font, const std::vector<CodeLine>& lines, float avail, float room) {
+  ImGui::PushFont(font);
+  const bool fits = codeHeight(lines, avail) <= room;
+  ImGui::PopFont();
+  return fits;
+}
+
+// The kernel's lines split, numbered from 1; on a projector without the file's header comment
+// (the lesson's text describes the file there).
+std::vector<CodeLine> codeLines(std::string_view text, bool dropHeader) {
+  std::vector<CodeLine> lines;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    lines.push_back({int(lines.size()) + 1, text.substr(0, nl)});
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  }
+  std::size_t first = 0;
+  while (dropHeader && first < lines.size()) {
+    const std::string_view l = lines[first].text;
+    const std::size_t code = l.find_first_not_of(' ');
+    if (code != std::string_view::npos && l.substr(code, 2) != "//") break;
+    ++first;
+  }
+  if (first < lines.size()) lines.erase(lines.begin(), lines.begin() + std::ptrdiff_t(first));
+  return lines;
+}
+
+// The lines kept within `radius` of an anchor (the current step's lines), with the signature
+// (up to the line that opens the body) and the last line; every other run of two lines or more
+// becomes one marker line, so what is left out is said, never silently scrolled away.
+std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius) {
+  std::vector<bool> keep(lines.size(), false);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    keep[i] = true;
+    if (lines[i].text.find('{') != std::string_view::npos) break;
+  }
+  if (!keep.empty()) keep.back() = true;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    for (int a : anchors)
+      if (std::abs(lines[i].number - a) <= radius) keep[i] = true;
+  std::vector<CodeLine> out;
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t end = i;
+    while (end < lines.size() && !keep[end]) ++end;
+    if (end - i >= 2) {
+      out.push_back({lines[i].number, {}, lines[end - 1].number});
+      i = end;
+    } else {
+      out.push_back(lines[i++]);
+    }
+  }
+  return out;
+}
+
+struct CodeView {
+  std::vector<CodeLine> lines;
+  ImFont* font;
+};
+
+// The projector's view of the code, never below a readable size (0.6 of the text's): whole at
+// the largest size that fits; else folded around the current step at the largest size that
+// keeps ten lines around it (a loop's body), else at the smallest with as many as fit.
+CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& anchors, std::span<ImFont* const> fonts,
+                       float minPx, float avail, float room) {
+  std::vector<ImFont*> readable;
+  for (ImFont* font : fonts)
+    if (font->FontSize >= minPx - 0.01f) readable.push_back(font);
+  if (readable.empty()) readable.push_back(fonts.front());
+  for (ImFont* font : readable)
+    if (fitsAt(font, lines, avail, room)) return {lines, font};
+  // The widest context that fits, by bisection (more context is never shorter); least - 1 if none.
+  auto widest = [&](ImFont* font, int least) {
+    int lo = least - 1, hi = int(lines.size());
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (fitsAt(font, foldAround(lines, anchors, mid), avail, room)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  constexpr int kContext = 10;
+  for (ImFont* font : readable)
+    if (const int r = widest(font, kContext); r >= kContext) return {foldAround(lines, anchors, r), font};
+  return {foldAround(lines, anchors, std::max(widest(readable.back(), 0), 0)), readable.back()};
 }
 
 }  // namespace
@@ -78,44 +171,24 @@ void drawSourcePanel(PanelContext& ctx) {
   const int64_t current = block->currentEvent(c);
   const int currentLine = current >= 0 ? events[std::size_t(current)].line : -1;
 
-  std::vector<CodeLine> lines;
-  for (std::string_view text = lab ? *source : kernelBody(*source); !text.empty();) {
-    const auto nl = text.find('\n');
-    lines.push_back({int(lines.size()) + 1, text.substr(0, nl)});
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-  }
-  if (presenter) {  // the header comment describes the file; the lesson's text does that on a projector
-    std::size_t first = 0;
-    while (first < lines.size()) {
-      const std::string_view l = lines[first].text;
-      const std::size_t code = l.find_first_not_of(' ');
-      if (code != std::string_view::npos && l.substr(code, 2) != "//") break;
-      ++first;
-    }
-    if (first < lines.size()) lines.erase(lines.begin(), lines.begin() + std::ptrdiff_t(first));
-  }
-
+  std::vector<CodeLine> lines = codeLines(lab ? *source : kernelBody(*source), presenter);
   SourceRect& report = ctx.layout.source;
-  report = SourceRect{path, 0, currentLine, "", std::vector<int>(stepLines.begin(), stepLines.end()), 0.0f, 0.0f};
+  report = SourceRect{};
+  report.file = path;
+  report.currentLine = currentLine;
+  report.stepLines.assign(stepLines.begin(), stepLines.end());
   report.firstLine = lines.empty() ? 1 : lines.front().number;
   report.lines = lines.empty() ? 0 : lines.back().number;
   // The code's font: the mono font, or on a projector the largest size that shows it all.
   ImFont* font = ctx.monoFont;
-  const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize * (presenter ? 0.0f : 1.0f);
-  const float room = ImGui::GetContentRegionAvail().y;
   if (presenter && !ctx.codeFonts.empty()) {
-    // A kernel too long to fit at any size (the ladder's top rungs) keeps a middle size,
-    // readable from the back row, and scrolls to the current line.
-    font = ctx.codeFonts[ctx.codeFonts.size() / 2];
-    for (ImFont* candidate : ctx.codeFonts) {
-      ImGui::PushFont(candidate);
-      const bool fits = codeHeight(lines, avail) <= room;
-      ImGui::PopFont();
-      if (fits) {
-        font = candidate;
-        break;
-      }
-    }
+    std::set<int> anchors = stepLines;
+    if (currentLine >= 0) anchors.insert(currentLine);
+    const float minPx = 0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
+    CodeView view = presenterView(lines, anchors, ctx.codeFonts, minPx, ImGui::GetContentRegionAvail().x,
+                                  ImGui::GetContentRegionAvail().y);
+    lines = std::move(view.lines);
+    font = view.font;
   }
   ImGui::BeginChild("code", ImVec2(0, 0), false);
   if (font) ImGui::PushFont(font);
@@ -126,13 +199,19 @@ void drawSourcePanel(PanelContext& ctx) {
   report.visibleHeight = ImGui::GetWindowHeight();
   float currentY = -1;
   for (const CodeLine& line : lines) {
+    if (line.foldedTo) {  // a marker: which lines are left out, where they are
+      ImGui::TextDisabled("    ... lines %d-%d ...", line.number, line.foldedTo);
+      report.folded.push_back({line.number, line.foldedTo});
+      report.textHeight += lineHeight(line, l, width);
+      continue;
+    }
     const ImVec2 p = ImGui::GetCursorScreenPos();
     // The indentation becomes the text's start, so a wrapped statement continues under itself
     // (ImGui would otherwise break after the leading blanks and leave the number alone).
     const std::size_t code = std::min(line.text.find_first_not_of(' '), line.text.size());
     const float indent = indentOf(line.text, l, width);
     const std::string_view statement = line.text.substr(code);
-    const float height = lineHeight(line.text, l, width);
+    const float height = lineHeight(line, l, width);
     if (stepLines.count(line.number)) {
       const Rgba band = line.number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
       draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + height), (band & 0x00ffffffu) | 0x50000000u);
