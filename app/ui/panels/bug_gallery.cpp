@@ -73,10 +73,11 @@ void hazardReport(PanelContext& ctx) {
   ImGui::PopStyleColor();
   for (std::size_t i = 0; i < std::min<std::size_t>(hazards.size(), 3); ++i) {
     const Hazard& h = hazards[i];
-    ImGui::TextWrapped("  %s in block (%d,%d), phase %d: thread (%d,%d) %s line %d, thread (%d,%d) %s line %d",
-                       std::string(hazardName(h.type)).c_str(), h.blockX, h.blockY, h.phase(), h.first.threadX,
-                       h.first.threadY, h.first.write ? "writes" : "reads", h.first.line, h.second.threadX,
-                       h.second.threadY, h.second.write ? "writes" : "reads", h.second.line);
+    ImGui::TextWrapped("  %s in block (%d,%d), phase %d: %s %s line %d, %s %s line %d",
+                       std::string(hazardName(h.type)).c_str(), h.blockX, h.blockY, h.phase(),
+                       threadName(h.first.threadX, h.first.threadY).c_str(), h.first.write ? "writes" : "reads",
+                       h.first.line, threadName(h.second.threadX, h.second.threadY).c_str(),
+                       h.second.write ? "writes" : "reads", h.second.line);
   }
 }
 
@@ -88,7 +89,11 @@ void drawBugGalleryPanel(PanelContext& ctx) {
   const bool listed = !(ctx.state.lesson.presenter && shownRun(ctx.state) && shownRun(ctx.state)->gallery);
   for (const Bug& bug : listed ? bugGallery() : std::span<const Bug>()) {
     ImGui::PushID(bug.id.data(), bug.id.data() + bug.id.size());
-    const bool open = ImGui::TreeNode("bug", "%.*s", int(bug.title.size()), bug.title.data());
+    // The title wraps beside the node's arrow (a tree node's own label would run past a narrow
+    // column in large text); the node's row stays clickable across the column.
+    const bool open = ImGui::TreeNodeEx("##bug", ImGuiTreeNodeFlags_SpanAvailWidth);
+    ImGui::SameLine();
+    ImGui::TextWrapped("%.*s", int(bug.title.size()), bug.title.data());
     sameLineIfFits(ImGui::CalcTextSize("buggy").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("buggy"))
       if (auto c = bugConfig(bug, false, seed)) ctx.emit(SetConfig{*c});

@@ -113,10 +113,11 @@ void exportButtons(PanelContext& ctx) {
   ImGui::BeginDisabled(!shownRun(ctx.state));
   if (ImGui::Button("Trace file")) ctx.emit(ExportView{ExportKind::TraceFile, ""});
   if (ImGui::IsItemHovered()) tooltip("the run as a .tstrace: opens again with tilescope --open, here or on a laptop");
-  ImGui::SameLine();
+  const float pad = ImGui::GetStyle().FramePadding.x * 2;  // each button on the line where it fits whole
+  sameLineIfFits(ImGui::CalcTextSize("Perfetto JSON").x + pad);
   if (ImGui::Button("Perfetto JSON")) ctx.emit(ExportView{ExportKind::ChromeJson, ""});
   if (ImGui::IsItemHovered()) tooltip("Chrome trace-event JSON: a track per warp, barriers as instants");
-  ImGui::SameLine();
+  sameLineIfFits(ImGui::CalcTextSize("PNG").x + pad);
   if (ImGui::Button("PNG")) ctx.emit(ExportView{ExportKind::Png, ""});
   if (ImGui::IsItemHovered()) tooltip("the window as it is now");
   ImGui::EndDisabled();
@@ -142,7 +143,7 @@ void drawControlsPanel(PanelContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(s.theme.progressFill));
     if (ImGui::Button("Start here: lesson 3,\nTiling and phases")) ctx.emit(OpenLesson{"tiling-and-phases"});
     ImGui::PopStyleColor();
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("x").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("x")) ctx.emit(DismissStartHint{});
     ImGui::TextDisabled("keys: ? or F1");
     ctx.layout.startHint = true;
@@ -219,9 +220,11 @@ void drawControlsPanel(PanelContext& ctx) {
   const bool cudaOk = s.cudaUnavailable.empty();
   int backend = s.request.backend == BackendChoice::Cuda ? 1 : 0;
   ImGui::TextUnformatted("backend");
-  ImGui::SameLine();
+  // Each choice on the line where it fits whole (large text wraps "CUDA" under "emulator").
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  sameLineIfFits(radio + ImGui::CalcTextSize("emulator").x);
   if (ImGui::RadioButton("emulator", backend == 0) && backend != 0) ctx.emit(SetBackend{BackendChoice::Emulator});
-  ImGui::SameLine();
+  sameLineIfFits(radio + ImGui::CalcTextSize("CUDA").x);
   ImGui::BeginDisabled(!cudaOk);
   if (ImGui::RadioButton("CUDA", backend == 1) && backend != 1) ctx.emit(SetBackend{BackendChoice::Cuda});
   ImGui::EndDisabled();

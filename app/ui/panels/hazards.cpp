@@ -20,8 +20,8 @@ void drawHazardsPanel(PanelContext& ctx) {
   if (wrong > 0) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ctx.theme().error), "%zu P elements are wrong "
                                     "(marked in the P grid)", wrong);
   if (hazards.empty()) {
-    ImGui::TextUnformatted("No hazards: every shared address written in a barrier interval is touched by one "
-                           "thread only until the next barrier.");
+    ImGui::TextWrapped("No hazards: every shared address written in a barrier interval is touched by one "
+                       "thread only until the next barrier.");
     return;
   }
   ImGui::Text("%zu hazard groups", hazards.size());

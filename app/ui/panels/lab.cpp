@@ -168,7 +168,9 @@ void drawToolbar(PanelContext& ctx) {
   if (!s.message.empty() && s.messageIsError) {
     ImGui::TextColored(colourOf(ctx.theme().error), "%s", s.message.c_str());
   } else {
-    ImGui::TextDisabled("%s", status.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", status.c_str());  // wrapped: a long source note in large text
+    ImGui::PopStyleColor();
     if (ImGui::IsItemHovered() && !s.message.empty()) tooltip(s.message);
   }
   if (s.replaced) {
@@ -401,17 +403,17 @@ void drawExercises(PanelContext& ctx) {
 void drawOutcome(PanelContext& ctx) {
   const LabState& s = ctx.state.lab;
   const Theme& theme = ctx.theme();
-  if (s.pendingGeneration) {
-    ImGui::Text("%s... %.1f s", s.pendingIsCheck ? "Checking" : "Compiling and running", ctx.state.now - s.startedAt);
-    ImGui::TextDisabled("The kernel runs in a process of its own: Cancel stops it, the app stays responsive.");
-    return;
-  }
-  const LabResult* r = s.result.get();
-  if (!r) {
-    ImGui::TextDisabled("Run the kernel (Ctrl+Enter): the verdict appears here and the run in every view.");
-    return;
-  }
   ImGui::PushTextWrapPos(0.0f);
+  const LabResult* r = s.result.get();
+  if (s.pendingGeneration || !r) {
+    if (s.pendingGeneration)
+      ImGui::Text("%s... %.1f s", s.pendingIsCheck ? "Checking" : "Compiling and running", ctx.state.now - s.startedAt);
+    ImGui::TextDisabled("%s", s.pendingGeneration
+                                  ? "The kernel runs in a process of its own: Cancel stops it, the app stays responsive."
+                                  : "Run the kernel (Ctrl+Enter): the verdict appears here and the run in every view.");
+    ImGui::PopTextWrapPos();
+    return;
+  }
   if (!r->error.empty()) {
     ImGui::TextColored(colourOf(theme.error), "The lab did not run it: %s", plainQuotes(r->error).c_str());
     ImGui::PopTextWrapPos();
@@ -462,11 +464,17 @@ void drawLabPanel(PanelContext& ctx) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::round(std::clamp(avail.x * 0.36f, ImGui::GetFontSize() * 13.0f, ImGui::GetFontSize() * 22.0f));
-  const float outcome = std::round(std::max(avail.y * 0.3f, ImGui::GetTextLineHeightWithSpacing() * 5.0f));
+  // The editor beside the launch settings where that leaves it 72 columns (the reference's
+  // kernels whole), else across the whole width with the settings beside the verdict under it.
+  if (ctx.monoFont) ImGui::PushFont(ctx.monoFont);
+  const float column = ImGui::CalcTextSize("0").x;
+  if (ctx.monoFont) ImGui::PopFont();
+  const bool besideEditor = avail.x - side - style.ItemSpacing.x >= column * (72 + 6);
+  const float outcome = std::round(std::max(avail.y * (besideEditor ? 0.3f : 0.42f), ImGui::GetTextLineHeightWithSpacing() * 5.0f));
   const float editorH = std::max(avail.y - outcome - style.ItemSpacing.y, ImGui::GetFontSize() * 4.0f);
-  drawEditor(ctx, avail.x - side - style.ItemSpacing.x, editorH);
-  ImGui::SameLine();
-  ImGui::BeginChild("side", ImVec2(side, editorH), false);
+  drawEditor(ctx, besideEditor ? avail.x - side - style.ItemSpacing.x : avail.x, editorH);
+  if (besideEditor) ImGui::SameLine();
+  ImGui::BeginChild("side", ImVec2(side, besideEditor ? editorH : 0), false);
   if (ImGui::BeginTabBar("labtabs")) {
     const std::string& forward = ctx.state.lab.sideTab;
     if (!forward.empty()) ctx.emit(LabIntent{LabShowSide{""}});  // brought forward once; then the user's choice
@@ -481,6 +489,7 @@ void drawLabPanel(PanelContext& ctx) {
     ImGui::EndTabBar();
   }
   ImGui::EndChild();
+  if (!besideEditor) ImGui::SameLine();
   ImGui::BeginChild("outcome", ImVec2(0, 0), true);
   drawOutcome(ctx);
   ImGui::EndChild();

@@ -60,8 +60,13 @@ void drawOccupancyPanel(PanelContext& ctx) {
   if (!analysis) return;
   KernelResources r = analysis->resources;
   int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-  ImGui::SliderInt("registers / thread", regs, 1, d.maxRegistersPerThread);
+  // The slider with its label beside it, or above it where the column is too narrow for both.
+  const char* label = "registers / thread";
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const bool labelAbove = avail * 0.5f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x > avail;
+  if (labelAbove) ImGui::TextUnformatted(label);
+  ImGui::SetNextItemWidth(labelAbove ? avail : avail * 0.5f);
+  ImGui::SliderInt(labelAbove ? "##registers / thread" : label, regs, 1, d.maxRegistersPerThread);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
   ImGui::PopStyleColor();

@@ -74,6 +74,20 @@ struct DataBounds {
   }
 };
 
+// Whether any of the polylines passes through the box lo..hi (sampled every two pixels).
+bool crossesAny(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2 hi) {
+  for (const std::vector<ImVec2>& pts : lines)
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      const ImVec2 a = pts[i - 1], b = pts[i];
+      const int steps = std::max(1, int(std::hypot(b.x - a.x, b.y - a.y) / 2.0f));
+      for (int k = 0; k <= steps; ++k) {
+        const float t = float(k) / float(steps), x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t;
+        if (x >= lo.x && x <= hi.x && y >= lo.y && y <= hi.y) return true;
+      }
+    }
+  return false;
+}
+
 }  // namespace
 
 Rgba seriesColour(const Theme& t, Family f, int rung) {
@@ -224,6 +238,7 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
   const PlotPath* hoveredPath = nullptr;
   draw->PushClipRect(pMin, pMax, true);
   std::vector<PlotPathRect> pathRects;
+  std::vector<std::vector<ImVec2>> drawnPaths;  // on screen, so that a line's label avoids them
   for (const PlotPath& path : spec.paths) {
     PlotPathRect rect{path.label, path.colour, {}};
     std::vector<ImVec2> pts;
@@ -242,20 +257,28 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
       const ImVec2 ts = ImGui::CalcTextSize(path.label.c_str());
       const ImVec2 end(std::min(pts.back().x, pMax.x), std::clamp(pts.back().y, pMin.y, pMax.y));
       // (never left of the data area: a path near its left edge has its label across it)
-      const ImVec2 at(std::max(pMin.x + font * 0.2f, end.x - ts.x - font * 0.4f), std::max(pMin.y + 1.0f, end.y - ts.y - font * 0.2f));
+      // Above the path's end, or under it where the path runs too near the top (a label on the
+      // line would hide the roof it names).
+      const float above = end.y - ts.y - font * 0.2f;
+      const ImVec2 at(std::max(pMin.x + font * 0.2f, end.x - ts.x - font * 0.4f),
+                      above >= pMin.y + 1.0f ? above : std::min(end.y + font * 0.3f, pMax.y - ts.y));
       draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
       draw->AddText(at, path.colour, path.label.c_str());
     }
     pathRects.push_back(std::move(rect));
+    drawnPaths.push_back(std::move(pts));
   }
   std::vector<PlotLineRect> lineRects;
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(toScreen(xr.lo, l.y).y);
     dashedLine(draw, ImVec2(pMin.x, y), ImVec2(pMax.x, y), l.colour, 1.5f * px + 0.5f, font * 0.6f);
     const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-    // Above the line, at the right; below it when the line hugs the top.
-    const float ty = y - ts.y - font * 0.15f >= pMin.y ? y - ts.y - font * 0.15f : y + font * 0.2f;
-    const ImVec2 at(std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f), ty);
+    // Above the line, at the right; below it when the line hugs the top or a path (a roof)
+    // runs through the room above, so the label never covers what it is compared with.
+    const float x = std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f);
+    const float above = y - ts.y - font * 0.15f, below = y + font * 0.2f;
+    const bool aboveFree = above >= pMin.y && !crossesAny(drawnPaths, ImVec2(x - 2, above), ImVec2(x + ts.x + 2, above + ts.y));
+    const ImVec2 at(x, aboveFree || below + ts.y > pMax.y ? std::max(above, pMin.y) : below);
     draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
     draw->AddText(at, l.colour, l.label.c_str());
     lineRects.push_back({l.label, l.y, y, l.colour});

@@ -164,7 +164,7 @@ void drawSweepControls(PanelContext& ctx, const TimingState& t) {
                       "process of its own (a kernel that hangs or crashes stops the sweep, not the app). Each size is "
                       "verified first; a wrong result is not timed. Its traced run, hazards included, is the Lab tab's Run.");
   }
-  if (!t.lastSweep.empty()) ImGui::TextDisabled("%s", t.lastSweep.c_str());
+  if (!t.lastSweep.empty()) disabledWrapped(t.lastSweep);
   setView(ctx, v);
 }
 
@@ -227,7 +227,10 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
                           theme.highlight, ceil.peakDerivation});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
-  const float footer = roomForFooter ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
+  const float footer = roomForFooter ? ImGui::CalcTextSize(footerText.c_str(), nullptr, false, avail.x).y +
+                                           ImGui::GetStyle().ItemSpacing.y
+                                     : 0.0f;
   spec.size = ImVec2(avail.x, std::max(avail.y - footer, ImGui::GetFontSize() * 12.0f));
   const PlotInteraction in = drawPlot(spec, theme, ctx.layout);
   if (in.legendClicked) {
@@ -235,7 +238,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
     v.toggled[spec.series[*in.legendClicked].name] = false;
     setView(ctx, v);
   }
-  if (roomForFooter) ImGui::TextDisabled("Peak: %s", ceil.peakDerivation.c_str());
+  if (roomForFooter) disabledWrapped(footerText);
 }
 
 // --- The lecture's block-shape table ----------------------------------------------------
