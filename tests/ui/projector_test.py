@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Issue 18, the projector and the eye, through script mode: every page of every lesson in the
 presenter layout at 1280x800 and 1920x1080 (classroom_test.py does 1280x720 with the same
-checks) shows the panels its `panels` line names, and (not yet: expected failures) cuts nothing; a refused setting keeps the last picture and says why over
-the centre; on a machine without a GPU no CUDA error string reaches the screen; the first
+checks) shows the panels its `panels` line names and cuts nothing; presentation mode (P) in the
+normal layout grows with the screen and cuts no tab or text; a refused setting keeps the last
+picture and says why over the centre; on a machine without a GPU no CUDA error string reaches the screen; the first
 screen's "Start here" prompt goes once a lesson is open. Expected values come from the lesson
 files, the issue's figures and the book's 4x4 example, not from the app. Standard library only."""
 import os
