@@ -55,8 +55,11 @@ tmaKernel(float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mMa
   constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
   constexpr int NSPAN = WN / (TN / 4);
   constexpr int MSTAGE = BM * BK, NSTAGE = BK * BN;
-  extern __shared__ __align__(1024) unsigned char raw[];
-  float* base = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
+  // The offset is taken on the shared array itself (2026-11-25): rounding a generic address
+  // through uintptr_t lost the address space, and every fragment read was a generic LD.E.128
+  // with 64-bit addresses instead of an LDS.128 (sweeps 1 and 2 of 2026-11-24 ran that way).
+  extern __shared__ __align__(1024) float raw[];
+  float* base = raw + ((1024u - (smem(raw) & 1023u)) & 1023u) / 4;
   float* Mds = base;
   float* Nds = base + ST * MSTAGE;
   uint64_t* full = reinterpret_cast<uint64_t*>(Nds + ST * NSTAGE);
