@@ -24,6 +24,10 @@
 
 __device__ __forceinline__ unsigned sharedAddress(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 
+// `p` moved on to the first float at a shared address that is a multiple of 1024 bytes, where
+// the 128-byte swizzle's pattern of eight 128-byte rows starts (the launch leaves room for it).
+__device__ __forceinline__ float* alignedTo1024(float* p) { return p + (1024u - sharedAddress(p) % 1024u) % 1024u / 4; }
+
 __device__ __forceinline__ void mbarrierInit(uint64_t* bar, unsigned count) {
 #if TILESCOPE_HOPPER
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sharedAddress(bar)), "r"(count) : "memory");

@@ -12,7 +12,12 @@
 // (setmaxnreg.inc), which their 8 x 16 register tiles need.
 //   M is j x k, N is k x l, P is j x l. The copy engine cannot transpose: Mds[s] holds M's
 //   tile as it lies in M (BM rows of BK), so a consumer reads four k steps of one row as a
-//   float4; Nds[s] is BK x BN. Warps split the block's tile into WM x WN warp tiles, lanes
+//   float4; Nds[s] is BK x BN. A warp reads those float4s down a column (eight rows, the same
+//   k): rows of 128 bytes (BK = 32) would all fall in the same four banks, eight requests one
+//   after another. So at BK = 32 the copy engine swizzles M's tile (TileSwizzle::Bytes128): the
+//   16-byte chunk c of row r lands at chunk c ^ (r % 8), the eight rows of a column in eight
+//   bank groups, and the consumers read chunk (kq / 4) ^ (r % 8). The pattern is taken from
+//   the shared address, so Mds starts at a multiple of 1024 bytes. Warps split the block's tile into WM x WN warp tiles, lanes
 //   into TM x TN thread tiles: a thread's rows LANES_M apart (the rows a warp reads at once
 //   are consecutive), its columns in 4-wide pieces NSPAN apart.
 //   Needs sm_90, and k and l multiples of 4 (a tensor map's row stride is a multiple of 16 bytes).
@@ -26,13 +31,13 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   constexpr int NSPAN = WN / (TN / 4);
   constexpr int STAGE_BYTES = (BM * BK + BK * BN) * 4;  // what the copy engine delivers per stage
   constexpr bool REALLOCATE = CONSUMERS == 256;         // the H100's tiling: 2 warpgroups compute
+  constexpr bool SWIZZLE = BK * 4 == 128;                 // M's rows are 128 bytes: swizzled (above)
   static_assert(STAGES <= 8, "the mbarrier arrays hold 8");
   extern __shared__ float tiles[];
-  float* Mds = tiles;                      // [STAGES][BM][BK]
-  float* Nds = tiles + STAGES * BM * BK;   // [STAGES][BK][BN]
-  // A copy's destination must be 128-byte aligned: 8 mbarriers in each array make the static
-  // shared memory 128 bytes, so the tiles after it start aligned (an __align__(128) on tiles
-  // would round every kernel's static shared memory in the module up to 128 bytes).
+  // A copy's destination must be 128-byte aligned, a swizzled one 1024-byte aligned: the
+  // launch asks for 1 KiB more than the tiles, and Mds starts at the first multiple of 1024.
+  float* Mds = alignedTo1024(tiles);       // [STAGES][BM][BK]
+  float* Nds = Mds + STAGES * BM * BK;     // [STAGES][BK][BN], each stage a multiple of 128 bytes
   __shared__ uint64_t full[8];   // full[s]: stage s holds its tiles (all their bytes arrived)
   __shared__ uint64_t empty[8];  // empty[s]: every consumer is done reading stage s
   int rowBase = blockIdx.y * BM, colBase = blockIdx.x * BN;
@@ -82,8 +87,11 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
 #pragma unroll
     for (int kq = 0; kq < BK; kq += 4) {
 #pragma unroll
-      for (int y = 0; y < TM; ++y)  // four k steps of row y at once
-        mFragment[y] = *reinterpret_cast<float4*>(&Mds[(s*BM + warpRow*WM + y*LANES_M + laneRow)*BK + kq]);
+      for (int y = 0; y < TM; ++y) {  // four k steps of row y at once, from its chunk kq / 4
+        int r = s*BM + warpRow*WM + y*LANES_M + laneRow;
+        int chunk = SWIZZLE ? (kq / 4) ^ (r % 8) : kq / 4;
+        mFragment[y] = *reinterpret_cast<float4*>(&Mds[r*BK + chunk*4]);
+      }
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
 #pragma unroll
@@ -134,12 +142,18 @@ struct Facts : RegisterTileFamily {
   static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};
   static constexpr int stages(const Tiling& t) { return t.bm >= 128 ? 4 : 3; }
   static int consumers(const Tiling& t) { return (t.bm / t.wm) * (t.bn / t.wn) * 32; }
-  static int sharedFloats(const Tiling& t) { return stages(t) * (t.bm * t.bk + t.bk * t.bn); }
+  static constexpr TileSwizzle swizzleM(const Tiling& t) {  // the kernel's SWIZZLE
+    return t.bk * 4 == 128 ? TileSwizzle::Bytes128 : TileSwizzle::None;
+  }
+  // The ring, and 1 KiB to start Mds at a multiple of 1024 bytes.
+  static int sharedFloats(const Tiling& t) { return stages(t) * (t.bm * t.bk + t.bk * t.bn) + 256; }
   static constexpr unsigned kMbarrierBytes = 2 * 8 * sizeof(uint64_t);  // full[8] and empty[8]
   static std::string tilingProblem(const Tiling& t) {
     if (t.bm > 256 || t.bn > 256 || t.bk > 256) return "a tensor map's box is at most 256 elements a side";
     if (consumers(t) + 128 > kMaxThreadsPerBlock) return "the consumers and the producer warpgroup exceed 1024 threads";
     if (t.bm * t.bk % 32 || t.bk * t.bn % 32) return "each tile a copy writes starts 128-byte aligned: bm x bk and bk x bn multiples of 32";
+    if (swizzleM(t) == TileSwizzle::Bytes128 && t.bm * t.bk % 256)
+      return "each swizzled tile of M starts 1024-byte aligned: bm x bk a multiple of 256";
     return warpTilingProblem(t, 4 * sharedFloats(t) + int(kMbarrierBytes), kMaxSharedBytesPerBlock);
   }
   static LaunchShape shape(const KernelLaunch& L) {
@@ -167,7 +181,7 @@ struct Facts : RegisterTileFamily {
     return withTiling(kTilings, L.tiling, [&](auto I) {
       constexpr Tiling t = kTilings[decltype(I)::value];
       x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t)>, L, a.M, a.N, a.P, L.j, L.k, L.l,
-               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn));
+               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t)), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None));
     });
   }
 };

@@ -7,6 +7,7 @@ namespace tilescope {
 template <class T>
 class GlobalView;
 struct TensorMapView;  // views_tma.h: a tensor map made over a view of a whole matrix
+enum class TileSwizzle : unsigned char;  // tensor_map_rules.h
 
 // The element `index` of a global matrix, counted from the matrix's first element.
 template <class T>
@@ -81,7 +82,8 @@ class GlobalView {
   HOST_DEVICE const TraceSink& sink() const { return sink_; }
   // Where the view starts, for a tensor map made over it (views_tma.h): a raw pointer no kernel
   // may hold, since its accesses would go unrecorded.
-  friend TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols);
+  friend TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols,
+                                   TileSwizzle swizzle);
   HOST_DEVICE T* data() const { return base_ + offset_; }
 
   T* base_ = nullptr;

@@ -85,6 +85,8 @@ class SharedView {
     v.viewStart_ += n;
     return v;
   }
+  // Where the view starts in memory (for alignment: views_tma.h's alignedTo1024).
+  HOST_DEVICE T* first() const { return storage_ + offset_; }
   // A local pointer declared from it (`float* Nds = Mds_Nds + Mds_sz;`) is an array of its
   // own for the trace: its number and name, its elements counted from where it starts.
   HOST_DEVICE SharedView renamed(int array, const char* name) const {

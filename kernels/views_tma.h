@@ -11,6 +11,7 @@
 #if !defined(__CUDACC__)
 #include "emu/mbarrier.h"
 #endif
+#include "tensor_map_rules.h"
 
 namespace tilescope {
 
@@ -25,10 +26,12 @@ struct TensorMapView {  // 64-byte aligned on the GPU, as its CUtensorMap member
   const float* base = nullptr;
   int rows = 0, cols = 0, boxRows = 0, boxCols = 0;
   MatrixRole role = MatrixRole::Other;
+  TileSwizzle swizzle = TileSwizzle::None;
 };
 
 // The map over a traced view of a whole matrix (rows x cols, row-major), boxes boxRows x boxCols.
-inline TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols) {
+inline TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols,
+                                 TileSwizzle swizzle) {
   TensorMapView m{};
   m.base = matrix.data();
   m.rows = rows;
@@ -36,7 +39,22 @@ inline TensorMapView tensorMapOf(const GlobalView<float>& matrix, int rows, int 
   m.boxRows = boxRows;
   m.boxCols = boxCols;
   m.role = matrix.role();
+  m.swizzle = swizzle;
   return m;
+}
+
+// The view moved on to its first element at a shared address that is a multiple of 1024 bytes
+// (where the 128-byte swizzle's pattern of eight 128-byte rows starts); the launch leaves room.
+// The emulator takes the host address of its arena for the shared one, the model its swizzle
+// uses too. Elements are numbered from the moved start, so the trace is the same either way.
+template <class T>
+HOST_DEVICE SharedView<T, 1> alignedTo1024(const SharedView<T, 1>& v) {
+#if defined(__CUDA_ARCH__)
+  const unsigned long long address = (unsigned long long)__cvta_generic_to_shared(v.first());
+#else
+  const unsigned long long address = reinterpret_cast<unsigned long long>(v.first());
+#endif
+  return v + (long long)((1024 - address % 1024) % 1024 / sizeof(T));
 }
 
 using BarrierAddress = ElementAddress<uint64_t, SharedSite<uint64_t>>;
@@ -103,12 +121,20 @@ HOST_DEVICE void cpAsyncBulkTensor2d(const ElementAddress<float, SharedSite<floa
   ::cpAsyncBulkTensor2d(d.address(true), &map->map, x, y, bar.site.address(true));
 #endif
 #else
-  // The box lies in shared memory as it lies in the matrix: boxRows rows of boxCols elements.
+  // The box lies in shared memory as it lies in the matrix, boxRows rows of boxCols elements;
+  // with the 128-byte swizzle each element's byte address a moves to a ^ (((a >> 7) & 7) << 4)
+  // (its 16-byte chunk XOR the 128-byte row's number within 1024 bytes), as the hardware does.
+  const unsigned long long start = reinterpret_cast<unsigned long long>(d.address(true));
   for (int r = 0; r < map->boxRows; ++r)
     for (int c = 0; c < map->boxCols; ++c) {
       const int row = y + r, col = x + c;
       const bool in = row >= 0 && row < map->rows && col >= 0 && col < map->cols;
-      *d.shifted((long long)r * map->boxCols + c).address(true) = in ? map->base[(long long)row * map->cols + col] : 0.0f;
+      long long slot = (long long)r * map->boxCols + c;
+      if (map->swizzle == TileSwizzle::Bytes128) {
+        const unsigned long long a = start + (unsigned long long)slot * sizeof(float);
+        slot = (long long)((a ^ (((a >> 7) & 7) << 4)) - start) / (long long)sizeof(float);
+      }
+      *d.shifted(slot).address(true) = in ? map->base[(long long)row * map->cols + col] : 0.0f;
     }
   emu::mbarrierCompleteTx(bar.site.address(true), bytes);
   emu::asyncProgress();

@@ -39,14 +39,14 @@ struct LaunchExec {
   // a traced view the map with its matrix (kernels/views_tma.h). A refusal (below sm_90, a
   // row stride the copy engine cannot take) is kept, and the launch then does not happen.
   template <class V>
-  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols) {
+  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols, TileSwizzle swizzle) {
     if constexpr (std::is_pointer_v<V>) {
       CUtensorMap m{};
-      keep(encodeTileMap(m, matrix, nameOf(matrix), rows, cols, boxRows, boxCols));
+      keep(encodeTileMap(m, matrix, nameOf(matrix), rows, cols, boxRows, boxCols, swizzle));
       return m;
     } else {
-      auto m = tensorMapOf(matrix, rows, cols, boxRows, boxCols);
-      keep(encodeTileMap(m.map, m.base, m.role == MatrixRole::M ? "M" : "N", rows, cols, boxRows, boxCols));
+      auto m = tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
+      keep(encodeTileMap(m.map, m.base, m.role == MatrixRole::M ? "M" : "N", rows, cols, boxRows, boxCols, swizzle));
       return m;
     }
   }
@@ -85,9 +85,9 @@ struct AttributeExec {
   }
   // Nothing is launched, so no map is made: an empty one of the right type.
   template <class V>
-  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols) {
+  auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols, TileSwizzle swizzle) {
     if constexpr (std::is_pointer_v<V>) return CUtensorMap{};
-    else return tensorMapOf(matrix, rows, cols, boxRows, boxCols);
+    else return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {

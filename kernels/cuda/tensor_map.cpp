@@ -22,7 +22,7 @@ Result<PFN_cuTensorMapEncodeTiled_v12000> encoder() {
 }  // namespace
 
 Status encodeTileMap(CUtensorMap& out, const float* base, const char* matrix, int rows, int cols, int boxRows,
-                     int boxCols) {
+                     int boxCols, TileSwizzle swizzle) {
   int device = 0, major = 0, minor = 0;
   CUDA_TRY(cudaGetDevice(&device));
   CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -30,7 +30,7 @@ Status encodeTileMap(CUtensorMap& out, const float* base, const char* matrix, in
   if (major < 9)
     return invalidInput("tma-pipeline needs sm_90 (Hopper's copy engine and mbarrier transactions); this GPU is sm_" +
                         std::to_string(major) + std::to_string(minor));
-  if (std::string problem = tensorMapProblem(matrix, rows, cols, boxRows, boxCols); !problem.empty())
+  if (std::string problem = tensorMapProblem(matrix, rows, cols, boxRows, boxCols, swizzle); !problem.empty())
     return invalidInput(problem);
   static const Result<PFN_cuTensorMapEncodeTiled_v12000> encode = encoder();
   if (!encode) return encode.error();
@@ -38,10 +38,12 @@ Status encodeTileMap(CUtensorMap& out, const float* base, const char* matrix, in
   const cuuint64_t strides[1] = {cuuint64_t(cols) * sizeof(float)};  // bytes from one row to the next
   const cuuint32_t box[2] = {cuuint32_t(boxCols), cuuint32_t(boxRows)};
   const cuuint32_t elementStrides[2] = {1, 1};
-  // No swizzle: the tile lies in shared memory as in the matrix, so the kernel indexes it as
-  // written and the emulator copies it as written (a 128-byte swizzle measured 1-2 % faster).
+  // The kernel indexes the swizzled slots itself, and the emulator writes them the same way
+  // (kernels/views_tma.h); a swizzled destination must be 1024-byte aligned.
+  const CUtensorMapSwizzle layout =
+      swizzle == TileSwizzle::Bytes128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
   const CUresult r = (*encode)(&out, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,
-                               elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                               elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, layout,
                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Error{ErrorKind::Failed, "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r))};

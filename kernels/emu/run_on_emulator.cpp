@@ -22,11 +22,13 @@ struct EmulatorExec {
     return withTileWidth(AllTileWidths{}, tile, f);
   }
   // A tensor map over a matrix (rung 8): refused here as cuTensorMapEncodeTiled would refuse it.
-  TensorMapView tensorMap(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols) {
+  TensorMapView tensorMap(const GlobalView<float>& matrix, int rows, int cols, int boxRows, int boxCols,
+                          TileSwizzle swizzle) {
     const char* name = matrix.role() == MatrixRole::M ? "M" : "N";
-    if (std::string problem = tensorMapProblem(name, rows, cols, boxRows, boxCols); !problem.empty() && report.error.empty())
+    if (std::string problem = tensorMapProblem(name, rows, cols, boxRows, boxCols, swizzle);
+        !problem.empty() && report.error.empty())
       report.error = problem;
-    return tensorMapOf(matrix, rows, cols, boxRows, boxCols);
+    return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {

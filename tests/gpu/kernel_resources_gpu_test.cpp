@@ -90,8 +90,9 @@ int handSharedBytes(const LaunchConfig& c) {
       return static16((t.bk * (t.bm + 4) + t.bk * t.bn) * floatBytes);
     case KernelId::DoubleBuffered:
       return 2 * t.bk * (t.bm + 4 + t.bn) * floatBytes;
-    case KernelId::TmaPipeline:  // two static arrays of 8 mbarriers, then the ring: 4 stages at bm 128, else 3
-      return kTmaMbarrierBytes + (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * floatBytes;
+    case KernelId::TmaPipeline:  // two static arrays of 8 mbarriers, then the ring: 4 stages at bm 128, else 3,
+                                 // and 1 KiB to start it at a multiple of 1024 bytes (the swizzle's)
+      return kTmaMbarrierBytes + (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * floatBytes + 1024;
     case KernelId::Naive:
       return 0;
     case KernelId::TiledDynamic:
