@@ -197,6 +197,16 @@ std::string operands(const std::vector<const Event*>& reads) {
     for (const GridCell& c : cellsOf(*e))
       if (std::find(all.begin(), all.end(), c) == all.end()) all.push_back(c);
   if (std::string box = boxName(all, tile, matrix); !box.empty()) return box;
+  // Many scattered pieces (a register tile at the H100's tiling reads eight rows of Mds and four
+  // float4s of Nds a step) are said as their count and span, so the caption stays a line or two.
+  if (reads.size() > 3) {
+    auto [rowLo, rowHi] = std::minmax_element(all.begin(), all.end(), [](auto& a, auto& b) { return a.row < b.row; });
+    auto [colLo, colHi] = std::minmax_element(all.begin(), all.end(), [](auto& a, auto& b) { return a.col < b.col; });
+    auto span = [](int lo, int hi) { return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi); };
+    const bool wide = eventWidth(reads[0]->flags) == 4;
+    return std::to_string(reads.size()) + (wide ? " float4s of " : " values of ") + (tile ? tile : matrix) + " (rows " +
+           span(rowLo->row, rowHi->row) + ", columns " + span(colLo->col, colHi->col) + ")";
+  }
   std::string out;
   for (const Event* e : reads) out += (out.empty() ? "" : ", ") + boxName(cellsOf(*e), tile, matrix);
   return out;
