@@ -9,6 +9,9 @@
 #include <set>
 
 #include "core/analysis/bank_conflicts.h"
+#include "core/analysis/coalescing.h"
+#include "core/analysis/traffic.h"
+#include "core/timeline/timeline.h"
 #include "core/run/run.h"
 #include "core/trace/trace.h"
 #include "test_support.h"
@@ -173,6 +176,27 @@ TEST(TmaPipeline, AtTheH100TilingMsTileIsSwizzledAndItsReadsAreConflictFree) {
     if (r.request.op == Op::ReadM) ++mReads, extra += uint64_t(r.wavefronts - r.minimumWavefronts);
   EXPECT_EQ(mReads, 8u * 2 * 8 * 8) << "8 consumer warps x 2 k tiles x 8 k quads x 8 rows each";
   EXPECT_EQ(extra, 0u) << "swizzled, a warp's read of M is conflict-free";
+}
+
+// A float4 of M holds four k steps of one row here (Mds keeps M's rows), so a k step of the
+// trace spans four k: the multiply-adds counted from the reads must still be j k l, whatever
+// the tiling, in the analyses' FLOPs and in the timeline's counters (each read of M is one
+// value for each of the four k its step's N reads cover, not four).
+TEST(TmaPipeline, MultiplyAddsAreJklAtBothTilings) {
+  for (const auto& [dims, tiling] : {std::pair{Dims{40, 20, 68}, kTeaching}, std::pair{Dims{128, 64, 256}, kH100}}) {
+    const tilescope::Run run = runEmulated(tmaConfig(dims, tiling, freshSeed()), true);
+    ASSERT_TRUE(run.trace);
+    ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+    // k = 20 is no multiple of the teaching tiling's BK = 8: the zero-filled k 20..23 are read
+    // and multiplied too, as the kernel does; count what the kernel computes, k rounded up.
+    const uint64_t kDone = uint64_t((dims.k + tiling.bk - 1) / tiling.bk * tiling.bk);
+    const uint64_t blocksJ = uint64_t((dims.j + tiling.bm - 1) / tiling.bm), blocksL = uint64_t((dims.l + tiling.bn - 1) / tiling.bn);
+    const uint64_t products = blocksJ * tiling.bm * blocksL * tiling.bn * kDone;  // every thread's whole register tile
+    const Traffic t = measureTraffic(*run.trace, analyzeCoalescing(*run.trace));
+    EXPECT_EQ(t.flops, 2 * products) << dims.j << "x" << dims.k << "x" << dims.l;
+    const Timeline tl = Timeline::build(*run.trace);
+    EXPECT_EQ(tl.countersAt(tl.end()).fmas, products);
+  }
 }
 
 }  // namespace

@@ -8,12 +8,13 @@ namespace tilescope {
 
 // Multiply-adds are counted from the k steps: in one step a thread multiplies every M value
 // it read by every N value it read (1 x 1 for the chapter's kernels, TM x TN for a register
-// tile's outer product). Loads count their bytes once: at the global read, not again at a
+// tile's outer product; rung 8's float4 of M holds four k steps of a row, counted once per k).
+// Loads count their bytes once: at the global read, not again at a
 // staged write into shared memory.
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   Traffic t;
   uint64_t multiplyAdds = 0;
-  KStepProducts products;
+  KStepProducts products(wideReadOfMSpansK(trace.launch));
   for (const Event& e : trace.events) {
     const uint64_t width = uint64_t(eventWidth(e.flags));
     if (readsGlobal(e)) t.loadBytes += kElementBytes * width;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/timeline/block_geometry.h"
+#include "core/trace/memory_layout.h"
 #include "kernels/step_rules.h"
 
 namespace tilescope {
@@ -234,7 +235,7 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.pCols_ = launch.l;
   t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
   t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
-  KStepProducts products;
+  KStepProducts products(wideReadOfMSpansK(launch));
   walk([&](std::size_t i, const Event& e, uint64_t key) {
     const int s = t.keyToStep_[key];
     const uint32_t fmas = products.add(e);

@@ -20,6 +20,13 @@ GlobalLayout globalLayout(const KernelLaunch& L) {
 
 SharedLayout sharedLayout(const KernelLaunch& L) { return kernelSharedTiles(L); }
 
+bool wideReadOfMSpansK(const KernelLaunch& L) {
+  if (L.lab) return false;  // a lab kernel's tiles are described by what it wrote, not by facts
+  for (const SharedArrayFacts& a : kernelSharedArrays(L))
+    if (a.matrix == MatrixRole::M) return a.tileRowIsMatrixRow;
+  return false;
+}
+
 std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
   // A fill reads nothing; a staged write's global read was its own event (kStagedRead).
   if ((e.op == Op::LoadM || e.op == Op::LoadN) && !readsGlobal(e)) return std::nullopt;

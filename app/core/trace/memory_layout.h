@@ -35,6 +35,10 @@ using SharedLayout = SharedTileLayout;  // kernels/catalog.h
 
 GlobalLayout globalLayout(const KernelLaunch& launch);
 SharedLayout sharedLayout(const KernelLaunch& launch);  // all zero for naive
+// Whether a 128-bit read of M's tile holds four k steps of one row (rung 8: Mds keeps M's rows
+// as its rows, so a float4 runs along k) rather than four rows at one k (the transposed tiles
+// of the vectorized rungs). The multiply-adds of a k step count such a read once per k.
+bool wideReadOfMSpansK(const KernelLaunch& launch);
 
 // The global byte address of a load of M or N or a store of P; none for zero fills (a
 // boundary check wrote 0 to shared memory and touched no global memory) and other ops.

@@ -84,6 +84,9 @@ inline bool readsGlobal(const Event& e) {
 // other side's values so far, so a step's additions sum to the product.
 class KStepProducts {
  public:
+  // wideMSpansK: a 128-bit read of M holds four k steps of one row (memory_layout.h's
+  // wideReadOfMSpansK), so it is one M value for each of the four k steps its N reads cover.
+  explicit KStepProducts(bool wideMSpansK = false) : wideMSpansK_(wideMSpansK) {}
   uint32_t add(const Event& e) {
     if (!isComputeRead(e) || e.k < 0) return 0;
     if (!first_ || first_->blockX != e.blockX || first_->blockY != e.blockY || first_->threadX != e.threadX ||
@@ -91,13 +94,14 @@ class KStepProducts {
       first_ = &e;
       m_ = n_ = 0;
     }
-    const uint32_t width = uint32_t(eventWidth(e.flags));
     const bool n = e.op == Op::ReadN || e.op == Op::LoadN;
+    const uint32_t width = !n && wideMSpansK_ ? 1u : uint32_t(eventWidth(e.flags));
     (n ? n_ : m_) += width;
     return width * (n ? m_ : n_);
   }
 
  private:
+  bool wideMSpansK_;
   const Event* first_ = nullptr;
   uint32_t m_ = 0, n_ = 0;
 };
