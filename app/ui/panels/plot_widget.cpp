@@ -269,16 +269,28 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     drawnPaths.push_back(std::move(pts));
   }
   std::vector<PlotLineRect> lineRects;
+  // What a line's label must not cover: the paths (roofs) and the series' polylines.
+  std::vector<std::vector<ImVec2>> obstacles = drawnPaths;
+  for (const auto& points : screen) {
+    std::vector<ImVec2>& pts = obstacles.emplace_back();
+    for (const PlotVec& v : points) pts.emplace_back(float(v.x), float(v.y));
+  }
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(toScreen(xr.lo, l.y).y);
     dashedLine(draw, ImVec2(pMin.x, y), ImVec2(pMax.x, y), l.colour, 1.5f * px + 0.5f, font * 0.6f);
     const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-    // Above the line, at the right; below it when the line hugs the top or a path (a roof)
-    // runs through the room above, so the label never covers what it is compared with.
-    const float x = std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f);
+    // Above the line at the right, else below it, else the same at the left: the first place
+    // inside the plot that no path or series runs through, so the label never covers what it
+    // is compared with (a ceiling's series reach it at the right); above at the right if none.
+    const float right = std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f), left = pMin.x + font * 0.4f;
     const float above = y - ts.y - font * 0.15f, below = y + font * 0.2f;
-    const bool aboveFree = above >= pMin.y && !crossesAny(drawnPaths, ImVec2(x - 2, above), ImVec2(x + ts.x + 2, above + ts.y));
-    const ImVec2 at(x, aboveFree || below + ts.y > pMax.y ? std::max(above, pMin.y) : below);
+    ImVec2 at(right, std::max(above, pMin.y));
+    for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
+      if (candidate.y < pMin.y || candidate.y + ts.y > pMax.y) continue;
+      if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
+      at = candidate;
+      break;
+    }
     draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
     draw->AddText(at, l.colour, l.label.c_str());
     lineRects.push_back({l.label, l.y, y, l.colour});
