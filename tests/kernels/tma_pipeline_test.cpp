@@ -194,6 +194,9 @@ TEST(TmaPipeline, MultiplyAddsAreJklAtBothTilings) {
     const uint64_t products = blocksJ * tiling.bm * blocksL * tiling.bn * kDone;  // every thread's whole register tile
     const Traffic t = measureTraffic(*run.trace, analyzeCoalescing(*run.trace));
     EXPECT_EQ(t.flops, 2 * products) << dims.j << "x" << dims.k << "x" << dims.l;
+    // The copy engine reads each block's rows of M and columns of N over all k once, nothing
+    // past the matrix's edge: j x k of M per column of blocks, k x l of N per row of blocks.
+    EXPECT_EQ(t.loadBytes, 4 * (uint64_t(dims.j) * dims.k * blocksL + uint64_t(dims.k) * dims.l * blocksJ));
     const Timeline tl = Timeline::build(*run.trace);
     EXPECT_EQ(tl.countersAt(tl.end()).fmas, products);
   }

@@ -9,8 +9,21 @@ namespace tilescope {
 // Multiply-adds are counted from the k steps: in one step a thread multiplies every M value
 // it read by every N value it read (1 x 1 for the chapter's kernels, TM x TN for a register
 // tile's outer product; rung 8's float4 of M holds four k steps of a row, counted once per k).
-// Loads count their bytes once: at the global read, not again at a
+// Loads count their bytes once: at the global read (a tensor-map copy's at the copy), not again at a
 // staged write into shared memory.
+namespace {
+// The global bytes a tensor-map copy reads (rung 8): its box (bm x bk of M, bk x bn of N) less
+// what lies outside the matrix, which the copy engine fills with zeros without reading.
+uint64_t copiedBytes(const Event& e, const KernelLaunch& L) {
+  const bool m = e.op == Op::CopyM;
+  const int64_t boxRows = m ? L.tiling.bm : L.tiling.bk, boxCols = m ? L.tiling.bk : L.tiling.bn;
+  const int64_t rows = m ? L.j : L.k, cols = m ? L.k : L.l;
+  const int64_t inRows = std::clamp<int64_t>(rows - e.globalRow, 0, boxRows);
+  const int64_t inCols = std::clamp<int64_t>(cols - e.globalCol, 0, boxCols);
+  return uint64_t(inRows * inCols) * kElementBytes;
+}
+}  // namespace
+
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   Traffic t;
   uint64_t multiplyAdds = 0;
@@ -18,6 +31,7 @@ Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   for (const Event& e : trace.events) {
     const uint64_t width = uint64_t(eventWidth(e.flags));
     if (readsGlobal(e)) t.loadBytes += kElementBytes * width;
+    if (e.op == Op::CopyM || e.op == Op::CopyN) t.loadBytes += copiedBytes(e, trace.launch);
     if (e.op == Op::StoreP) t.storeBytes += kElementBytes * width;
     multiplyAdds += products.add(e);
   }
