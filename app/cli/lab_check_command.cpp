@@ -1,11 +1,11 @@
 // tilescope-cli lab check EXERCISE FILE.cu and lab exercises: grading a kernel against an
-// exercise (app/core/lab/exercise.h), for a student or a teacher's script over a class.
+// exercise (app/lab/exercise.h), for a student or a teacher's script over a class.
 #include <fstream>
 #include <sstream>
 
 #include "commands.h"
 #include "core/json_writer.h"
-#include "core/lab/exercise.h"
+#include "lab/exercise.h"
 
 namespace tilescope::cli {
 

@@ -1,6 +1,6 @@
 // tilescope-cli lab: run a kernel of one's own (lab run), time it on the GPU next to cuBLAS
 // (lab time), and grade it against an exercise (lab check, lab exercises). The lab itself is
-// app/core/lab.
+// app/lab.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -12,8 +12,8 @@
 #include "commands.h"
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
-#include "core/lab/lab.h"
-#include "core/lab/lab_process.h"
+#include "lab/lab.h"
+#include "lab/lab_process.h"
 #include "core/timing/timing_ladder.h"
 #include "core/trace/trace_json.h"
 

@@ -15,8 +15,8 @@
 
 #include "commands.h"
 #include "core/json_writer.h"
-#include "core/lab/exercise.h"
-#include "core/lab/lab_process.h"
+#include "lab/exercise.h"
+#include "lab/lab_process.h"
 
 namespace tilescope::cli {
 

@@ -1,6 +1,6 @@
 // tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME
 //                      [NVRTC_OPTION...]:
-// the lab on the GPU (app/core/lab/lab.h). --cuda traces a run; --cuda-time times the kernel
+// the lab on the GPU (app/lab/lab.h). --cuda traces a run; --cuda-time times the kernel
 // as written (the unit's plain entry) the way the timing engine times a built-in kernel
 // (core/gpu_timer.h: verified into a poisoned P first, then median of CUDA-event timings). UNIT (lab_compile.h, gpuTranslationUnit) is the
 // student's kernel rewritten into the same views as the built-in traced GPU build; NVRTC
@@ -26,8 +26,8 @@
 
 #include "core/gpu/gpu_launch.h"
 #include "core/gpu/gpu_timer.h"
-#include "core/lab/lab_compile.h"
-#include "core/lab/lab_ipc.h"
+#include "lab/lab_compile.h"
+#include "lab/lab_ipc.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/gpu_info.h"
 #include "runner.h"

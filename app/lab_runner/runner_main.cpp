@@ -1,11 +1,11 @@
 // tilescope-lab-runner [--sandbox KIND ... --] SHARED_OBJECT REQUEST RESPONSE STOP_FILE: runs a student's kernel,
-// compiled by the lab into SHARED_OBJECT, under the emulator (app/core/lab/lab.h).
+// compiled by the lab into SHARED_OBJECT, under the emulator (app/lab/lab.h).
 // tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME [NVRTC_OPTION...]:
 // compiles UNIT with NVRTC and traces a run of it on the GPU, or times it (runner_cuda.cpp).
 // tilescope-lab-runner --sandbox compiler ... -- --exec PROGRAM ARG...: confines itself, then
 // becomes PROGRAM (the lab's compiler).
 //
-// With --sandbox (app/core/lab/lab_sandbox.h) the runner confines itself after it has
+// With --sandbox (app/lab/lab_sandbox.h) the runner confines itself after it has
 // installed its handlers and before it loads the student's code or starts CUDA.
 //
 // A process of its own, so that whatever the kernel does ends here: a crash (the signal
@@ -26,8 +26,8 @@
 #include <new>
 #include <limits>
 
-#include "core/lab/lab_ipc.h"
-#include "core/lab/lab_sandbox.h"
+#include "lab/lab_ipc.h"
+#include "lab/lab_sandbox.h"
 #include "kernels/emu/emulator.h"
 #include "runner.h"
 

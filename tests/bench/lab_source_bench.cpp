@@ -1,11 +1,11 @@
-// The lab's check of a student's file before compiling (app/core/lab/lab_source.h) is linear
+// The lab's check of a student's file before compiling (app/lab/lab_source.h) is linear
 // in the file: its time per size, and Google Benchmark's fitted complexity (expect O(N) with a
 // small RMS). A figure to read, not a pass/fail test.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
-#include "core/lab/lab_source.h"
+#include "lab/lab_source.h"
 
 namespace {
 

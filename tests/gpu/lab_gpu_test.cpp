@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lab/lab.h"
+#include "lab/lab.h"
 #include "core/timing/timing.h"
 #include "gpu_support.h"
 #include "test_support.h"

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lab/exercise.h"
-#include "core/lab/lab.h"
-#include "core/lab/lab_sandbox.h"
+#include "lab/exercise.h"
+#include "lab/lab.h"
+#include "lab/lab_sandbox.h"
 
 namespace tilescope::lab {
 namespace {

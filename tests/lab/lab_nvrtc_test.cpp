@@ -11,8 +11,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lab/lab_compile.h"
-#include "core/lab/lab_source.h"
+#include "lab/lab_compile.h"
+#include "lab/lab_source.h"
 
 namespace tilescope::lab {
 namespace {

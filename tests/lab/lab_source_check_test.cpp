@@ -12,8 +12,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lab/exercise.h"
-#include "core/lab/lab_source.h"
+#include "lab/exercise.h"
+#include "lab/lab_source.h"
 
 namespace tilescope::lab {
 namespace {

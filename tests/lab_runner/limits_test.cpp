@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "cli_runner.h"
-#include "core/lab/lab_sandbox.h"
+#include "lab/lab_sandbox.h"
 
 namespace tilescope {
 namespace {

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "core/lab/lab_sandbox.h"
+#include "lab/lab_sandbox.h"
 
 namespace tilescope {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/asset_paths.h"
-#include "core/lab/lab_source.h"
+#include "lab/lab_source.h"
 
 namespace tilescope::ui {
 namespace fs = std::filesystem;

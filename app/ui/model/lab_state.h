@@ -14,9 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "core/lab/exercise.h"
+#include "lab/exercise.h"
 #include "core/analysis/occupancy.h"
-#include "core/lab/lab.h"
+#include "lab/lab.h"
 
 namespace tilescope::ui {
 

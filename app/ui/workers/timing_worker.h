@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/lab/lab.h"
+#include "lab/lab.h"
 #include "core/timing/timing.h"
 #include "ui/model/timing_state.h"
 
