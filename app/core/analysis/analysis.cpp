@@ -16,6 +16,7 @@ AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, Ke
   r.profile = profile;
   r.resources = resources.registersPerThread > 0 ? std::move(resources) : kernelResources(trace.launch);
   r.occupancy = computeOccupancy(profile, r.resources);
+  r.waves = dealBlocks(int64_t(trace.launch.gridX) * trace.launch.gridY, profile.smCount, r.occupancy.blocksPerSm);
   r.roofline = rooflinePoint(profile, std::string(kernelInfo(trace.launch.kernel).name), r.traffic.intensity());
   return r;
 }
@@ -74,6 +75,17 @@ void writeAnalysisFields(JsonWriter& json, const AnalysisReport& r) {
       .field("registers_per_thread", r.resources.registersPerThread)
       .field("registers_source", r.resources.registersSource)
       .endObject();
+  json.key("waves").beginObject()
+      .field("blocks", r.waves.blocks)
+      .field("sms", r.waves.smCount)
+      .field("blocks_per_sm", r.waves.blocksPerSm)
+      .field("blocks_per_wave", r.waves.slotsPerWave)
+      .field("waves", r.waves.waves)
+      .field("wave_count", r.waves.waveCount())
+      .field("last_wave_blocks", r.waves.lastWaveBlocks)
+      .field("last_wave_busy", r.waves.lastWaveBusy)
+      .field("idle_sms_in_last_wave", r.waves.idleSmsInLastWave)
+      .endObject();
   json.field("profile", r.profile.name);
   json.field("profile_label", r.profile.label);
 }
@@ -116,6 +128,7 @@ void writeAnalysisText(std::ostream& out, const AnalysisReport& r) {
         r.resources.registersPerThread, r.resources.registersSource.c_str());
   print("  blocks/SM by threads %d, by block slots %d, by registers %d, by shared memory %d\n", o.blocksByThreads,
         o.blocksByBlocks, o.blocksByRegisters, o.blocksBySharedMemory);
+  print("waves on %s: %s\n", r.profile.name.c_str(), describeWaves(r.waves).c_str());
   if (r.hazards.empty()) {
     out << "hazards: none\n";
   } else {

@@ -10,6 +10,7 @@
 #include "occupancy.h"
 #include "races.h"
 #include "traffic.h"
+#include "waves.h"
 
 namespace tilescope {
 
@@ -23,6 +24,7 @@ struct AnalysisReport {
   DeviceProfile profile;
   KernelResources resources;
   Occupancy occupancy;
+  Waves waves;  // the grid dealt onto the profile's SMs at the occupancy's blocks per SM
   RooflinePoint roofline;
 };
 

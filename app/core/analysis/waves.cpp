@@ -1,0 +1,42 @@
+#include "waves.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tilescope {
+
+Waves dealBlocks(int64_t blocks, int smCount, int blocksPerSm) {
+  Waves w;
+  w.blocks = std::max<int64_t>(blocks, 0);
+  w.smCount = std::max(smCount, 0);
+  w.blocksPerSm = std::max(blocksPerSm, 0);
+  w.slotsPerWave = int64_t(w.smCount) * w.blocksPerSm;
+  if (w.slotsPerWave == 0 || w.blocks == 0) return w;
+  w.waves = double(w.blocks) / double(w.slotsPerWave);
+  w.wholeWaves = w.blocks / w.slotsPerWave;
+  const int64_t rest = w.blocks % w.slotsPerWave;
+  w.lastWaveBlocks = rest == 0 ? w.slotsPerWave : rest;
+  w.lastWaveBusy = double(w.lastWaveBlocks) / double(w.slotsPerWave);
+  // Dealt in launch order, the last wave's blocks cover its first min(blocks, SMs) SMs.
+  w.idleSmsInLastWave = int(std::max<int64_t>(0, w.smCount - w.lastWaveBlocks));
+  return w;
+}
+
+std::string describeWaves(const Waves& w) {
+  char text[320];
+  if (w.blocksPerSm == 0) {
+    std::snprintf(text, sizeof text, "%lld blocks on %d SMs: a block does not fit on an SM, so no wave runs",
+                  (long long)w.blocks, w.smCount);
+    return text;
+  }
+  const int64_t n = w.waveCount();
+  std::snprintf(text, sizeof text,
+                "%lld blocks on %d SMs at %d block%s per SM (%lld per wave): %.2f waves, %lld wave%s in all; "
+                "the last wave %.0f %% busy, %d SM%s idle in it",
+                (long long)w.blocks, w.smCount, w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s",
+                (long long)w.slotsPerWave, w.waves, (long long)n, n == 1 ? "" : "s", 100.0 * w.lastWaveBusy,
+                w.idleSmsInLastWave, w.idleSmsInLastWave == 1 ? "" : "s");
+  return text;
+}
+
+}  // namespace tilescope

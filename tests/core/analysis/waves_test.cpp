@@ -1,0 +1,79 @@
+// Waves: the grid dealt onto the SMs, held to hand counts (issue 28's figures) and to a real
+// traced run's grid on the H100 profile.
+#include <gtest/gtest.h>
+
+#include "analysis_support.h"
+#include "core/analysis/analysis.h"
+#include "core/analysis/waves.h"
+
+namespace tilescope {
+namespace {
+
+// Rung 8 at N = 1024 with its 128 x 256 tiles: 1024/128 x 1024/256 = 8 x 4 = 32 blocks, one
+// block per SM (its pipeline's shared memory), 132 SMs: one wave, 32/132 = 24 % busy, the
+// other 100 SMs idle for the whole run.
+TEST(Waves, Rung8At1024_OneWave_100SmsIdle) {
+  const Waves w = dealBlocks(32, 132, 1);
+  EXPECT_EQ(w.slotsPerWave, 132);
+  EXPECT_EQ(w.waveCount(), 1);
+  EXPECT_EQ(w.wholeWaves, 0);
+  EXPECT_EQ(w.lastWaveBlocks, 32);
+  EXPECT_NEAR(w.lastWaveBusy, 32.0 / 132.0, 1e-12);
+  EXPECT_EQ(w.idleSmsInLastWave, 100);
+  EXPECT_NE(describeWaves(w).find("24 % busy, 100 SMs idle"), std::string::npos) << describeWaves(w);
+}
+
+// N = 4096: 32 x 16 = 512 blocks = 3 x 132 + 116: 3.88 waves, the fourth 116/132 = 88 % busy.
+TEST(Waves, Rung8At4096_3Point88Waves) {
+  const Waves w = dealBlocks(512, 132, 1);
+  EXPECT_NEAR(w.waves, 3.8788, 1e-4);
+  EXPECT_EQ(w.waveCount(), 4);
+  EXPECT_EQ(w.wholeWaves, 3);
+  EXPECT_EQ(w.lastWaveBlocks, 116);
+  EXPECT_EQ(w.idleSmsInLastWave, 16);
+  EXPECT_EQ(w.waveOf(511), 3);
+  EXPECT_EQ(w.smOf(511), 115);
+  EXPECT_NE(describeWaves(w).find("3.88 waves, 4 waves in all"), std::string::npos) << describeWaves(w);
+}
+
+// Two blocks per SM: a wave has 264 slots; 300 blocks leave 36 in the second wave, on 36 SMs.
+TEST(Waves, TwoBlocksPerSm_SlotsPerWaveDouble) {
+  const Waves w = dealBlocks(300, 132, 2);
+  EXPECT_EQ(w.slotsPerWave, 264);
+  EXPECT_EQ(w.waveCount(), 2);
+  EXPECT_EQ(w.lastWaveBlocks, 36);
+  EXPECT_EQ(w.idleSmsInLastWave, 96);
+}
+
+// Exactly full waves: the last wave is a whole one, nothing idle.
+TEST(Waves, ExactMultiple_LastWaveFull) {
+  const Waves w = dealBlocks(264, 132, 1);
+  EXPECT_EQ(w.waveCount(), 2);
+  EXPECT_EQ(w.lastWaveBlocks, 132);
+  EXPECT_DOUBLE_EQ(w.lastWaveBusy, 1.0);
+  EXPECT_EQ(w.idleSmsInLastWave, 0);
+}
+
+// A block that does not fit runs in no wave, and says so instead of dividing by zero.
+TEST(Waves, BlockDoesNotFit_NoWave) {
+  const Waves w = dealBlocks(16, 132, 0);
+  EXPECT_EQ(w.waveCount(), 0);
+  EXPECT_NE(describeWaves(w).find("does not fit"), std::string::npos);
+}
+
+// A traced run's analysis deals its own grid: tiled 64 x 64 x 64 at T = 16 is 4 x 4 = 16
+// blocks, far less than one wave of the H100's 132 SMs.
+TEST(Waves, AnalysisOfTiled64_Deals16BlocksOn132Sms) {
+  const tilescope::Run run = analysis_testing::traced(analysis_testing::config(KernelId::Tiled, {64, 64, 64}, 16));
+  auto h100 = profileByName("h100");
+  ASSERT_TRUE(h100.ok());
+  const AnalysisReport r = analyzeTrace(*run.trace, *h100);
+  EXPECT_EQ(r.waves.blocks, 16);
+  EXPECT_EQ(r.waves.smCount, 132);
+  EXPECT_EQ(r.waves.blocksPerSm, r.occupancy.blocksPerSm);
+  EXPECT_EQ(r.waves.waveCount(), 1);
+  EXPECT_EQ(r.waves.idleSmsInLastWave, 116);
+}
+
+}  // namespace
+}  // namespace tilescope
