@@ -30,12 +30,17 @@ std::string describeWaves(const Waves& w) {
     return text;
   }
   const int64_t n = w.waveCount();
-  std::snprintf(text, sizeof text,
-                "%lld blocks on %d SMs at %d block%s per SM (%lld per wave): %.2f waves, %lld wave%s in all; "
-                "the last wave %.0f %% busy, %d SM%s idle in it",
-                (long long)w.blocks, w.smCount, w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s",
-                (long long)w.slotsPerWave, w.waves, (long long)n, n == 1 ? "" : "s", 100.0 * w.lastWaveBusy,
-                w.idleSmsInLastWave, w.idleSmsInLastWave == 1 ? "" : "s");
+  const int head = std::snprintf(text, sizeof text, "%lld blocks on %d SMs at %d block%s per SM (%lld per wave): ",
+                                 (long long)w.blocks, w.smCount, w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s",
+                                 (long long)w.slotsPerWave);
+  // Under one wave the fraction says it all: the idle SMs are idle for the whole run.
+  if (n == 1 && w.lastWaveBusy < 1.0)
+    std::snprintf(text + head, sizeof text - head, "one partial wave, %.0f %% busy, %d SM%s idle for the whole run",
+                  100.0 * w.lastWaveBusy, w.idleSmsInLastWave, w.idleSmsInLastWave == 1 ? "" : "s");
+  else
+    std::snprintf(text + head, sizeof text - head, "%.2f waves, %lld in all; the last %.0f %% busy, %d SM%s idle in it",
+                  w.waves, (long long)n, 100.0 * w.lastWaveBusy, w.idleSmsInLastWave,
+                  w.idleSmsInLastWave == 1 ? "" : "s");
   return text;
 }
 

@@ -38,8 +38,9 @@ struct Waves {
 // `blocks` blocks of a kernel that fits `blocksPerSm` at once on each of `smCount` SMs.
 Waves dealBlocks(int64_t blocks, int smCount, int blocksPerSm);
 
-// The figures in words: "32 blocks on 132 SMs at 1 block per SM: 1 wave (0.24 of a wave),
-// the last wave 24 % busy, 100 SMs idle in it".
+// The figures in words: "32 blocks on 132 SMs at 1 block per SM (132 per wave): one partial
+// wave, 24 % busy, 100 SMs idle for the whole run"; "... 3.88 waves, 4 in all; the last 88 %
+// busy, 16 SMs idle in it".
 std::string describeWaves(const Waves& w);
 
 }  // namespace tilescope

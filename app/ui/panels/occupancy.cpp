@@ -1,14 +1,17 @@
 // Occupancy: this kernel's block against an SM's limits, for the analysis profile the panels
 // share (AppState::analysis) and a registers-per-thread slider that starts at the kernel's
 // own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
-// blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Pure
-// arithmetic: recomputed every frame.
+// blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Below it,
+// the grid dealt onto the profile's SMs in waves at that occupancy (core/analysis/waves.h): a
+// row of SMs per wave, the last wave's idle SMs left open. Pure arithmetic: recomputed every
+// frame.
 #include <imgui.h>
 
 #include <algorithm>
 #include <climits>
 #include <string>
 
+#include "core/analysis/waves.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 
@@ -23,6 +26,45 @@ void limitRow(const char* name, int blocks, bool limiting) {
   ImGui::TextWrapped("%s", name);  // the narrow left column wraps the names, never the figures
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(limitText(blocks, limiting).c_str());
+}
+// One row of cells per wave, one cell per SM: filled where the SM holds a block of that wave
+// (darker with more of its slots used), an outline only where it sits idle. At most
+// kShownWaves rows: after that the whole waves look alike, and the count says how many.
+void drawWavesPicture(const Waves& w) {
+  constexpr int64_t kShownWaves = 8;
+  const int64_t rows = std::min(w.waveCount(), kShownWaves);
+  if (rows == 0 || w.smCount <= 0) return;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float cell = std::max(1.0f, width / float(w.smCount));
+  const float rowHeight = std::max(6.0f, ImGui::GetTextLineHeight() * 0.6f);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 busy = ImGui::GetColorU32(ImGuiCol_PlotHistogram), idle = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  for (int64_t row = 0; row < rows; ++row) {
+    // The rows shown are the first waves and, when there are more, the last one at the bottom.
+    const int64_t wave = (row == rows - 1) ? w.waveCount() - 1 : row;
+    const int64_t first = wave * w.slotsPerWave;
+    const int64_t inWave = std::min(w.slotsPerWave, w.blocks - first);
+    for (int sm = 0; sm < w.smCount; ++sm) {
+      // Launch order: slot s of a wave goes to SM s mod SMs, so SM sm holds these many blocks.
+      const int64_t held = inWave > sm ? (inWave - 1 - sm) / w.smCount + 1 : 0;
+      const ImVec2 a(origin.x + sm * cell, origin.y + row * (rowHeight + 2.0f));
+      const ImVec2 b(a.x + std::max(1.0f, cell - (cell > 3.0f ? 1.0f : 0.0f)), a.y + rowHeight);
+      if (held == 0) draw->AddRect(a, b, idle);
+      else draw->AddRectFilled(a, b, (busy & 0x00ffffffu) | (ImU32(255 * (0.45f + 0.55f * held / w.blocksPerSm)) << 24));
+    }
+  }
+  ImGui::Dummy(ImVec2(width, rows * (rowHeight + 2.0f)));
+  if (w.waveCount() > kShownWaves)
+    ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
+}
+
+void drawWaves(const LoadedRun& run, const DeviceProfile& d, const Occupancy& o) {
+  const Waves w = dealBlocks(int64_t(run.run.plan.launch.gridX) * run.run.plan.launch.gridY, d.smCount, o.blocksPerSm);
+  ImGui::Separator();
+  ImGui::TextUnformatted("The grid in waves");
+  ImGui::TextWrapped("%s", describeWaves(w).c_str());
+  drawWavesPicture(w);
 }
 }  // namespace
 
@@ -89,6 +131,7 @@ void drawOccupancyPanel(PanelContext& ctx) {
   ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
               d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
   ImGui::ProgressBar(float(o.occupancy), ImVec2(-1, 0));
+  drawWaves(*run, d, o);
 }
 
 }  // namespace tilescope::ui

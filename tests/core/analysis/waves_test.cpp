@@ -20,7 +20,7 @@ TEST(Waves, Rung8At1024_OneWave_100SmsIdle) {
   EXPECT_EQ(w.lastWaveBlocks, 32);
   EXPECT_NEAR(w.lastWaveBusy, 32.0 / 132.0, 1e-12);
   EXPECT_EQ(w.idleSmsInLastWave, 100);
-  EXPECT_NE(describeWaves(w).find("24 % busy, 100 SMs idle"), std::string::npos) << describeWaves(w);
+  EXPECT_NE(describeWaves(w).find("one partial wave, 24 % busy, 100 SMs idle for the whole run"), std::string::npos) << describeWaves(w);
 }
 
 // N = 4096: 32 x 16 = 512 blocks = 3 x 132 + 116: 3.88 waves, the fourth 116/132 = 88 % busy.
@@ -33,7 +33,7 @@ TEST(Waves, Rung8At4096_3Point88Waves) {
   EXPECT_EQ(w.idleSmsInLastWave, 16);
   EXPECT_EQ(w.waveOf(511), 3);
   EXPECT_EQ(w.smOf(511), 115);
-  EXPECT_NE(describeWaves(w).find("3.88 waves, 4 waves in all"), std::string::npos) << describeWaves(w);
+  EXPECT_NE(describeWaves(w).find("3.88 waves, 4 in all; the last 88 % busy, 16 SMs idle in it"), std::string::npos) << describeWaves(w);
 }
 
 // Two blocks per SM: a wave has 264 slots; 300 blocks leave 36 in the second wave, on 36 SMs.
