@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <mutex>
+#include <utility>
 
 namespace tilescope {
 
@@ -24,17 +26,61 @@ std::string_view opName(Op op) {
   return "none";
 }
 
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+constexpr std::size_t kLargeTrace = 32 * kHugePage;  // below this, plain malloc
+
+std::size_t roundedToHugePages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+// The storage of the last large trace freed, for the next (EventAllocator's comment says why).
+struct KeptStorage {
+  std::mutex mutex;
+  void* block = nullptr;
+  std::size_t bytes = 0;
+};
+KeptStorage& keptStorage() {
+  static KeptStorage kept;
+  return kept;
+}
+
+// The kept block when it holds `rounded` bytes without wasting more than as much again.
+void* takeKept(std::size_t rounded) {
+  KeptStorage& k = keptStorage();
+  std::lock_guard lock(k.mutex);
+  if (!k.block || k.bytes < rounded || k.bytes > 2 * rounded) return nullptr;
+  return std::exchange(k.block, nullptr);
+}
+
+}  // namespace
+
 void* allocateEventStorage(std::size_t bytes) {
-  constexpr std::size_t kHugePage = std::size_t(2) << 20;
-  if (bytes < 32 * kHugePage) {
+  if (bytes < kLargeTrace) {
     if (void* p = std::malloc(std::max<std::size_t>(bytes, 1))) return p;
     throw std::bad_alloc();
   }
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  const std::size_t rounded = roundedToHugePages(bytes);
+  if (void* p = takeKept(rounded)) return p;
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (!p) throw std::bad_alloc();
   madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is just slower
   return p;
+}
+
+void releaseEventStorage(void* p, std::size_t bytes) {
+  if (!p) return;
+  if (bytes < kLargeTrace) {
+    std::free(p);
+    return;
+  }
+  KeptStorage& k = keptStorage();
+  void* older = nullptr;
+  {
+    std::lock_guard lock(k.mutex);
+    older = std::exchange(k.block, p);
+    k.bytes = roundedToHugePages(bytes);
+  }
+  std::free(older);
 }
 
 Status checkCanonicalOrder(const Trace& trace) {

@@ -25,7 +25,10 @@ namespace tilescope {
 // Allocates without value-initialising (a decode or a device copy writes every byte
 // anyway) and, for large traces, on 2 MiB boundaries with transparent huge pages asked
 // for, so filling a gigabyte takes thousands of page faults instead of hundreds of
-// thousands. Traces of the largest traceable sizes are about 1 GiB.
+// thousands. Traces of the largest traceable sizes are about 1 GiB. The storage of the
+// last large trace freed is kept for the next one of about its size (a new run replaces
+// the one on screen): its pages are already faulted in, which the kernel otherwise zeroes
+// at first touch (about half of a 1.15 GiB GPU trace's capture time on an H200).
 template <class T>
 struct EventAllocator {
   using value_type = T;
@@ -33,7 +36,7 @@ struct EventAllocator {
   template <class U>
   EventAllocator(const EventAllocator<U>&) {}
   T* allocate(std::size_t n);
-  void deallocate(T* p, std::size_t) { std::free(p); }
+  void deallocate(T* p, std::size_t n) { releaseEventStorage(p, n * sizeof(T)); }
   template <class U>
   void construct(U* p) {
     ::new (static_cast<void*>(p)) U;  // default-initialise: no zeroing
@@ -46,6 +49,7 @@ struct EventAllocator {
   bool operator==(const EventAllocator<U>&) const { return true; }
 };
 void* allocateEventStorage(std::size_t bytes);  // the allocation behind EventAllocator
+void releaseEventStorage(void* p, std::size_t bytes);
 template <class T>
 T* EventAllocator<T>::allocate(std::size_t n) {
   return static_cast<T*>(allocateEventStorage(n * sizeof(T)));
