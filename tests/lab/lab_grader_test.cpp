@@ -81,7 +81,7 @@ TEST(LabReturnedTrace, AnEventInAnotherThreadsSlotsIsRefused) {
 TEST(LabReturnedTrace, AnElementSaidInBoundsOutsideItsMatrixIsRefused) {
   const auto q = smallLaunch();
   auto r = responseWithEvents(q);
-  r.slots[10].globalCol = 4;  // M is 4 x 4: column 4 is past its end
+  r.slots[10].globalCol = 7;  // M is 4 x 4: past even a float4 from its last column (3..6)
   EXPECT_FALSE(lab::checkReturnedEvents(r, q));
   r.slots[10].flags = 0;  // recorded as out of bounds: the bounds report's to show
   EXPECT_TRUE(lab::checkReturnedEvents(r, q));
