@@ -37,9 +37,9 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
                              double timeoutSeconds, const std::atomic<bool>* cancel,
                              const std::filesystem::path& outputFile, const ScratchLimit& scratch = {});
 
-// Set by an interrupt (the CLI's SIGINT and SIGTERM handler, the app closing): every running
-// child's process group is killed, the lab runs return as cancelled and remove their files.
-// Setting it is async-signal-safe.
+// Set by an interrupt (the CLI's SIGINT and SIGTERM handler, `lab grade`'s SIGHUP, the app
+// closing): every running child's process group is killed, the lab runs return as cancelled
+// and remove their files. Setting it is async-signal-safe.
 std::atomic<bool>& labInterrupted();
 
 // The first of `names` found on $PATH, or empty.
