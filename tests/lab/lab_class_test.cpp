@@ -4,7 +4,8 @@
 // own row, failed or `error` with a reason; the honest files pass; nothing one file holds
 // reaches another; nothing stays on disk; the CSV, the JSON and Gradescope's results.json are
 // what their readers accept. Then the grader's lifetime: SIGTERM ends it within a second,
-// and after a SIGKILL nothing runs on and the next run removes what was left.
+// and after a SIGKILL nothing runs on (the compiler mid-compile included) and the next run
+// removes what was left.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -232,6 +233,58 @@ TEST(LabClass, AfterASigkillNothingRunsOnAndTheNextRunRemovesWhatWasLeft) {
   EXPECT_EQ(r.exitCode, 0) << r.all();
   EXPECT_FALSE(scratchLeft(cache));
   fs::remove_all(dir);
+}
+
+// A kernel whose compile takes longer than any test waits (12,000 dependent statements at -O1:
+// past the 30 s compile limit on the development machine), to end the grader mid-compile.
+std::string slowToCompile() {
+  std::string body;
+  for (int i = 0; i < 12000; ++i)
+    body += "  v = v * 1.0001f + " + std::to_string(i % 7) + ".0f; if (v > " + std::to_string(i) + ".0f) v -= 1.0f;\n";
+  return "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n  float v = threadIdx.x;\n" +
+         body + "  if (v == 12345.0f) P[0] = v;\n}\n";
+}
+
+// The grader ended by `sig` while g++ compiles: the compiler and what it started (cc1plus) end
+// with it, whether the grader could act (SIGHUP: it kills the group) or not (SIGKILL: the
+// compiler's supervisor gets its death signal and kills its group).
+void endTheGraderMidCompile(int sig, const char* what) {
+  const fs::path dir = testing::testTempPath(std::string("_") + what), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "slow.cu", slowToCompile());
+  const pid_t pid = startGrader(students, cache);
+  ASSERT_GT(pid, 0);
+  bool compiling = false;
+  for (int i = 0; i < 600 && !compiling; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    compiling = processRunning("[c]c1plus.*" + cache.string());
+  }
+  ASSERT_TRUE(compiling) << "the compiler never started";
+  kill(pid, sig);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (sig == SIGHUP) {
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_FALSE(processRunning("[c]c1plus.*" + cache.string())) << "the compiler outlived its grader (" << what << ")";
+  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string()));
+  if (sig == SIGHUP) {
+    EXPECT_FALSE(scratchLeft(cache));
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LabClass, TheCompilerEndsWithAGraderKilledOutright) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  endTheGraderMidCompile(SIGKILL, "sigkill_compile");
+}
+
+TEST(LabClass, AClosedTerminalStopsTheGraderAndItsCompiler) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  endTheGraderMidCompile(SIGHUP, "sighup_compile");
 }
 
 }  // namespace
