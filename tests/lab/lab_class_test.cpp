@@ -80,7 +80,7 @@ TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
   put(students / "alice.cu", honest("alice"));
   put(students / "bob.cu", honest("bob"));
   for (const char* f : {"class_read_classmates.cu", "class_race_storm.cu", "class_forged_response.cu",
-                        "class_fill_disk.cu", "class_escape_error.cu"})
+                        "class_forged_event.cu", "class_fill_disk.cu", "class_escape_error.cu"})
     fs::copy_file(kHostile / f, students / f);
   const std::string starter = "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {}\n";
   for (const std::string& name : {kNewlineName, kFormulaName, kNotUtf8Name}) put(students / name, starter);
@@ -96,12 +96,12 @@ TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
   unsetenv("TILESCOPE_LAB_CACHE");
   EXPECT_EQ(r.exitCode, 1) << r.all();  // some files were not graded: their rows say why
   EXPECT_LT(seconds, 60.0);
-  const std::size_t files = 11;
+  const std::size_t files = 12;
 
   // The terminal: one report per file, the honest ones passed, nothing forged or raw.
   EXPECT_NE(r.out.find("== alice.cu: passed (verified)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("== bob.cu: passed (verified)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2 of 11 files passed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 of 12 files passed"), std::string::npos) << r.out;
   std::size_t reports = 0;
   for (const std::string& line : lines(r.out)) {
     reports += line.rfind("== ", 0) == 0;
@@ -133,6 +133,8 @@ TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
   EXPECT_NE(rowOf("\"'=HYPERLINK(\"\"http-x\"\").cu\"").find(",false,"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_race_storm.cu").find(",false,hazard,"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_forged_response.cu").find(",false,error,"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("class_forged_event.cu").find(",false,error,"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("class_forged_event.cu").find("thread (65535,0) is outside the launch"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_big_source.cu").find("1048576"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_read_classmates.cu").find(",false,"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_fill_disk.cu").find(",false,"), std::string::npos) << csv;
