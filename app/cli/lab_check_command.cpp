@@ -1,11 +1,12 @@
 // tilescope-cli lab check EXERCISE FILE.cu and lab exercises: grading a kernel against an
 // exercise (app/lab/exercise.h), for a student or a teacher's script over a class.
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 #include "commands.h"
 #include "core/json_writer.h"
+#include "grade_output.h"
 #include "lab/exercise.h"
+#include "lab/lab_cache.h"
 
 namespace tilescope::cli {
 
@@ -16,25 +17,24 @@ int labCheck(const Options& o, std::ostream& out) {
   auto exercise = lab::findExercise(o.operands[1]);
   if (!exercise) return reportError(exercise.error());
   const std::string& path = o.operands[2];
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return reportError(invalidInput("cannot read '" + path + "'"));
-  std::stringstream text;
-  text << in.rdbuf();
+  // Read whole and closed (close-on-exec) before the run starts; its size checked first.
+  auto text = lab::readFileLimited(path, lab::kMaxSourceBytes);
+  if (!text) return reportError(invalidInput("cannot read '" + path + "': " + text.error().message));
   const std::string name = std::filesystem::path(path).filename().string();
-  auto grade = lab::gradeExercise(*exercise, text.str(), name);
+  auto grade = lab::gradeExercise(*exercise, *text, name);
   if (!grade) return reportError(grade.error());
   if (o.json) {
     JsonWriter json(out);
-    json.beginObject().field("exercise", exercise->id).field("file", path).field("passed", grade->passed);
+    json.beginObject().field("exercise", exercise->id).field("file", validUtf8(path)).field("passed", grade->passed);
     json.key("checks").beginArray();
     for (const lab::GradeItem& i : grade->items)
-      json.beginObject().field("check", i.check).field("passed", i.passed).field("detail", i.detail).endObject();
+      json.beginObject().field("check", i.check).field("passed", i.passed).field("detail", validUtf8(i.detail)).endObject();
     json.endArray().endObject();
     out << "\n";
   } else {
     out << exercise->id << ": " << exercise->title << "\n";
     for (const lab::GradeItem& i : grade->items)
-      out << (i.passed ? "  pass  " : "  FAIL  ") << i.check << ": " << i.detail << "\n";
+      out << (i.passed ? "  pass  " : "  FAIL  ") << i.check << ": " << forTerminal(i.detail) << "\n";
     out << (grade->passed ? "passed\n" : "not yet: see the FAIL lines\n");
   }
   const bool compiled = grade->items.empty() || grade->items.front().check != "compiles";

@@ -27,6 +27,9 @@ namespace tilescope::lab {
 
 namespace {
 
+// Room in a runner's scratch directory beside its response: the kernel, the request (the
+// inputs), the stop file and the log.
+constexpr uint64_t kScratchMarginBytes = 128ull << 20;
 // CUDA's start-up comes before the run's time limit (NVRTC's compile has its own).
 constexpr double kGpuStartSeconds = 10.0;
 // A timed run's inputs drawn on the host and copied to the device, before its time limit.
@@ -281,11 +284,17 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   if (gpu) o.gpu = r.gpu;
   for (const StaticSharedGeometry& g : r.geometry)
     if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
+  bool hazardsCapped = false;
   if (run.trace) {
     o.boundsViolations = findBoundsViolations(*run.trace);
-    o.hazards = findHazards(*run.trace);
+    HazardSearch search = searchHazards(*run.trace, kMaxHazardPairs);
+    o.hazards = std::move(search.hazards);
+    hazardsCapped = search.capped;
   }
   judge(o, r, run.verification);
+  if (hazardsCapped)
+    o.summary += " (the race check stopped after " + std::to_string(kMaxHazardPairs) +
+                 " conflicting pairs of accesses: more hazards may remain)";
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   o.run = std::move(run);
   return Ok{};
@@ -409,6 +418,9 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   }
   if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
     return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
+  if (q.source.size() > kMaxSourceBytes)
+    return invalidInput(q.fileName + " is " + std::to_string(q.source.size()) + " bytes, over the lab's limit of " +
+                        std::to_string(kMaxSourceBytes) + " bytes for a kernel's source");
   std::vector<std::pair<std::string, std::string>> defines;
   for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
   const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
@@ -458,7 +470,7 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     gpuJob = std::move(*job);
     copyGpuModulesIn(*gpuJob);
   } else {
-    const CompileOptions options{*runner, q.sandbox, q.compileTimeoutSeconds, q.cancel};
+    const CompileOptions options{*runner, q.sandbox, q.compileTimeoutSeconds, q.cancel, q.memoryLimitBytes};
     auto compiled = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, options);
     if (!compiled) return compiled.error();
     o.cached = compiled->cached;
@@ -533,7 +545,9 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     argv.push_back(gpuJob->programName.string());
     argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
   }
-  auto child = runChild(argv, childEnvironment(dir.string()), limitSeconds, q.cancel, logFile);
+  // The disk the runner may fill: its response and the files the lab put there.
+  const ScratchLimit disk{dir, responseBytes + kScratchMarginBytes};
+  auto child = runChild(argv, childEnvironment(dir.string()), limitSeconds, q.cancel, logFile, disk);
   if (!child) {
     cleanup();
     return child.error();
@@ -545,7 +559,11 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
   const std::string at = o.where ? " " + whereText(*o.where) : "";
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", q.timeoutSeconds + (timing ? timing->maxSecondsPerCase : 0.0));
-  if (child->timedOut || child->cancelled || stop.timeout) {
+  if (child->diskExceeded) {
+    o.verdict = LabVerdict::Crashed;
+    o.summary = "crashed: the kernel wrote more than " + std::to_string(disk.maxBytes >> 20) +
+                " MiB into its scratch directory, the lab's disk limit for this launch, and was stopped";
+  } else if (child->timedOut || child->cancelled || stop.timeout) {
     o.verdict = LabVerdict::TimedOut;
     o.summary = child->cancelled ? "timed out: cancelled" + at
                                  : "timed out: still running after " + std::string(limit) + " s (an endless loop?)" + at;
@@ -563,9 +581,11 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) 
     o.summary = "crashed: the kernel ended the process with exit code " + std::to_string(child->exitCode) + at;
     return o;
   } else {
-    auto response = readRunnerResponse(responseFile);
+    auto response = readRunnerResponse(responseFile, responseBytes);
     cleanup();
     if (!response) return response.error();
+    if (!timing && !response->compileFailed && response->kernelFault.empty())
+      if (auto s = checkReturnedEvents(*response, rq); !s) return s.error();
     if (gpu) {
       o.cached = response->compileCached;
       o.compileSeconds = response->compileSeconds;

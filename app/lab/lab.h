@@ -49,6 +49,9 @@ inline constexpr uint64_t kDefaultMemoryLimitBytes = 4ull << 30;
 // address space (lab_confine.cpp; 783 MiB measured with CUDA's libraries mapped), so a smaller
 // limit left no room for any trace (256 failed every launch, 512 could not even load a kernel).
 inline constexpr int kMinMemoryLimitMiB = 1536;
+// The largest kernel source the lab takes: the book's kernels are a few KiB; a 40 MB file
+// made the compiler's input (and the lab) grow to gigabytes before anything was checked.
+inline constexpr std::size_t kMaxSourceBytes = 1u << 20;
 inline constexpr int kMaxMemoryLimitMiB = 1 << 20;
 
 struct LabDefine {

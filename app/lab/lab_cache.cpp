@@ -1,15 +1,18 @@
 #include "lab_cache.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
-#include <fstream>
 #include <random>
-#include <sstream>
+#include <vector>
 
 namespace tilescope::lab {
 
@@ -41,10 +44,72 @@ void removeStaleScratch(const std::filesystem::path& cache) {
     const std::string name = e.path().filename().string();
     if (name.rfind("run-", 0) != 0 || !e.is_directory(ec)) continue;
     const int pid = std::atoi(name.c_str() + 4);
-    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove_all(e.path(), ec);
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) (void)removeTree(e.path());
   }
 }
+
+// Unlinks every entry of directory `fd` that is not a directory (a symbolic link is removed,
+// never followed) and returns the name of one subdirectory, made 0700 so that it can be
+// entered, or "" when none is left. False when an entry could not be removed.
+bool clearFiles(int fd, std::string& subdirectory) {
+  subdirectory.clear();
+  const int copy = dup(fd);
+  DIR* dir = copy >= 0 ? fdopendir(copy) : nullptr;
+  if (!dir) {
+    if (copy >= 0) close(copy);
+    return false;
+  }
+  bool ok = true;
+  for (dirent* e; ok && (e = readdir(dir));) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st{};
+    if (fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (subdirectory.empty()) ok = fchmodat(fd, name.c_str(), 0700, 0) == 0, subdirectory = name;
+    } else {
+      ok = unlinkat(fd, name.c_str(), 0) == 0;
+    }
+  }
+  closedir(dir);
+  return ok;
+}
 }  // namespace
+
+bool removeTree(const std::filesystem::path& root) {
+  struct stat st{};
+  if (lstat(root.c_str(), &st) != 0) return errno == ENOENT;
+  if (!S_ISDIR(st.st_mode)) return unlink(root.c_str()) == 0;
+  chmod(root.c_str(), 0700);  // a child may have taken every permission away (chmod 0)
+  int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  // Depth first, one open directory at a time (a tree deeper than the open-file limit is
+  // no obstacle): the names lead from the root down to the directory open now.
+  std::vector<std::string> names;
+  std::string sub;
+  bool ok = true;
+  while (ok) {
+    ok = clearFiles(fd, sub);
+    if (ok && !sub.empty()) {
+      const int child = openat(fd, sub.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      ok = child >= 0;
+      if (ok) {
+        close(fd);
+        fd = child;
+        names.push_back(sub);
+      }
+      continue;
+    }
+    if (!ok || names.empty()) break;
+    const int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    close(fd);
+    fd = parent;
+    ok = fd >= 0 && unlinkat(fd, names.back().c_str(), AT_REMOVEDIR) == 0;
+    names.pop_back();
+  }
+  if (fd >= 0) close(fd);
+  return ok && rmdir(root.c_str()) == 0;
+}
 
 uint64_t fnv1a(std::string_view s, uint64_t h) {
   for (unsigned char c : s) {
@@ -60,20 +125,51 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes) {
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return failure("cannot read " + file.string() + ": " + std::strerror(errno));
+  struct stat st{};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return failure("cannot read " + file.string() + ": not a regular file");
+  }
+  if (uint64_t(st.st_size) > maxBytes) {
+    close(fd);
+    return invalidInput(file.string() + " is " + std::to_string(st.st_size) + " bytes, over the limit of " +
+                        std::to_string(maxBytes) + " bytes");
+  }
+  std::string bytes(std::size_t(st.st_size), '\0');
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const ssize_t n = read(fd, bytes.data() + at, bytes.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    at += std::size_t(n);
+  }
+  close(fd);
+  bytes.resize(at);  // a file that shrank while it was read: what was there
+  return bytes;
+}
+
 std::string readFileBytes(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto bytes = readFileLimited(file, uint64_t(1) << 40);
+  return bytes ? std::move(*bytes) : std::string();
 }
 
 Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  std::ofstream out(file, std::ios::binary);
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) return failure("cannot write " + file.string());
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return failure("cannot write " + file.string() + ": " + std::strerror(errno));
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const ssize_t n = write(fd, bytes.data() + at, bytes.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    at += std::size_t(n);
+  }
+  const bool ok = close(fd) == 0 && at == bytes.size();
+  if (!ok) return failure("cannot write " + file.string());
   return Ok{};
 }
 
@@ -100,8 +196,7 @@ Result<Scratch> Scratch::create(const std::filesystem::path& cache, std::string_
 }
 
 Scratch::~Scratch() {
-  std::error_code ec;
-  if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  if (!dir_.empty()) (void)removeTree(dir_);
 }
 
 Status storeInCache(const std::filesystem::path& entry, std::string_view bytes) {

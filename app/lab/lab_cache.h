@@ -18,7 +18,9 @@ namespace tilescope::lab {
 // process that no longer runs are removed.
 Result<std::filesystem::path> labCacheDirectory(const std::string& requested);
 
-// A directory of its own for one child (0700, under the cache), removed with everything in it
+// A directory of its own for one child (0700, under the cache, named run-PID-... after the lab
+// process that made it, so that the next run removes it when that process is gone, a
+// SIGKILLed grader's included), removed with everything in it
 // when this object goes: on every return path, and on an interrupt (the CLI's handler lets the
 // run unwind).
 class Scratch {
@@ -38,8 +40,20 @@ class Scratch {
 uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull);
 std::string hex(uint64_t v);
 
+// Every file the lab opens is opened close-on-exec, so no child inherits it (another
+// student's source, a cache entry being written). The whole file, or empty when unreadable.
 std::string readFileBytes(const std::filesystem::path& file);
+// The whole file when it holds at most `maxBytes` (its size is checked before anything is
+// read); InvalidInput naming both sizes when it holds more.
+Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes);
+// Written 0600, never through a symbolic link.
 Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes);
+
+// Removes `root` and everything under it whatever a child did to it: permissions taken away
+// (each directory is made 0700 as it is entered), a tree deeper than the open-file limit (one
+// directory open at a time, no recursion), symbolic links (removed, never followed). False
+// when something could not be removed.
+bool removeTree(const std::filesystem::path& root);
 
 // `bytes` as cache entry `entry` (and its hash beside it, ENTRY.sum), written under temporary
 // names and renamed into place: a parallel run sees all of it or nothing.

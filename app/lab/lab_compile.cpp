@@ -240,13 +240,14 @@ namespace {
 // What the compiler may read (and run): the toolchain and the lab's headers, nothing of the
 // user's. It writes only its scratch directory.
 SandboxPolicy compilerPolicy(const std::filesystem::path& include, const std::filesystem::path& scratch,
-                             double timeoutSeconds) {
+                             const CompileOptions& options) {
   SandboxPolicy p;
   p.kind = SandboxKind::Compiler;
   p.readPaths = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/ld.so.cache", "/etc/alternatives",
                  include.string()};
   p.writePaths = {scratch.string(), "/dev/null"};
-  p.limits.cpuSeconds = timeoutSeconds + 1.0;
+  p.limits.cpuSeconds = options.timeoutSeconds + 1.0;
+  p.limits.addressSpaceBytes = options.memoryLimitBytes;  // --memory-limit, as the runner's
   p.limits.openFiles = 256;
   p.parentPid = getpid();
   return p;
@@ -305,14 +306,14 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
   const std::filesystem::path source = scratch->dir() / "unit.cpp", output = scratch->dir() / "kernel.so";
   if (auto s = writeFileBytes(source, unit); !s) return s.error();
   args.insert(args.end(), {"-o", output.string(), source.string()});
-  std::vector<std::string> argv = args;
-  if (options.sandbox) {  // tilescope-lab-runner confines itself, then becomes the compiler
-    argv = {options.runner.string()};
-    for (const std::string& a : sandboxArguments(compilerPolicy(*include, scratch->dir(), options.timeoutSeconds)))
+  // tilescope-lab-runner confines itself, then runs the compiler and ends its process group
+  // should the lab die (with --no-sandbox only the latter).
+  std::vector<std::string> argv = {options.runner.string()};
+  if (options.sandbox)
+    for (const std::string& a : sandboxArguments(compilerPolicy(*include, scratch->dir(), options)))
       argv.push_back(a);
-    argv.push_back("--exec");
-    argv.insert(argv.end(), args.begin(), args.end());
-  }
+  argv.push_back("--exec");
+  argv.insert(argv.end(), args.begin(), args.end());
   auto child = runChild(argv, childEnvironment(scratch->dir().string()), options.timeoutSeconds, options.cancel,
                         scratch->dir() / "compiler.log");
   if (!child) return child.error();

@@ -74,6 +74,7 @@ struct CompileOptions {
   bool sandbox = true;
   double timeoutSeconds = kDefaultCompileSeconds;
   const std::atomic<bool>* cancel = nullptr;
+  uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // the compiler's address space (--memory-limit)
 };
 
 // Compiles `unit` with `defines` into a cached shared object. An Error when no compiler could

@@ -1,8 +1,9 @@
 #include "lab_ipc.h"
 
 #include <cstring>
-#include <fstream>
 #include <sstream>
+
+#include "lab_cache.h"
 
 namespace tilescope::lab {
 
@@ -24,13 +25,7 @@ class Writer {
     put(uint64_t(count));
     bytes_.append(reinterpret_cast<const char*>(data), count * sizeof(T));
   }
-  Status save(const std::filesystem::path& file) const {
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes_.data(), std::streamsize(bytes_.size()));
-    out.close();
-    if (!out) return failure("cannot write " + file.string());
-    return Ok{};
-  }
+  Status save(const std::filesystem::path& file) const { return writeFileBytes(file, bytes_); }
 
  private:
   std::string bytes_;
@@ -69,12 +64,44 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-Result<std::string> slurp(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return failure("cannot read " + file.string());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+Result<std::string> slurp(const std::filesystem::path& file, uint64_t maxBytes = uint64_t(1) << 40) {
+  auto bytes = readFileLimited(file, maxBytes);
+  if (!bytes && bytes.error().kind == ErrorKind::InvalidInput)
+    return failure("the runner's response is larger than this launch can produce (" + bytes.error().message +
+                   "): it was not read");
+  return bytes;
+}
+
+std::string at(const Event& e) {
+  return "block (" + std::to_string(e.blockX) + "," + std::to_string(e.blockY) + ") thread (" +
+         std::to_string(e.threadX) + "," + std::to_string(e.threadY) + ")";
+}
+
+// Why event `e` cannot be one of this launch's, or "" when it can. `owner`: the thread whose
+// slots it was found in (the emulator's slots are per thread), or -1 (the GPU's trace comes
+// decoded, in canonical order).
+std::string misfit(const Event& e, const RunnerRequest& q, int64_t owner) {
+  if (e.op < Op::LoadM || e.op > Op::StoreP) return "an operation no lab kernel records (" + std::to_string(int(e.op)) + ")";
+  if (e.blockX >= q.grid.x || e.blockY >= q.grid.y || e.threadX >= q.block.x || e.threadY >= q.block.y)
+    return at(e) + " is outside the launch's " + std::to_string(q.grid.x) + "x" + std::to_string(q.grid.y) +
+           " blocks of " + std::to_string(q.block.x) + "x" + std::to_string(q.block.y) + " threads";
+  if (owner >= 0) {
+    const uint64_t perBlock = uint64_t(q.block.x) * q.block.y;
+    const uint64_t block = uint64_t(e.blockY) * q.grid.x + e.blockX;
+    if (uint64_t(owner) != block * perBlock + uint64_t(e.threadY) * q.block.x + e.threadX)
+      return at(e) + " was recorded in the slots of another thread";
+  }
+  if (e.sharedRow < -1 || e.sharedCol < -1) return "a shared slot before the array's start";
+  // An element of M, N or P said to be inside its matrix (a fill of a shared slot names none;
+  // a float4 or a staged part of one may reach three past its column).
+  const bool global = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP;
+  if (global && (e.flags & kInBounds) && !(e.flags & kZeroFill)) {
+    const int rows = e.op == Op::LoadN ? q.k : q.j, cols = e.op == Op::LoadM ? q.k : q.l;
+    if (e.globalRow < 0 || e.globalRow >= rows || e.globalCol < 0 || e.globalCol >= cols + 3)
+      return "element (" + std::to_string(e.globalRow) + "," + std::to_string(e.globalCol) +
+             ") said to be inside a matrix of " + std::to_string(rows) + "x" + std::to_string(cols);
+  }
+  return {};
 }
 
 }  // namespace
@@ -128,8 +155,8 @@ Status writeRunnerResponse(const std::filesystem::path& file, const RunnerRespon
   return w.save(file);
 }
 
-Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file) {
-  auto bytes = slurp(file);
+Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file, uint64_t maxBytes) {
+  auto bytes = slurp(file, maxBytes);
   if (!bytes) return bytes.error();
   Reader in(std::move(*bytes));
   RunnerResponse r;
@@ -155,9 +182,29 @@ Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file) {
   return r;
 }
 
+Status checkReturnedEvents(const RunnerResponse& r, const RunnerRequest& q) {
+  const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
+  const unsigned perThread = r.slotsPerThread;
+  if (r.p.size() != std::size_t(q.j) * std::size_t(q.l))
+    return failure("the runner returned a P of " + std::to_string(r.p.size()) + " elements for a " + std::to_string(q.j) +
+                   "x" + std::to_string(q.l) + " result: nothing of it was used");
+  if (r.slots.size() > q.maxTraceSlots || (!r.slotsDecoded && r.slots.size() != threads * perThread))
+    return failure("the runner returned " + std::to_string(r.slots.size()) + " trace slots, not " +
+                   std::to_string(threads) + " threads' worth within the lab's cap: the trace was not analysed");
+  for (std::size_t i = 0; i < r.slots.size(); ++i) {
+    const Event& e = r.slots[i];
+    if (e.op == Op::None) continue;
+    const int64_t owner = r.slotsDecoded || perThread == 0 ? -1 : int64_t(i / perThread);
+    if (std::string why = misfit(e, q, owner); !why.empty())
+      return failure("the runner returned an event that is not one of its launch's (slot " + std::to_string(i) + ": " +
+                     why + "): the trace was not analysed and the run not graded");
+  }
+  return Ok{};
+}
+
 RunnerStop readRunnerStop(const std::filesystem::path& file) {
   RunnerStop s;
-  std::ifstream in(file);
+  std::istringstream in(readFileBytes(file).substr(0, 4096));
   std::string word;
   while (in >> word) {
     if (word == "timeout") s.timeout = true;

@@ -1,27 +1,68 @@
 #include "lab_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "lab_cache.h"
 
 namespace tilescope::lab {
 
 namespace {
 std::string readHead(const std::filesystem::path& file, std::size_t limit) {
-  std::ifstream in(file, std::ios::binary);
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return {};
   std::string s(limit, '\0');
-  in.read(s.data(), std::streamsize(limit));
-  s.resize(std::size_t(in.gcount()));
+  std::size_t at = 0;
+  for (ssize_t n; at < limit && ((n = read(fd, s.data() + at, limit - at)) > 0 || (n < 0 && errno == EINTR));)
+    if (n > 0) at += std::size_t(n);
+  close(fd);
+  s.resize(at);
   return s;
+}
+
+// Bytes the files directly in `dir` take on disk; past `entries` files the answer is "too
+// many" (UINT64_MAX): a child that makes files by the million is over any limit.
+uint64_t diskUse(const std::filesystem::path& dir, std::size_t entries = 4096) {
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* d = fd >= 0 ? fdopendir(fd) : nullptr;
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return 0;
+  }
+  uint64_t bytes = 0;
+  std::size_t seen = 0;
+  for (dirent* e; (e = readdir(d));) {
+    if (++seen > entries) {
+      bytes = UINT64_MAX;
+      break;
+    }
+    struct stat st{};
+    if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) bytes += uint64_t(st.st_blocks) * 512;
+  }
+  closedir(d);
+  return bytes;
+}
+
+// Every descriptor above 2 closed in the child before it runs anything: a grading thread's
+// open files (another student's source, a cache entry being written) never reach it, whether
+// or not whoever opened them asked for close-on-exec. The runner closes them again itself.
+void closeInheritedFiles(posix_spawn_file_actions_t* actions) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  posix_spawn_file_actions_addclosefrom_np(actions, 3);
+#else
+  (void)actions;  // an older C library: the runner's own closeInheritedDescriptors does it
+#endif
 }
 }  // namespace
 
@@ -33,7 +74,7 @@ std::atomic<bool>& labInterrupted() {
 
 Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
                              double timeoutSeconds, const std::atomic<bool>* cancel,
-                             const std::filesystem::path& outputFile) {
+                             const std::filesystem::path& outputFile, const ScratchLimit& scratch) {
   std::vector<char*> args, env;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -46,6 +87,7 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, outputFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  closeInheritedFiles(&actions);
   // A group of its own: the compiler's own children (cc1plus, as) go with it on a kill.
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
@@ -64,18 +106,26 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
   ChildResult r;
   int status = 0;
   auto pause = std::chrono::microseconds(500);
+  auto lastLook = start;
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) return failure(std::string("waitpid failed: ") + std::strerror(errno));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const bool cancelled = (cancel && cancel->load()) || labInterrupted().load();
-    if (elapsed > timeoutSeconds || cancelled) {
+    // The scratch directory's size, looked at ten times a second: a child that fills the disk
+    // is stopped at the limit (each of its files is capped by RLIMIT_FSIZE too).
+    const auto now = std::chrono::steady_clock::now();
+    if (!scratch.dir.empty() && now - lastLook > std::chrono::milliseconds(100)) {
+      lastLook = now;
+      r.diskExceeded = diskUse(scratch.dir) > scratch.maxBytes;
+    }
+    if (elapsed > timeoutSeconds || cancelled || r.diskExceeded) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      r.timedOut = !cancelled;
+      r.timedOut = !cancelled && !r.diskExceeded;
       r.cancelled = cancelled;
       break;
     }
@@ -83,7 +133,7 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
     pause = std::min(pause * 2, std::chrono::microseconds(10000));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!r.timedOut && !r.cancelled) {
+  if (!r.timedOut && !r.cancelled && !r.diskExceeded) {
     if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   }

@@ -17,20 +17,29 @@ struct ChildResult {
   int signal = 0;        // when a signal ended it (not our kill)
   bool timedOut = false;  // we killed it at the time limit
   bool cancelled = false;
+  bool diskExceeded = false;  // we killed it: its scratch directory grew past ScratchLimit
   std::string output;  // its stdout and stderr, at most 64 KiB
   double seconds = 0.0;
 };
 
+// The disk a child may fill: the files directly in `dir` (its scratch directory, where it may
+// create files but no directories) together at most `maxBytes`. No limit when dir is empty.
+struct ScratchLimit {
+  std::filesystem::path dir;
+  uint64_t maxBytes = 0;
+};
+
 // Runs argv[0] (a path) with argv in the environment `environment` (NAME=VALUE each: the
 // lab's children get a clean one, lab_sandbox.h); an Error only when it could not be started.
-// The child's output file is where a sandboxed child may write, its scratch directory.
+// The child's output file is where a sandboxed child may write, its scratch directory. The
+// child inherits no descriptor above 2 (closed in the child before it runs anything).
 Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
                              double timeoutSeconds, const std::atomic<bool>* cancel,
-                             const std::filesystem::path& outputFile);
+                             const std::filesystem::path& outputFile, const ScratchLimit& scratch = {});
 
-// Set by an interrupt (the CLI's SIGINT and SIGTERM handler, the app closing): every running
-// child's process group is killed, the lab runs return as cancelled and remove their files.
-// Setting it is async-signal-safe.
+// Set by an interrupt (the CLI's SIGINT and SIGTERM handler, `lab grade`'s SIGHUP, the app
+// closing): every running child's process group is killed, the lab runs return as cancelled
+// and remove their files. Setting it is async-signal-safe.
 std::atomic<bool>& labInterrupted();
 
 // The first of `names` found on $PATH, or empty.

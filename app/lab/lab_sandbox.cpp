@@ -120,8 +120,11 @@ Status applyLandlock(const SandboxPolicy& p, int abi) {
   if (ruleset < 0) return errnoFailure("landlock_create_ruleset");
   const uint64_t handled = attr.handledAccessFs;
   const uint64_t read = ll::kReadFile | ll::kReadDir | (p.kind == SandboxKind::Compiler ? ll::kExecute : 0);
+  // The emulator's runner writes files into its scratch directory and makes no directories:
+  // without them what it leaves is flat, and the lab can measure it while it runs.
   const uint64_t write = ll::kReadFile | ll::kReadDir | ll::kWriteFile | ll::kRemoveDir | ll::kRemoveFile |
-                         ll::kMakeDir | ll::kMakeReg | ll::kRefer | ll::kTruncate;
+                         (p.kind == SandboxKind::Runner ? 0 : ll::kMakeDir) | ll::kMakeReg | ll::kRefer |
+                         ll::kTruncate;
   const uint64_t device = ll::kReadFile | ll::kWriteFile | ll::kIoctlDev;
   Status s = Ok{};
   for (const std::string& path : p.readPaths)
@@ -211,7 +214,10 @@ const SandboxSupport& sandboxSupport() {
 }
 
 Status enterSandbox(const SandboxPolicy& p) {
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return errnoFailure("prctl(PR_SET_PDEATHSIG)");
+  // The compiler's supervisor catches its signal and kills its process group (the compiler's
+  // own children, which the signal would not reach); a runner simply dies.
+  const int deathSignal = p.kind == SandboxKind::Compiler ? SIGTERM : SIGKILL;
+  if (prctl(PR_SET_PDEATHSIG, deathSignal, 0, 0, 0) != 0) return errnoFailure("prctl(PR_SET_PDEATHSIG)");
   // The parent may have died before the line above: then nobody would kill this process.
   if (p.parentPid && getppid() != p.parentPid) return failure("sandbox: the lab that started this process is gone");
   const SandboxSupport& support = sandboxSupport();

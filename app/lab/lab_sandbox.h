@@ -15,8 +15,13 @@
 //   seccomp       (libseccomp) no new processes (threads only), no exec, no sockets, no
 //                 ptrace, no signals to other processes, no mount/namespace/keyring/bpf calls;
 //                 the runner dies of SIGSYS at the call, which its handler names
-//   lifetime      PR_SET_PDEATHSIG: the child dies with its parent; its own process group
-//                 (the parent kills the group on a time-out or an interrupt)
+//   lifetime      PR_SET_PDEATHSIG: the child dies with its parent (the compiler's supervisor
+//                 gets SIGTERM and kills its whole group, cc1plus included); its own process
+//                 group (the parent kills the group on a time-out or an interrupt); no
+//                 descriptor above 2 inherited (closed before the sandbox is entered)
+//   disk          the emulator's runner makes no directories, each file is capped by
+//                 RLIMIT_FSIZE and the lab stops it when its scratch directory outgrows the
+//                 launch's prediction (lab_process.h)
 #pragma once
 #include <cstdint>
 #include <string>

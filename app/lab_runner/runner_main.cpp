@@ -2,8 +2,12 @@
 // compiled by the lab into SHARED_OBJECT, under the emulator (app/lab/lab.h).
 // tilescope-lab-runner --cuda|--cuda-time UNIT CUBIN_STEM REQUEST RESPONSE STOP_FILE PROGRAM_NAME [NVRTC_OPTION...]:
 // compiles UNIT with NVRTC and traces a run of it on the GPU, or times it (runner_cuda.cpp).
-// tilescope-lab-runner --sandbox compiler ... -- --exec PROGRAM ARG...: confines itself, then
-// becomes PROGRAM (the lab's compiler).
+// tilescope-lab-runner [--sandbox compiler ... --] --exec PROGRAM ARG...: confines itself, then
+// runs PROGRAM (the lab's compiler) as its child and ends its whole process group should the
+// lab die (PR_SET_PDEATHSIG).
+//
+// Every descriptor above 2 it inherited is closed first; with or without the sandbox it dies
+// with the lab that started it.
 //
 // With --sandbox (app/lab/lab_sandbox.h) the runner confines itself after it has
 // installed its handlers and before it loads the student's code or starts CUDA.
@@ -17,7 +21,11 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -161,6 +169,50 @@ extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
 #endif
 
 namespace {
+// Whatever descriptors the lab's process had open when it started this one (another student's
+// source, a cache entry being written by a grading thread) are closed before anything else
+// runs: the lab asks posix_spawn to close them, and this closes them again where the C
+// library could not (close_range, else one by one up to the open-file limit).
+void closeInheritedDescriptors() {
+#if defined(SYS_close_range)
+  if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+#endif
+  rlimit r{};
+  const long last = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY ? long(r.rlim_cur) : 65536;
+  for (long fd = 3; fd < last; ++fd) close(int(fd));
+}
+
+// The compiler's supervisor (--exec): the lab's death reaches this process as SIGTERM
+// (PR_SET_PDEATHSIG), and the whole process group goes with it: the compiler and what it
+// started (cc1plus, as), which would otherwise outlive a killed lab.
+void onLabGone(int) { kill(0, SIGKILL); }
+
+void dieWithLab(int signal, pid_t lab) {
+  prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0);
+  if (getppid() != lab) kill(0, SIGKILL);  // the lab died before the line above
+}
+
+// Runs PROGRAM as a child and waits for it, so that a signal from the lab's death can end
+// the group; exits as the program did.
+int superviseExec(char** programArgv) {
+  const pid_t child = fork();
+  if (child < 0) return fail(std::string("cannot start ") + programArgv[0] + ": " + std::strerror(errno));
+  if (child == 0) {
+    signal(SIGTERM, SIG_DFL);
+    execv(programArgv[0], programArgv);
+    std::fprintf(stderr, "tilescope-lab-runner: cannot run %s: %s\n", programArgv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
+  signal(sig, SIG_DFL);
+  raise(sig);
+  return 128 + sig;
+}
+
 // `--sandbox ... --` at the front of argv: confines this process (after `prepare`, which
 // opens what must be open before) and leaves argv as if the flags were not there.
 int confine(int& argc, char**& argv, bool& sandboxed) {
@@ -177,6 +229,7 @@ int confine(int& argc, char**& argv, bool& sandboxed) {
     armTimeLimit(policy->limits.cpuSeconds + 1.0);
   }
   if (policy->kind == SandboxKind::GpuRunner) prepareGpu();
+  if (policy->kind == SandboxKind::Compiler) signal(SIGTERM, onLabGone);
   if (Status s = enterSandbox(*policy); !s) return fail(s.error().message);
   sandboxed = true;
   return 0;
@@ -192,14 +245,19 @@ int confine(int& argc, char**& argv, bool& sandboxed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  closeInheritedDescriptors();
+  const pid_t lab = getppid();
   std::set_new_handler(outOfMemory);
   bool sandboxed = false;
   if (int rc = confine(argc, argv, sandboxed); rc != 0) return rc;
   if (argc > 2 && std::strcmp(argv[1], "--exec") == 0) {
-    if (!sandboxed) return fail("--exec runs a program confined: it needs --sandbox first");
-    execv(argv[2], argv + 2);
-    return fail(std::string("cannot run ") + argv[2] + ": " + std::strerror(errno));
+    if (!sandboxed) {  // --no-sandbox: only the lifetime (the sandbox set it up otherwise)
+      signal(SIGTERM, onLabGone);
+      dieWithLab(SIGTERM, lab);
+    }
+    return superviseExec(argv + 2);
   }
+  if (!sandboxed) dieWithLab(SIGKILL, lab);
   if (argc > 1 && (std::strcmp(argv[1], "--cuda") == 0 || std::strcmp(argv[1], "--cuda-time") == 0))
     return runOnGpu(argc, argv);
   if (argc != 5) return fail("usage: tilescope-lab-runner SHARED_OBJECT REQUEST RESPONSE STOP_FILE");

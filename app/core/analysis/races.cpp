@@ -32,14 +32,17 @@ using GroupKey = std::tuple<int, int, int, int, int>;  // interval, type, first 
 // reads never conflict). Pairs are visited in the order (a, b), a < b, so the example kept
 // for each group is the first such pair in canonical order; the writes are listed first so
 // read-only stretches (a row of Mds broadcast to 16 threads) cost nothing.
+// `budget`: the pairs still to be compared; none once it reaches 0.
 void checkAddress(const Trace& trace, int interval, const std::vector<Access>& accesses,
-                  std::vector<std::size_t>& writes, std::map<GroupKey, Hazard>& groups) {
+                  std::vector<std::size_t>& writes, std::map<GroupKey, Hazard>& groups, uint64_t& budget) {
+  if (budget == 0) return;
   writes.clear();
   for (std::size_t i = 0; i < accesses.size(); ++i)
     if (accesses[i].write) writes.push_back(i);
   if (writes.empty()) return;
   auto visit = [&](const Access& x, const Access& y) {
     if (x.thread == y.thread) return;
+    --budget;
     const Event& ex = trace.events[x.event];
     const Event& ey = trace.events[y.event];
     // Program order inside the interval decides which access is "first".
@@ -65,12 +68,12 @@ void checkAddress(const Trace& trace, int interval, const std::vector<Access>& a
     }
     ++h.pairs;
   };
-  for (std::size_t a = 0; a < accesses.size(); ++a) {
+  for (std::size_t a = 0; a < accesses.size() && budget; ++a) {
     if (accesses[a].write) {
-      for (std::size_t b = a + 1; b < accesses.size(); ++b) visit(accesses[a], accesses[b]);
+      for (std::size_t b = a + 1; b < accesses.size() && budget; ++b) visit(accesses[a], accesses[b]);
     } else {
       for (std::size_t w : writes)
-        if (w > a) visit(accesses[a], accesses[w]);
+        if (w > a && budget) visit(accesses[a], accesses[w]);
     }
   }
 }
@@ -113,7 +116,7 @@ class IntervalAccesses {
 };
 
 void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const SharedLayout& layout,
-                std::vector<Hazard>& out) {
+                std::vector<Hazard>& out, uint64_t& budget) {
   const unsigned blockX = trace.launch.blockX;
   const std::size_t threads = std::size_t(trace.launch.blockX) * trace.launch.blockY;
   std::vector<int> interval(threads, 0), position(threads, 0);
@@ -126,11 +129,12 @@ void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const Sh
   int current = 0;
   auto flush = [&] {
     accesses.forEachWord(
-        [&](const std::vector<Access>& sameWord) { checkAddress(trace, current, sameWord, writes, groups); });
+        [&](const std::vector<Access>& sameWord) { checkAddress(trace, current, sameWord, writes, groups, budget); });
   };
   for (std::size_t i = begin; i < end; ++i) {
     const Event& e = trace.events[i];
     const int t = linearThread(e, blockX);
+    if (e.threadX >= blockX || std::size_t(t) >= threads) continue;  // not a thread of this launch
     if (e.op == Op::Barrier) {
       ++interval[t];
       position[t] = 0;
@@ -152,19 +156,26 @@ void checkBlock(const Trace& trace, std::size_t begin, std::size_t end, const Sh
 }  // namespace
 
 std::vector<Hazard> findHazards(const Trace& trace) {
-  std::vector<Hazard> out;
+  return searchHazards(trace, UINT64_MAX).hazards;
+}
+
+HazardSearch searchHazards(const Trace& trace, uint64_t maxPairs) {
+  HazardSearch search;
+  std::vector<Hazard>& out = search.hazards;
+  uint64_t budget = maxPairs;
   const SharedLayout layout = sharedLayout(trace.launch);
-  if (layout.bytes == 0) return out;  // no shared memory, no shared races
+  if (layout.bytes == 0) return search;  // no shared memory, no shared races
   std::size_t begin = 0;
   while (begin < trace.events.size()) {
     std::size_t end = begin;
     const Event& b = trace.events[begin];
     while (end < trace.events.size() && trace.events[end].blockX == b.blockX && trace.events[end].blockY == b.blockY)
       ++end;
-    checkBlock(trace, begin, end, layout, out);
+    checkBlock(trace, begin, end, layout, out, budget);
     begin = end;
   }
-  return out;
+  search.capped = budget == 0;
+  return search;
 }
 
 }  // namespace tilescope

@@ -43,6 +43,21 @@ struct Hazard {
 };
 
 // Every hazard group of the trace, block by block, in order of interval and first line.
+// Events of threads outside the launch are skipped (a trace a child returned is checked
+// against its launch before any analysis: lab_ipc.h).
 std::vector<Hazard> findHazards(const Trace& trace);
+
+// The same search, stopped after `maxPairs` conflicting pairs have been compared: the work
+// grows with the square of the accesses to one word in one interval (16,384 stores to one
+// shared word by one block are 134 million pairs), so a student's kernel is searched with a
+// bound. The groups found until then are kept; `capped` says the search stopped early.
+struct HazardSearch {
+  std::vector<Hazard> hazards;
+  bool capped = false;
+};
+// 4 Mi pairs: about a quarter of a second; the book's kernels and the lab's exercises at
+// their sizes compare far fewer (a 16x16 tile's missing barrier: 16 readers per word).
+inline constexpr uint64_t kMaxHazardPairs = 1ull << 22;
+HazardSearch searchHazards(const Trace& trace, uint64_t maxPairs);
 
 }  // namespace tilescope

@@ -1,0 +1,271 @@
+#include "grade_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "core/json_writer.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (no overlong forms, no surrogates,
+// nothing past U+10FFFF) and its code point, or 0 when the bytes there are not one.
+std::size_t utf8Sequence(std::string_view s, std::size_t i, char32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return cp = c, 1;
+  const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? (c <= 0xef ? 3 : 0) : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3f);
+  }
+  const char32_t least = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+// Code points a terminal acts on instead of showing: C0 and C1 controls, DEL, and the
+// bidirectional overrides and isolates, which reorder what follows them on the line.
+bool actsOnTerminal(char32_t cp) {
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+std::string hexByte(unsigned char c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  return buf;
+}
+
+std::string number(double v, const char* format) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+const lab::GradeItem* findItem(const FileGrade& g, const std::string& check) {
+  auto it = std::find_if(g.grade.items.begin(), g.grade.items.end(), [&](const lab::GradeItem& i) { return i.check == check; });
+  return it == g.grade.items.end() ? nullptr : &*it;
+}
+
+// One test of a course platform: a check of a file, or the file itself when it was not graded.
+struct PlatformTest {
+  std::string name, output;
+  bool passed = false;
+  std::string file;
+};
+std::vector<PlatformTest> platformTests(const std::vector<FileGrade>& grades) {
+  std::vector<PlatformTest> tests;
+  const bool oneFile = grades.size() == 1;
+  for (const FileGrade& g : grades) {
+    const std::string prefix = oneFile ? "" : g.file + ": ";
+    if (!g.graded) {
+      tests.push_back({prefix + "graded", "not graded: " + g.error, false, g.file});
+      continue;
+    }
+    for (const lab::GradeItem& i : g.grade.items) tests.push_back({prefix + i.check, i.detail, i.passed, g.file});
+  }
+  return tests;
+}
+// Points possible: the exercise's checks for every file (a file that did not compile, or was not
+// graded, earns none of them).
+double maxScore(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks) {
+  return double(grades.size() * std::max<std::size_t>(checks.size(), 1));
+}
+
+}  // namespace
+
+std::string forTerminal(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8Sequence(s, i, cp);
+    if (n == 0) {
+      out += hexByte(static_cast<unsigned char>(s[i++]));
+      continue;
+    }
+    if (!actsOnTerminal(cp)) out.append(s.substr(i, n));
+    else if (n == 1) out += hexByte(static_cast<unsigned char>(s[i]));
+    else {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
+      out += buf;
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string validUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8Sequence(s, i, cp);
+    if (n == 0) {
+      out += "\xef\xbf\xbd";  // U+FFFD REPLACEMENT CHARACTER
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string csvField(std::string_view text) {
+  std::string s;
+  for (char c : validUtf8(text)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t') s += ' ';
+    else if (u < 0x20 || u == 0x7f) s += hexByte(u);
+    else s += c;
+  }
+  if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')) s.insert(0, "'");
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string overallVerdict(const FileGrade& g) {
+  if (!g.graded) return "error";
+  if (!g.grade.measured) return "not run";
+  const std::string first(lab::verdictName(g.grade.measured->verdict));
+  if (first != "verified") return first;
+  for (const lab::GradeItem& i : g.grade.items) {
+    if (i.passed || i.check.rfind("correct at ", 0) != 0) continue;
+    // A failed size's detail is its run's summary, which starts with its verdict's name.
+    const std::string name = i.detail.substr(0, i.detail.find(':'));
+    if (lab::verdictByName(name)) return name;
+    return "wrong result";
+  }
+  for (const lab::GradeItem& i : g.grade.items)
+    if (!i.passed && i.check == "no hazards") return "hazard";
+  return first;
+}
+
+int passedChecks(const FileGrade& g) {
+  return int(std::count_if(g.grade.items.begin(), g.grade.items.end(), [](const lab::GradeItem& i) { return i.passed; }));
+}
+
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
+  using Kind = lab::ExerciseCheck::Kind;
+  const auto has = [&](Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
+  std::vector<std::string> names;
+  if (has(Kind::Correct))
+    for (const Dims& d : x.sizes)
+      names.push_back("correct at " + std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l));
+  if (has(Kind::NoHazards)) names.push_back("no hazards");
+  for (const lab::ExerciseCheck& c : x.checks)
+    if (c.kind == Kind::Max || c.kind == Kind::Min)
+      names.push_back(std::string(c.kind == Kind::Max ? "max " : "min ") + c.metric + " " + number(c.limit, "%g"));
+  return names;
+}
+
+std::string reportText(const FileGrade& g) {
+  std::string s = "== " + forTerminal(g.file) + ": " +
+                  (g.graded ? (g.grade.passed ? "passed" : "not passed") : "not graded") + " (" + overallVerdict(g) + ")\n";
+  if (!g.graded) s += "   " + forTerminal(g.error) + "\n";
+  for (const lab::GradeItem& i : g.grade.items)
+    s += std::string(i.passed ? "   pass  " : "   FAIL  ") + forTerminal(i.check) + ": " + forTerminal(i.detail) + "\n";
+  if (g.grade.measured && !g.grade.measured->sandbox.empty()) s += "   " + forTerminal(g.grade.measured->sandbox) + "\n";
+  return s;
+}
+
+std::string csvHeader(const std::vector<std::string>& checks) {
+  std::string s = "file,passed,verdict,checks_passed,checks_total";
+  for (const std::string& c : checks) s += "," + csvField(c);
+  return s + ",seconds,error\n";
+}
+
+std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks) {
+  std::string s = csvField(g.file) + "," + (g.graded && g.grade.passed ? "true" : "false") + "," +
+                  csvField(overallVerdict(g)) + "," + std::to_string(passedChecks(g)) + "," +
+                  std::to_string(g.grade.items.size());
+  for (const std::string& c : checks) {
+    const lab::GradeItem* item = findItem(g, c);
+    s += ",";
+    if (item) s += item->value ? number(*item->value, "%.6g") : item->passed ? "pass" : "fail";
+  }
+  return s + "," + number(g.seconds, "%.2f") + "," + csvField(g.error) + "\n";
+}
+
+std::string jsonHead(const std::string& exercise) {
+  std::ostringstream out;
+  { JsonWriter(out).value(validUtf8(exercise)); }
+  return "{\"exercise\":" + out.str() + ",\"files\":[\n";
+}
+
+std::string jsonFile(const FileGrade& g) {
+  std::ostringstream out;
+  {
+    JsonWriter json(out);
+    const lab::LabOutcome* m = g.grade.measured ? &*g.grade.measured : nullptr;
+    json.beginObject().field("file", validUtf8(g.file)).field("graded", g.graded);
+    json.field("passed", g.graded && g.grade.passed).field("verdict", overallVerdict(g));
+    json.field("checks_passed", passedChecks(g)).field("checks_total", int(g.grade.items.size()));
+    json.field("seconds", g.seconds).field("error", validUtf8(g.error));
+    json.field("summary", validUtf8(m ? m->summary : g.error)).field("sandbox", m ? m->sandbox : "");
+    json.key("checks").beginArray();
+    for (const lab::GradeItem& i : g.grade.items) {
+      json.beginObject().field("check", validUtf8(i.check)).field("passed", i.passed);
+      json.field("detail", validUtf8(i.detail)).key("value");
+      if (i.value) json.value(*i.value);
+      else json.null();
+      json.endObject();
+    }
+    json.endArray().endObject();
+  }
+  return out.str();
+}
+
+std::string jsonTail() { return "\n]}\n"; }
+
+std::string gradescopeResults(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks) {
+  const std::vector<PlatformTest> tests = platformTests(grades);
+  double seconds = 0.0, score = 0.0;
+  for (const FileGrade& g : grades) seconds += g.seconds;
+  for (const PlatformTest& t : tests) score += t.passed ? 1.0 : 0.0;
+  std::ostringstream out;
+  {
+    JsonWriter json(out);
+    json.beginObject().field("score", score).field("max_score", maxScore(grades, checks));
+    json.field("execution_time", seconds);
+    json.field("output", std::to_string(std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) {
+                           return g.graded && g.grade.passed;
+                         })) + " of " + std::to_string(grades.size()) + " files passed");
+    json.key("tests").beginArray();
+    for (const PlatformTest& t : tests) {
+      json.beginObject().field("name", validUtf8(t.name)).field("score", t.passed ? 1.0 : 0.0).field("max_score", 1.0);
+      json.field("status", t.passed ? "passed" : "failed").field("output", validUtf8(t.output)).endObject();
+    }
+    json.endArray().endObject();
+  }
+  return out.str() + "\n";
+}
+
+std::string classroomResults(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks) {
+  const std::vector<PlatformTest> tests = platformTests(grades);
+  const bool anyError = std::any_of(grades.begin(), grades.end(), [](const FileGrade& g) { return !g.graded; });
+  const bool allPassed = std::all_of(tests.begin(), tests.end(), [](const PlatformTest& t) { return t.passed; });
+  std::ostringstream out;
+  {
+    JsonWriter json(out);
+    json.beginObject().field("version", 1).field("status", anyError ? "error" : allPassed ? "pass" : "fail");
+    json.field("max_score", maxScore(grades, checks)).key("tests").beginArray();
+    for (const PlatformTest& t : tests) {
+      json.beginObject().field("name", validUtf8(t.name)).field("status", t.passed ? "pass" : "fail");
+      json.field("score", t.passed ? 1 : 0).field("message", validUtf8(t.output)).field("test_code", validUtf8(t.name));
+      json.field("filename", validUtf8(t.file)).field("line_no", 0).field("execution_time", "").endObject();
+    }
+    json.endArray().endObject();
+  }
+  return out.str() + "\n";
+}
+
+}  // namespace tilescope::cli

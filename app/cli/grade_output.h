@@ -1,0 +1,71 @@
+// What `lab grade` writes about a class (lab_grade_command.cpp): the report on the terminal, the
+// CSV, the JSON, Gradescope's results.json and GitHub Classroom's runner result. Every byte that
+// comes from a student (a file name, a compiler's message with the student's source line in it,
+// what the runner said) is escaped for where it goes, so a name or a message can only ever be
+// read as what it is: never a line of its own, a terminal control sequence, a spreadsheet
+// formula or JSON that no reader accepts.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lab/exercise.h"
+
+namespace tilescope::cli {
+
+// --- escaping -------------------------------------------------------------------------------
+// For the terminal: printable ASCII and well-formed UTF-8 as they are; control bytes (newline,
+// ESC, DEL, the C1 controls), bytes that are not UTF-8 and the bidirectional overrides as
+// \xNN or \u{NNNN}. The result is one line.
+std::string forTerminal(std::string_view text);
+// For JSON: well-formed UTF-8 as it is, every other byte replaced by U+FFFD (JsonWriter
+// escapes the control bytes).
+std::string validUtf8(std::string_view text);
+// One CSV field: control bytes as \xNN (newlines as a space), valid UTF-8, a leading = + - @
+// (which a spreadsheet reads as a formula) behind a ', quoted when it holds a comma or a quote.
+std::string csvField(std::string_view text);
+
+// --- one file's grade -----------------------------------------------------------------------
+struct FileGrade {
+  std::string file;
+  bool graded = false;  // false: the lab refused it or could not grade it (error says why)
+  std::string error;
+  lab::Grade grade;
+  double seconds = 0.0;
+};
+// The file's verdict over every size it was graded at: "error" when not graded, the first
+// size's verdict unless a later size failed ("verified" at 8x8 but "out-of-bounds" at 5x7x3
+// is "out-of-bounds"), "hazard" when only the race check failed.
+std::string overallVerdict(const FileGrade& g);
+int passedChecks(const FileGrade& g);
+
+// The checks of an exercise, named as gradeExercise names them, in its order: the CSV's
+// columns (known before any file is graded, so rows are written as files finish).
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x);
+
+// The report of one file on the terminal: "== FILE: passed (verdict)", then each check.
+std::string reportText(const FileGrade& g);
+
+// CSV: the header, then one row per file (a line each, ending in \n).
+std::string csvHeader(const std::vector<std::string>& checks);
+std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks);
+
+// The JSON: {"exercise": ..., "files": [ELEMENT, ...]}; jsonFile is one ELEMENT.
+std::string jsonHead(const std::string& exercise);
+std::string jsonFile(const FileGrade& g);
+std::string jsonTail();
+
+// Gradescope's results.json (its "Autograder Specifications"): score, max_score, execution_time,
+// output, and a test per check of each file (name "FILE: CHECK", or "CHECK" when the class is
+// one file, as on Gradescope where each submission is graded alone), each worth 1 point,
+// status "passed" or "failed", output what was measured or went wrong. A file the lab could not
+// grade is one failed test with its reason. max_score counts the exercise's checks per file.
+std::string gradescopeResults(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks);
+
+// GitHub Classroom's runner result (what an autograding runner action reports, base64-encoded,
+// as its `result` output): {"version": 1, "status": "pass"|"fail"|"error", "max_score": N,
+// "tests": [{"name", "status", "score", "message", "test_code", "filename", "line_no",
+// "execution_time"}]}, the same tests as Gradescope's.
+std::string classroomResults(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks);
+
+}  // namespace tilescope::cli

@@ -1,0 +1,301 @@
+// A hostile class graded as a teacher grades it (tilescope-cli lab grade ... -j 8): two honest
+// solutions and a file for each way one student could take the others down, reach them, leave
+// something behind or forge a line of the report (issue 26). Each hostile file must be its
+// own row, failed or `error` with a reason; the honest files pass; nothing one file holds
+// reaches another; nothing stays on disk; the CSV, the JSON and Gradescope's results.json are
+// what their readers accept. Then the grader's lifetime: SIGTERM ends it within a second,
+// and after a SIGKILL nothing runs on (the compiler mid-compile included) and the next run
+// removes what was left.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cli_runner.h"
+#include "json_check.h"
+#include "lab/lab_sandbox.h"
+
+namespace tilescope {
+namespace {
+
+using testing::Json;
+using testing::JsonReader;
+namespace fs = std::filesystem;
+
+const fs::path kHostile = TILESCOPE_LAB_FIXTURES "/hostile";
+const fs::path kSolution = TILESCOPE_LAB_FIXTURES "/solutions/missing_barrier.cu";
+// Names the forged report lines and spreadsheet cells would carry.
+const std::string kNewlineName = "late\n== forged.cu: passed (verified)\n.cu";
+const std::string kFormulaName = "=HYPERLINK(\"http-x\").cu";
+const std::string kNotUtf8Name = std::string("caf\xe9\xff.cu");
+
+bool sandboxUsable() {
+  const lab::SandboxSupport& s = lab::sandboxSupport();
+  if (!s.complete()) std::printf("skipped: this machine's kernel lacks %s\n", s.missing.c_str());
+  return s.complete();
+}
+
+std::string slurp(const fs::path& p) {
+  std::stringstream s;
+  s << std::ifstream(p, std::ios::binary).rdbuf();
+  return s.str();
+}
+
+void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// An honest solution with a line only it carries: were any classmate to read it, the line would
+// show up in the grades.
+std::string honest(const std::string& owner) { return "// SECRET-OF-" + owner + "-5e1f\n" + slurp(kSolution); }
+
+bool scratchLeft(const fs::path& cache) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache, ec))
+    if (e.path().filename().string().rfind("run-", 0) == 0) return true;
+  return false;
+}
+
+bool processRunning(const std::string& pattern) {
+  return std::system(("pgrep -f '" + pattern + "' > /dev/null").c_str()) == 0;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string line; std::getline(s, line);) out.push_back(line);
+  return out;
+}
+
+TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  const fs::path dir = testing::testTempPath("_class"), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "alice.cu", honest("alice"));
+  put(students / "bob.cu", honest("bob"));
+  for (const char* f : {"class_read_classmates.cu", "class_race_storm.cu", "class_forged_response.cu",
+                        "class_forged_event.cu", "class_fill_disk.cu", "class_escape_error.cu"})
+    fs::copy_file(kHostile / f, students / f);
+  const std::string starter = "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {}\n";
+  for (const std::string& name : {kNewlineName, kFormulaName, kNotUtf8Name}) put(students / name, starter);
+  put(students / "class_big_source.cu", starter + "// " + std::string(2u << 20, 'x') + "\n");  // 2 MiB
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::string out = (dir / "grades").string();
+  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);  // its own, to see that nothing stays in it
+  const testing::CliResult r =
+      testing::runCli("lab grade missing_barrier " + students.string() + " -j 8 --csv " + out + ".csv --json " + out +
+                      ".json --gradescope " + out + "-gradescope.json --classroom " + out + "-classroom.json");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  unsetenv("TILESCOPE_LAB_CACHE");
+  EXPECT_EQ(r.exitCode, 1) << r.all();  // some files were not graded: their rows say why
+  EXPECT_LT(seconds, 60.0);
+  const std::size_t files = 12;
+
+  // The terminal: one report per file, the honest ones passed, nothing forged or raw.
+  EXPECT_NE(r.out.find("== alice.cu: passed (verified)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("== bob.cu: passed (verified)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 of 12 files passed"), std::string::npos) << r.out;
+  std::size_t reports = 0;
+  for (const std::string& line : lines(r.out)) {
+    reports += line.rfind("== ", 0) == 0;
+    EXPECT_NE(line.rfind("== forged.cu", 0), 0u) << "a file name forged a line: " << line;
+  }
+  EXPECT_EQ(reports, files) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "an escape sequence reached the terminal";
+  EXPECT_EQ(r.out.find('\xff'), std::string::npos);
+  EXPECT_NE(r.out.find("late\\x0a== forged.cu"), std::string::npos) << r.out;
+
+  // Nothing of a classmate's file reached another's grades, on any output.
+  const std::string csv = slurp(out + ".csv"), json = slurp(out + ".json");
+  for (const std::string* text : {&r.out, &r.err, &csv, &json}) EXPECT_EQ(text->find("SECRET-OF-"), std::string::npos);
+
+  // The CSV: a header and a row per file, no control bytes, no formula.
+  const std::vector<std::string> rows = lines(csv);
+  ASSERT_EQ(rows.size(), files + 1) << csv;
+  for (const std::string& row : rows) {
+    for (char c : row) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20) << row;
+    EXPECT_EQ(row.find(",="), std::string::npos) << row;
+    EXPECT_NE(row.rfind("=", 0), 0u) << row;
+  }
+  auto rowOf = [&](const std::string& file) {
+    for (const std::string& row : rows)
+      if (row.rfind(file + ",", 0) == 0) return row;
+    return std::string();
+  };
+  EXPECT_NE(rowOf("alice.cu").find(",true,verified,"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("\"'=HYPERLINK(\"\"http-x\"\").cu\"").find(",false,"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("class_race_storm.cu").find(",false,hazard,"), std::string::npos) << csv;
+  // The files that reach the C library (extern "C" declarations of open, pread, fopen ...) are
+  // refused as compile errors where the lab checks the compiled kernel's imports; where it does
+  // not, they run, and what they return must be an error row naming why.
+  auto refusedOr = [&](const std::string& file, const std::string& reason) {
+    const std::string row = rowOf(file);
+    EXPECT_TRUE(row.find(",false,compile error,") != std::string::npos ||
+                (row.find(",false,error,") != std::string::npos && row.find(reason) != std::string::npos))
+        << row;
+  };
+  refusedOr("class_forged_response.cu", "response");
+  refusedOr("class_forged_event.cu", "thread (65535,0) is outside the launch");
+  EXPECT_NE(rowOf("class_big_source.cu").find("1048576"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("class_read_classmates.cu").find(",false,"), std::string::npos) << csv;
+  EXPECT_NE(rowOf("class_fill_disk.cu").find(",false,"), std::string::npos) << csv;
+  for (const std::string& row : rows) {  // every failed row names why: a failed check's verdict or an error
+    if (row.find(",false,") != std::string::npos) {
+      EXPECT_EQ(row.find(",false,verified,"), std::string::npos) << row;
+    }
+  }
+
+  // The JSON and Gradescope's file are JSON (valid UTF-8, the name that was not replaced).
+  std::string why;
+  auto grades = JsonReader::parse(json, &why);
+  ASSERT_TRUE(grades) << why << "\n" << json;
+  ASSERT_TRUE(grades->at("files"));
+  EXPECT_EQ(grades->at("files")->array.size(), files);
+  EXPECT_NE(json.find("the race check stopped after 4194304 conflicting pairs"), std::string::npos) << json;
+  EXPECT_TRUE(JsonReader::parse(slurp(out + "-gradescope.json"), &why)) << why;
+  EXPECT_TRUE(JsonReader::parse(slurp(out + "-classroom.json"), &why)) << why;
+
+  // Nothing left on disk: no scratch directory, and the student's folder as it was.
+  EXPECT_FALSE(scratchLeft(cache));
+  std::size_t left = 0;
+  for (const auto& e : fs::directory_iterator(students)) left += e.is_regular_file();
+  EXPECT_EQ(left, files);
+  fs::remove_all(dir);
+}
+
+// A kernel that never ends, in the sandbox, for the lifetime tests.
+const char* kSpinner =
+    "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n"
+    "  volatile int x = 0;\n  while (true) x = x + 1;\n}\n";
+
+pid_t startGrader(const fs::path& students, const fs::path& cache) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(TILESCOPE_CLI, TILESCOPE_CLI, "lab", "grade", "missing_barrier", students.c_str(), "-j", "2", "--timeout",
+          "60", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+bool waitForRunners(const fs::path& cache) {
+  for (int i = 0; i < 600; ++i) {
+    if (processRunning("[t]ilescope-lab-runner.*" + cache.string() + ".*kernel.so")) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+TEST(LabClass, SigtermEndsTheGraderWithinASecondAndLeavesNothing) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  const fs::path dir = testing::testTempPath("_sigterm"), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "spin_a.cu", kSpinner);
+  put(students / "spin_b.cu", std::string("// b\n") + kSpinner);
+  const pid_t pid = startGrader(students, cache);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(waitForRunners(cache)) << "the runners never started";
+  const auto start = std::chrono::steady_clock::now();
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 1.0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string()));
+  EXPECT_FALSE(scratchLeft(cache));
+  fs::remove_all(dir);
+}
+
+TEST(LabClass, AfterASigkillNothingRunsOnAndTheNextRunRemovesWhatWasLeft) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  const fs::path dir = testing::testTempPath("_sigkill"), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "spin.cu", kSpinner);
+  const pid_t pid = startGrader(students, cache);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(waitForRunners(cache)) << "the runner never started";
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string())) << "the runner outlived its grader";
+  EXPECT_TRUE(scratchLeft(cache)) << "a SIGKILLed grader cannot clean up: its scratch is the next run's to remove";
+  // The next run, of another class, finds the dead grader's scratch and removes it.
+  fs::remove(students / "spin.cu");
+  put(students / "alice.cu", honest("alice"));
+  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);
+  const testing::CliResult r = testing::runCli("lab grade missing_barrier " + students.string());
+  unsetenv("TILESCOPE_LAB_CACHE");
+  EXPECT_EQ(r.exitCode, 0) << r.all();
+  EXPECT_FALSE(scratchLeft(cache));
+  fs::remove_all(dir);
+}
+
+// A kernel whose compile takes longer than any test waits (12,000 dependent statements at -O1:
+// past the 30 s compile limit on the development machine), to end the grader mid-compile.
+std::string slowToCompile() {
+  std::string body;
+  for (int i = 0; i < 12000; ++i)
+    body += "  v = v * 1.0001f + " + std::to_string(i % 7) + ".0f; if (v > " + std::to_string(i) + ".0f) v -= 1.0f;\n";
+  return "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n  float v = threadIdx.x;\n" +
+         body + "  if (v == 12345.0f) P[0] = v;\n}\n";
+}
+
+// The grader ended by `sig` while g++ compiles: the compiler and what it started (cc1plus) end
+// with it, whether the grader could act (SIGHUP: it kills the group) or not (SIGKILL: the
+// compiler's supervisor gets its death signal and kills its group).
+void endTheGraderMidCompile(int sig, const char* what) {
+  const fs::path dir = testing::testTempPath(std::string("_") + what), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "slow.cu", slowToCompile());
+  const pid_t pid = startGrader(students, cache);
+  ASSERT_GT(pid, 0);
+  bool compiling = false;
+  for (int i = 0; i < 600 && !compiling; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    compiling = processRunning("[c]c1plus.*" + cache.string());
+  }
+  ASSERT_TRUE(compiling) << "the compiler never started";
+  kill(pid, sig);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (sig == SIGHUP) {
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_FALSE(processRunning("[c]c1plus.*" + cache.string())) << "the compiler outlived its grader (" << what << ")";
+  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string()));
+  if (sig == SIGHUP) {
+    EXPECT_FALSE(scratchLeft(cache));
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LabClass, TheCompilerEndsWithAGraderKilledOutright) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  endTheGraderMidCompile(SIGKILL, "sigkill_compile");
+}
+
+TEST(LabClass, AClosedTerminalStopsTheGraderAndItsCompiler) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  endTheGraderMidCompile(SIGHUP, "sighup_compile");
+}
+
+}  // namespace
+}  // namespace tilescope
