@@ -182,6 +182,7 @@ std::string signalName(int sig) {
 LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics) {
   o.verdict = LabVerdict::CompileError;
   o.diagnostics = diagnostics;
+  explainDiagnostics(o.diagnostics, o.source);  // at the student's line, in the student's words
   const LabDiagnostic& d = o.diagnostics.front();
   o.summary = "compile error: " + d.file + ":" + std::to_string(d.line) + ": " + d.message;
   return o;
@@ -286,6 +287,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     o.hazards = findHazards(*run.trace);
   }
   judge(o, r, run.verification);
+  if (o.verdict == LabVerdict::WrongResult) o.summary += wrongResultHint(run);
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   o.run = std::move(run);
   return Ok{};
