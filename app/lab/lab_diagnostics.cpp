@@ -116,16 +116,19 @@ struct Group {
   std::optional<Where> required, note;  // "required from" (before it), another note (after it)
 };
 
-// The construct an internal file stands for, to name in a message nothing maps.
-std::string constructOf(std::string_view file) {
+// Where a message nothing maps comes from, in words: the construct an internal file stands
+// for, or a name the student's own #line directive gave.
+std::string placeOf(std::string_view file) {
   if (file.find("lab-entry") != std::string_view::npos || file.find("lab-gpu-entry") != std::string_view::npos)
-    return "the call of your kernel with the lab's M, N and P: check its parameters";
-  if (file.find("views") != std::string_view::npos) return "an access to M, N, P or a __shared__ array";
+    return "in the lab's call of your kernel with its M, N and P: check the kernel's parameters";
+  if (file.find('/') == std::string_view::npos)
+    return "at a line a #line directive in your file renamed: the lab cannot tell which line of yours";
+  if (file.find("views") != std::string_view::npos) return "in the lab's code for an access to M, N, P or a __shared__ array";
   if (file.find("emu") != std::string_view::npos || file.find("cuda_surface") != std::string_view::npos)
-    return "a CUDA built-in (threadIdx, blockIdx, __syncthreads() ...)";
+    return "in the lab's code for a CUDA built-in (threadIdx, blockIdx, __syncthreads() ...)";
   if (file.find("traced_surface") != std::string_view::npos || file.find("unit.") != std::string_view::npos)
-    return "a __shared__ declaration or a __syncthreads()";
-  return "a library function your kernel calls";
+    return "in the lab's code for a __shared__ declaration or a __syncthreads()";
+  return "in a library function your kernel calls";
 }
 
 // Words that only the lab's own code contains: a message still holding one after
@@ -168,7 +171,7 @@ LabDiagnostic resolve(const Group& g, std::string_view fileName) {
   } else if (g.macro == "__syncthreads" && mentionsInternals(m)) {
     d.message = "__syncthreads() cannot be used here";
   } else if (!at) {
-    d.message = m + " (in the lab's code for " + constructOf(g.file) + ")";
+    d.message = m + " (" + placeOf(g.file) + ")";
   } else if (mentionsInternals(m)) {
     d.message = "this line does not compile against the lab's views: " + m;
   }
@@ -214,10 +217,13 @@ std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string
     if (line.empty() || isQuote(line)) continue;
     const std::string_view t = trimmed(line);
     if (t.starts_with("In file included from ") || t.starts_with("from ")) continue;
-    const auto located = locate(line, unitName);
+    // "FILE: In function '...':", "FILE: At global scope:": a new context, whose errors follow.
+    const bool context = t.ends_with(":") && (t.find(": In ") != std::string_view::npos ||
+                                              t.find(": At global scope") != std::string_view::npos);
+    const auto located = context ? std::nullopt : locate(line, unitName);
     if (!located) {
-      if (line.find(": In ") != std::string_view::npos || line.find(": At global scope") != std::string_view::npos) {
-        pending.reset();  // a new context: what follows belongs to the next error
+      if (context) {
+        pending.reset();
         inGroup = false;
       } else if (auto at = atLineOf(line); at && inGroup && !groups.back().note && isMine(at->second) && at->first > 0) {
         groups.back().note = Where{at->first, 1};
