@@ -75,6 +75,21 @@ bool isQuote(std::string_view line) {
   return end > 0 && t.substr(end).starts_with(" |");
 }
 
+// NVRTC quotes the line (indented by 2) after an error and puts a caret under the column on
+// the line after that: the column, from the lines at `from`, else 1.
+int caretColumn(std::string_view output, std::size_t from) {
+  std::size_t at = from;
+  for (int skip = 0; skip < 1 && at < output.size(); ++skip) {
+    const std::size_t nl = output.find('\n', at);
+    at = nl == std::string_view::npos ? output.size() : nl + 1;
+  }
+  const std::string_view rest = output.substr(std::min(at, output.size()));
+  const std::string_view caretLine = rest.substr(0, rest.find('\n'));
+  const std::size_t caret = caretLine.find_first_not_of(' ');
+  if (caret == std::string_view::npos || caretLine[caret] != '^' || caret < 2) return 1;
+  return int(std::min<std::size_t>(caret - 1, kMaxSourceLine));
+}
+
 enum class Kind { Error, Continuation, Warning, Note, Required, Other };
 
 // What follows a location: "error: ", "fatal error: ", "catastrophic error: ",
@@ -242,6 +257,7 @@ std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string
       g.own = mine;
       g.required = pending;
       pending.reset();
+      if (g.at.column == 0) g.at.column = caretColumn(output, start);  // NVRTC: the caret two lines on
       groups.push_back(std::move(g));
       inGroup = true;
     } else if (kind == Kind::Required) {
@@ -497,6 +513,25 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
   }
 }
 
+namespace {
+
+// The integer variable P's store at `storeLine` takes its value from (`P[...] = Pvalue;`
+// with `int Pvalue` declared before it): its name and its declaration's line.
+std::optional<std::pair<std::string, int>> integerStoredAt(std::string_view source, int storeLine) {
+  const std::vector<SourceToken> tokens = tokenizeSource(source);
+  std::size_t i = 0;
+  while (i < tokens.size() && (tokens[i].line != storeLine || tokens[i].text != "=")) ++i;
+  if (i + 2 >= tokens.size() || tokens[i + 1].kind != TokenKind::Identifier || tokens[i + 2].text != ";") return std::nullopt;
+  const std::string_view name = tokens[i + 1].text;
+  for (std::size_t d = i; d-- > 1;)
+    if (tokens[d].text == name)
+      for (std::string_view type : {"int", "long", "short", "unsigned", "char", "size_t"})
+        if (tokens[d - 1].text == type) return std::pair{std::string(name), tokens[d].line};
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string wrongResultHint(const Run& run) {
   const Verification& v = run.verification;
   if (v.passed || v.wrongCells.empty() || v.worstRow < 0) return {};
@@ -517,12 +552,16 @@ std::string wrongResultHint(const Run& run) {
         break;
       }
   char text[320];
-  std::snprintf(text, sizeof text,
-                "; every wrong value of P is a whole number (P(%d,%d) = %g where %.4g is right)%s: the sum lost its "
-                "fractions, as an int accumulator or an integer division does",
-                v.worstRow, v.worstCol, double(run.p.at(v.worstRow, v.worstCol)), expected,
-                storeLine ? (", stored at line " + std::to_string(storeLine)).c_str() : "");
-  return text;
+  std::snprintf(text, sizeof text, "; every wrong value of P is a whole number (P(%d,%d) = %g where %.4g is right)",
+                v.worstRow, v.worstCol, double(run.p.at(v.worstRow, v.worstCol)), expected);
+  std::string hint = text;
+  const auto integer = run.lab && storeLine ? integerStoredAt(run.lab->text, storeLine) : std::nullopt;
+  if (integer)
+    return hint + ": P is stored at line " + std::to_string(storeLine) + " from '" + integer->first +
+           "', an integer variable (line " + std::to_string(integer->second) +
+           "): each += drops the product's fraction; make it a float";
+  if (storeLine) hint += ", stored at line " + std::to_string(storeLine);
+  return hint + ": the sum lost its fractions, as an int accumulator or an integer division does";
 }
 
 }  // namespace tilescope::lab
