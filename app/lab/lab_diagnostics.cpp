@@ -186,12 +186,31 @@ LabDiagnostic resolve(const Group& g, std::string_view fileName) {
   } else if (g.macro == "__syncthreads" && mentionsInternals(m)) {
     d.message = "__syncthreads() cannot be used here";
   } else if (!at) {
-    d.message = m + " (" + placeOf(g.file) + ")";
+    d.message = (mentionsInternals(m) ? std::string("your kernel does not compile") : m) + " (" + placeOf(g.file) + ")";
   } else if (mentionsInternals(m)) {
-    d.message = "this line does not compile against the lab's views: " + m;
+    d.message = "this line does not compile with the lab's recorded arrays: it uses M, N, P or a __shared__ array in "
+                "a way a plain pointer or array allows and the lab does not";
   }
   d.message = cut(std::move(d.message));
   return d;
+}
+
+// Each group at the student's line, once; a generic message about a line gives way to a
+// specific one about the same line.
+std::vector<LabDiagnostic> resolveAll(const std::vector<Group>& groups, std::string_view fileName) {
+  auto generic = [](const LabDiagnostic& d) { return d.message.starts_with("this __shared__ declaration does not compile"); };
+  std::vector<LabDiagnostic> all, out;
+  for (const Group& g : groups) all.push_back(resolve(g, fileName));
+  for (const LabDiagnostic& d : all) {
+    const bool shadowed = generic(d) && std::any_of(all.begin(), all.end(), [&](const LabDiagnostic& e) {
+                            return e.line == d.line && !generic(e);
+                          });
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const LabDiagnostic& e) {
+      return e.line == d.line && e.message == d.message;
+    });
+    if (!shadowed && !seen) out.push_back(d);
+  }
+  return out;
 }
 
 // NVRTC's "detected during instantiation of "..." at line 12 of kernel.cu".
@@ -275,20 +294,7 @@ std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string
       }
     }
   }
-  std::vector<LabDiagnostic> out;
-  for (const Group& g : groups) {
-    LabDiagnostic d = resolve(g, fileName);
-    const bool generic = d.message.starts_with("this __shared__ declaration does not compile");
-    bool seen = false;
-    for (const LabDiagnostic& e : out) seen = seen || (e.line == d.line && (e.message == d.message || generic));
-    if (!seen) out.push_back(std::move(d));
-  }
-  // A specific message about a line replaces a generic one found first.
-  std::erase_if(out, [&](const LabDiagnostic& d) {
-    if (!d.message.starts_with("this __shared__ declaration does not compile")) return false;
-    return std::count_if(out.begin(), out.end(), [&](const LabDiagnostic& e) { return e.line == d.line; }) > 1;
-  });
-  return out;
+  return resolveAll(groups, fileName);
 }
 
 namespace {
@@ -316,6 +322,7 @@ std::string studentName(std::string_view name, std::string_view args) {
   }
   if (name == "ElementRef" || name == "VectorRef") return first;
   if (name == "Dim3") return "uint3";
+  if (name == "Subscript") return "int";  // an index, as the student wrote it
   if (name == "TensorMapView") return "CUtensorMap";
   return std::string(name) + (args.empty() ? "" : "<" + translateNames(args) + ">");
 }
