@@ -485,7 +485,7 @@ bool endsStatement(std::string_view t) {
 }
 
 bool missingSemicolonWords(std::string_view m) {
-  return m.starts_with("expected ';'") || m.starts_with("expected a \";\"") ||
+  return m.starts_with("expected ';'") || m.starts_with("expected ',' or ';'") || m.starts_with("expected a \";\"") ||
          m.find("void expression") != std::string_view::npos || m.find("apparent call") != std::string_view::npos ||
          m.find("operator()") != std::string_view::npos;
 }
@@ -508,13 +508,16 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
     if (d.line <= 0) d.line = std::max(kernelLine, 1), d.column = 1;
     d.message += builtinSuggestion(d.message);
     if (!missingSemicolonWords(d.message)) continue;
-    // The first token of the diagnostic's line: a __syncthreads() the statement above runs into.
+    // At the first token of its line (a __syncthreads() the lab's macro expanded, or the token
+    // g++ names): the statement above runs into it, and the ';' belongs at that statement's end.
     const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const SourceToken& t) { return t.line == d.line; });
-    if (first == tokens.end() || first == tokens.begin() || first->text != "__syncthreads") continue;
+    if (first == tokens.end() || first == tokens.begin()) continue;
+    const bool barrier = first->text == "__syncthreads";
+    if (!barrier && columnAfter(*first) - int(first->text.size()) != d.column) continue;
     const SourceToken& before = *(first - 1);
     if (endsStatement(before.text)) continue;
-    d.message = "expected ';' at the end of this line: the statement runs on into the __syncthreads() of line " +
-                std::to_string(d.line);
+    d.message = "expected ';' at the end of this line: the statement runs on into " +
+                std::string(barrier ? "the __syncthreads() of " : "") + "line " + std::to_string(d.line);
     d.line = before.line;
     d.column = columnAfter(before);
   }

@@ -84,6 +84,25 @@ TEST(LabDiagnostics, AnErrorInTheLabsMacroIsAtTheStudentsLine) {
   EXPECT_NE(s[0].message.find("line 3"), std::string::npos) << s[0].message;
 }
 
+TEST(LabDiagnostics, AMissingSemicolonIsAtTheEndOfTheStatementItLeftOpen) {
+  // g++ names the next declaration's first token; NVRTC puts its caret there too.
+  const std::string source = "__global__ void k(float* M, int w) {\n"  // 1
+                             "  int Row = w\n"                          // 2
+                             "  int Col = 1;\n"                         // 3
+                             "  float x = M[Row + Col]\n"               // 4
+                             "}\n";                                     // 5
+  std::vector<LabDiagnostic> d = {{"k.cu", 3, 3, "expected ',' or ';' before 'int'"},
+                                  {"k.cu", 3, 3, "expected a \";\""},
+                                  {"k.cu", 4, 24, "expected ';' before '}' token"}};
+  explainDiagnostics(d, source);
+  EXPECT_EQ(d[0].line, 2);
+  EXPECT_EQ(d[0].column, 14);  // after `w`
+  EXPECT_EQ(d[0].message, "expected ';' at the end of this line: the statement runs on into line 3");
+  EXPECT_EQ(d[1].line, 2);
+  EXPECT_EQ(d[2].line, 4);  // g++ already put it at the statement's end: it stays
+  EXPECT_EQ(d[2].message, "expected ';' before '}' token");
+}
+
 // g++ 12: `int tw = TILE_WIDTH; __shared__ float Mds[tw][tw];` at line 5: errors in the
 // generated unit and the emulator's header, reached through the lab's declaration macro and a
 // "required from here".
