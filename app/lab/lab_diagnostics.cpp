@@ -504,7 +504,12 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
     const std::size_t lineStart = source.rfind('\n', t.offset);
     return int(t.offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + t.text.size()) + 1;
   };
+  const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
   for (LabDiagnostic& d : diagnostics) {
+    if (!source.empty() && d.line > lines) {  // the file's own #line renumbered it
+      d.message += " (the compiler's line " + std::to_string(d.line) + " is past the end of your file: a #line directive?)";
+      d.line = 0;
+    }
     if (d.line <= 0) d.line = std::max(kernelLine, 1), d.column = 1;
     d.message += builtinSuggestion(d.message);
     if (!missingSemicolonWords(d.message)) continue;

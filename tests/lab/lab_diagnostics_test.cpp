@@ -204,6 +204,11 @@ TEST(LabDiagnostics, AMessageNothingMapsStillNamesTheStudentsFileAndTheConstruct
   EXPECT_NE(d[0].message.find("the kernel's parameters"), std::string::npos) << d[0].message;
   explainDiagnostics(d, "// a comment\n\n__global__ void k(float* M, float* N, int* P, int w) {}\n");
   EXPECT_EQ(d[0].line, 3);  // the kernel's line, for the editor's mark
+  // A line past the end of the file (its own `#line 900`): at the kernel's line, saying so.
+  std::vector<LabDiagnostic> past = {{"k.cu", 901, 5, "'bz' was not declared in this scope"}};
+  explainDiagnostics(past, "#line 900\n__global__ void k(float* M, float* N, float* P, int w) { int x = bz; }\n");
+  EXPECT_EQ(past[0].line, 2);
+  EXPECT_NE(past[0].message.find("past the end of your file"), std::string::npos) << past[0].message;
 }
 
 TEST(LabDiagnostics, ANearMissOfABuiltInIsNamed) {
