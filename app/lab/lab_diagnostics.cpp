@@ -27,7 +27,7 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-// The digits at `text[at]` (at most 12 of them are read as the number), and where they end.
+// Where the digits that start at `text[at]` end.
 std::size_t digitsEnd(std::string_view text, std::size_t at) {
   while (at < text.size() && isDigit(text[at])) ++at;
   return at;
@@ -78,12 +78,9 @@ bool isQuote(std::string_view line) {
 // NVRTC quotes the line (indented by 2) after an error and puts a caret under the column on
 // the line after that: the column, from the lines at `from`, else 1.
 int caretColumn(std::string_view output, std::size_t from) {
-  std::size_t at = from;
-  for (int skip = 0; skip < 1 && at < output.size(); ++skip) {
-    const std::size_t nl = output.find('\n', at);
-    at = nl == std::string_view::npos ? output.size() : nl + 1;
-  }
-  const std::string_view rest = output.substr(std::min(at, output.size()));
+  const std::size_t quoteEnd = output.find('\n', std::min(from, output.size()));
+  if (quoteEnd == std::string_view::npos) return 1;
+  const std::string_view rest = output.substr(quoteEnd + 1);
   const std::string_view caretLine = rest.substr(0, rest.find('\n'));
   const std::size_t caret = caretLine.find_first_not_of(' ');
   if (caret == std::string_view::npos || caretLine[caret] != '^' || caret < 2) return 1;
