@@ -571,7 +571,7 @@ std::string wrongResultHint(const Run& run) {
   if (integer)
     return hint + ": P is stored at line " + std::to_string(storeLine) + " from '" + integer->first +
            "', an integer variable (line " + std::to_string(integer->second) +
-           "): each += drops the product's fraction; make it a float";
+           "): each sum into it drops the fraction; make it a float";
   if (storeLine) hint += ", stored at line " + std::to_string(storeLine);
   return hint + ": the sum lost its fractions, as an int accumulator or an integer division does";
 }
