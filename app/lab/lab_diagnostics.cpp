@@ -515,7 +515,8 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
     const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const SourceToken& t) { return t.line == d.line; });
     if (first == tokens.end() || first == tokens.begin()) continue;
     const bool barrier = first->text == "__syncthreads";
-    if (!barrier && columnAfter(*first) - int(first->text.size()) != d.column) continue;
+    const bool named = d.message.find("before '" + std::string(first->text) + "'") != std::string::npos;
+    if (!barrier && !named && columnAfter(*first) - int(first->text.size()) != d.column) continue;  // g++ counts a tab as 8
     const SourceToken& before = *(first - 1);
     if (endsStatement(before.text)) continue;
     d.message = "expected ';' at the end of this line: the statement runs on into " +

@@ -91,7 +91,7 @@ TEST(LabDiagnostics, AMissingSemicolonIsAtTheEndOfTheStatementItLeftOpen) {
                              "  int Col = 1;\n"                         // 3
                              "  float x = M[Row + Col]\n"               // 4
                              "}\n";                                     // 5
-  std::vector<LabDiagnostic> d = {{"k.cu", 3, 3, "expected ',' or ';' before 'int'"},
+  std::vector<LabDiagnostic> d = {{"k.cu", 3, 9, "expected ',' or ';' before 'int'"},  // a tab, counted as 8
                                   {"k.cu", 3, 3, "expected a \";\""},
                                   {"k.cu", 4, 24, "expected ';' before '}' token"}};
   explainDiagnostics(d, source);
