@@ -35,7 +35,8 @@ commands:
                      cuBLAS (% of cuBLAS); --sizes N1,N2 (default 256..4096) or --size/--dims,
                      --repeats R, --warmup W, --no-cublas, --csv F, --json, and run's launch flags
   lab check EXERCISE FILE.cu   grade a kernel against an exercise (assets/exercises); exit 0
-                     when it passes, 1 when a check fails; 'lab exercises' lists them
+                     when it passes, 1 when a check fails; 'lab exercises' lists them,
+                     'lab exercises --show NAME' prints one's goal and starter kernel
   lessons            list the guided lessons; --show NAME prints one, --script NAME writes it
                      as an app script (tilescope --script); --dir DIR reads another directory
 

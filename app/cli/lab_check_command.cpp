@@ -1,6 +1,10 @@
 // tilescope-cli lab check EXERCISE FILE.cu and lab exercises: grading a kernel against an
-// exercise (app/lab/exercise.h), for a student or a teacher's script over a class.
+// exercise (app/lab/exercise.h), for a student or a teacher's script over a class; an
+// exercise's goal and starter (lab exercises --show NAME).
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "commands.h"
 #include "core/json_writer.h"
@@ -41,13 +45,69 @@ int labCheck(const Options& o, std::ostream& out) {
   return grade->passed ? kExitOk : compiled ? kExitVerifyFailed : kExitBadInput;
 }
 
+namespace {
+// `lab exercises --show NAME`: the exercise as a student starts it (its goal, what passes, the
+// starter kernel to copy into a file).
+void showExercise(const lab::Exercise& x, bool json, std::ostream& out) {
+  if (json) {
+    JsonWriter w(out);
+    w.beginObject().field("exercise", x.id).field("title", x.title).field("goal", x.goal).field("starter", x.starter);
+    w.endObject();
+    out << "\n";
+    return;
+  }
+  out << x.id << ": " << x.title << "\n\n" << x.goal << "\n\n";
+  std::string launch;  // what the grade launches it with (the starter may use a define it sets)
+  for (const lab::LabDefine& d : x.defines) launch += " " + d.name + "=" + d.value;
+  if (x.block) launch += " block " + std::to_string(x.block->x) + "x" + std::to_string(x.block->y);
+  for (const lab::LabArg& a : x.args) launch += " " + a.name + "=" + std::to_string(a.value);
+  std::string sizes, checks;
+  for (const Dims& d : x.sizes) sizes += (sizes.empty() ? " " : ", ") + std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+  for (const lab::ExerciseCheck& c : x.checks) {
+    using K = lab::ExerciseCheck::Kind;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", c.limit);
+    checks += checks.empty() ? "" : ", ";
+    checks += c.kind == K::Correct ? "correct at every size" : c.kind == K::NoHazards ? "no hazards"
+              : (c.kind == K::Max ? "max " : "min ") + c.metric + " " + limit;
+  }
+  if (!launch.empty()) out << "launched with" << launch << "\n";
+  out << "graded at" << sizes << ": " << checks << "\n\nstarter (copy it into a file, then: tilescope-cli lab check "
+      << x.id << " FILE.cu):\n\n" << x.starter << (x.starter.ends_with("\n") ? "" : "\n");
+}
+}  // namespace
+
 int labExercises(const Options& o, std::ostream& out) {
+  std::string show;
+  for (std::size_t i = 0; i < o.extra.size(); ++i) {
+    if (o.extra[i] != "--show")
+      return reportError(invalidInput("unknown flag '" + o.extra[i] + "' for 'lab exercises' (it takes --show NAME)"));
+    if (i + 1 >= o.extra.size() || !show.empty())
+      return reportError(invalidInput("lab exercises: --show needs one exercise's name: lab exercises --show NAME"));
+    show = o.extra[++i];
+  }
+  if (o.operands.size() != 1)
+    return reportError(invalidInput("lab exercises takes no file: tilescope-cli lab exercises [--show NAME]"));
+  if (!show.empty()) {
+    auto x = lab::findExercise(show);  // an unknown name: the error lists the exercises
+    if (!x) return reportError(x.error());
+    showExercise(*x, o.json, out);
+    return kExitOk;
+  }
   auto all = lab::loadExercises();
   if (!all) return reportError(all.error());
   const auto progress = lab::loadProgress();
+  JsonWriter json(out);
+  if (o.json) json.beginArray();
   for (const lab::Exercise& x : *all) {
     const auto p = progress.find(x.id);
-    out << x.id << "  " << x.title << (p != progress.end() && p->second ? "  (passed)" : "") << "\n";
+    const bool passed = p != progress.end() && p->second;
+    if (o.json) json.beginObject().field("exercise", x.id).field("title", x.title).field("passed", passed).endObject();
+    else out << x.id << "  " << x.title << (passed ? "  (passed)" : "") << "\n";
+  }
+  if (o.json) {
+    json.endArray();
+    out << "\n";
   }
   return kExitOk;
 }

@@ -372,10 +372,28 @@ int reportInterrupt() {
   return 130;
 }
 
+namespace {
+// The global flags a lab subcommand does not read: refused, never silently ignored. run and
+// time take the launch's --size/--dims and --block; check, grade and exercises take the
+// exercise's.
+Status refuseUnusedFlags(const Options& o, const std::string& sub) {
+  const char* flag = o.kernelGiven ? "--kernel" : o.tileGiven ? "--tile" : o.padGiven ? "--pad"
+                     : o.tilingGiven ? "--tiling" : !o.out.empty() ? "--out" : nullptr;
+  const bool launch = sub == "run" || sub == "time";
+  if (!flag && !launch) flag = o.sizeGiven ? "--size/--dims" : o.blockGiven ? "--block" : nullptr;
+  if (!flag) return Ok{};
+  return invalidInput(std::string(flag) + " does not apply to 'lab " + sub + "'" +
+                      (launch ? " (the kernel is the file; its launch takes --size, --dims, --block, --define, --grid)"
+                              : " (the exercise sets the sizes and the launch)"));
+}
+}  // namespace
+
 int labCommand(const Options& o, std::ostream& out) {
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
   const std::string sub = o.operands.empty() ? "" : o.operands.front();
+  if (sub == "grade" || sub == "run" || sub == "time" || sub == "check" || sub == "exercises")
+    if (Status s = refuseUnusedFlags(o, sub); !s) return reportError(s.error());
   if (sub == "grade") return labGrade(o, out);
   if (sub == "run") return labRun(o, out);
   if (sub == "time") return labTime(o, out);

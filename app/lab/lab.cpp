@@ -185,6 +185,7 @@ std::string signalName(int sig) {
 LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics) {
   o.verdict = LabVerdict::CompileError;
   o.diagnostics = diagnostics;
+  explainDiagnostics(o.diagnostics, o.source);  // at the student's line, in the student's words
   const LabDiagnostic& d = o.diagnostics.front();
   o.summary = "compile error: " + d.file + ":" + std::to_string(d.line) + ": " + d.message;
   return o;
@@ -292,6 +293,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     hazardsCapped = search.capped;
   }
   judge(o, r, run.verification);
+  if (o.verdict == LabVerdict::WrongResult) o.summary += wrongResultHint(run);
   if (hazardsCapped)
     o.summary += " (the race check stopped after " + std::to_string(kMaxHazardPairs) +
                  " conflicting pairs of accesses: more hazards may remain)";

@@ -6,13 +6,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
-#include <regex>
 #include <span>
 #include <sstream>
 
 #include "kernels/embedded_file.h"
 #include "kernels/rewrite/declaration_rewrite.h"
 #include "lab_cache.h"
+#include "lab_diagnostics.h"
 #include "lab_process.h"
 #include "lab_sandbox.h"
 
@@ -333,58 +333,6 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
                    "): " + r.output.substr(0, 400));
   (void)storeInCache(errors, r.output);
   return r;
-}
-
-std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string_view fileName) {
-  // g++ and clang: FILE:LINE:COL: error: ...; NVRTC: FILE(LINE): error: ..., the source line
-  // and a caret under the column on the two lines after.
-  static const std::regex kLine(R"(^(.*?):(\d+):(\d+): (fatal error|error): (.*)$)");
-  static const std::regex kNvrtcLine(R"(^(.*?)\((\d+)\): (catastrophic error|error): (.*)$)");
-  static const std::regex kRequired(R"(^(.*?):(\d+):(\d+):\s+required from)");
-  static const std::regex kNvrtcRequired(R"(at line (\d+) of (.*?)\s*$)");
-  std::vector<LabDiagnostic> mine, others;
-  std::istringstream in{std::string(output)};
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  const std::string unitName = unitFileName(fileName);  // as the unit's #line wrote it
-  auto isMine = [&](const std::string& f) {
-    return f == unitName || (f.size() > unitName.size() && f.ends_with("/" + unitName));
-  };
-  auto add = [&](LabDiagnostic d) {
-    const bool own = isMine(d.file);
-    if (own) d.file = std::string(fileName);
-    auto& list = own ? mine : others;
-    // The lab's GPU unit holds the kernel twice (as written and traced): one message each.
-    for (const LabDiagnostic& e : list)
-      if (e.file == d.file && e.line == d.line && e.message == d.message) return;
-    list.push_back(std::move(d));
-  };
-  // An error in a header, reached from the student's line: report it there.
-  auto reachedFrom = [&](int line, int column) {
-    if (!others.empty() && others.back().line > 0) {
-      add({std::string(fileName), line, column, others.back().message});
-      others.pop_back();
-    }
-  };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
-    std::smatch m;
-    if (std::regex_search(line, m, kLine)) {
-      add({m[1], std::stoi(m[2]), std::stoi(m[3]), m[5]});
-    } else if (std::regex_search(line, m, kNvrtcLine)) {
-      int column = 1;
-      if (i + 2 < lines.size() && lines[i + 2].find_first_not_of(' ') != std::string::npos &&
-          lines[i + 2][lines[i + 2].find_first_not_of(' ')] == '^')
-        column = std::max(1, int(lines[i + 2].find('^')) - 1);  // the quoted line is indented by 2
-      add({m[1], std::stoi(m[2]), column, m[4]});
-    } else if (std::regex_search(line, m, kRequired) && isMine(m[1])) {
-      reachedFrom(std::stoi(m[2]), std::stoi(m[3]));
-    } else if (std::regex_search(line, m, kNvrtcRequired) && isMine(m[2])) {
-      reachedFrom(std::stoi(m[1]), 1);
-    }
-  }
-  mine.insert(mine.end(), others.begin(), others.end());
-  return mine;
 }
 
 Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,

@@ -12,6 +12,7 @@
 #include "kernels/result.h"
 #include "lab.h"
 #include "lab_cache.h"
+#include "lab_diagnostics.h"  // parseDiagnostics: the compiler's messages at the student's line
 #include "lab_source.h"
 
 
@@ -24,7 +25,7 @@ std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_v
 
 // The file's name as the generated units write it (`#line 1 "NAME"`, a comment): a quote, a
 // backslash or a control character (a newline) would end the string or the comment and put
-// the rest of the name into the code, so each becomes '_'. parseDiagnostics maps it back.
+// the rest of the name into the code, so each becomes '_'. parseDiagnostics (lab_diagnostics.h) maps it back.
 std::string unitFileName(std::string_view fileName);
 
 // The translation unit NVRTC compiles for the GPU: the kernel as written (`plainSource`,
@@ -83,10 +84,5 @@ struct CompileOptions {
 Result<CompileResult> compileForEmulator(const std::string& unit, std::string_view fileName,
                                          const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
                                          const CompileOptions& options);
-
-// `FILE:LINE:COL: error: MESSAGE` lines of a compiler's output (and NVRTC's
-// `FILE(LINE): error: MESSAGE`), each once; those in `fileName` first,
-// and where an error lies in a header, the line of `fileName` the compiler names with it.
-std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string_view fileName);
 
 }  // namespace tilescope::lab
