@@ -21,6 +21,7 @@
 #if TILESCOPE_HAVE_CUDA
 #include "kernels/cuda/gpu_info.h"
 #endif
+#include "core/run/trace_accounts.h"
 #include "core/run/trace_decode.h"  // finishTrace, for both backends (a build without CUDA too)
 
 namespace tilescope::lab {
@@ -286,6 +287,14 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     o.hazards = findHazards(*run.trace);
   }
   judge(o, r, run.verification);
+  if (run.trace) {
+    // Nothing is graded from a trace that does not describe what computed P (a forged one).
+    if (auto problem = accountForP(*run.trace, run.m, run.n, run.p).problem) {
+      o.verdict = LabVerdict::WrongResult;
+      o.summary = *problem + " (the run is not graded)";
+      o.unaccounted = std::move(*problem);
+    }
+  }
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   o.run = std::move(run);
   return Ok{};
