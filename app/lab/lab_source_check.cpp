@@ -82,18 +82,22 @@ class EscapeChecker {
   bool isView(std::size_t i) const {
     return i < t_.size() && t_[i].kind == Token::Kind::Identifier && views_.contains(t_[i].text);
   }
+  // Each scan looks a bounded way ahead (kLookahead tokens), so the check stays linear in the
+  // file whatever it holds; what lies further is the compiler's to refuse.
+  static constexpr std::size_t kLookahead = 64;
   bool subscripted(std::size_t i) const {
     std::size_t n = i + 1;
-    while (is(n, ")")) ++n;
+    while (is(n, ")") && n < i + kLookahead) ++n;
     return is(n, "[") || is(i + 1, "[");
   }
   std::size_t skipParens(std::size_t i) const {
-    while (is(i, "(")) ++i;
+    const std::size_t from = i;
+    while (is(i, "(") && i < from + kLookahead) ++i;
     return i;
   }
   std::size_t closingAngle(std::size_t open) const {
     int depth = 0;
-    for (std::size_t i = open; i < t_.size(); ++i) {
+    for (std::size_t i = open; i < t_.size() && i < open + kLookahead; ++i) {
       if (is(i, "<")) ++depth;
       else if (is(i, ">") && --depth == 0) return i;
     }

@@ -7,6 +7,7 @@
 // by ## pasting) is refused instead.
 #include "lab_text_check.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -97,7 +98,8 @@ class Lexer {
       const std::size_t stop = end == std::string::npos ? t_.size() : end + 2;
       // A comment over several lines outside a directive: what follows it may start one
       // (g++ takes `/*...\n...*/ #include` as a directive); checking it as one is the safe side.
-      if (!directive_ && t_.find('\n', i) < stop) lineStart_ = true;
+      if (!directive_ && std::find(t_.begin() + long(i), t_.begin() + long(stop), '\n') != t_.begin() + long(stop))
+        lineStart_ = true;
       return stop;
     }
     if (t_.compare(i, 2, "//") == 0) {
@@ -231,10 +233,10 @@ class Lexer {
   // Every splice lies inside a directive: elsewhere a backslash at a line's end would join
   // what the rewrite's tokenizer and the compiler read differently.
   void checkSplices() {
+    std::size_t span = 0;  // both lists are in file order: one pass over each
     for (const auto& [offset, line] : s_.splices) {
-      bool inside = false;
-      for (const auto& [from, to] : spans_) inside = inside || (offset > from && offset <= to);
-      if (inside) continue;
+      while (span < spans_.size() && spans_[span].second < offset) ++span;
+      if (span < spans_.size() && offset > spans_[span].first) continue;
       refused_ = LabDiagnostic{std::string(file_), line, 1,
                                "a backslash at the end of the line joins it to the next: a lab kernel may do that "
                                "only inside a #define (a name or a comment split over two lines is refused)"};
