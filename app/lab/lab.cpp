@@ -289,7 +289,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   judge(o, r, run.verification);
   if (run.trace) {
     // Nothing is graded from a trace that does not describe what computed P (a forged one).
-    if (auto problem = accountForP(*run.trace, run.m, run.n, run.p).problem) {
+    if (auto problem = accountForP(*run.trace, run.m, run.n, run.p, !gpu).problem) {
       o.verdict = LabVerdict::WrongResult;
       o.summary = *problem + " (the run is not graded)";
       o.unaccounted = std::move(*problem);

@@ -60,8 +60,8 @@ struct ThreadSums {
 
 class Accountant {
  public:
-  Accountant(const Trace& t, const Matrix& m, const Matrix& n, const Matrix& p)
-      : t_(t), m_(m), n_(n), p_(p), mSpansK_(wideReadOfMSpansK(t.launch)) {}
+  Accountant(const Trace& t, const Matrix& m, const Matrix& n, const Matrix& p, bool freshShared)
+      : t_(t), m_(m), n_(n), p_(p), mSpansK_(wideReadOfMSpansK(t.launch)), freshShared_(freshShared) {}
 
   TraceAccounting run() {
     collectStores();
@@ -193,7 +193,8 @@ class Accountant {
       auto slot = slots.find(key(e.sharedRow, e.sharedCol + w, ofN));
       // NaN is the emulator's fill of fresh shared memory: a read before the first write (a
       // race the race check reports) sees it, and it can feed no forged sum.
-      if (w == 0 && !copied && !std::isnan(e.value) && (slot == slots.end() || !slot->second.holds(e.value))) {
+      if (w == 0 && !copied && freshShared_ && !std::isnan(e.value) &&
+          (slot == slots.end() || !slot->second.holds(e.value))) {
         problemAt(e, who(e) + " recorded a read of " + (ofN ? "an N" : "an M") + " tile's slot (" +
                           std::to_string(e.sharedRow) + "," + std::to_string(e.sharedCol) + ") at line " +
                           std::to_string(e.line) + " as " + number(e.value) +
@@ -258,6 +259,7 @@ class Accountant {
   const Trace& t_;
   const Matrix &m_, &n_, &p_;
   bool mSpansK_;
+  bool freshShared_;
   std::unordered_map<uint64_t, Slot> stores_;
   std::unordered_map<uint64_t, const Event*> firstStores_;  // by block and thread
   TraceAccounting r_;
@@ -265,8 +267,8 @@ class Accountant {
 
 }  // namespace
 
-TraceAccounting accountForP(const Trace& trace, const Matrix& m, const Matrix& n, const Matrix& p) {
-  return Accountant(trace, m, n, p).run();
+TraceAccounting accountForP(const Trace& trace, const Matrix& m, const Matrix& n, const Matrix& p, bool freshShared) {
+  return Accountant(trace, m, n, p, freshShared).run();
 }
 
 }  // namespace tilescope

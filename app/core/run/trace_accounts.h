@@ -33,6 +33,10 @@ struct TraceAccounting {
   long threadsSkipped = 0;
 };
 
-TraceAccounting accountForP(const Trace& trace, const Matrix& m, const Matrix& n, const Matrix& p);
+// `freshShared`: each block's shared memory starts unwritten (NaN-filled on the emulator). On a
+// GPU it holds what an earlier block left, which a racing read may see, so there (false) a
+// shared read's value is not checked against the block's writes; it still feeds the products.
+TraceAccounting accountForP(const Trace& trace, const Matrix& m, const Matrix& n, const Matrix& p,
+                            bool freshShared = true);
 
 }  // namespace tilescope
