@@ -26,7 +26,10 @@ bool compilerProbe(std::string_view id) {
   static constexpr std::array kPrefixes = {"__CUDA",   "__NVCC",     "__NVCOMPILER", "__GNUC",    "__GNUG",
                                            "__clang",  "__llvm",     "__x86_64",     "__amd64",   "__i386",
                                            "__aarch64", "__linux",   "__unix",       "__ELF__",   "__OPTIMIZE",
-                                           "__has_",   "__STDC_HOSTED", "__INTEL",   "_MSC_VER",  "__APPLE"};
+                                           "__has_",   "__STDC_HOSTED", "__INTEL",   "_MSC_VER",  "__APPLE",
+                                           "__GCC",    "__VERSION__", "__FAST_MATH", "__NO_INLINE", "__PIC__",
+                                           "__pic__",  "__PIE__",    "__pie__",      "__SSE",     "__AVX",
+                                           "__FMA",    "__MMX",      "__SEH",        "__x86"};
   for (const char* p : kPrefixes)
     if (id.starts_with(p)) return true;
   return id == "linux" || id == "unix" || id == "CUDART_VERSION";

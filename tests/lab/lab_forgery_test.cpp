@@ -53,7 +53,9 @@ TEST(LabForgery, SpellingsOfTheSameDirectiveAreAllSeen) {
                            "\n#include\\\n </etc/passwd>\n", "\n#define F </etc/passwd>\n#include F\n",
                            "\n#include_next <cstdio>\n", "\n#pragma GCC dependency \"/etc/passwd\"\n",
                            "\n_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\")\n", "\nint tsRec\\\norder;\n",
-                           "\n#define CAT(a, b) a##b\n", "\n#ifdef __NVCC__\n#endif\n", "\n#if __GNUC__ > 3\n#endif\n"}) {
+                           "\n#define CAT(a, b) a##b\n", "\n#ifdef __NVCC__\n#endif\n", "\n#if __GNUC__ > 3\n#endif\n",
+                           "\nconst char v = __VERSION__[0];\n", "\n#ifdef __CUDA_ARCH_FEAT_SM90_ALL\n#endif\n",
+                           "\n#if defined(__CUDACC_RTC__)\n#endif\n"}) {
     SCOPED_TRACE(text);
     const auto d = checkStudentSource(text, "k.cu");
     ASSERT_TRUE(d.has_value());
