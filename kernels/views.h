@@ -31,6 +31,55 @@
 
 namespace tilescope {
 
+// A pointer a kernel must not be able to take out of a view. A view is a plain struct in the
+// kernel's frame, so `*(float**)&M` or a memcpy of it reads its bytes: were the matrix's address
+// among them, the kernel could compute P through it unrecorded (or rewrite its own events through
+// the sink's). So no view, site or sink copy holds an address as it is: each is stored XOR a
+// secret that lives outside every view (on the emulator a value drawn when the kernel's object is
+// loaded, from its load address and the clock; in the traced GPU build 0, where the lab's source
+// check is the guard), and never as a view's first member. Reading a view's bytes gives a number
+// that is no address; only the views' own code, which knows where the secret is, turns it back.
+#if !defined(__CUDACC__)
+namespace hidden_detail {
+// Where the stack and the object were loaded (both randomised per process) and the cycle
+// counter, mixed; odd bits everywhere, so no pointer survives it unchanged. Calls nothing.
+inline unsigned long long drawSecret() {
+  volatile unsigned char local = 0;
+  unsigned long long s = (unsigned long long)&local * 0x9E3779B97F4A7C15ull;
+  s ^= (unsigned long long)&drawSecret * 0xC2B2AE3D27D4EB4Full;
+#if defined(__x86_64__) || defined(__i386__)
+  s ^= __builtin_ia32_rdtsc() * 0x165667B19E3779F9ull;
+#endif
+  return s | 1;
+}
+inline const unsigned long long kSecret = drawSecret();
+}  // namespace hidden_detail
+#endif
+HOST_DEVICE unsigned long long pointerSecret() {
+#if defined(__CUDACC__)
+  return 0;
+#else
+  return hidden_detail::kSecret;
+#endif
+}
+template <class T>
+class Hidden {
+ public:
+  HOST_DEVICE Hidden(T* p = nullptr) : bits_((unsigned long long)p ^ pointerSecret()) {}
+  HOST_DEVICE T* get() const { return (T*)(bits_ ^ pointerSecret()); }
+  HOST_DEVICE T* operator->() const { return get(); }
+  HOST_DEVICE explicit operator bool() const { return get() != nullptr; }
+  HOST_DEVICE unsigned long long bits() const { return bits_; }
+  HOST_DEVICE static Hidden fromBits(unsigned long long bits) {
+    Hidden h;
+    h.bits_ = bits;
+    return h;
+  }
+
+ private:
+  unsigned long long bits_;
+};
+
 // An index as written in a subscript, with the source line of that subscript. The default
 // argument is evaluated where the conversion happens: at the subscript, by g++ and nvcc.
 // (Not a template: nvcc evaluates __builtin_LINE() in a constructor template's default

@@ -12,26 +12,27 @@
 
 namespace tilescope {
 
+// Its pointers are Hidden (views.h), as a GlobalSite's are.
 template <class T>
 struct SharedSite {
-  T* storage;  // the whole array (the extern array for views into it)
   long long storageCount;
+  Hidden<T> storage;  // the whole array (the extern array for views into it)
   long long position;  // element index into storage
   long long index;     // element index from the view's own start (what the slot is derived from)
   int rowLength;       // the declared inner extent of a 2-D array, else 0
   bool subscriptsInBounds;
   int array;
   const char* name;
-  Recorder* recorder;
+  Hidden<Recorder> recorder;
   int line;
 
   HOST_DEVICE bool inBounds() const { return subscriptsInBounds && position >= 0 && position < storageCount; }
   HOST_DEVICE T* address(bool write) const {
 #if defined(__CUDACC__)
     (void)write;
-    return storage + position;
+    return storage.get() + position;
 #else
-    if (position >= 0 && position < storageCount) return storage + position;
+    if (position >= 0 && position < storageCount) return storage.get() + position;
     return static_cast<T*>(emu::outOfBoundsAccess(name, position, storageCount, write, line, sizeof(T)));
 #endif
   }
@@ -59,20 +60,20 @@ class SharedView {
  public:
   HOST_DEVICE SharedView(T* storage, long long storageCount, long long offset, long long rows, int rowLength, int array,
                          const char* name, Recorder* recorder)
-      : storage_(storage), storageCount_(storageCount), offset_(offset), rows_(rows), rowLength_(rowLength),
+      : storageCount_(storageCount), storage_(storage), offset_(offset), rows_(rows), rowLength_(rowLength),
         array_(array), name_(name), recorder_(recorder) {}
 
   HOST_DEVICE auto operator[](Subscript i) const {
     if constexpr (Rank == 2) {
-      SharedView<T, 1> row(storage_, storageCount_, offset_ + i.value * rowLength_, rowLength_, rowLength_, array_,
-                           name_, recorder_);
+      SharedView<T, 1> row(storage_.get(), storageCount_, offset_ + i.value * rowLength_, rowLength_, rowLength_, array_,
+                           name_, recorder_.get());
       row.rowIndex_ = i.value;
       row.rowInBounds_ = i.value >= 0 && i.value < rows_;
       return row;
     } else {
       const bool colInBounds = rowIndex_ < 0 || (i.value >= 0 && i.value < rowLength_);
       const long long index = rowIndex_ < 0 ? offset_ - viewStart_ + i.value : rowIndex_ * rowLength_ + i.value;
-      return ElementRef<T, SharedSite<T>>(SharedSite<T>{storage_, storageCount_, offset_ + i.value, index,
+      return ElementRef<T, SharedSite<T>>(SharedSite<T>{storageCount_, storage_, offset_ + i.value, index,
                                                         rowIndex_ < 0 ? 0 : rowLength_, rowInBounds_ && colInBounds,
                                                         array_, name_, recorder_, i.line});
     }
@@ -85,8 +86,6 @@ class SharedView {
     v.viewStart_ += n;
     return v;
   }
-  // Where the view starts in memory (for alignment: views_tma.h's alignedTo1024).
-  HOST_DEVICE T* first() const { return storage_ + offset_; }
   // A local pointer declared from it (`float* Nds = Mds_Nds + Mds_sz;`) is an array of its
   // own for the trace: its number and name, its elements counted from where it starts.
   HOST_DEVICE SharedView renamed(int array, const char* name) const {
@@ -99,8 +98,14 @@ class SharedView {
  private:
   template <class, int>
   friend class SharedView;
-  T* storage_;
+  template <class U>
+  friend HOST_DEVICE SharedView<U, 1> alignedTo1024(const SharedView<U, 1>& v);
+  // Where the view starts in memory (for alignment: views_tma.h's alignedTo1024): a raw
+  // pointer no kernel may hold, since its accesses would go unrecorded.
+  HOST_DEVICE T* first() const { return storage_.get() + offset_; }
+  // No address first, none as it is (Hidden): a cast of the view's bytes finds none.
   long long storageCount_;
+  Hidden<T> storage_;
   long long offset_;      // where this view (or this row) starts in storage
   long long viewStart_ = 0;  // where the named view starts (rank 1 views made by + or renamed)
   long long rows_;
@@ -109,7 +114,7 @@ class SharedView {
   bool rowInBounds_ = true;
   int array_;
   const char* name_;
-  Recorder* recorder_;
+  Hidden<Recorder> recorder_;
 };
 
 template <class T, int Rank>

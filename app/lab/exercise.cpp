@@ -212,6 +212,11 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
       g.measured = std::move(*o);
       return g;
     }
+    if (o->unaccounted) {  // a trace that does not account for P grades nothing
+      add("the trace accounts for P at " + at, false, *o->unaccounted);
+      g.measured = std::move(*o);
+      return g;
+    }
     if (wantsCorrect) {
       const bool right = o->run && o->run->verification.passed && o->boundsViolations.empty() &&
                          o->outsideAllocation.empty() && o->verdict != LabVerdict::Deadlocked;

@@ -21,6 +21,7 @@
 #if TILESCOPE_HAVE_CUDA
 #include "kernels/cuda/gpu_info.h"
 #endif
+#include "core/run/trace_accounts.h"
 #include "core/run/trace_decode.h"  // finishTrace, for both backends (a build without CUDA too)
 
 namespace tilescope::lab {
@@ -293,7 +294,15 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     hazardsCapped = search.capped;
   }
   judge(o, r, run.verification);
-  if (o.verdict == LabVerdict::WrongResult) o.summary += wrongResultHint(run);
+  if (run.trace) {
+    // Nothing is graded from a trace that does not describe what computed P (a forged one).
+    if (auto problem = accountForP(*run.trace, run.m, run.n, run.p, !gpu).problem) {
+      o.verdict = LabVerdict::WrongResult;
+      o.summary = *problem + " (the run is not graded)";
+      o.unaccounted = std::move(*problem);
+    }
+  }
+  if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) o.summary += wrongResultHint(run);
   if (hazardsCapped)
     o.summary += " (the race check stopped after " + std::to_string(kMaxHazardPairs) +
                  " conflicting pairs of accesses: more hazards may remain)";

@@ -171,6 +171,9 @@ struct LabOutcome {
   std::vector<BoundsViolation> boundsViolations;     // from the trace
   std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
   std::vector<Hazard> hazards;
+  // The trace does not account for P (core/run/trace_accounts.h): what it leaves unexplained.
+  // Such a run is reported as such and not graded (its verdict is a wrong result).
+  std::optional<std::string> unaccounted;
   unsigned staticSharedBytes = 0;  // of the static __shared__ arrays, as the executor placed them
   std::optional<LabGpuFacts> gpu;  // a run on the GPU that compiled
   bool cached = false;  // the compiled kernel came from the cache

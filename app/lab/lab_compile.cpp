@@ -13,6 +13,7 @@
 #include "kernels/rewrite/declaration_rewrite.h"
 #include "lab_cache.h"
 #include "lab_diagnostics.h"
+#include "lab_imports.h"
 #include "lab_process.h"
 #include "lab_sandbox.h"
 
@@ -253,6 +254,24 @@ SandboxPolicy compilerPolicy(const std::filesystem::path& include, const std::fi
   return p;
 }
 
+// The compiled object's imports (lab_imports.h): a refused one makes the compile fail at the
+// student's line, as NVRTC's would. The kernel's text is the unit's part under its #line 1.
+void checkObjectImports(CompileResult& r, std::string_view unit, std::string_view fileName) {
+  const std::size_t mark = unit.find("\n#line 1 \"");
+  const std::size_t from = mark == std::string_view::npos ? 0 : unit.find('\n', mark + 1) + 1;
+  const std::size_t to = unit.find("\n}  // namespace tslab\n", from);
+  const std::string_view kernelText = unit.substr(from, to == std::string_view::npos ? std::string_view::npos : to - from);
+  auto imports = importedSymbols(r.object);
+  std::optional<LabDiagnostic> refused =
+      imports ? checkImports(*imports, kernelText, fileName)
+              : LabDiagnostic{std::string(fileName), 1, 1, "the compiled kernel could not be read: " + imports.error().message};
+  if (!refused) return;
+  r.ok = false;
+  r.object.clear();
+  r.diagnostics = {*refused};
+  r.output = refused->message;
+}
+
 CompileResult timedOutCompile(std::string_view fileName, const ChildResult& child, double limit) {
   CompileResult r;
   r.seconds = child.seconds;
@@ -293,6 +312,7 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
   if (std::filesystem::exists(object, ec) && !loadFromCache(object).empty()) {
     r.ok = r.cached = true;
     r.object = object;
+    checkObjectImports(r, unit, fileName);
     return r;
   }
   if (std::string cachedErrors = loadFromCache(errors); !cachedErrors.empty()) {  // the same text failed before
@@ -324,6 +344,7 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
     if (auto s = storeInCache(object, readFileBytes(output)); !s) return s.error();
     r.ok = true;
     r.object = object;
+    checkObjectImports(r, unit, fileName);
     return r;
   }
   r.diagnostics = parseDiagnostics(r.output, fileName);
