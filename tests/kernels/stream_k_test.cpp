@@ -174,5 +174,14 @@ TEST(StreamKSelector, AtN2048OneWaveOfTheLargeTileIsBusyEnough) {
   EXPECT_EQ(c.persistentBlocks, 0);
 }
 
+TEST(StreamKSelector, TooFewKIterationsToShareStayOneBlockPerTile) {
+  // 131 x 68 x 260: 2 x 2 tiles of 128 x 256 (3 %), 2 x 3 of 128 x 128 (5 %) with 3 k-steps
+  // each: 18 iterations, at most 18 / 4 = 4 blocks of 4, fewer than the 6 tiles.
+  const StreamKChoice c = onH100({131, 68, 260});
+  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_NE(c.reason.find("18 k-iterations are too few to share in runs of 4"), std::string::npos) << c.reason;
+}
+
 }  // namespace
 }  // namespace tilescope

@@ -47,8 +47,11 @@ StreamKChoice dataParallelChoice(const Candidate& c, const std::string& why) {
 }
 
 StreamKChoice streamKChoice(const Candidate& c, const std::string& why) {
-  const int64_t slots = c.waves.slotsPerWave;
-  const int64_t blocks = slots < c.iterations ? slots : c.iterations;
+  const int64_t slots = c.waves.slotsPerWave, most = c.iterations / kMinShare;
+  const int64_t blocks = slots < most ? slots : most;
+  if (blocks < slots && blocks <= c.waves.blocks)  // too few iterations: fewer blocks than tiles
+    return dataParallelChoice(c, why.substr(0, why.find(':')) + ", but " + std::to_string(c.iterations) +
+                                     " k-iterations are too few to share in runs of " + std::to_string(kMinShare));
   StreamKChoice out{c.tiling, int(blocks), c.waves.blocks, c.iterations, c.waves, {}};
   char share[64];
   std::snprintf(share, sizeof share, "%.1f", double(c.iterations) / double(blocks));

@@ -9,7 +9,9 @@
 //      data-parallel if that fills its waves well enough, else
 //   3. stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an equal
 //      share of the tiles x k-steps iterations. N = 1024: 64 tiles of 128 x 128 for 132
-//      slots (48 %): 132 blocks of 15.5 k-iterations each.
+//      slots (48 %): 132 blocks of 15.5 k-iterations each. No block gets fewer than
+//      kMinShare (the ring's 4 stages: fewer never fill the pipeline); when that leaves no more
+//      blocks than tiles, one block per tile after all.
 #pragma once
 #include <string>
 
@@ -20,6 +22,7 @@
 namespace tilescope {
 
 inline constexpr double kBusyEnough = 0.9;
+inline constexpr int kMinShare = 4;  // k-iterations a stream-K block gets at least
 
 struct StreamKChoice {
   Tiling tiling;
