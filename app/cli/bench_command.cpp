@@ -258,7 +258,7 @@ std::vector<Dims> sizeSweepShapes() {
 
 // Rung 8 at its default, rung 9 as its selector picks for the CUDA device (each choice in
 // `choices`), and cuBLAS, per shape.
-Result<std::vector<TimingCase>> sizeSweepCases(std::vector<std::string>& choices) {
+std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<std::string>& choices) {
   std::vector<TimingCase> cases;
   for (const Dims& d : sizeSweepShapes()) {
     TimingCase rung8, rung9, cublas;
@@ -268,9 +268,7 @@ Result<std::vector<TimingCase>> sizeSweepCases(std::vector<std::string>& choices
     LaunchConfig nine;
     nine.kernel = KernelId::StreamK;
     nine.dims = d;
-    auto chosen = selectStreamK(nine, BackendChoice::Cuda, reason);
-    if (!chosen) return chosen.error();
-    rung9.config = *chosen;
+    rung9.config = selectStreamK(nine, device, reason);
     choices.push_back(std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l) + ": " + reason);
     cublas.kind = TimedKind::Cublas;
     cublas.config.dims = d;
@@ -308,17 +306,18 @@ int benchCommand(const Options& o, std::ostream& out) {
   else if (f.preset == "ladder") cases = f.sizesGiven ? ladderCases(f.sizes) : ladderCases();
   else if (f.preset != "sizes") cases = gridCases(f.kernels, f.sizes, f.tiles, f.blocks, f.cublas);
   std::vector<std::string> choices;  // rung 9's selector, per shape
+  const bool rung9 = f.preset == "sizes" || std::any_of(cases.begin(), cases.end(), [](const TimingCase& c) {
+                       return c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK;
+                     });
+  auto device = rung9 ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
+  if (!device) return reportError(device.error());
   if (f.preset == "sizes") {
-    auto sized = sizeSweepCases(choices);
-    if (!sized) return reportError(sized.error());
-    cases = std::move(*sized);
+    cases = sizeSweepCases(*device, choices);
   } else {
     // Rung 9 left to its selector, as `run` does (and each choice said).
     for (auto& c : cases) {
       std::string reason;
-      auto chosen = selectStreamK(c.config, BackendChoice::Cuda, reason);
-      if (!chosen) return reportError(chosen.error());
-      c.config = *chosen;
+      c.config = selectStreamK(c.config, *device, reason);
       if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
     }
   }

@@ -79,12 +79,12 @@ StreamKChoice chooseStreamK(const Dims& dims, const DeviceProfile& device) {
   if (large.waves.blocksPerSm == 0) return streamKChoice(large, "no block fits an SM at this tiling");
   if (busy(large.waves) >= kBusyEnough) return dataParallelChoice(large, wavesText(large));
   if (large.waves.blocks >= large.waves.slotsPerWave)
-    return streamKChoice(large, wavesText(large) + ": every SM gets an equal share instead");
+    return streamKChoice(large, wavesText(large) + ": the blocks share the k-iterations equally instead");
   const Candidate half = dataParallel(dims, tilings[1], device);
   const std::string fewer = wavesText(large) + " at " + tilingText(large.tiling) + "; ";
   if (half.waves.blocksPerSm > 0 && busy(half.waves) >= kBusyEnough)
     return dataParallelChoice(half, fewer + wavesText(half));
-  return streamKChoice(half, fewer + wavesText(half) + ": every SM gets an equal share instead");
+  return streamKChoice(half, fewer + wavesText(half) + ": the blocks share the k-iterations equally instead");
 }
 
 LaunchConfig withStreamKChoice(LaunchConfig config, const StreamKChoice& choice) {
