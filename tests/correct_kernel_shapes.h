@@ -19,8 +19,8 @@ struct KernelShape {
 inline std::string shapeLabel(const LaunchConfig& c) {
   std::string s(kernelInfo(c.kernel).name);
   if (!c.tiling.empty())
-    s += "_" + std::to_string(c.tiling.bm) + "x" + std::to_string(c.tiling.bn) + "x" + std::to_string(c.tiling.bk);
-  if (c.persistentBlocks > 0) s += "_grid" + std::to_string(c.persistentBlocks);
+    s += "_" + std::to_string(c.tiling.bm) + "x" + std::to_string(c.tiling.bn) + "x" + std::to_string(c.tiling.bk) +
+         (c.persistentBlocks > 0 ? "_grid" + std::to_string(c.persistentBlocks) : "");
   else if (kernelInfo(c.kernel).tiled)
     s += "_T" + std::to_string(c.tile);
   else
