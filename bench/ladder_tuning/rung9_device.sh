@@ -6,7 +6,8 @@
 #   bench/ladder_tuning/rung9_device.sh [OUTDIR]      (default: $OUT, else bench/results/rung9-run)
 # Prints: the build time; ctest's "N% tests passed, M tests failed out of T" line; the
 # selector's choice per shape and each rung's % of cuBLAS (the bench table's tail); one
-# "== tool args" line with its "ERROR SUMMARY" and "(exit N)" per sanitizer run; the total time.
+# "== tool args" line with its "ERROR SUMMARY" and "(exit N)" per sanitizer run (run: the traced
+# kernel; analyze --plain-run: the plain one, as bench times it); the total time.
 # Everything in full goes to OUTDIR: build.log, device.txt, ctest-stream-k.log, bench-sizes.txt
 # (and .err: the sweep's progress), sanitizers.log.
 set -uo pipefail
@@ -28,6 +29,9 @@ sed -n '/stream-k.s selector/,$p' "$OUT/bench-sizes.txt"
   for args in "--dims 131,68,260 --tiling 128x256x32/64x64/8x16 --grid-blocks 7" "--dims 131,68,260"; do
     echo "== compute-sanitizer --tool memcheck $CLI run --backend cuda --kernel stream-k $args"
     timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --backend cuda --kernel stream-k $args
+    echo "(exit $?)"
+    echo "== compute-sanitizer --tool memcheck $CLI analyze --backend cuda --plain-run --kernel stream-k $args"
+    timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI analyze --backend cuda --plain-run --kernel stream-k $args >/dev/null
     echo "(exit $?)"
     echo "== compute-sanitizer --tool racecheck --racecheck-report all $CLI run --backend cuda --kernel stream-k $args"
     timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 $CLI run --backend cuda --kernel stream-k $args

@@ -75,7 +75,7 @@ TEST(CliRun, StreamKSaysWhatItsSelectorPickedAndWhy) {
   const CliResult r = runCli("run --kernel stream-k --dims 64,64,64 --backend emu");
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("selector (132 SMs, h100): 128x128x32/64x64/8x16, data-parallel (one block per tile): "
-                       "1 tiles fill 1 % of one wave of 132"),
+                       "1 tile fills 1 % of one wave of 132"),
             std::string::npos)
       << r.out;
 }

@@ -63,7 +63,8 @@ StreamKChoice streamKChoice(const Candidate& c, const std::string& why) {
 std::string wavesText(const Candidate& c) {
   const Waves& w = c.waves;
   if (w.waveCount() <= 1)
-    return std::to_string(w.blocks) + " tiles fill " + percent(busy(w)) + " of one wave of " +
+    return std::to_string(w.blocks) + (w.blocks == 1 ? " tile fills " : " tiles fill ") + percent(busy(w)) +
+           " of one wave of " +
            std::to_string(w.slotsPerWave);
   char text[96];
   std::snprintf(text, sizeof text, "%lld tiles make %.2f waves of %lld, %s busy", (long long)w.blocks, w.waves,
