@@ -5,6 +5,7 @@
 
 #include "kernel_facts.h"
 #include "traced_surface.h"
+#include "arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::facts {
 #include "kernels_gen/all_traced.h"

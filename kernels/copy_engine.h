@@ -9,6 +9,9 @@
 //   cpAsyncBulkTensor2d(dst, map, x, y, bar)  the box at column x, row y of the tensor map's
 //                                      matrix into dst; its bytes complete on bar
 //   setmaxnregDec<R>(), setmaxnregInc<R>()   this warpgroup's registers per thread (sm_90a)
+//   arriveRelease(counter)             adds 1 to a global counter, after this thread's writes (rung 9)
+//   waitAcquire(counter, need)         until the counter is at least `need`; the writes of the
+//                                      threads that added to it are then visible (rung 9)
 // Below sm_90 there is no such hardware: the wrappers trap, and the launcher refuses the
 // kernel before it runs (kernels/cuda/tensor_map.cpp), so every architecture still builds.
 #pragma once
@@ -104,4 +107,25 @@ __device__ __forceinline__ void setmaxnregInc() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(R));
 #endif
+}
+
+// Between blocks (rung 9's split tiles): a release add, whose earlier writes a thread that
+// reads the count with acquire order then sees, and that acquire read, asked until it passes.
+__device__ __forceinline__ void arriveRelease(int* counter) {
+#if TILESCOPE_HOPPER
+  asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(counter) : "memory");
+#else
+  __trap();
+#endif
+}
+__device__ __forceinline__ int waitAcquire(const int* counter, int need) {
+  int seen = need;
+#if TILESCOPE_HOPPER
+  do {
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+  } while (seen < need);
+#else
+  __trap();
+#endif
+  return seen;
 }

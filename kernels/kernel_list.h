@@ -24,5 +24,6 @@
   X(Vectorized, vectorized)               \
   X(WarpTile, warptile)                   \
   X(DoubleBuffered, double_buffered)      \
-  X(TmaPipeline, tma_pipeline)
+  X(TmaPipeline, tma_pipeline)            \
+  X(StreamK, stream_k)
 // clang-format on

@@ -26,6 +26,7 @@ struct KernelLaunch {
   unsigned staticSharedBytes = 0;    // beside dynamic tiles: rung 8's mbarriers
   int pad = 0;                       // tiled-transposed: extra floats per tile row
   Tiling tiling;                     // the ladder's register-tiled kernels
+  unsigned persistentBlocks = 0;     // stream-k: its grid (0: one block per tile, data-parallel)
   // A kernel the lab compiled at run time (app/lab) has no facts in a kernel file: its
   // shared tiles, as the analyses place them, come from its declarations instead.
   bool lab = false;

@@ -19,7 +19,8 @@ struct KernelShape {
 inline std::string shapeLabel(const LaunchConfig& c) {
   std::string s(kernelInfo(c.kernel).name);
   if (!c.tiling.empty())
-    s += "_" + std::to_string(c.tiling.bm) + "x" + std::to_string(c.tiling.bn) + "x" + std::to_string(c.tiling.bk);
+    s += "_" + std::to_string(c.tiling.bm) + "x" + std::to_string(c.tiling.bn) + "x" + std::to_string(c.tiling.bk) +
+         (c.persistentBlocks > 0 ? "_grid" + std::to_string(c.persistentBlocks) : "");
   else if (kernelInfo(c.kernel).tiled)
     s += "_T" + std::to_string(c.tile);
   else
@@ -56,6 +57,13 @@ inline std::vector<KernelShape> correctKernelShapes(bool large) {
           c.tiling = t;
           c.dims = d;
           add(c);
+          // Stream-K's persistent grids: 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps,
+          // 8 iterations; 3 blocks split both tiles (3, 3, 2 iterations), 8 blocks one each.
+          if (k.id == KernelId::StreamK)
+            for (int blocks : {3, 8}) {
+              c.persistentBlocks = blocks;
+              add(c);
+            }
         }
     } else if (k.tiled && k.needsMultipleOfTile) {
       for (int t : {2, 16}) {

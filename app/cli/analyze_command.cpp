@@ -84,12 +84,20 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   }
   auto backend = makeBackend(o.backend);
   if (!backend) return reportError(backend.error());
-  auto finished = runAndFinish(**backend, o.config, RunOptions{},
+  LaunchConfig config = o.config;  // rung 9 at its selector's choice, as `run` has it
+  std::string choice;
+  if (config.kernel == KernelId::StreamK) {
+    auto device = selectorDevice(o.backend);
+    if (!device) return reportError(device.error());
+    config = selectStreamK(config, *device, choice);
+    if (!choice.empty()) std::cerr << choice << "\n";
+  }
+  auto finished = runAndFinish(**backend, config, RunOptions{},
                                FinishOptions{.timeline = false, .startedAt = std::nullopt});
   if (!finished) return reportError(finished.error());
   const Run& r = (*finished)->run;
   if (flags->plainRun) {
-    auto plain = executeRun(**backend, o.config, false);
+    auto plain = executeRun(**backend, config, false);
     if (!plain) return reportError(plain.error());
   }
 

@@ -7,6 +7,9 @@
 //            plain instantiation against a probe-free copy, and the live sweep's wall time
 //   ladder   every rung of the ladder (kernels with a ladderRung) and cuBLAS at N = 256..8192
 //            (or --sizes), each rung's % of cuBLAS at the same N in this run
+//   sizes    rungs 8 and 9 and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192
+//            and 8192 x 1024 x 8192, rung 9 at the tiling and grid its selector picks for this
+//            GPU (each choice printed with its reason), each rung's % of cuBLAS
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
 #include <algorithm>
 #include <chrono>
@@ -34,7 +37,7 @@ std::vector<KernelId> liveSweepKernels() {
 }
 
 struct BenchFlags {
-  std::string preset;  // "", "lecture", "live", "targets", "ladder"
+  std::string preset;  // "", "lecture", "live", "targets", "ladder", "sizes"
   std::vector<KernelId> kernels = liveSweepKernels();
   std::vector<int> sizes{1024, 2048};
   std::vector<int> tiles{16, 32};
@@ -62,8 +65,8 @@ Result<BenchFlags> parseBenchFlags(const Options& o) {
     if (i + 1 >= x.size() || x[i + 1].rfind("--", 0) == 0) return invalidInput(flag + " needs a value (or is unknown to bench)");
     const std::string& v = x[++i];
     if (flag == "--preset") {
-      if (v != "lecture" && v != "live" && v != "targets" && v != "ladder")
-        return invalidInput("--preset expects lecture, live, targets or ladder, got '" + v + "'");
+      if (v != "lecture" && v != "live" && v != "targets" && v != "ladder" && v != "sizes")
+        return invalidInput("--preset expects lecture, live, targets, ladder or sizes, got '" + v + "'");
       f.preset = v;
     } else if (flag == "--kernels") {
       f.kernels.clear();
@@ -244,6 +247,50 @@ Status probeOverheadTarget(TimingEngine& engine, std::ostream& out, JsonWriter* 
   return Ok{};
 }
 
+// The sizes preset's shapes: where rung 8's tiles fill the H100 badly and where they fill it
+// well, and one product with a short k (issue 28).
+std::vector<Dims> sizeSweepShapes() {
+  std::vector<Dims> shapes;
+  for (int n : {1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192}) shapes.push_back({n, n, n});
+  shapes.push_back({8192, 1024, 8192});
+  return shapes;
+}
+
+// Rung 8 at its default, rung 9 as its selector picks for the CUDA device (each choice in
+// `choices`), and cuBLAS, per shape.
+std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<std::string>& choices) {
+  std::vector<TimingCase> cases;
+  for (const Dims& d : sizeSweepShapes()) {
+    TimingCase rung8, rung9, cublas;
+    rung8.config.kernel = KernelId::TmaPipeline;
+    rung8.config.dims = d;
+    std::string reason;
+    LaunchConfig nine;
+    nine.kernel = KernelId::StreamK;
+    nine.dims = d;
+    rung9.config = selectStreamK(nine, device, reason);
+    choices.push_back(std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l) + ": " + reason);
+    cublas.kind = TimedKind::Cublas;
+    cublas.config.dims = d;
+    cases.insert(cases.end(), {rung8, rung9, cublas});
+  }
+  return cases;
+}
+
+// Each rung's % of cuBLAS at its shape, after the table.
+void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
+  out << "\n% of cuBLAS SGEMM at the same shape, this run:\n";
+  for (const TimingResult& t : r.results) {
+    if (t.what.kind != TimedKind::Kernel) continue;
+    const Dims& d = t.what.config.dims;
+    const auto p = percentOfCublas(r, t);
+    char line[200];
+    std::snprintf(line, sizeof line, "  %5dx%5dx%5d  %-44s %s\n", d.j, d.k, d.l, t.what.label().c_str(),
+                  p ? fmt("%.1f%%", *p).c_str() : "- (not verified)");
+    out << line;
+  }
+}
+
 }  // namespace
 
 int benchCommand(const Options& o, std::ostream& out) {
@@ -257,7 +304,24 @@ int benchCommand(const Options& o, std::ostream& out) {
   if (f.preset == "lecture") cases = lectureCases(f.sizesGiven ? f.sizes.front() : 8192);
   else if (f.preset == "live" || f.preset == "targets") cases = liveSweepCases(4096);
   else if (f.preset == "ladder") cases = f.sizesGiven ? ladderCases(f.sizes) : ladderCases();
-  else cases = gridCases(f.kernels, f.sizes, f.tiles, f.blocks, f.cublas);
+  else if (f.preset != "sizes") cases = gridCases(f.kernels, f.sizes, f.tiles, f.blocks, f.cublas);
+  std::vector<std::string> choices;  // rung 9's selector, per shape
+  const bool rung9 = f.preset == "sizes" || std::any_of(cases.begin(), cases.end(), [](const TimingCase& c) {
+                       return c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK;
+                     });
+  auto device = rung9 ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
+  if (!device) return reportError(device.error());
+  if (f.preset == "sizes") {
+    cases = sizeSweepCases(*device, choices);
+  } else {
+    // Rung 9 left to its selector, as `run` does (and each choice said).
+    for (auto& c : cases) {
+      std::string reason;
+      c.config = selectStreamK(c.config, *device, reason);
+      if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
+    }
+  }
+  for (const std::string& c : choices) std::cerr << "stream-k " << c << "\n";
   for (auto& c : cases) c.config.seed = o.config.seed;
 
   auto progress = [](const SweepProgress& p) {
@@ -281,6 +345,11 @@ int benchCommand(const Options& o, std::ostream& out) {
     out << "\nsweep wall time: " << fmt("%.2f", report->seconds) << " s" << (report->cancelled ? " (cancelled)" : "") << "\n";
   } else {
     printTable(*report, out);
+    if (f.preset == "sizes") {
+      out << "\nstream-k's selector:\n";
+      for (const std::string& c : choices) out << "  " << c << "\n";
+      printPercentOfCublas(*report, out);
+    }
   }
   if (f.preset == "live" || f.preset == "targets") {
     char line[200];

@@ -49,6 +49,8 @@ flags:
   --tiling B/T       the ladder's kernels: block tile BMxBNxBK, [warp tile WMxWN,] thread tile TMxTN
                      e.g. 64x64x8/8x1 (default: the kernel's first built tiling that fits P)
   --pad P            tiled-transposed: shared tile rows of T + P floats, 0..32 (default 0)
+  --grid-blocks G    stream-k: a persistent grid of G blocks sharing the k iterations (0: one
+                     block per tile); with neither this nor --tiling the selector picks both
   --seed S           seed of the random inputs                           (default 1)
   --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)
   --json             machine-readable output
@@ -163,6 +165,11 @@ Status applyValueFlag(Options& o, const std::string& flag, const std::string& s,
     if (!pad) return pad.error();
     o.config.pad = *pad;
     o.padGiven = true;
+  } else if (flag == "--grid-blocks") {
+    auto g = parseInt(flag, s, 0, kMaxPersistentBlocks);
+    if (!g) return g.error();
+    o.config.persistentBlocks = *g;
+    o.gridBlocksGiven = true;
   } else if (flag == "--tiling") {
     auto t = parseTiling(s);
     if (!t) return t.error();
@@ -199,7 +206,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--kernel" || a == "--size" || a == "--dims" || a == "--tile" || a == "--block" ||
-               a == "--seed" || a == "--backend" || a == "--out" || a == "--pad" || a == "--tiling") {
+               a == "--seed" || a == "--backend" || a == "--out" || a == "--pad" || a == "--tiling" ||
+               a == "--grid-blocks") {
       auto v = next();
       if (!v) return v.error();
       if (Status applied = applyValueFlag(o, a, *v, dimsGiven); !applied) return applied.error();
@@ -230,6 +238,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
   if (o.tileGiven && !tiled) return invalidInput("--tile applies to the tiled kernels only: naive takes --block");
   if (o.padGiven && o.config.kernel != KernelId::TiledTransposed)
     return invalidInput("--pad applies to tiled-transposed only (the row stride of its shared tiles is T + pad)");
+  if (o.gridBlocksGiven && o.config.kernel != KernelId::StreamK)
+    return invalidInput("--grid-blocks applies to stream-k only (its persistent grid)");
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include "core/run/bounds_report.h"
 #include "core/json_writer.h"
 #include "core/run/run.h"
+#include "core/run/stream_k_plan.h"
 #include "core/trace/trace.h"
 #include "core/trace/trace_json.h"
 
@@ -23,6 +24,22 @@ Result<std::shared_ptr<FinishedRun>> finishedRun(const Options& o, const LaunchC
   RunOptions options;
   options.tracing = tracing;
   return runAndFinish(**backend, config, options, FinishOptions{.timeline = false, .startedAt = std::nullopt});
+}
+
+Result<DeviceProfile> selectorDevice(BackendChoice backend) {
+  auto made = makeBackend(backend);
+  if (!made) return made.error();
+  Result<DeviceProfile> device = (*made)->deviceProfile();
+  if (!device && device.error().kind == ErrorKind::Unavailable) return profileByName(kProfileWithoutGpu);
+  return device;
+}
+
+LaunchConfig selectStreamK(const LaunchConfig& config, const DeviceProfile& device, std::string& reason) {
+  reason.clear();
+  if (config.kernel != KernelId::StreamK || !config.tiling.empty() || config.persistentBlocks != 0) return config;
+  const StreamKChoice choice = chooseStreamK(config.dims, device);
+  reason = "selector (" + std::to_string(device.smCount) + " SMs, " + device.name + "): " + choice.reason;
+  return withStreamKChoice(config, choice);
 }
 
 namespace {
@@ -72,7 +89,14 @@ int runCommand(const Options& o, std::ostream& out) {
   if (auto s = noExtraFlags(o); !s) return reportError(s.error());
   // Trace when the config fits the trace cap: the trace is what reveals out-of-bounds
   // accesses the way figs. 5.11-5.12 describe them.
-  auto finished = finishedRun(o, o.config, Tracing::IfItFits);
+  std::string choice;
+  LaunchConfig config = o.config;
+  if (config.kernel == KernelId::StreamK) {  // asks the device only for rung 9
+    auto device = selectorDevice(o.backend);
+    if (!device) return reportError(device.error());
+    config = selectStreamK(config, *device, choice);
+  }
+  auto finished = finishedRun(o, config, Tracing::IfItFits);
   if (!finished) return reportError(finished.error());
   const Run& r = (*finished)->run;
   const std::vector<BoundsViolation>& violations = (*finished)->outOfBounds;
@@ -115,10 +139,12 @@ int runCommand(const Options& o, std::ostream& out) {
           .endObject();
     json.endArray();
     json.field("seconds", r.seconds);
+    if (!choice.empty()) json.field("selector", choice);
     json.endObject();
     out << "\n";
   } else {
     out << describe(r.config) << " on " << r.backend << " (" << r.device << ")\n";
+    if (!choice.empty()) out << choice << "\n";
     out << "grid " << L.gridX << "x" << L.gridY << " blocks of " << L.blockX << "x" << L.blockY << " threads";
     if (r.plan.phases > 0) out << ", " << r.plan.phases << " phase" << (r.plan.phases == 1 ? "" : "s");
     out << ", seed " << r.config.seed << "\n";

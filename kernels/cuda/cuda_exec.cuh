@@ -11,9 +11,18 @@
 #include "cuda_check.h"
 #include "kernels/kernel_facts.h"
 #include "run_on_gpu.h"
+#include "stream_k_workspace.h"
 #include "tensor_map.h"
 
 namespace tilescope::cuda {
+
+// Rung 9's workspace as its kernel takes it: the device pointers for the plain build, views
+// over them in the launch's trace for the traced build (kernels/arrivals_traced.h).
+template <class V>
+auto workspaceFor(const V& p, const DeviceWorkspace& w, std::size_t floats, std::size_t counters) {
+  if constexpr (std::is_pointer_v<V>) return w;
+  else return workspaceOf(p, w.partials, (long long)floats, w.arrivals, (long long)counters);
+}
 
 // More than 48 KiB of dynamic shared memory (the ladder's top rung) needs the kernel's
 // opt-in first; below that nothing is asked.
@@ -49,6 +58,12 @@ struct LaunchExec {
       keep(encodeTileMap(m.map, m.base, m.role == MatrixRole::M ? "M" : "N", rows, cols, boxRows, boxCols, swizzle));
       return m;
     }
+  }
+  template <class A>
+  auto workspace(const A& a, std::size_t floats, std::size_t counters) {
+    Result<DeviceWorkspace> w = streamKWorkspace(floats, counters);
+    if (!w) keep(w.error());
+    return workspaceFor(a.P, w ? *w : DeviceWorkspace{}, floats, counters);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
@@ -88,6 +103,10 @@ struct AttributeExec {
   auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols, TileSwizzle swizzle) {
     if constexpr (std::is_pointer_v<V>) return CUtensorMap{};
     else return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
+  }
+  template <class A>
+  auto workspace(const A& a, std::size_t floats, std::size_t counters) {
+    return workspaceFor(a.P, DeviceWorkspace{}, floats, counters);  // nothing runs: no memory
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {

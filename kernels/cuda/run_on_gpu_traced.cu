@@ -2,6 +2,7 @@
 // (kernels/rewrite), the same text the emulator runs, so both record the same events.
 #include "cuda_exec.cuh"
 #include "kernels/traced_surface.h"
+#include "kernels/arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::traced {
 #include "kernels_gen/all_traced.h"

@@ -1,8 +1,12 @@
 #include "run_on_emulator.h"
 
+#include <limits>
+#include <vector>
+
 #include "../kernel_facts.h"
 #include "../tensor_map_rules.h"
 #include "../traced_surface.h"
+#include "../arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::emulated {
 #include "kernels_gen/all_traced.h"
@@ -30,6 +34,13 @@ struct EmulatorExec {
       report.error = problem;
     return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
   }
+  // Rung 9's global workspace: partial sums (NaN until written, as a fresh shared slot is)
+  // and zeroed counters, views of the launch's trace like M, N and P.
+  WorkspaceViews workspace(const Args& a, std::size_t floats, std::size_t counters) {
+    partialStore.assign(floats, std::numeric_limits<float>::quiet_NaN());
+    arrivalStore.assign(counters, 0);
+    return workspaceOf(a.P, partialStore.data(), (long long)floats, arrivalStore.data(), (long long)counters);
+  }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
     if (!report.error.empty()) return;  // a tensor map was refused
@@ -37,6 +48,8 @@ struct EmulatorExec {
                 std::size_t(L.dynamicSharedFloats) * sizeof(float), args...);
   }
   emu::Report report;
+  std::vector<float> partialStore;
+  std::vector<int> arrivalStore;
 };
 }  // namespace
 

@@ -68,6 +68,26 @@ TEST(CliOut, AFailedCommandLeavesTheOutputFileAlone) {
   EXPECT_NE(written.str().find("tiled-bounds"), std::string::npos);
 }
 
+// Rung 9 left to its selector: the tiling and grid it picked, and why, in one line (the h100
+// profile on the emulator). 64 x 64 x 64: 1 tile of 128 x 256 and of 128 x 128 (1 % of a wave),
+// 2 k-steps: too few to share, one block per tile.
+TEST(CliRun, StreamKSaysWhatItsSelectorPickedAndWhy) {
+  const CliResult r = runCli("run --kernel stream-k --dims 64,64,64 --backend emu");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("selector (132 SMs, h100): 128x128x32/64x64/8x16, data-parallel (one block per tile): "
+                       "1 tile fills 1 % of one wave of 132"),
+            std::string::npos)
+      << r.out;
+}
+
+// The size sweep needs a GPU: without one it says so and exits 2 (on a GPU machine it runs).
+TEST(CliBench, SizesPresetRefusesCleanlyWithoutAGpu) {
+  const CliResult r = runCli("bench --preset sizes");
+  if (r.exitCode != 2) GTEST_SKIP() << "a GPU is here: the sweep ran";
+  EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+}
+
 struct BadInput {
   const char* args;
   const char* mustMention;
@@ -98,6 +118,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"run --kernel naive --block 0x4", "each side must be 1 to 1024"},
                       BadInput{"demo --bogus", "unknown flag"},
                       BadInput{"run --kernel naive --size 2048 --backend emu", "268435456 multiply-adds"},
+                      BadInput{"run --kernel tiled --grid-blocks 3", "stream-k only"},
+                      BadInput{"run --kernel stream-k --grid-blocks 70000", "0 to 65535"},
+                      BadInput{"bench --preset nope", "lecture, live, targets, ladder or sizes"},
                       BadInput{"", "usage"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 

@@ -61,6 +61,21 @@ std::vector<LaunchConfig> shapesFor(const KernelInfo& info, uint64_t seed) {
     for (Dims d : {Dims{40, 20, 68}, Dims{64, 64, 64}, Dims{33, 28, 100}}) add(d, 0, 16, 16, 0);
     add({131, 68, 260}, 0, 16, 16, 0);
     out.back().tiling = kernelTilings(info.id)[0];  // the H100's tiling too
+  } else if (info.id == KernelId::StreamK) {
+    // Rung 8's shapes on persistent grids that split tiles 2, 3 and many ways (and none).
+    const Tiling teaching = kernelTilings(info.id)[2];
+    for (auto [d, blocks] : {std::pair{Dims{40, 20, 68}, 0}, {Dims{40, 20, 68}, 5}, {Dims{70, 132, 36}, 3},
+                             {Dims{70, 132, 36}, 7}, {Dims{33, 28, 100}, 60}}) {
+      add(d, 0, 16, 16, 0);
+      out.back().tiling = teaching;
+      out.back().persistentBlocks = blocks;
+    }
+    for (int t : {0, 1})  // the H100's tilings: 4 tiles of 3 k-steps on 7 blocks
+      for (int blocks : {0, 7}) {
+        add({131, 68, 260}, 0, 16, 16, 0);
+        out.back().tiling = kernelTilings(info.id)[t];
+        out.back().persistentBlocks = blocks;
+      }
   } else {
     const std::pair<int, int> blocks[] = {{16, 16}, {32, 8}, {8, 32}, {3, 5}, {64, 4}, {1, 1}, {32, 32}};
     for (auto [bx, by] : blocks) {
@@ -97,6 +112,7 @@ TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
     EXPECT_EQ(cmp.differences, 0) << cmp.first;
     const bool textbook = config.kernel == KernelId::Naive || config.kernel == KernelId::TiledBounds ||
                           config.kernel == KernelId::TiledDynamic || config.kernel == KernelId::TmaPipeline ||
+                          config.kernel == KernelId::StreamK ||
                           (config.kernel == KernelId::Tiled && isMultipleOf(config.dims, config.tile));
     if (textbook) {
       EXPECT_EQ(cmp.undefinedValues, 0) << "a correct kernel has no undefined values to skip";

@@ -70,7 +70,7 @@ constexpr int kTmaMbarrierBytes = 2 * 8 * 8;
 int handThreads(const LaunchConfig& c) {
   const Tiling& t = c.tiling;
   if (c.kernel == KernelId::Coarsened) return t.bm * t.bm;
-  if (c.kernel == KernelId::TmaPipeline) return (t.bm / t.wm) * (t.bn / t.wn) * 32 + 128;  // + the producer warpgroup
+  if (c.kernel == KernelId::TmaPipeline || c.kernel == KernelId::StreamK) return (t.bm / t.wm) * (t.bn / t.wn) * 32 + 128;  // + the producer warpgroup
   if (!t.empty()) return (t.bm / t.tm) * (t.bn / t.tn);
   return kernelInfo(c.kernel).tiled ? c.tile * c.tile : c.blockX * c.blockY;
 }
@@ -90,6 +90,7 @@ int handSharedBytes(const LaunchConfig& c) {
       return static16((t.bk * (t.bm + 4) + t.bk * t.bn) * floatBytes);
     case KernelId::DoubleBuffered:
       return 2 * t.bk * (t.bm + 4 + t.bn) * floatBytes;
+    case KernelId::StreamK:      // rung 8's ring and mbarriers
     case KernelId::TmaPipeline:  // two static arrays of 8 mbarriers, then the ring: 4 stages at bm 128, else 3,
                                  // and 1 KiB to start it at a multiple of 1024 bytes (the swizzle's)
       return kTmaMbarrierBytes + (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * floatBytes + 1024;
@@ -189,8 +190,9 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
     EXPECT_EQ(plain->localBytesPerThread, 0);
     EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
     if (ladder) {
-      const bool dynamic = c.kernel == KernelId::DoubleBuffered || c.kernel == KernelId::TmaPipeline;
-      const int staticBytes = c.kernel == KernelId::TmaPipeline ? kTmaMbarrierBytes : 0;
+      const bool tma = c.kernel == KernelId::TmaPipeline || c.kernel == KernelId::StreamK;
+      const bool dynamic = c.kernel == KernelId::DoubleBuffered || tma;
+      const int staticBytes = tma ? kTmaMbarrierBytes : 0;
       EXPECT_EQ(plain->staticSharedBytes, dynamic ? staticBytes : handSharedBytes(c));
       EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock,
                 dynamic ? handSharedBytes(c) : kernelSharedTiles(plan->launch).bytes);

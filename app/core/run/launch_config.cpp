@@ -29,6 +29,7 @@ std::string describe(const LaunchConfig& c) {
   else if (info.tiled) s += " T=" + std::to_string(c.tile);
   else s += " block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY);
   if (kernelInfo(c.kernel).takesPad) s += " pad=" + std::to_string(c.pad);
+  if (c.persistentBlocks > 0) s += " grid-blocks=" + std::to_string(c.persistentBlocks);
   return s;
 }
 
@@ -93,6 +94,11 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
   if (!kernelTilings(c.kernel).empty()) {
     L.tiling = c.tiling.empty() ? kernelDefaultTiling(c.kernel, c.dims.j, c.dims.l) : c.tiling;
     if (std::string problem = kernelTilingProblem(c.kernel, L.tiling); !problem.empty()) return invalidInput(problem);
+    if (c.persistentBlocks < 0 || c.persistentBlocks > kMaxPersistentBlocks)
+      return invalidInput("a persistent grid of " + std::to_string(c.persistentBlocks) +
+                          " blocks is out of range: it must be 0 (one block per tile) to " +
+                          std::to_string(kMaxPersistentBlocks));
+    L.persistentBlocks = unsigned(c.persistentBlocks);
   } else if (info.tiled) {
     if (c.tile < 1 || c.tile > kMaxTileWidth)
       return invalidInput("tile width " + std::to_string(c.tile) + " is out of range: it must be 1 to " +

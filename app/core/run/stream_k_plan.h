@@ -1,0 +1,42 @@
+// Rung 9's selector, as cuBLAS has one: which tiling and which grid stream-k runs at a shape,
+// from the device's SMs and the kernel's occupancy (blocks per SM), with the reason in words.
+// It reasons in waves (analysis/waves.h): a grid of one block per tile runs in
+// tiles / (SMs x blocks per SM) waves, and the last, partial wave decides the run's end.
+//   1. At the H100 tiling (128 x 256), one block per tile (data-parallel, rung 8's grid) when
+//      its waves are at least kBusyEnough busy on average (waves / waves started): the tail
+//      costs at most a tenth. N = 4096: 512 tiles, 3.88 of 4 waves, 97 %.
+//   2. Fewer tiles than one wave's slots and too few busy: the smaller tiling (128 x 128),
+//      data-parallel if that fills its waves well enough, else
+//   3. stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an equal
+//      share of the tiles x k-steps iterations. N = 1024: 64 tiles of 128 x 128 for 132
+//      slots (48 %): 132 blocks of 15.5 k-iterations each. No block gets fewer than
+//      kMinShare (the ring's 4 stages: fewer never fill the pipeline); when that leaves no more
+//      blocks than tiles, one block per tile after all.
+#pragma once
+#include <string>
+
+#include "core/analysis/waves.h"
+#include "core/run/device_profile.h"
+#include "core/run/launch_config.h"
+
+namespace tilescope {
+
+inline constexpr double kBusyEnough = 0.9;
+inline constexpr int kMinShare = 4;  // k-iterations a stream-K block gets at least
+
+struct StreamKChoice {
+  Tiling tiling;
+  int persistentBlocks = 0;   // 0: data-parallel (one block per tile)
+  int64_t tiles = 0;          // of the chosen tiling
+  int64_t iterations = 0;     // tiles x k-steps
+  Waves waves;                // one block per tile at the chosen tiling, on the device
+  std::string reason;         // one line: what runs, and why
+};
+
+// The choice for a j x k x l product on `device` (its SM count and limits).
+StreamKChoice chooseStreamK(const Dims& dims, const DeviceProfile& device);
+
+// `config` with the choice's tiling and grid when it is stream-k and the user set neither.
+LaunchConfig withStreamKChoice(LaunchConfig config, const StreamKChoice& choice);
+
+}  // namespace tilescope

@@ -1,0 +1,230 @@
+// stream-k: rung 9, the grid as a whole. Rung 8's copy engine, ring and producer warpgroup,
+// in a persistent kernel: a fixed grid (the selector's choice, app/core/run/stream_k_plan.h: the
+// SMs x blocks per SM when the tiles alone cannot fill the device) whose blocks share the
+// work by k iterations, not by tiles. The work is tiles x kTiles iterations (one iteration:
+// one BK step of one tile), numbered tile by tile; block b takes iterations
+// [b x total / G, (b + 1) x total / G), so every SM gets the same share even when there are
+// fewer tiles than SMs (N = 1024 at 128 x 256: 32 tiles, 1024 iterations, 7.75 per SM of 132).
+// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8.
+//   A tile whose iterations fall to several blocks is split. The block that owns its last
+// iteration finishes it: it waits until the earlier blocks have left their partial sums in a
+// global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
+// (each consumer thread adds 1 with release order; the finisher's threads read with acquire
+// order), adds the partials in a fixed order (the nearest block first) and stores P. The sum
+// is the same on every run: no atomics on P, no order that depends on timing.
+//   Why the finisher is the last block and not the first (CUTLASS's choice): the emulator runs
+// blocks one after another in index order (kernels/emu/emulator.h). A block that waited for a
+// later block would wait forever there; a block that waits only for earlier ones always finds
+// them done. On the GPU every block of the persistent grid is resident, so the wait is short:
+// each block does its finishing work last (its first segment, whose tile began in an earlier
+// block, is walked after the others), by when the earlier block, which left that tile's
+// partial at the end of its own share, is about done too.
+//   Tiles are numbered in bands of GROUP_ROWS tile rows, column by column inside a band, so
+// the blocks running at once share rows of M and columns of N in L2.
+//   Needs sm_90, and k and l multiples of 4, as rung 8.
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
+matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
+                const __grid_constant__ CUtensorMap nTiles, float* partials, int* arrivals) {
+  constexpr int CONSUMERS = (BM / WM) * (BN / WN) * 32;
+  constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
+  constexpr int NSPAN = WN / (TN / 4);
+  constexpr int STAGE_BYTES = (BM * BK + BK * BN) * 4;
+  constexpr bool REALLOCATE = CONSUMERS == 256;
+  constexpr bool SWIZZLE = BK * 4 == 128;
+  constexpr int GROUP_ROWS = 8;  // tile rows per band of the L2-friendly tile order
+  static_assert(STAGES <= 8, "the mbarrier arrays hold 8");
+  extern __shared__ float tiles[];
+  float* Mds = alignedTo1024(tiles);    // [STAGES][BM][BK]
+  float* Nds = Mds + STAGES * BM * BK;  // [STAGES][BK][BN]
+  __shared__ uint64_t full[8];
+  __shared__ uint64_t empty[8];
+  int tilesX = (l + BN - 1) / BN, tilesY = (j + BM - 1) / BM;
+  int kTiles = (k + BK - 1) / BK;
+  long long total = (long long)tilesX * tilesY * kTiles;
+  // This block's share of the iterations, walked from its second segment on and its first
+  // segment (the end of a tile begun by earlier blocks) last: iteration n is begin + rotated(n).
+  int begin = int(blockIdx.x * total / gridDim.x), end = int((blockIdx.x + 1) * total / gridDim.x);
+  int count = end - begin;
+  int firstEnd = (begin / kTiles + 1) * kTiles;  // where the tile of `begin` ends
+  int firstLength = (firstEnd < end ? firstEnd : end) - begin;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrierInit(&full[s], 1);
+      mbarrierInit(&empty[s], CONSUMERS);
+    }
+    fenceMbarrierInit();
+  }
+  __syncthreads();  // read-after-write: the mbarriers are initialised before any thread uses them
+
+  if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup: one thread issues every copy
+    if (REALLOCATE) setmaxnregDec<40>();
+    if (threadIdx.x == CONSUMERS) {
+      for (int n = 0; n < count; ++n) {
+        int it = begin + (firstLength + n) % count;
+        int tile = it / kTiles, t = it % kTiles, s = n % STAGES;
+        int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
+        int tileRow = band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
+        int tileCol = tile % (GROUP_ROWS * tilesX) / rows;
+        mbarrierWait(&empty[s], (n / STAGES + 1) % 2);  // write-after-read, as in rung 8
+        mbarrierArriveExpectTx(&full[s], STAGE_BYTES);
+        cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, tileRow * BM, &full[s]);
+        cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, tileCol * BN, t * BK, &full[s]);
+      }
+    }
+    return;
+  }
+  if (REALLOCATE) setmaxnregInc<232>();
+
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int warpRow = warp / (BN / WN), warpCol = warp % (BN / WN);
+  int laneRow = lane / LANES_N, laneCol = lane % LANES_N;
+  float Pvalue[TM][TN];
+#pragma unroll
+  for (int y = 0; y < TM; ++y)
+#pragma unroll
+    for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
+  float4 mFragment[TM];
+  float nFragment[TN];
+  int segmentStart = begin + firstLength;  // the first iteration of the segment being summed
+  if (segmentStart == end) segmentStart = begin;
+
+  for (int n = 0; n < count; ++n) {
+    int it = begin + (firstLength + n) % count;
+    int s = n % STAGES;
+    mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
+#pragma unroll
+    for (int kq = 0; kq < BK; kq += 4) {
+#pragma unroll
+      for (int y = 0; y < TM; ++y) {
+        int r = s*BM + warpRow*WM + y*LANES_M + laneRow;
+        int chunk = SWIZZLE ? (kq / 4) ^ (r % 8) : kq / 4;
+        mFragment[y] = *reinterpret_cast<float4*>(&Mds[r*BK + chunk*4]);
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+        for (int c = 0; c < TN / 4; ++c) {
+          float4 n4 = *reinterpret_cast<float4*>(&Nds[(s*BK + kq + kk)*BN + warpCol*WN + c*NSPAN + laneCol*4]);
+          nFragment[c*4 + 0] = n4.x; nFragment[c*4 + 1] = n4.y; nFragment[c*4 + 2] = n4.z; nFragment[c*4 + 3] = n4.w;
+        }
+#pragma unroll
+        for (int y = 0; y < TM; ++y) {
+          float m = kk == 0 ? mFragment[y].x : kk == 1 ? mFragment[y].y : kk == 2 ? mFragment[y].z : mFragment[y].w;
+#pragma unroll
+          for (int x = 0; x < TN; ++x) Pvalue[y][x] += m * nFragment[x];
+        }
+      }
+    }
+    mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
+    bool tileEnds = (it + 1) % kTiles == 0;
+    if (!tileEnds && it + 1 != end && n + 1 != count) continue;  // the segment goes on
+
+    // The segment [segmentStart, it] of tile `tile` is summed in Pvalue.
+    int tile = it / kTiles;
+    int slotBase = threadIdx.x * 4;  // a thread's float4 q of slot b: ((b*TM*TN/4 + q)*CONSUMERS)*4 + slotBase
+    if (!tileEnds) {  // a later block finishes this tile: leave the partial, then count in
+#pragma unroll
+      for (int q = 0; q < TM * TN / 4; ++q)
+        *reinterpret_cast<float4*>(&partials[((long long)blockIdx.x * (TM*TN/4) + q) * CONSUMERS * 4 + slotBase]) =
+            make_float4(Pvalue[q / (TN/4)][q % (TN/4) * 4 + 0], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 1],
+                        Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3]);
+      arriveRelease(&arrivals[tile]);
+    } else if (segmentStart % kTiles != 0) {  // earlier blocks began this tile: add their partials
+      long long tileFirst = (long long)tile * kTiles;
+      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / total);
+      waitAcquire(&arrivals[tile], CONSUMERS * (int(blockIdx.x) - firstBlock));
+      for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b) {
+#pragma unroll
+        for (int q = 0; q < TM * TN / 4; ++q) {
+          float4 v = *reinterpret_cast<float4*>(&partials[((long long)b * (TM*TN/4) + q) * CONSUMERS * 4 + slotBase]);
+          Pvalue[q / (TN/4)][q % (TN/4) * 4 + 0] += v.x; Pvalue[q / (TN/4)][q % (TN/4) * 4 + 1] += v.y;
+          Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2] += v.z; Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3] += v.w;
+        }
+      }
+    }
+    if (tileEnds) {  // the whole tile is summed: store it, as rung 8 does
+      int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
+      int rowBase = (band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows) * BM;
+      int colBase = tile % (GROUP_ROWS * tilesX) / rows * BN;
+      bool nRowsAligned = l % 4 == 0;
+#pragma unroll
+      for (int y = 0; y < TM; ++y) {
+        int row = rowBase + warpRow*WM + y*LANES_M + laneRow;
+#pragma unroll
+        for (int c = 0; c < TN / 4; ++c) {
+          int col = colBase + warpCol*WN + c*NSPAN + laneCol*4;
+          if (nRowsAligned && row < j && col + 3 < l) {
+            *reinterpret_cast<float4*>(&P[row*l + col]) =
+                make_float4(Pvalue[y][c*4 + 0], Pvalue[y][c*4 + 1], Pvalue[y][c*4 + 2], Pvalue[y][c*4 + 3]);
+          } else {
+            for (int e = 0; e < 4; ++e)
+              if (row < j && col + e < l) P[row*l + col + e] = Pvalue[y][c*4 + e];
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int y = 0; y < TM; ++y)
+#pragma unroll
+      for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
+    segmentStart = it + 1 == end ? begin : it + 1;
+  }
+}
+
+// ---- facts ---------------------------------------------------------------------------
+// Rung 8's facts (its ring, its shared memory, its limits) with a persistent grid.
+struct Facts : tma_pipeline::Facts {
+  static constexpr KernelInfo info{
+      .id = KernelId::StreamK,
+      .name = "stream-k",
+      .description = "rung 8 in a persistent grid: every block an equal share of the k iterations, split tiles fixed up in order",
+      .sourceFile = "stream_k.cuh",
+      .ladderRung = 9,
+      .rowsMultipleOf = 4,
+  };
+  // The H100's, its half for sizes with fewer tiles than SMs (the selector's), a teaching size.
+  static constexpr std::array<Tiling, 3> kTilings{
+      {{128, 256, 32, 64, 64, 8, 16}, {128, 128, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};
+  static int tileCount(const KernelLaunch& L) {
+    return ceilDiv(L.j, L.tiling.bm) * ceilDiv(L.l, L.tiling.bn);
+  }
+  // The persistent grid: the launch's blocks, or one block per tile (data-parallel).
+  // (Never more blocks than iterations: each block then has at least one.)
+  static int gridBlocks(const KernelLaunch& L) {
+    const long long total = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
+    return L.persistentBlocks > 0 ? int(std::min<long long>(L.persistentBlocks, total)) : tileCount(L);
+  }
+  // One partial slot per block: TM x TN floats per consumer thread.
+  static long long partialFloats(const KernelLaunch& L) {
+    return (long long)gridBlocks(L) * consumers(L.tiling) * L.tiling.tm * L.tiling.tn;
+  }
+  static LaunchShape shape(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    LaunchShape s = tma_pipeline::Facts::shape(L);
+    const long long kTiles = ceilDiv(L.k, t.bk), total = tileCount(L) * kTiles, grid = gridBlocks(L);
+    s.gridX = unsigned(grid);
+    s.gridY = 1;
+    const long long most = (total + grid - 1) / grid, least = total / grid;  // iterations per block
+    // A block's segments: at most one per tile it touches; a split tile's blocks: its
+    // iterations over the fewest any block has, and one more at each end.
+    const long long segments = std::min(most, most / kTiles + 2);
+    const long long sharers = least > 0 ? std::min(grid, kTiles / least + 2) : grid;
+    const int perTile = 2 + (t.bk / 4) * t.tm + t.bk * (t.tn / 4);
+    const long long events = 1 + 2 * stages(t) + most * perTile + segments * (t.tm * t.tn + 2) + sharers * t.tm * t.tn / 4;
+    s.eventsPerThread = unsigned(events);
+    return s;
+  }
+  template <class Exec>
+  static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
+    return withTiling(kTilings, L.tiling, [&](auto I) {
+      constexpr Tiling t = kTilings[decltype(I)::value];
+      auto w = x.workspace(a, std::size_t(partialFloats(L)), std::size_t(tileCount(L)));
+      x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t)>, L, a.M, a.N, a.P, L.j, L.k, L.l,
+               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t)), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None),
+               w.partials, w.arrivals);
+    });
+  }
+};

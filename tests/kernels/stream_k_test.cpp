@@ -1,0 +1,187 @@
+// Rung 9 (kernels/stream_k.cuh) on the emulator, and its selector (app/core/run/stream_k_plan.h).
+// P against the double-precision reference at sizes that are no multiple of its tiles, on
+// grids that split tiles among blocks; the trace counted by hand: the copies per iteration a
+// block owns, each partial left in the workspace, each arrival and each finisher's wait; and
+// the selector's choice at the sizes of the issue, counted by hand in waves of 132 SMs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string_view>
+
+#include "core/run/run.h"
+#include "core/run/stream_k_plan.h"
+#include "core/trace/trace.h"
+#include "kernels/kernel_sources.h"
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using testing::freshSeed;
+using testing::runEmulated;
+
+constexpr Tiling kTeaching{32, 64, 8, 16, 32, 4, 4};   // 128 consumers, 3 stages
+constexpr Tiling kH100{128, 256, 32, 64, 64, 8, 16};   // 256 consumers, 4 stages
+constexpr Tiling kHalf{128, 128, 32, 64, 64, 8, 16};   // 128 consumers, 4 stages
+
+LaunchConfig streamK(Dims dims, Tiling tiling, int blocks, uint64_t seed) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, dims, 0, seed);
+  c.tiling = tiling;
+  c.persistentBlocks = blocks;
+  return c;
+}
+
+// The line of the kernel file that holds `text` (the first), 0 if none.
+int lineOf(std::string_view text) {
+  const std::string_view source = *kernelSource(KernelId::StreamK);
+  const std::size_t at = source.find(text);
+  if (at == std::string_view::npos) return 0;
+  int line = 1;
+  for (std::size_t i = 0; i < at; ++i) line += source[i] == '\n';
+  return line;
+}
+
+struct Case {
+  Dims dims;
+  Tiling tiling;
+  int blocks;
+};
+
+class StreamKMatchesReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(StreamKMatchesReference, OnRandomInputs) {
+  const Case& c = GetParam();
+  const uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (bool traced : {false, true}) {
+    SCOPED_TRACE(traced ? "traced" : "plain");
+    const tilescope::Run run = runEmulated(streamK(c.dims, c.tiling, c.blocks, seed), traced);
+    EXPECT_TRUE(run.verification.passed) << run.verification.summary();
+    EXPECT_EQ(run.verification.checked, long(c.dims.j) * c.dims.l) << "every element must be checked";
+    EXPECT_EQ(run.verification.nonFinite, 0);
+    EXPECT_EQ(run.outcome.outOfBoundsTotal, 0u);
+    EXPECT_TRUE(run.outcome.divergences.empty());
+  }
+}
+
+// k and l multiples of 4; grids that split tiles two, three and many ways, and one per tile.
+INSTANTIATE_TEST_SUITE_P(
+    NonMultipleSizes, StreamKMatchesReference,
+    ::testing::Values(Case{{40, 20, 68}, kTeaching, 0}, Case{{40, 20, 68}, kTeaching, 5},
+                      Case{{70, 132, 36}, kTeaching, 3}, Case{{70, 132, 36}, kTeaching, 7},
+                      Case{{37, 44, 100}, kTeaching, 11}, Case{{1, 4, 4}, kTeaching, 1},
+                      Case{{33, 28, 100}, kTeaching, 60}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      const Case& c = info.param;
+      return "dims_" + std::to_string(c.dims.j) + "x" + std::to_string(c.dims.k) + "x" + std::to_string(c.dims.l) +
+             "_grid" + std::to_string(c.blocks);
+    });
+
+// 37 x 32 x 24 at 32 x 64 tiles: 2 tiles (rows 0..31 and 32..36) of 4 k-steps, 8 iterations.
+// 3 blocks take [0, 2), [2, 5), [5, 8): block 0 leaves tile 0's first two steps as a partial;
+// block 1 leaves tile 1's first step, then finishes tile 0 (its first segment, walked last)
+// with block 0's partial; block 2 finishes tile 1 with block 1's partial.
+TEST(StreamK, TraceHasEachPartialArrivalAndWaitByHandCount) {
+  const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 3, freshSeed()), true);
+  ASSERT_TRUE(run.trace);
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  const int partialWrite = lineOf("*reinterpret_cast<float4*>(&partials[((long long)blockIdx.x");
+  const int partialRead = lineOf("float4 v = *reinterpret_cast<float4*>(&partials[");
+  const int arrive = lineOf("arriveRelease(&arrivals[tile]);");
+  const int wait = lineOf("waitAcquire(&arrivals[tile]");
+  ASSERT_TRUE(partialWrite && partialRead && arrive && wait);
+  std::map<int, std::map<int, int>> atLine;  // line -> block -> events
+  int copies[3] = {};
+  for (const Event& e : run.trace->events) {
+    if (e.op == Op::CopyM || e.op == Op::CopyN) ++copies[e.blockX];
+    if (e.line == partialWrite || e.line == partialRead || e.line == arrive || e.line == wait) ++atLine[e.line][e.blockX];
+    if (e.line == wait) {
+      EXPECT_EQ(e.value, 128.0f) << "one earlier block's 128 consumers counted in";
+    }
+  }
+  EXPECT_EQ(copies[0], 2 * 2);
+  EXPECT_EQ(copies[1], 3 * 2);
+  EXPECT_EQ(copies[2], 3 * 2) << "a tile of M and one of N per iteration a block owns";
+  // 4 x 4 sums per consumer thread: 4 float4 writes each, 128 threads.
+  EXPECT_EQ((atLine[partialWrite]), (std::map<int, int>{{0, 4 * 128}, {1, 4 * 128}}));
+  EXPECT_EQ((atLine[arrive]), (std::map<int, int>{{0, 128}, {1, 128}}));
+  EXPECT_EQ((atLine[wait]), (std::map<int, int>{{1, 128}, {2, 128}}));
+  EXPECT_EQ((atLine[partialRead]), (std::map<int, int>{{1, 4 * 128}, {2, 4 * 128}}));
+}
+
+// One block per tile (no grid asked): no tile is split, nothing goes through the workspace.
+TEST(StreamK, DataParallelGridLeavesNoPartial) {
+  const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 0, freshSeed()), true);
+  ASSERT_TRUE(run.trace);
+  EXPECT_EQ(run.plan.launch.gridX * run.plan.launch.gridY, 2u);
+  const int arrive = lineOf("arriveRelease(&arrivals[tile]);");
+  for (const Event& e : run.trace->events) EXPECT_NE(e.line, arrive);
+}
+
+// ---- the selector, on the H100 profile (132 SMs; rung 9's tilings fit one block per SM) ----
+StreamKChoice onH100(Dims d) { return chooseStreamK(d, *profileByName("h100")); }
+
+TEST(StreamKSelector, AtN1024TheHalfTileAndStreamKOverOneWave) {
+  // 128 x 256: 8 x 4 = 32 tiles, 24 % of 132; 128 x 128: 8 x 8 = 64 tiles, 48 %. Stream-K:
+  // 64 tiles x 32 k-steps = 2048 iterations over 132 blocks, 15.5 each.
+  const StreamKChoice c = onH100({1024, 1024, 1024});
+  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.tiles, 64);
+  EXPECT_EQ(c.iterations, 2048);
+  EXPECT_NE(c.reason.find("stream-K over 132 blocks (15.5 k-iterations each of 2048)"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, AtN4096DataParallelSinceTheWavesAre97PercentBusy) {
+  // 32 x 16 = 512 tiles: 3.88 waves of 132, 4 started: 512 / 528 = 97 %.
+  const StreamKChoice c = onH100({4096, 4096, 4096});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_EQ(c.tiles, 512);
+  EXPECT_NE(c.reason.find("512 tiles make 3.88 waves of 132, 97 % busy"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, AtN8192DataParallel) {
+  // 64 x 32 = 2048 tiles: 15.52 waves, 16 started: 2048 / 2112 = 97 %.
+  const StreamKChoice c = onH100({8192, 8192, 8192});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_NE(c.reason.find("2048 tiles make 15.52 waves of 132, 97 % busy"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, ShortKLeavesTheTilesAsTheyAre) {
+  // 8192 x 1024 x 8192: the same 2048 tiles of P as at 8192^3, a 32-step k: data-parallel.
+  const StreamKChoice c = onH100({8192, 1024, 8192});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_EQ(c.iterations, 2048 * 32);
+}
+
+TEST(StreamKSelector, ATailOfManyWavesGoesStreamKAtTheLargeTile) {
+  // N = 3000: 24 x 12 = 288 tiles, 2.18 waves, 3 started: 288 / 396 = 73 %: stream-K over 132
+  // blocks of 288 x 94 / 132 = 205.1 k-iterations.
+  const StreamKChoice c = onH100({3000, 3000, 3000});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.iterations, 288 * 94);
+}
+
+TEST(StreamKSelector, AtN2048OneWaveOfTheLargeTileIsBusyEnough) {
+  // 16 x 8 = 128 tiles on 132 SMs: 97 % of one wave.
+  const StreamKChoice c = onH100({2048, 2048, 2048});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 0);
+}
+
+TEST(StreamKSelector, TooFewKIterationsToShareStayOneBlockPerTile) {
+  // 131 x 68 x 260: 2 x 2 tiles of 128 x 256 (3 %), 2 x 3 of 128 x 128 (5 %) with 3 k-steps
+  // each: 18 iterations, at most 18 / 4 = 4 blocks of 4, fewer than the 6 tiles.
+  const StreamKChoice c = onH100({131, 68, 260});
+  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_NE(c.reason.find("18 k-iterations are too few to share in runs of 4"), std::string::npos) << c.reason;
+}
+
+}  // namespace
+}  // namespace tilescope
