@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <span>
@@ -17,6 +18,7 @@
 
 #include "kernels/kernel_sources.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -184,7 +186,10 @@ void drawSourcePanel(PanelContext& ctx) {
   if (presenter && !ctx.codeFonts.empty()) {
     std::set<int> anchors = stepLines;
     if (currentLine >= 0) anchors.insert(currentLine);
-    const float minPx = 0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
+    // Legible from the back row (issue 29): a line pitch of a 36th of the screen's height, 20 px
+    // at 720 lines and 30 at 1080; a longer kernel is folded around its step instead.
+    const float minPx = std::max(0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y),
+                                 std::floor(ImGui::GetIO().DisplaySize.y / 36.0f));
     CodeView view = presenterView(lines, anchors, ctx.codeFonts, minPx, ImGui::GetContentRegionAvail().x,
                                   ImGui::GetContentRegionAvail().y);
     lines = std::move(view.lines);
@@ -226,6 +231,8 @@ void drawSourcePanel(PanelContext& ctx) {
     report.widestLine = std::max(report.widestLine, indent + ImGui::GetItemRectSize().x);
     report.textHeight += height;
     if (line.number == currentLine) report.currentText = std::string(line.text);
+    if (line.number == currentLine || &line == &lines.front())
+      recordTextAt(ctx, "Source", std::string(statement), ImGui::GetItemRectMin(), theme.panelText, theme.windowBg);
   }
   // Keep the current line in view when it changes.
   if (currentY >= 0 && (currentY < ImGui::GetScrollY() || currentY > ImGui::GetScrollY() + ImGui::GetWindowHeight() - l.lineH))

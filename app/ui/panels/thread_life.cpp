@@ -14,6 +14,7 @@
 
 #include "core/timeline/cell_marks.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
@@ -134,7 +135,9 @@ struct LifeFit {
   std::vector<Placed> at;
   float height = 0, titleH = 0;
 };
-LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title) {
+// On a projector the text never shrinks (a line pitch of 20 px at 720 lines, 30 at 1080: the
+// back row reads it); the detail and then the window around the current entry give way instead.
+LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title, bool presenter) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
@@ -148,6 +151,7 @@ LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::
   // decides, at the largest size it fits.
   for (bool widthToo : {true, false})
     for (float scale : {1.0f, 0.85f, 0.7f}) {
+      if (presenter && scale < 1.0f) break;
       ImGui::SetWindowFontScale(scale);
       for (int detail = 0; detail <= 3; ++detail)
         if (tryTokens(lifeTokens(life, t, c, detail), widthToo)) return fit;
@@ -180,12 +184,13 @@ void drawThreadLifePanel(PanelContext& ctx) {
   std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
                       "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const LifeFit fit = fitLife(life, t, c, title);
+  const LifeFit fit = fitLife(life, t, c, title, ctx.state.lesson.presenter);
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
   ImGui::TextWrapped("%s", title.c_str());
   ImGui::PopStyleColor();
+  recordText(ctx, "Thread life", title, theme.follow, theme.windowBg);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -197,14 +202,17 @@ void drawThreadLifePanel(PanelContext& ctx) {
     const bool split = at[i].split != std::string::npos;
     const float lineStep = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().FramePadding.y;
     const float tokenH = split ? lineStep + h : h;
+    Rgba behind = theme.windowBg;
     if (!tok.label && tok.time == LifeTime::Current) {
       draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + tokenH), theme.follow, h * 0.2f);
-      colour = theme.background;
+      colour = readableOn(theme.follow);
+      behind = theme.follow;
     }
     const float textY = p.y + ImGui::GetStyle().FramePadding.y * 0.5f;
     const char* first = tok.text.c_str();
     draw->AddText(ImVec2(p.x + pad, textY), colour, first, split ? first + at[i].split - 1 : nullptr);
     if (split) draw->AddText(ImVec2(p.x + pad, textY + lineStep), colour, first + at[i].split);
+    ctx.layout.texts.push_back({"Thread life", tok.text, p.x, p.y, lineStep, Rgba(colour), behind});
     if (!tok.label)
       ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",
                                  p.x, p.y, at[i].w, tokenH});
