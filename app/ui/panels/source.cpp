@@ -8,7 +8,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <span>
@@ -186,10 +185,7 @@ void drawSourcePanel(PanelContext& ctx) {
   if (presenter && !ctx.codeFonts.empty()) {
     std::set<int> anchors = stepLines;
     if (currentLine >= 0) anchors.insert(currentLine);
-    // Legible from the back row (issue 29): a line pitch of a 36th of the screen's height, 20 px
-    // at 720 lines and 30 at 1080; a longer kernel is folded around its step instead.
-    const float minPx = std::max(0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y),
-                                 std::floor(ImGui::GetIO().DisplaySize.y / 36.0f));
+    const float minPx = 0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
     CodeView view = presenterView(lines, anchors, ctx.codeFonts, minPx, ImGui::GetContentRegionAvail().x,
                                   ImGui::GetContentRegionAvail().y);
     lines = std::move(view.lines);

@@ -17,7 +17,12 @@
 namespace tilescope::ui {
 namespace {
 
-std::string legendText(ThreadState s, int count) { return std::string(threadStateName(s)) + " " + std::to_string(count); }
+// On a projector's narrow column the legend says "waiting" for "waiting at barrier": the glyph
+// and the progress bar above carry the rest, and the threads keep the room.
+std::string legendText(ThreadState s, int count, bool compact = false) {
+  const std::string name = compact && s == ThreadState::Waiting ? "waiting" : std::string(threadStateName(s));
+  return name + " " + std::to_string(count);
+}
 
 }  // namespace
 
@@ -55,8 +60,8 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     }
     ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
     ImGui::PopStyleColor();
-  } else {
-    // Wrapped: a projector's narrow column is shorter than the sentence.
+  } else if (!ctx.state.lesson.presenter) {  // on a projector the caption says so; the threads keep the room
+    // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no barrier at this step");
     ImGui::PopStyleColor();
@@ -86,7 +91,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   float legendW = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
-      legendW = std::max(legendW, ImGui::CalcTextSize((std::string(threadStateName(s)) + " 0000").c_str()).x);
+      legendW = std::max(legendW, ImGui::CalcTextSize(legendText(s, 0, compact).c_str()).x + ImGui::CalcTextSize("000").x);
   legendW += ImGui::GetFontSize() * 2.0f;
   // The legend beside the grid, or under it where that gives the threads larger cells (the
   // projector's narrow column), its lines wrapped there to the column's width.
@@ -96,7 +101,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   float legendH = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
-      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)]).c_str(), nullptr, false,
+      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)], compact).c_str(), nullptr, false,
                                                                         avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);
@@ -140,7 +145,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), readableOn(theme.stateColour(s)));
     ImGui::SameLine();
-    recordedWrapped(ctx, "Thread block", legendText(s, counts[int(s)]));
+    recordedWrapped(ctx, "Thread block", legendText(s, counts[int(s)], compact));
   }
   ImGui::EndGroup();
 }

@@ -59,6 +59,16 @@ std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor 
       out.push_back({text, time});
     }
   }
+  if (detail >= 1 && life.stores.size() > 2) {  // a register tile's stores: one line, first to last
+    LifeTime time = LifeTime::Done;
+    for (const LifeEntry& s : life.stores)
+      if (const LifeTime one = lifeTime(s, t, c); one == LifeTime::Current || (one == LifeTime::Ahead && time == LifeTime::Done))
+        time = one;
+    out.push_back({"store:", LifeTime::Done, true, true});
+    out.push_back({life.stores.front().text() + " ... " + life.stores.back().text() + " (" +
+                       std::to_string(life.stores.size()) + " elements)", time});
+    return out;
+  }
   for (const LifeEntry& s : life.stores) {
     out.push_back({"store:", LifeTime::Done, true, true});
     out.push_back({s.text(), lifeTime(s, t, c)});
@@ -87,7 +97,7 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
     float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
     if (tok.newLine || (x > indent && x + w > width)) {
       y += line;
-      x = tok.newLine ? 0 : indent;
+      x = tok.newLine || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
     }
     Placed p{x, y, w};
     if (const std::size_t cut = valuesStart(tok.text); x + w > width && cut != std::string::npos) {
@@ -135,8 +145,8 @@ struct LifeFit {
   std::vector<Placed> at;
   float height = 0, titleH = 0;
 };
-// On a projector the text never shrinks (a line pitch of 20 px at 720 lines, 30 at 1080: the
-// back row reads it); the detail and then the window around the current entry give way instead.
+// On a projector the book's name of the thread gives way first (drawThreadLifePanel) and a
+// register tile's stores are one line, so the text shrinks less often.
 LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title, bool presenter) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
@@ -151,7 +161,6 @@ LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::
   // decides, at the largest size it fits.
   for (bool widthToo : {true, false})
     for (float scale : {1.0f, 0.85f, 0.7f}) {
-      if (presenter && scale < 1.0f) break;
       ImGui::SetWindowFontScale(scale);
       for (int detail = 0; detail <= 3; ++detail)
         if (tryTokens(lifeTokens(life, t, c, detail), widthToo)) return fit;
@@ -184,7 +193,12 @@ void drawThreadLifePanel(PanelContext& ctx) {
   std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
                       "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const LifeFit fit = fitLife(life, t, c, title, ctx.state.lesson.presenter);
+  LifeFit fit = fitLife(life, t, c, title, ctx.state.lesson.presenter);
+  if (ctx.state.lesson.presenter && fit.titleH + fit.height > avail.y) {
+    // A projector's short panel: the book's name of the thread gives way before the entries do.
+    title = threadName(tx, ty) + " of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
+    fit = fitLife(life, t, c, title, true);
+  }
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
