@@ -187,7 +187,10 @@ void drawRooflinePanel(PanelContext& ctx) {
   // The chart takes the rest of the panel; at least 14 lines high (the panel scrolls below
   // that), 9 on a projector, whose panel is laid out to hold it.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (ImGui::CalcTextSize(spec.xTitle.c_str()).x > avail.x * 0.9f) spec.xTitle = "OP/B: FLOPs per byte loaded from global memory";
+  // The x title is centred under the data, which the legend leaves about half the width: the
+  // longest wording that fits there (at 1280x720 the full one was cut at both ends).
+  for (const char* shorter : {"OP/B: FLOPs per byte loaded from global memory", "OP/B, FLOPs per byte loaded"})
+    if (ImGui::CalcTextSize(spec.xTitle.c_str()).x > avail.x * 0.55f) spec.xTitle = shorter;
   if (ctx.state.lesson.presenter) shortenRungNames(spec.series);
   const float least = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 9.0f : 14.0f);
   spec.size = ImVec2(avail.x, std::max(avail.y, least));
