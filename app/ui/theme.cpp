@@ -13,11 +13,14 @@ constexpr Rgba hex(uint32_t rgb) { return gfx::rgba((rgb >> 16) & 0xff, (rgb >> 
 
 void setPalette(Theme& t, Palette palette) {
   if (palette == Palette::OkabeIto) {
-    // Okabe & Ito's eight colours, distinguishable with every common colour-vision deficiency.
-    // Yellow is kept for the highlight and vermillion for errors, so threads use the rest, and
-    // the eighth is indigo rather than grey: greys are the states'.
-    const Rgba threads[8] = {hex(0x0072b2), hex(0xe69f00), hex(0x009e73), hex(0xcc79a7),
-                             hex(0x56b4e9), hex(0x8c6d1f), hex(0x6a51a3), hex(0x332288)};
+    // Okabe & Ito's sky blue, orange and reddish purple, with five lighter hues found by search
+    // (issue 29): every one is text at 4.5:1 or more on the darkest window, so a series' name
+    // can be written in its colour, and no two fall closer than 6.5 (CIEDE2000) for a viewer
+    // with normal vision, protanopia, deuteranopia or tritanopia (tests/ui/colour_check.py;
+    // the dark blue, brown, purple and indigo they replace were 1.3 to 3.3). Yellow is kept for
+    // the highlight and vermillion for errors; greys are the states'.
+    const Rgba threads[8] = {hex(0x56b4e9), hex(0xe69f00), hex(0xcc79a7), hex(0xcfbf81),
+                             hex(0x51dcff), hex(0xdaae9e), hex(0xff7ad2), hex(0xbcd7e5)};
     std::copy(std::begin(threads), std::end(threads), t.threadColours);
     t.highlight = hex(0xf0e442);
     t.error = hex(0xff6e40);  // vermillion, light enough to read as text on the dark panels
@@ -71,6 +74,26 @@ Theme makeTheme(Palette palette, bool presentation) {
   t.loadsFew = hex(0xdeebf7);
   t.loadsMany = hex(0x08306b);
   return t;
+}
+
+namespace {
+double luminance(Rgba c) {
+  auto channel = [](unsigned v) {
+    const double s = double(v) / 255.0;
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * channel(c & 0xff) + 0.7152 * channel((c >> 8) & 0xff) + 0.0722 * channel((c >> 16) & 0xff);
+}
+}  // namespace
+
+double contrastRatio(Rgba a, Rgba b) {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+Rgba readableOn(Rgba fill) {
+  const Rgba black = hex(0x000000), white = hex(0xffffff);
+  return contrastRatio(black, fill) >= contrastRatio(white, fill) ? black : white;
 }
 
 float loadShadeFraction(uint32_t count, int most) {

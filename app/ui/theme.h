@@ -61,6 +61,11 @@ Theme makeTheme(Palette palette, bool presentation);
 // Applies the theme's colours to ImGui's style, with every size scaled by `scale`.
 void applyImGuiStyle(const Theme& theme, bool presentation, float scale);
 
+// WCAG's contrast ratio of two colours (1 to 21), from their relative luminance.
+double contrastRatio(Rgba a, Rgba b);
+// Black or white, whichever reads better on `fill`: the ink of a text or glyph drawn on a cell.
+Rgba readableOn(Rgba fill);
+
 // "#rrggbb" of a colour, for the layout file.
 std::string hexColour(Rgba c);
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/analysis/analysis.h"
 #include "core/asset_paths.h"
 #include "core/teaching/bugs.h"
 
@@ -89,6 +90,10 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     auto t = n == 3 ? parseTilingOrDefault(w[2]) : Result<Tiling>(invalidInput("usage: set tiling BMxBNxBK/TMxTN|default"));
     if (!t) return t.error().message;
     c.tiling = *t;
+  } else if (what == "pad") {  // tiled-transposed's shared row stride, T + pad (bank conflicts)
+    if (!ints(1, 0, kMaxPad)) return "set pad takes a whole number, 0 to " + std::to_string(kMaxPad);
+    if (!kernelInfo(c.kernel).takesPad) return "set pad: only a kernel with a padded tile takes one (tiled-transposed)";
+    c.pad = int(v[0]);
   } else if (what == "seed") {
     if (!ints(1, 0, (1ll << 62))) return "set seed takes a whole number";
     c.seed = uint64_t(v[0]);
@@ -98,7 +103,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, seed, granularity, speed)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed)";
   }
   return "";
 }
@@ -141,7 +146,122 @@ std::string checkView(const std::vector<std::string>& w, const LaunchPlan& plan)
   return "unknown command '" + c + "'";
 }
 
+constexpr LessonFigure kFigures[] = {
+    {"j", "rows of M and P"}, {"k", "columns of M, rows of N"}, {"l", "columns of N and P"},
+    {"tile", "the tile width T"}, {"blockX", "threads per block across"}, {"blockY", "threads per block down"},
+    {"threads", "threads per block"},
+    {"mads", "multiply-adds of the whole run"}, {"flops", "floating-point operations (2 per multiply-add)"},
+    {"loadBytes", "bytes loaded from global memory (4 per float)"}, {"storeBytes", "bytes stored to global memory"},
+    {"intensity", "FLOPs per byte loaded (OP/B)"},
+    {"dramBytes", "bytes a cache that keeps every element would fetch from DRAM: each of M and N once"},
+    {"cacheReuse", "loadBytes / dramBytes: how often the caches serve each DRAM byte again"},
+    {"dramIntensity", "FLOPs per DRAM byte under that model (OP/B)"},
+    {"loads.requests", "global load requests (one per warp per load)"}, {"loads.sectors", "32-byte sectors loaded"},
+    {"loads.efficiency", "bytes used per byte of the sectors loaded, %"},
+    {"stores.sectorsPerRequest", "sectors per store request"}, {"stores.efficiency", "store efficiency, %"},
+    {"banks.requests", "shared load requests"}, {"banks.wavefronts", "wavefronts of the shared loads"},
+    {"banks.conflicts", "bank conflicts of the shared loads (extra wavefronts)"},
+    {"banks.storeRequests", "shared store requests"}, {"banks.storeWavefronts", "wavefronts of the shared stores"},
+    {"banks.storeConflicts", "bank conflicts of the shared stores"},
+    {"banks.worst", "the most wavefronts any one shared request takes"},
+    {"banks.readsPerMad", "shared words read per multiply-add"},
+    {"roofline.gflops", "attainable GFLOP/s at this intensity on the device profile"},
+    {"roofline.ridge", "the device's ridge point, OP/B"}, {"roofline.bandwidth", "the device's DRAM bandwidth, GB/s"},
+    {"roofline.peak", "the device's FP32 peak, GFLOP/s"},
+    {"occupancy.percent", "resident warps / warp slots, %"}, {"occupancy.blocksPerSm", "resident blocks per SM"},
+};
+
+// Whether text[open..close] is a figure's place, {name} or {part.name}; other braces (the book's
+// thread_{0,1}) are the text's own.
+bool figureAt(const std::string& text, std::size_t open, std::size_t close) {
+  if (close == std::string::npos || close == open + 1) return false;
+  for (std::size_t i = open + 1; i < close; ++i)
+    if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '.') return false;
+  return true;
+}
+
+// The first {name} of `text` that lessonFigures() does not know, or "".
+std::string unknownFigure(const std::string& text) {
+  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+    const std::size_t close = text.find('}', open);
+    if (!figureAt(text, open, close)) continue;
+    const std::string name = text.substr(open + 1, close - open - 1);
+    if (std::none_of(std::begin(kFigures), std::end(kFigures), [&](const LessonFigure& f) { return name == f.name; }))
+      return "{" + name + "}";
+  }
+  return "";
+}
+
+std::string whole(uint64_t v) { return std::to_string(v); }
+
+// Three significant figures, no exponent for the sizes a lesson meets ("0.25", "32", "1.59e+03" never).
+std::string decimal(double v) {
+  char text[32];
+  if (v >= 100.0) std::snprintf(text, sizeof text, "%.0f", v);
+  else std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
 }  // namespace
+
+std::span<const LessonFigure> lessonFigures() { return kFigures; }
+
+LessonValues lessonValues(const AnalysisReport& a, const LaunchConfig& c) {
+  const Traffic& t = a.traffic;
+  const BankReport& b = a.banks;
+  const uint64_t mads = t.flops / 2;
+  const uint64_t dram = 4ull * (uint64_t(c.dims.j) * uint64_t(c.dims.k) + uint64_t(c.dims.k) * uint64_t(c.dims.l));
+  int worst = 0;
+  for (const SharedRequest& s : b.requests) worst = std::max(worst, s.wavefronts);
+  auto percent = [](double fraction) { return decimal(100.0 * fraction); };
+  return {
+      {"j", std::to_string(c.dims.j)}, {"k", std::to_string(c.dims.k)}, {"l", std::to_string(c.dims.l)},
+      {"tile", std::to_string(c.tile)}, {"blockX", std::to_string(c.blockX)}, {"blockY", std::to_string(c.blockY)},
+      {"threads", std::to_string(c.blockX * c.blockY)},
+      {"mads", whole(mads)}, {"flops", whole(t.flops)}, {"loadBytes", whole(t.loadBytes)},
+      {"storeBytes", whole(t.storeBytes)}, {"intensity", decimal(t.intensity())}, {"dramBytes", whole(dram)},
+      {"cacheReuse", decimal(dram ? double(t.loadBytes) / double(dram) : 0.0)},
+      {"dramIntensity", decimal(dram ? double(t.flops) / double(dram) : 0.0)},
+      {"loads.requests", whole(a.coalescing.loads.requests)}, {"loads.sectors", whole(a.coalescing.loads.sectors)},
+      {"loads.efficiency", percent(a.coalescing.loads.efficiency())},
+      {"stores.sectorsPerRequest", decimal(a.coalescing.stores.sectorsPerRequest())},
+      {"stores.efficiency", percent(a.coalescing.stores.efficiency())},
+      {"banks.requests", whole(b.loads.requests)}, {"banks.wavefronts", whole(b.loads.wavefronts)},
+      {"banks.conflicts", whole(b.loads.conflicts())}, {"banks.storeRequests", whole(b.stores.requests)},
+      {"banks.storeWavefronts", whole(b.stores.wavefronts)}, {"banks.storeConflicts", whole(b.stores.conflicts())},
+      {"banks.worst", std::to_string(worst)},
+      {"banks.readsPerMad", decimal(mads ? double(b.loads.requests) * 32.0 / double(mads) : 0.0)},
+      {"roofline.gflops", decimal(a.roofline.attainableGflops)}, {"roofline.ridge", decimal(ridgeIntensity(a.profile))},
+      {"roofline.bandwidth", decimal(a.profile.bandwidthGBs)}, {"roofline.peak", decimal(a.profile.peakGflops)},
+      {"occupancy.percent", percent(a.occupancy.occupancy)}, {"occupancy.blocksPerSm", std::to_string(a.occupancy.blocksPerSm)},
+  };
+}
+
+std::string fillFigures(const std::string& text, const LessonValues& values) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', at)) {
+    const std::size_t close = text.find('}', open);
+    if (!figureAt(text, open, close)) {
+      out += text.substr(at, open + 1 - at);
+      at = open + 1;
+      continue;
+    }
+    out += text.substr(at, open - at);
+    const auto it = values.find(text.substr(open + 1, close - open - 1));
+    out += it != values.end() ? it->second : "?" + text.substr(open, close - open + 1) + "?";
+    at = close + 1;
+  }
+  return out + text.substr(std::min(at, text.size()));
+}
+
+std::vector<std::string> figureNames(const std::string& text) {
+  std::vector<std::string> names;
+  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1))
+    if (const std::size_t close = text.find('}', open); figureAt(text, open, close))
+      names.push_back(text.substr(open + 1, close - open - 1));
+  return names;
+}
 
 Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
   Lesson lesson;
@@ -198,6 +318,11 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     LessonPage& page = lesson.pages.back();
     if (c == "text") {
       const std::string words = restOf(line, "text");
+      if (std::string unknown = unknownFigure(words); !unknown.empty()) {
+        std::string names;
+        for (const LessonFigure& f : kFigures) names += (names.empty() ? "" : ", ") + std::string(f.name);
+        return bad(number, "no figure " + unknown + " (the figures are " + names + ")");
+      }
       if (words.empty()) {
         paragraphOpen = false;
       } else if (paragraphOpen) {
@@ -221,6 +346,20 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
       page.panelsLine = number;
       continue;
     }
+    if (c == "constants") {
+      const std::string rest = restOf(line, "constants");
+      const std::size_t why = rest.find("--");
+      if (why == std::string::npos || rest.find_first_not_of(" -", why) == std::string::npos)
+        return bad(number, "usage: constants N[, N...] -- WHERE THEY COME FROM");
+      std::istringstream numbers(rest.substr(0, why));
+      for (std::string n; std::getline(numbers, n, ',');) {
+        std::erase(n, ' ');
+        double x = 0;
+        if (!toNumber(n, x)) return bad(number, "constants: '" + n + "' is not a number");
+        page.constants.push_back(n);
+      }
+      continue;
+    }
     if (c == "bug") {
       const Bug* bug = w.size() >= 2 ? findBug(w[1]) : nullptr;
       if (!bug || w.size() > 3 || (w.size() == 3 && w[2] != "fixed"))
@@ -232,7 +371,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     } else if (c == "set") {
       if (std::string problem = applySet(w, config); !problem.empty()) return bad(number, problem);
     } else if (std::string problem = checkView(w, LaunchPlan{}); problem.rfind("unknown command", 0) == 0) {
-      return bad(number, problem + " (lesson commands: title, page, text, panels, bug, set, select, seek, step, show, follow, timing, play, frames)");
+      return bad(number, problem + " (lesson commands: title, page, text, panels, constants, bug, set, select, seek, step, show, follow, timing, play, frames)");
     }
     page.commands.push_back({number, w});
   }

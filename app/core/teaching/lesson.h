@@ -20,8 +20,20 @@
 // page ends with must be valid and traceable (planLaunch), and `select block` and
 // `seek phase` must lie inside it: a lesson can never open on an error.
 //
+//   constants N[, N...] -- WHY   numbers the page's text states that are not figures of the run
+//                            on screen (a book's figure, another device, a recorded timing),
+//                            with where they come from; the lesson-truth test (tests/ui/
+//                            lesson_truth_test.py) holds every other number of the text to the
+//                            page's layout file.
+// A figure of the run on screen is never typed into the text: `{name}` stands for it and the
+// app fills it from the page's own analysis (lessonFigures() lists the names; an unknown name
+// is an error at its line), so a page cannot drift from its picture. Braces around anything but
+// letters and dots (the book's thread_{0,1}) are plain text.
+//
 // Every problem is reported as "FILE:LINE: message".
 #pragma once
+#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +54,7 @@ struct LessonPage {
   std::vector<std::string> paragraphs;   // the explanation
   std::vector<std::string> panels;       // its `panels` line: what the text needs on screen
   int panelsLine = 0;                    // where that line is, for errors about its names
+  std::vector<std::string> constants;    // its `constants` line's numbers, as written
   LaunchConfig config;                   // the launch once the page's commands are applied
 };
 
@@ -63,6 +76,23 @@ Result<std::string> defaultLessonDirectory();
 
 // A lesson by name ("tiling-and-phases"), by number ("3") or by file name.
 const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& key);
+
+// A figure a page's text may name as {name}: what it means, for the guide and errors.
+struct LessonFigure {
+  const char* name;
+  const char* meaning;
+};
+std::span<const LessonFigure> lessonFigures();
+
+struct AnalysisReport;
+// Every figure of lessonFigures() for one run, as the text shows it ("32768", "0.25").
+using LessonValues = std::map<std::string, std::string>;
+LessonValues lessonValues(const AnalysisReport& analysis, const LaunchConfig& config);
+// `text` with each {name} replaced by its value ("{name}" stays, bracketed by '?', when the
+// value is missing: a run still on its way).
+std::string fillFigures(const std::string& text, const LessonValues& values);
+// The figures `text` names, in order ("banks.conflicts", ...).
+std::vector<std::string> figureNames(const std::string& text);
 
 // The page as script-mode lines (bug ID expanded into set lines), for the app to run.
 std::vector<std::string> pageScript(const LessonPage& page);

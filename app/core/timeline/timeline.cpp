@@ -313,9 +313,13 @@ std::string Timeline::stepLabel(int s) const {
   switch (st.kind) {
     case StepKind::Load: return phase + "load tiles";
     case StepKind::Barrier: {
+      // A barrier before any step protects what the kernel set up before it (tma-pipeline's
+      // mbarriers): written, then read by every thread, a read-after-write too.
+      const bool first = s == 0;
       const bool afterLoads = s > 0 && step(s - 1).kind == StepKind::Load;
       return phase + "barrier " + std::to_string(st.barrierOfPhase) +
-             (afterLoads ? " (tiles loaded: read-after-write)" : " (reads done: write-after-read)");
+             (first ? " (set up: read-after-write)"
+                    : afterLoads ? " (tiles loaded: read-after-write)" : " (reads done: write-after-read)");
     }
     case StepKind::Compute: return phase + "k = " + std::to_string(st.k);
     case StepKind::Store: return "store P";

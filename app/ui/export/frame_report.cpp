@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "core/analysis/analysis.h"
 #include "core/json_writer.h"
 #include "ui/script/lab_script.h"
 #include "ui/panels/plot_widget.h"
@@ -222,6 +223,12 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.endArray().endObject();
   }
   j.endArray();
+  j.key("texts").beginArray();  // every recorded text: where, how large, its colours
+  for (const TextRecord& t : state.layout.texts)
+    j.beginObject().field("panel", t.panel).field("text", t.text).field("x", double(t.x)).field("y", double(t.y))
+        .field("pitch", double(t.pitch)).field("colour", hexColour(t.colour)).field("background", hexColour(t.background))
+        .endObject();
+  j.endArray();
   j.key("plots");
   writePlotsJson(j, state.layout.plots);
   j.key("lab");
@@ -230,7 +237,21 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
     j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));
     j.field("pageTitle", lesson->pages[std::size_t(state.lesson.page)].title);
-    j.field("presenter", state.lesson.presenter).field("error", state.lesson.error).endObject();
+    j.field("presenter", state.lesson.presenter).field("error", state.lesson.error);
+    j.key("paragraphs").beginArray();  // as drawn, the run's figures filled in
+    for (const std::string& p : state.layout.lessonText) j.value(p);
+    j.endArray().key("constants").beginArray();  // the page's declared constants
+    const LessonPage& page = lesson->pages[std::size_t(state.lesson.page)];
+    for (const std::string& c : page.constants) j.value(c);
+    j.endArray().key("figures").beginObject();  // the run's figures the text names, from its analysis
+    const LoadedRun* run = shownRun(state);
+    if (run && state.shown.analysis) {
+      const LessonValues values = lessonValues(*state.shown.analysis, run->run.config);
+      for (const std::string& p : page.paragraphs)
+        for (const std::string& name : figureNames(p))
+          if (const auto it = values.find(name); it != values.end()) j.field(name, it->second);
+    }
+    j.endObject().endObject();
   }
   if (const LoadedRun* run = shownRun(state)) {
     const Cursor c = state.shown.cursor;

@@ -82,6 +82,7 @@ struct PlotSeriesRect {
   uint32_t colour = 0;  // gfx::Rgba
   std::vector<PlotPointRect> points;
   float legendX = 0, legendY = 0, legendWidth = 0, legendHeight = 0;
+  Marker marker = Marker::Circle;  // with the colour, the series' one pair in its legend
 };
 struct PlotLineRect {
   std::string label;

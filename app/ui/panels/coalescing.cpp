@@ -9,12 +9,21 @@
 #include <string>
 
 #include "core/analysis/coalescing.h"
+#include "core/trace/memory_layout.h"
 #include "kernels/ceil_div.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
+
+constexpr const char* kPanel = "Coalescing";
+
+// Where the request's array starts: addresses are drawn from it, the base said once.
+uint64_t arrayBase(const GlobalLayout& g, const std::string& array) {
+  return array == "M" ? g.baseM : array == "N" ? g.baseN : g.baseP;
+}
 
 void totalsRow(const char* name, const CoalescingTotals& t) {
   ImGui::TableNextRow();
@@ -30,8 +39,10 @@ void totalsRow(const char* name, const CoalescingTotals& t) {
   ImGui::Text("%.1f%%", 100.0 * t.efficiency());
 }
 
-// The request's 128-byte lines side by side, 4 sectors each, lanes as ticks at their byte.
-void drawRequest(const GlobalRequest& g, const Theme& theme) {
+// The request's 128-byte lines side by side, 4 sectors each, lanes as ticks at their byte, each
+// line's bytes (from its array's start) under it.
+void drawRequest(PanelContext& ctx, const GlobalRequest& g, uint64_t base) {
+  const Theme& theme = ctx.theme();
   std::set<uint64_t> lines;
   for (const auto& l : g.request.lanes) lines.insert(l.address / kLineBytes);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -58,8 +69,16 @@ void drawRequest(const GlobalRequest& g, const Theme& theme) {
       const float x = x0 + lineW * float(l.address % kLineBytes) / float(kLineBytes);
       draw->AddLine(ImVec2(x + 1, origin.y + h), ImVec2(x + 1, origin.y + h + 8), theme.threadColour(l.lane), 2.0f);
     }
+    char label[48];
+    const uint64_t first = line * kLineBytes - base;
+    std::snprintf(label, sizeof label, "bytes %llu-%llu", (unsigned long long)first, (unsigned long long)(first + kLineBytes - 1));
+    if (ImGui::CalcTextSize(label).x <= lineW - 2) {
+      const ImVec2 at(x0 + 1, origin.y + h + 10);
+      draw->AddText(at, theme.panelText, label);
+      recordTextAt(ctx, kPanel, label, at, theme.panelText, theme.windowBg);
+    }
   }
-  ImGui::Dummy(ImVec2(width, h + 12));
+  ImGui::Dummy(ImVec2(width, h + 12 + ImGui::GetTextLineHeight()));
 }
 
 }  // namespace
@@ -87,7 +106,10 @@ void drawCoalescingPanel(PanelContext& ctx) {
   // A followed thread picks its warp (scripts and lessons follow a thread); else the slider.
   if (const int followed = followedThread(ctx.state); followed >= 0) {
     *warp = std::min(followed / kWarpSize, warps - 1);
-    ImGui::Text("warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize, *warp * kWarpSize + kWarpSize - 1);
+    char text[96];
+    std::snprintf(text, sizeof text, "warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize,
+                  *warp * kWarpSize + kWarpSize - 1);
+    recordedWrapped(ctx, kPanel, text);
   } else {
     ImGui::SliderInt("warp", warp, 0, warps - 1);
   }
@@ -112,16 +134,27 @@ void drawCoalescingPanel(PanelContext& ctx) {
   // The pictures scroll inside the panel: on a projector two requests with their addresses are
   // taller than the room.
   ImGui::BeginChild("requests", ImVec2(0, 0), false);
+  // Each array's own bytes: M's element (r, c) is byte 4 (r k + c) of M, whatever its base.
+  const GlobalLayout arrays = globalLayout(L);
+  {
+    char text[200];
+    std::snprintf(text, sizeof text, "Addresses count bytes from each array's start (M at %llu, N at %llu, P at %llu).",
+                  (unsigned long long)arrays.baseM, (unsigned long long)arrays.baseN, (unsigned long long)arrays.baseP);
+    recordedWrapped(ctx, kPanel, text);
+  }
   for (const GlobalRequest* g : now) {
     const RequestPicture pic = pictureOf(*g);
+    const uint64_t base = arrayBase(arrays, pic.array);
     ctx.layout.warpRequests.push_back(pic);
     ImGui::Separator();
-    ImGui::TextWrapped("%s of %s, line %d: one request = warp %d's %zu lanes executing this load together. %zu "
-                       "sectors of 32 bytes in %zu lines of 128 bytes; efficiency %d of %d bytes moved = %.1f%%",
-                       pic.write ? "store" : "load", pic.array.c_str(), pic.line, pic.warp, pic.lanes.size(),
-                       pic.sectors.size(), pic.lines.size(), pic.bytesUsed, pic.bytesMoved,
-                       pic.bytesMoved ? 100.0 * pic.bytesUsed / pic.bytesMoved : 0.0);
-    drawRequest(*g, ctx.theme());
+    char head[320];
+    std::snprintf(head, sizeof head, "%s of %s, line %d: one request = warp %d's %zu lanes executing this load together. %zu "
+                  "sectors of 32 bytes in %zu lines of 128 bytes; efficiency %d of %d bytes moved = %.1f%%",
+                  pic.write ? "store" : "load", pic.array.c_str(), pic.line, pic.warp, pic.lanes.size(),
+                  pic.sectors.size(), pic.lines.size(), pic.bytesUsed, pic.bytesMoved,
+                  pic.bytesMoved ? 100.0 * pic.bytesUsed / pic.bytesMoved : 0.0);
+    recordedWrapped(ctx, kPanel, head);
+    drawRequest(ctx, *g, base);
     // Lane addresses, as many to a row as the panel has room for (lane:byte address).
     const float each = ImGui::CalcTextSize("00:000000  ").x;
     const std::size_t perRow = std::max<std::size_t>(1, std::size_t(ImGui::GetContentRegionAvail().x / each));
@@ -129,10 +162,12 @@ void drawCoalescingPanel(PanelContext& ctx) {
     for (std::size_t i = 0; i < pic.lanes.size(); ++i) {
       char one[48];
       std::snprintf(one, sizeof one, "%s%2d:%6llu", i % perRow ? "  " : (i ? "\n" : ""), pic.lanes[i],
-                    (unsigned long long)pic.addresses[i]);
+                    (unsigned long long)(pic.addresses[i] - base));
       text += one;
     }
-    ImGui::TextUnformatted(("lane:byte address\n" + text).c_str());
+    const std::string lanes = "lane:byte of " + pic.array + "\n" + text;
+    ImGui::TextUnformatted(lanes.c_str());
+    recordText(ctx, kPanel, lanes);
   }
   ImGui::TextWrapped("Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
                      "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "ui/panels/event_text.h"
+#include "core/analysis/analysis.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 
@@ -73,9 +75,16 @@ void drawLessonPanel(PanelContext& ctx) {
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().highlight);
   ImGui::TextWrapped("%s", page.title.c_str());
   ImGui::PopStyleColor();
+  recordText(ctx, "Lesson", page.title, ctx.theme().highlight, ctx.theme().windowBg);
   ImGui::Spacing();
+  // The run's figures ({banks.conflicts}, ...) from the run on screen: the page's own analysis.
+  LessonValues values;
+  if (const auto analysis = shownAnalysis(ctx); analysis && shownRun(ctx.state))
+    values = lessonValues(*analysis, shownRun(ctx.state)->run.config);
   for (const std::string& paragraph : page.paragraphs) {
-    ImGui::TextWrapped("%s", paragraph.c_str());
+    const std::string text = fillFigures(paragraph, values);
+    recordedWrapped(ctx, "Lesson", text);
+    ctx.layout.lessonText.push_back(text);
     ImGui::Spacing();
   }
   if (ls.presenter) {

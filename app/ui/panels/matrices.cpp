@@ -129,8 +129,12 @@ std::string runningSumText(const Timeline& timeline, Cursor c, int row, int col)
 }
 
 // The running Pvalue written in each P cell that is wide enough for it (fig. 5.8's last
-// column, read off the screen); the tooltip always has it.
-void drawRunningSums(GridRect& g, const Timeline& timeline, Cursor c, const Theme& theme) {
+// column, read off the screen); the tooltip always has it. The ink is black or white, whichever
+// reads on the cell's fill (a stored element's pale paper, a pending one's dark), and recorded
+// with that fill for the contrast test.
+void drawRunningSums(PanelContext& ctx, GridRect& g, const LoadedRun& run, Cursor c) {
+  const Theme& theme = ctx.theme();
+  const Timeline& timeline = run.timeline;
   const KernelLaunch& L = timeline.trace().launch;
   if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + 4.0f || g.cellHeight < ImGui::GetTextLineHeight()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -149,9 +153,11 @@ void drawRunningSums(GridRect& g, const Timeline& timeline, Cursor c, const Them
       }
       if (size.x + 4.0f > g.cellWidth) continue;
       const ImVec2 at(g.x + g.cellWidth * (float(col) + 0.5f) - size.x * 0.5f, g.y + g.cellHeight * (float(r) + 0.5f) - size.y * 0.5f);
-      draw->AddText(ImVec2(at.x + 1, at.y + 1), theme.background, text);  // a shadow: legible on any fill
-      draw->AddText(at, theme.panelText, text);
+      const Rgba fill = !timeline.pStored(c, r, col) ? theme.pPending : run.wrongAt(r, col) ? theme.error : theme.pStored;
+      const Rgba ink = readableOn(fill);
+      draw->AddText(at, ink, text);
       g.texts.push_back({r, col, text});
+      ctx.layout.texts.push_back({"Matrices", text, at.x, at.y, ImGui::GetFontSize(), ink, fill});
     }
 }
 
@@ -327,7 +333,7 @@ void drawMatricesPanel(PanelContext& ctx) {
       frameBox(*rects[box.isN ? 0 : 1], box.row0, box.col0, box.row1, box.col1, faint, 1.5f);
   }
   if (rects[2]) frameCells(*rects[2], spoiled, theme.error, theme.followPx * 1.6f);
-  if (rects[2]) drawRunningSums(*rects[2], timeline, c, theme);
+  if (rects[2]) drawRunningSums(ctx, *rects[2], *run, c);
   if (const int followed = followedThread(ctx.state); followed >= 0 && rects[0] && rects[1] && rects[2]) {
     const ThreadFootprint f = threadFootprint(*run, *block, c, followed);
     frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);

@@ -90,8 +90,12 @@ bool crossesAny(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2
 
 }  // namespace
 
+// One colour and marker pair per series (issue 29: naive (32,32) and warptile were both a blue
+// circle): the families take the palette's first four colours with every marker (naive's block
+// shapes, tiled's tile widths), so the ladder's rungs 2 to 8 take the other four, the marker
+// telling apart the two rungs that share one (rungMarker); rung 1 is tiled, its family's colour.
 Rgba seriesColour(const Theme& t, Family f, int rung) {
-  if (rung >= 2) return t.threadColours[(rung + 2) % 8];  // rung 1 is tiled: its family's colour
+  if (rung >= 2) return t.threadColours[4 + (rung - 2) % 4];
   switch (f) {
     case Family::Naive:
       return t.threadColours[0];
@@ -106,7 +110,7 @@ Rgba seriesColour(const Theme& t, Family f, int rung) {
     case Family::Cublas:
       return t.panelText;
     case Family::Other:
-      return t.threadColours[7];
+      return t.panelText;
   }
   return t.panelText;
 }
@@ -352,7 +356,8 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
                      legend[s].first.x,
                      legend[s].first.y,
                      legend[s].second.x - legend[s].first.x,
-                     legend[s].second.y - legend[s].first.y};
+                     legend[s].second.y - legend[s].first.y,
+                     spec.series[s].marker};
     for (std::size_t i = 0; i < screen[s].size(); ++i)
       r.points.push_back({spec.series[s].points[i].x, spec.series[s].points[i].y, float(screen[s][i].x),
                           float(screen[s][i].y), spec.series[s].points[i].detail});
@@ -369,7 +374,7 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
     j.field("x", double(p.x)).field("y", double(p.y)).field("width", double(p.width)).field("height", double(p.height));
     j.key("series").beginArray();
     for (const PlotSeriesRect& s : p.series) {
-      j.beginObject().field("name", s.name).field("colour", hexColour(s.colour));
+      j.beginObject().field("name", s.name).field("colour", hexColour(s.colour)).field("marker", int(s.marker));
       j.key("legend").beginObject().field("x", double(s.legendX)).field("y", double(s.legendY));
       j.field("width", double(s.legendWidth)).field("height", double(s.legendHeight)).endObject();
       j.key("points").beginArray();

@@ -17,6 +17,7 @@
 
 #include "kernels/kernel_sources.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -226,6 +227,8 @@ void drawSourcePanel(PanelContext& ctx) {
     report.widestLine = std::max(report.widestLine, indent + ImGui::GetItemRectSize().x);
     report.textHeight += height;
     if (line.number == currentLine) report.currentText = std::string(line.text);
+    if (line.number == currentLine || &line == &lines.front())
+      recordTextAt(ctx, "Source", std::string(statement), ImGui::GetItemRectMin(), theme.panelText, theme.windowBg);
   }
   // Keep the current line in view when it changes.
   if (currentY >= 0 && (currentY < ImGui::GetScrollY() || currentY > ImGui::GetScrollY() + ImGui::GetWindowHeight() - l.lineH))

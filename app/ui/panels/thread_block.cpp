@@ -10,12 +10,19 @@
 #include "ui/panels/event_text.h"
 #include "kernels/ceil_div.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/state_glyph.h"
+#include "ui/panels/text_record.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
 
-std::string legendText(ThreadState s, int count) { return std::string(threadStateName(s)) + " " + std::to_string(count); }
+// On a projector's narrow column the legend says "waiting" for "waiting at barrier": the glyph
+// and the progress bar above carry the rest, and the threads keep the room.
+std::string legendText(ThreadState s, int count, bool compact = false) {
+  const std::string name = compact && s == ThreadState::Waiting ? "waiting" : std::string(threadStateName(s));
+  return name + " " + std::to_string(count);
+}
 
 }  // namespace
 
@@ -53,14 +60,15 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     }
     ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
     ImGui::PopStyleColor();
-  } else {
-    // Wrapped: a projector's narrow column is shorter than the sentence.
+  } else if (!ctx.state.lesson.presenter) {  // on a projector the caption says so; the threads keep the room
+    // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no barrier at this step");
     ImGui::PopStyleColor();
   }
 
   std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
+  std::vector<ThreadState> states(std::size_t(rows) * std::size_t(cols), ThreadState::Idle);
   int counts[6] = {};
   for (int i = 0; i < rows * cols; ++i) {
     if (i >= threads) {  // past the last warp's last thread
@@ -68,6 +76,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
       continue;
     }
     const ThreadState s = block->threadState(c, i);
+    states[std::size_t(i)] = s;
     ++counts[int(s)];
     // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
     Rgba fill = theme.stateColour(s);
@@ -82,7 +91,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   float legendW = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
-      legendW = std::max(legendW, ImGui::CalcTextSize((std::string(threadStateName(s)) + " 0000").c_str()).x);
+      legendW = std::max(legendW, ImGui::CalcTextSize(legendText(s, 0, compact).c_str()).x + ImGui::CalcTextSize("000").x);
   legendW += ImGui::GetFontSize() * 2.0f;
   // The legend beside the grid, or under it where that gives the threads larger cells (the
   // projector's narrow column), its lines wrapped there to the column's width.
@@ -92,7 +101,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   float legendH = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
-      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)]).c_str(), nullptr, false,
+      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)], compact).c_str(), nullptr, false,
                                                                         avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);
@@ -100,6 +109,17 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   ImGui::BeginGroup();
   const auto hovered =
       ctx.grids.draw({"block", rows, cols, std::move(cells), legendUnder ? under : beside, maxCell}, theme, ctx.layout);
+  {  // each thread's state as a glyph too, in the ink that reads on its fill
+    const GridRect& r = ctx.layout.grids.back();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float side = std::min(r.cellWidth, r.cellHeight);
+    for (int i = 0; i < std::min(threads, rows * cols); ++i) {
+      const ImVec2 at(r.x + float(i % cols) * r.cellWidth + (r.cellWidth - side) * 0.5f,
+                      r.y + float(i / cols) * r.cellHeight + (r.cellHeight - side) * 0.5f);
+      Rgba fill = theme.stateColour(states[std::size_t(i)]);
+      drawStateGlyph(draw, states[std::size_t(i)], at, side, readableOn(fill));
+    }
+  }
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
   // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
@@ -109,7 +129,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     ctx.emit(linearHovered == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
   if (hovered && linearHovered < threads) {
     const int linear = linearHovered;
-    std::string text = "thread (" + std::to_string(hx) + "," + std::to_string(hy) + "), linear " +
+    std::string text = "thread tx=" + std::to_string(hx) + ", ty=" + std::to_string(hy) + ", linear " +
                        std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
                        std::string(threadStateName(block->threadState(c, linear))) +
                        (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps");
@@ -123,8 +143,9 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     if (compact && counts[int(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+    drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), readableOn(theme.stateColour(s)));
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", legendText(s, counts[int(s)]).c_str());
+    recordedWrapped(ctx, "Thread block", legendText(s, counts[int(s)], compact));
   }
   ImGui::EndGroup();
 }

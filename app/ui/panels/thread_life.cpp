@@ -14,6 +14,7 @@
 
 #include "core/timeline/cell_marks.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
@@ -58,6 +59,16 @@ std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor 
       out.push_back({text, time});
     }
   }
+  if (detail >= 1 && life.stores.size() > 2) {  // a register tile's stores: one line, first to last
+    LifeTime time = LifeTime::Done;
+    for (const LifeEntry& s : life.stores)
+      if (const LifeTime one = lifeTime(s, t, c); one == LifeTime::Current || (one == LifeTime::Ahead && time == LifeTime::Done))
+        time = one;
+    out.push_back({"store:", LifeTime::Done, true, true});
+    out.push_back({life.stores.front().text() + " ... " + life.stores.back().text() + " (" +
+                       std::to_string(life.stores.size()) + " elements)", time});
+    return out;
+  }
   for (const LifeEntry& s : life.stores) {
     out.push_back({"store:", LifeTime::Done, true, true});
     out.push_back({s.text(), lifeTime(s, t, c)});
@@ -86,7 +97,7 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
     float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
     if (tok.newLine || (x > indent && x + w > width)) {
       y += line;
-      x = tok.newLine ? 0 : indent;
+      x = tok.newLine || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
     }
     Placed p{x, y, w};
     if (const std::size_t cut = valuesStart(tok.text); x + w > width && cut != std::string::npos) {
@@ -134,7 +145,9 @@ struct LifeFit {
   std::vector<Placed> at;
   float height = 0, titleH = 0;
 };
-LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title) {
+// On a projector the book's name of the thread gives way first (drawThreadLifePanel) and a
+// register tile's stores are one line, so the text shrinks less often.
+LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title, bool presenter) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
@@ -180,12 +193,18 @@ void drawThreadLifePanel(PanelContext& ctx) {
   std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
                       "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const LifeFit fit = fitLife(life, t, c, title);
+  LifeFit fit = fitLife(life, t, c, title, ctx.state.lesson.presenter);
+  if (ctx.state.lesson.presenter && fit.titleH + fit.height > avail.y) {
+    // A projector's short panel: the book's name of the thread gives way before the entries do.
+    title = threadName(tx, ty) + " of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
+    fit = fitLife(life, t, c, title, true);
+  }
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
   ImGui::TextWrapped("%s", title.c_str());
   ImGui::PopStyleColor();
+  recordText(ctx, "Thread life", title, theme.follow, theme.windowBg);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -197,14 +216,17 @@ void drawThreadLifePanel(PanelContext& ctx) {
     const bool split = at[i].split != std::string::npos;
     const float lineStep = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().FramePadding.y;
     const float tokenH = split ? lineStep + h : h;
+    Rgba behind = theme.windowBg;
     if (!tok.label && tok.time == LifeTime::Current) {
       draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + tokenH), theme.follow, h * 0.2f);
-      colour = theme.background;
+      colour = readableOn(theme.follow);
+      behind = theme.follow;
     }
     const float textY = p.y + ImGui::GetStyle().FramePadding.y * 0.5f;
     const char* first = tok.text.c_str();
     draw->AddText(ImVec2(p.x + pad, textY), colour, first, split ? first + at[i].split - 1 : nullptr);
     if (split) draw->AddText(ImVec2(p.x + pad, textY + lineStep), colour, first + at[i].split);
+    ctx.layout.texts.push_back({"Thread life", tok.text, p.x, p.y, lineStep, Rgba(colour), behind});
     if (!tok.label)
       ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",
                                  p.x, p.y, at[i].w, tokenH});

@@ -6,9 +6,28 @@
 #include <cstdio>
 
 #include "core/timeline/block_geometry.h"
+#include "kernels/kernel_sources.h"
 
 namespace tilescope::ui {
 namespace {
+
+// What the kernel's own comment on the barrier's line says it protects (every __syncthreads()
+// of the kernels names its dependence, DESIGN.md): 1 read-after-write, 0 write-after-read, -1
+// unsaid (a student's kernel), where the steps around it decide.
+int statedDependence(KernelId id, int line) {
+  const auto source = kernelSource(id);
+  if (!source || line <= 0) return -1;
+  std::size_t at = 0;
+  for (int l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = source->find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  if (at == std::string_view::npos) return -1;
+  const std::string_view text = source->substr(at, source->find('\n', at) - at);
+  if (text.find("read-after-write") != std::string_view::npos) return 1;
+  if (text.find("write-after-read") != std::string_view::npos) return 0;
+  return -1;
+}
 
 std::string threadName(int linear, unsigned blockX) {
   return tilescope::threadName(linear % int(blockX), linear / int(blockX));  // "thread tx=1, ty=0"
@@ -337,13 +356,16 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       // What the barrier protects follows from what came before it in the phase.
       int before = c.step - 1;
       while (before >= 0 && t.step(before).kind == StepKind::Barrier) --before;
-      const bool afterLoads = before >= 0 && t.step(before).kind == StepKind::Load;
+      const int stated = run.run.lab ? -1 : statedDependence(run.run.config.kernel, line);
+      const bool setUp = before < 0 || (stated == 1 && t.step(before).kind != StepKind::Load);  // what the kernel set up
+      const bool afterLoads = stated >= 0 ? stated == 1 : setUp || t.step(before).kind == StepKind::Load;
       const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
       const int arrived = std::max(block.barrierArrivals(c), 0);
       std::string text = prefix + (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
                          " threads wait at " + which + " (line " + std::to_string(line) + ")";
-      if (arrived >= n) text += afterLoads ? ": the tiles are complete, the k loop may read them"
-                                           : ": every read is done, the next phase may overwrite the tiles";
+      if (arrived >= n) text += setUp        ? ": what was set up before it is written, every thread may read it"
+                                : afterLoads ? ": the tiles are complete, the k loop may read them"
+                                             : ": every read is done, the next phase may overwrite the tiles";
       if (followed) text += "; " + who + (t.done(c, c.step, thread) ? " has arrived" : " has not arrived yet");
       return text;
     }

@@ -10,6 +10,8 @@
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/state_glyph.h"
+#include "ui/panels/text_record.h"
 #include "ui/panels/thread_story.h"
 
 namespace tilescope::ui {
@@ -29,6 +31,7 @@ void drawStepCaption(PanelContext& ctx, const LoadedRun& run, Cursor c, bool pre
   ImGui::PopStyleColor();
   ctx.layout.caption = caption;
   ctx.layout.captionFontPx = ImGui::GetFontSize();
+  recordText(ctx, "Timeline", caption, theme.highlight, theme.windowBg);
   ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
   if (font) ImGui::PopFont();
 }
@@ -81,8 +84,43 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool compact) {
 
 }
 
-// The strip: one segment per fine step, coloured by kind; phase boundaries drawn over it; the
-// cursor as a bar; click or drag to seek.
+// The state glyph that stands for a step's kind on the strip (state_glyph.h).
+ThreadState glyphOf(StepKind k) {
+  switch (k) {
+    case StepKind::Load: return ThreadState::Loading;
+    case StepKind::Compute: return ThreadState::Computing;
+    case StepKind::Store: return ThreadState::Stored;
+    case StepKind::Barrier: return ThreadState::Waiting;
+    default: return ThreadState::Idle;
+  }
+}
+
+// Each phase's name over its part of the strip, on a patch of the window's background so it
+// reads whatever the steps' fills are; "P3" where "phase 3" is too wide, nothing where neither fits.
+void labelPhases(PanelContext& ctx, const Timeline& t, ImVec2 p0, float stepW, float stripH) {
+  const Theme& theme = ctx.theme();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int steps = t.steps();
+  for (int s = 0; s < steps;) {
+    int end = s;
+    while (end < steps && t.step(end).phase == t.step(s).phase) ++end;
+    const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(end);
+    for (const std::string& label : {"phase " + std::to_string(t.step(s).phase), "P" + std::to_string(t.step(s).phase)}) {
+      const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+      if (t.phases() <= 0 || size.x + 6 > x1 - x0 || size.y > stripH) continue;
+      const ImVec2 at((x0 + x1 - size.x) * 0.5f, p0.y + (stripH - size.y) * 0.5f);
+      draw->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y), theme.windowBg, 3.0f);
+      draw->AddText(at, theme.panelText, label.c_str());
+      recordTextAt(ctx, "Timeline", label, at, theme.panelText, theme.windowBg);
+      break;
+    }
+    s = end;
+  }
+}
+
+// The strip: one segment per fine step, coloured by kind and marked with its glyph where there
+// is room; phase boundaries drawn over it, each phase named; the cursor as a bar; click or drag
+// to seek.
 void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool compact) {
   const Theme& theme = ctx.theme();
   const float stripH = compact ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
@@ -105,9 +143,13 @@ void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool compact) {
     const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
     const bool doneStep = t.done(c, s, t.threadsPerBlock() - 1);
     draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), doneStep ? colour : (colour & 0x00ffffffu) | 0x60000000u);
+    if (doneStep && stepW >= stripH * 0.6f)
+      drawStateGlyph(draw, glyphOf(st.kind), ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f,
+                     readableOn(colour));
     if (s > 0 && st.phase != t.step(s - 1).phase)
       draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
   }
+  labelPhases(ctx, t, p0, stepW, stripH);
   const float cx = p0.x + width * float(t.position(c) / double(steps));
   draw->AddRectFilled(ImVec2(cx - 1.5f, p0.y - 3), ImVec2(cx + 1.5f, p0.y + stripH + 3), theme.highlight);
   if (ImGui::IsItemActive() || (ImGui::IsItemHovered() && ImGui::IsMouseClicked(0))) {

@@ -147,6 +147,13 @@ struct CopyEngineRect {
   float x = 0, y = 0, width = 0, height = 0;
   std::vector<std::array<float, 4>> mBoxes, nBoxes;  // per stage: x, y, width, height
 };
+// A text as drawn (text_record.h): which panel, the words, its line pitch in pixels, its colour
+// and the colour right behind it, so tests read sizes and contrast from the layout file.
+struct TextRecord {
+  std::string panel, text;
+  float x = 0, y = 0, pitch = 0;
+  Rgba colour{}, background{};
+};
 struct FrameLayout {
   std::vector<GridRect> grids;
   std::vector<TableRect> tables;
@@ -167,6 +174,8 @@ struct FrameLayout {
   std::vector<CellMark> marks;  // every mark drawn on a grid (stale, spoiled, ...), by grid name
   std::vector<RequestPicture> warpRequests;  // every warp request drawn (Coalescing, Bank conflicts)
   std::optional<CopyEngineRect> copyEngine;  // the Copy engine panel, when it drew a ring
+  std::vector<std::string> lessonText;  // the lesson page's paragraphs as drawn, figures filled
+  std::vector<TextRecord> texts;        // texts panels recorded (sizes, colours)
 };
 
 // The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.

@@ -90,6 +90,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "set tile " + std::to_string(c.tile),
       "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
       "set tiling " + (c.tiling.empty() ? std::string("default") : tilingText(c.tiling)),
+      "set pad " + std::to_string(c.pad),
       // The app's defaults, which a lesson's first page starts from.
       "set granularity " + std::string(granularityName(Playback{}.granularity)),
       speedLine(Playback{}.stepsPerSecond),

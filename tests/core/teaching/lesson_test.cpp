@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "core/analysis/analysis.h"
 #include "core/teaching/bugs.h"
 #include "core/teaching/lesson.h"
 #include "test_support.h"
@@ -159,7 +160,39 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLesson{"title T\npage P\nset size 16384\ntext x\n", 2, "cannot run"},
                       BadLesson{"page P\ntext x\n", 1, "no title"},
                       BadLesson{"title T\ntitle again\n", 2, "one title"},
-                      BadLesson{"title T\n", 1, "no pages"}));
+                      BadLesson{"title T\n", 1, "no pages"},
+                      BadLesson{"title T\npage P\ntext {banks.conflcts} conflicts\n", 3, "no figure {banks.conflcts}"},
+                      BadLesson{"title T\npage P\nset pad 1\ntext x\n", 3, "only a kernel with a padded tile"},
+                      BadLesson{"title T\npage P\nconstants 1555\ntext x\n", 3, "usage: constants"},
+                      BadLesson{"title T\npage P\nconstants 1555, many -- A100\ntext x\n", 3, "'many' is not a number"}));
+
+// Issue 29: a page names the run's figures instead of typing them; the app fills them from the
+// page's own analysis. Braces that are not a figure's (the book's thread_{0,1}) stay text.
+TEST(LessonFigures, FilledFromTheRunAndDeclaredConstantsKept) {
+  auto l = parseLesson("f.lesson",
+                       "title T\npage P\nset kernel tiled-transposed\nset size 4\nset tile 2\nset pad 1\n"
+                       "text {banks.conflicts} conflicts, thread_{0,1}, {tile}\nconstants 1555, 19500 -- an A100\n");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  const LessonPage& page = l->pages[0];
+  EXPECT_EQ(page.config.pad, 1);
+  EXPECT_EQ(page.constants, (std::vector<std::string>{"1555", "19500"}));
+  EXPECT_EQ(figureNames(page.paragraphs[0]), (std::vector<std::string>{"banks.conflicts", "tile"}));
+  const LessonValues values{{"banks.conflicts", "12"}, {"tile", "2"}};
+  EXPECT_EQ(fillFigures(page.paragraphs[0], values), "12 conflicts, thread_{0,1}, 2");
+  EXPECT_EQ(fillFigures("{banks.conflicts} of {j}", values), "12 of ?{j}?");  // a run on its way
+  // Every documented figure has a value for a real run (hand count: naive 2x2x2, one 2x2 block:
+  // 8 multiply-adds, 16 FLOPs, 16 loads of 4 bytes).
+  const LaunchConfig c = testing::naiveConfig({2, 2, 2}, 2, 2, 1);
+  const tilescope::Run run = testing::runEmulated(c, true);
+  ASSERT_TRUE(run.trace);
+  const LessonValues v = lessonValues(analyzeTrace(*run.trace, *profileByName("a100")), c);
+  for (const LessonFigure& f : lessonFigures()) EXPECT_TRUE(v.count(f.name)) << f.name;
+  EXPECT_EQ(v.at("mads"), "8");
+  EXPECT_EQ(v.at("flops"), "16");
+  EXPECT_EQ(v.at("loadBytes"), "64");
+  EXPECT_EQ(v.at("intensity"), "0.25");
+  EXPECT_EQ(v.at("dramBytes"), "32");  // M and N once: 2 x 4 floats of 4 bytes
+}
 
 TEST(LessonParser, MissingFilesAndDirectoriesAreErrors) {
   auto l = loadLesson(::testing::TempDir() + "nope.lesson");

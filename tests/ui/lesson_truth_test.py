@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Issue 29, pages true to their picture: every page of every lesson in the presenter layout at
+1280x720, and every number its text states (as drawn, the run's {figures} filled in) must be on
+screen in the same frame -- a figure a panel wrote (the layout file's recorded texts, counters,
+caption, warp requests, the run's configuration, the followed thread) -- or a constant: the
+hardware facts below (32 banks, 128-byte lines...) or the numbers the page declares on its
+`constants` line with where they come from. A reference (fig. 5.9, chapter 5, rung 4, lesson 3)
+is no claim about the run. A page also lands where it says: the checks at the end hold the
+pages the issue found one step off to the step their text describes.
+
+Standard library only; one app launch, its layout files read by every test method."""
+import json
+import math
+import os
+import re
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_mode_test as sm  # noqa: E402
+import classroom_test as ct  # noqa: E402
+
+# Facts of the hardware and of the arithmetic every page may state without declaring them.
+HARDWARE = {
+    0: "nothing, the first index", 1: "one, the unit", 2: "FLOPs per multiply-add",
+    4: "bytes per float, the width of a bank", 8: "floats per 32-byte sector, bytes per pair of floats",
+    32: "banks, lanes per warp, bytes per sector", 128: "bytes per cache line (32 floats)",
+}
+# Words before a number that make it a reference to the book or the course, not a claim.
+REFERENCE = re.compile(r"(fig\.|figs\.|figure|chapter|ch\.|section|rungs?|lessons?|page)\s*(\d+(\.\d+)?\s*(,|and|to|or)\s*)*$", re.I)
+def numbers_in(text):
+    """(value, decimals, start) of every number the text states, identifiers' digits left out:
+    H100, float4, sm_90a, Mds are names; 8x8x4/2x2 and 32x8 are numbers."""
+    text = re.sub(r"(?<=\d)x(?=\d)", " ", text)
+    text = re.sub(r"\d{4}-\d{2}-\d{2}", lambda m: " " * len(m.group()), text)  # a date says when, not what
+    out = []
+    for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", text):
+        s = m.group().rstrip(",")
+        before = text[m.start() - 1] if m.start() else " "
+        after = text[m.start() + len(s)] if m.start() + len(s) < len(text) else " "
+        if before.isalpha() or before == "_" or after.isalpha() and after not in "x" or after == "_":
+            continue
+        if before == "." and m.start() > 1 and text[m.start() - 2].isdigit():
+            continue
+        if "," in s and not re.fullmatch(r"\d{1,3}(,\d{3})+", s):
+            s = s.split(",")[0]
+        decimals = len(s.split(".")[1]) if "." in s else 0
+        out.append((float(s.replace(",", "")), decimals, m.start(), text))
+    return out
+
+
+def screen_numbers(layout):
+    """Every figure the frame shows, as the layout file records it: the texts panels recorded,
+    the counters, the step in words and the cursor's label, the run's configuration, the drawn
+    warp requests, the followed thread and the block, the source's marked lines, the thread's
+    life, the values written in cells, the plots' names and reference lines, the copy engine's
+    ring. Pixel geometry, colours and tooltips are left out."""
+    out = set()
+
+    def add_text(text):
+        for value, _, _, _ in numbers_in(text or ""):
+            out.add(value)
+
+    for t in layout.get("texts", []):
+        if t["panel"] != "Lesson":  # the page's own words are the claim, not the evidence
+            add_text(t["text"])
+    for c in layout.get("counters", []):
+        add_text(c["shown"])
+        add_text(c["exact"])
+    add_text(layout["caption"]["text"])
+    add_text(layout.get("cursor", {}).get("label"))
+    add_text(layout.get("config"))
+    add_text(layout["lesson"]["pageTitle"])
+    for r in layout.get("warpRequests", []):
+        for key in ("lanes", "addresses", "banks", "sectors", "lines"):
+            out.update(float(v) for v in r.get(key, []))
+        for key in ("wavefronts", "bytesUsed", "bytesMoved", "line", "phase", "k", "warp"):
+            if key in r:
+                out.add(float(r[key]))
+    out.update(float(v) for v in layout.get("follow", []) + layout.get("selectedBlock", []))
+    source = layout.get("source", {})
+    out.update(float(v) for v in source.get("stepLines", []) + [source.get("currentLine", -1)])
+    add_text(source.get("currentText"))
+    for t in layout.get("threadLife", []):
+        add_text(t["text"])
+    for g in layout.get("grids", []):
+        out.update(float(v) for v in (g["rows"], g["cols"]))
+        for _, _, text in g.get("texts", []):
+            add_text(text)
+    for p in layout.get("plots", []):
+        add_text(p.get("note"))
+        for s in p["series"]:
+            add_text(s["name"])
+        for line in p["lines"]:
+            add_text(line["label"])
+    ring = layout.get("copyEngine")
+    if ring:
+        for key in ("stageCount", "consumers", "copiesIssued", "copiesTotal"):
+            out.add(float(ring[key]))
+        for b in ring["barriers"]:
+            add_text(b["text"])
+        add_text(ring.get("waitText"))
+    return out
+
+
+def matches(value, decimals, known):
+    for k in known:
+        if decimals == 0 and k == value:
+            return True
+        if decimals > 0 and math.isclose(round(k, decimals), value, abs_tol=10 ** -decimals / 2):
+            return True
+    return False
+
+
+class LessonTruth(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.lessons = ct.lessons()
+        cls.folder, _ = sm.run_app(ct.presenter_script(cls.lessons) + "quit\n", extra_args=("--size", "1280x720"))
+
+    def layout(self, name, page):
+        return ct.load(self.folder, f"{name}-{page}.json")
+
+    def test_every_number_is_on_screen_or_declared(self):
+        problems = []
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                lesson = layout["lesson"]
+                self.assertEqual(lesson["page"], page, name)
+                known = screen_numbers(layout)
+                declared = {float(c) for c in lesson["constants"]}
+                # A {figure} the app filled from the page's own run counts as on screen.
+                declared |= {float(v) for v in lesson["figures"].values()}
+                for paragraph in lesson["paragraphs"]:
+                    self.assertNotIn("?{", paragraph, f"{name} page {page + 1}: a figure was not filled")
+                    for value, decimals, at, text in numbers_in(paragraph):
+                        if REFERENCE.search(text[:at]) and decimals <= 2:
+                            continue
+                        if value in HARDWARE or matches(value, decimals, declared) or matches(value, decimals, known):
+                            continue
+                        context = text[max(0, at - 40):at + 20].replace("\n", " ")
+                        problems.append(f"{name} page {page + 1}: {value:g} in '...{context}...'")
+        self.assertEqual(problems, [], "numbers neither on screen nor declared:\n" + "\n".join(problems))
+
+    def test_declared_constants_are_stated(self):
+        """A `constants` line lists only numbers its page's text states (none left behind by an edit)."""
+        for name, pages in self.lessons:
+            for page in range(pages):
+                lesson = self.layout(name, page)["lesson"]
+                stated = [(v, d) for p in lesson["paragraphs"] for v, d, _, _ in numbers_in(p)]
+                for c in lesson["constants"]:
+                    self.assertTrue(any(math.isclose(v, float(c)) for v, _ in stated), f"{name} page {page + 1}: constant {c} unused")
+
+    def test_pages_land_on_the_step_they_describe(self):
+        # Lesson 4, page 2 is about the first barrier: the cursor is at it, the caption says so.
+        label = self.layout("two-barriers", 1)["cursor"]["label"]
+        self.assertIn("barrier", label)
+        self.assertIn("read-after-write", label)
+        # Lesson 4, page 5 (no second barrier): a slot framed stale, overwritten before its read.
+        marks = [m for g in self.layout("two-barriers", 4)["grids"] for m in g.get("marks", []) if m["kind"] == "stale"]
+        self.assertTrue(any(m.get("overwritten") for m in marks), "no write-after-read mark on the no-second-sync page")
+        # Lesson 14, page 4 is about the conflicts: its step draws a request with more than one
+        # wavefront, first, and the page's total is the panel's.
+        page = self.layout("register-tile-2d", 3)
+        shared = [r for r in page["warpRequests"] if r["space"] == "shared"]
+        self.assertTrue(shared and shared[0]["wavefronts"] > 1, shared[:1])
+        self.assertEqual([r["wavefronts"] for r in shared], sorted((r["wavefronts"] for r in shared), reverse=True))
+        conflicts = page["lesson"]["figures"]["banks.conflicts"]
+        self.assertTrue(any(f"({conflicts} conflicts)" in t["text"] for t in page["texts"] if t["panel"] == "Bank conflicts"))
+        # Lesson 18, page 2: the barrier at line 53 (the mbarriers' set-up) is read-after-write,
+        # as the kernel's comment says.
+        caption = self.layout("copy-engine", 1)["caption"]["text"]
+        self.assertIn("read-after-write barrier (line 53)", caption)
+        # Lesson 18's swizzle page: every drawn request takes its least, one pass a quarter.
+        requests = [r for r in self.layout("copy-engine", 3)["warpRequests"] if r["space"] == "shared"]
+        self.assertTrue(requests)
+        self.assertTrue(all(r["wavefronts"] == 4 for r in requests), [r["wavefronts"] for r in requests])
+        # Lesson 10 compares 32x8 with 16x16, whose warp-1 pictures differ (64x4's is 32x8's).
+        first = [r for r in self.layout("warps-and-coalescing", 3)["warpRequests"] if r["array"] == "M"]
+        second = [r for r in self.layout("warps-and-coalescing", 4)["warpRequests"] if r["array"] == "M"]
+        self.assertNotEqual(len(set(first[0]["addresses"])), len(set(second[0]["addresses"])))
+
+
+if __name__ == "__main__":
+    sm.take_flags()
+    unittest.main(verbosity=2)
