@@ -391,7 +391,6 @@ bool Session::frame() {
   }
   const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
   tickLessonPage(lessonPage_, state, runPending);
-  tickLessonPage(scene_, state, runPending || lessonPage_ || !state.lesson.pendingScript.empty());
   if (script_) {
     const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
                             !timingWorker.probed() || lessonPage_ || scene_ || !state.lesson.pendingScript.empty() ||
@@ -403,6 +402,10 @@ bool Session::frame() {
   }
   applyIntents(state, worker);
   startPendingLessonPage(lessonPage_, state);
+  // The page's address: after the start's intents (its lesson open), its page's commands first.
+  tickLessonPage(scene_, state,
+                 !worker.idle() || state.request.generation != state.request.shownGeneration || lessonPage_ ||
+                     !state.lesson.pendingScript.empty());
   const bool newPicture = collectRun(state, worker);
   // A --open file that did not open leaves nothing to show: a session without a person
   // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
