@@ -358,6 +358,7 @@ void Session::queueStart() {
   else
     state_.intents.push_back(OpenTraceFile{options_.open});
   if (!options_.lesson.empty()) state_.intents.push_back(OpenLesson{options_.lesson});
+  if (!options_.lesson.empty() && options_.lessonPage > 0) state_.intents.push_back(LessonGoTo{options_.lessonPage});
   if (options_.presenter) state_.intents.push_back(SetPresenter{true});
   if (options_.play) state_.intents.push_back(SetPlaying{true});
   // A page's file picker and "Copy link" button (the desktop has neither).

@@ -1,5 +1,6 @@
 #include "ui/state/app_options.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -197,8 +198,7 @@ Result<AppOptions> parseUrlOptions(std::string_view query) {
     if (auto s = applyUrlParameter(o, page, name, value, scene); !s) return s.error();
   }
   if (page > 0 && o.lesson.empty()) return invalidInput("page= needs lesson= (the lesson whose page to open)");
-  // The lesson opens at its first page; `lesson next` moves a page and waits for its commands.
-  for (int p = 1; p < page; ++p) scene.push_back("lesson next");
+  o.lessonPage = std::max(0, page - 1);  // LessonGoTo after OpenLesson (app.cpp)
   if (!scene.empty()) {
     std::string text;
     for (const std::string& line : scene) text += line + "\n";

@@ -17,6 +17,7 @@ struct AppOptions {
   std::string preset = "book-4x4";  // --preset NAME: the starting scene
   std::string open;        // --open FILE.tstrace: start on a saved trace instead (replay.h)
   std::string lesson;      // --lesson NAME: open a guided lesson at its first page
+  int lessonPage = 0;      // a page's address: the lesson's page (0 = the first)
   bool presenter = false;  // --presenter: the projector layout (controls hidden, text large)
   int width = 1280, height = 800;   // --size WxH
   std::string shaderDir;   // --shader-dir DIR: load shaders from DIR instead of the embedded copies
