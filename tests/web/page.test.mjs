@@ -42,6 +42,10 @@ test('the first picture comes within its time, and it is not blank', async () =>
     const shown = new Png(await r.page.screenshot());
     assert.equal(shown.width, 1280);
     assert.ok(shown.distinctColours(64) >= 16, `the page shows ${shown.distinctColours()} colours: blank`);
+    // Nothing over the picture still says it is loading (the page's own text, besides the canvas).
+    await r.page.waitForTimeout(500);
+    const text = await r.page.evaluate(() => document.body.innerText);
+    assert.doesNotMatch(text, /loading/i, `the page still says: ${text}`);
   } finally {
     await r.context.close();
   }
