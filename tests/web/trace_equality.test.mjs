@@ -12,16 +12,17 @@ import path from 'node:path';
 import * as h from './harness.mjs';
 import { compareTraces, eventCount } from './tstrace.mjs';
 
-// name: [script lines after `set kernel`, the native CLI's flags for the same launch]. Seed 1 in both.
+// name: [kernel, script lines after `set kernel`, the native CLI's flags for the same launch]. Seed 1 in
+// both. The page's settings carry over from launch to launch, so the one with a pad comes last.
 const LAUNCHES = {
   // Figs. 5.7-5.9: the book's 4x4 example, T = 2.
   book: ['tiled', ['set size 4', 'set tile 2'], ['--size', '4', '--tile', '2']],
   // The race of lesson 4: fig. 5.9 without its first barrier (the emulator's order decides what is stale).
   race: ['tiled-no-first-sync', ['set size 4', 'set tile 2'], ['--size', '4', '--tile', '2']],
-  // The transposed N tile with its row padded (the bank-conflict lesson), 16^3, T = 8, pad 1.
-  transposed: ['tiled-transposed', ['set size 16', 'set tile 8', 'set pad 1'], ['--size', '16', '--tile', '8', '--pad', '1']],
   // A ladder rung: the 1D register tile at 16^3 with the kernel's default tiling (8x8x4/4x1).
   rung: ['regtile-1d', ['set size 16'], ['--size', '16']],
+  // The transposed N tile with its row padded (the bank-conflict lesson), 16^3, T = 8, pad 1.
+  transposed: ['tiled-transposed', ['set size 16', 'set tile 8', 'set pad 1'], ['--size', '16', '--tile', '8', '--pad', '1']],
 };
 
 function pageScript() {
