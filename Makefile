@@ -2,11 +2,13 @@
 #   make run       installs what is missing, builds, and opens the app (CLI demo without a GUI)
 #   make test      installs what is missing, builds, and runs every test through CTest
 #   make sanitize  the same suite built with AddressSanitizer and UBSan (build-sanitize/; CI runs it)
+#   make web       the app as a static page for any browser (emscripten): build-web/site/
 BUILD_DIR := build
 SANITIZE_DIR := build-sanitize
+WEB_DIR := build-web
 JOBS ?= $(shell nproc)
 
-.PHONY: run test build deps gpu-build clean format sanitize check-noop-build
+.PHONY: run test build deps gpu-build clean format sanitize check-noop-build web
 
 deps:
 	@scripts/install-deps
@@ -44,8 +46,18 @@ sanitize: deps $(SANITIZE_DIR)/build.ninja
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	ctest --preset sanitize -j $(JOBS)
 
+# The page: the app's same sources built with emscripten (CMake preset web) into
+# $(WEB_DIR)/site/ (index.html, .js, .wasm, .data), which any static host serves.
+# Dear ImGui and giflib come from Debian's sources, fetched once (scripts/fetch-web-sources).
+web:
+	@scripts/install-deps --web
+	@scripts/fetch-web-sources $(WEB_DIR)/_sources
+	@[ -f $(WEB_DIR)/build.ninja ] || NODE_PATH=/usr/share/nodejs cmake --preset web
+	NODE_PATH=/usr/share/nodejs cmake --build --preset web -j $(JOBS)
+	@echo "web: the page is in $(WEB_DIR)/site/ (any static web server serves it)"
+
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(WEB_DIR)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh')

@@ -3,8 +3,38 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <version>
 
 namespace tilescope {
+namespace {
+
+// std::to_chars(double)'s shortest round-trip form. The page's libc++ (emscripten 3.1.6) has no
+// floating-point to_chars: there the fewest significant digits that read back the same, in
+// the shorter of fixed and scientific notation (fixed on a tie), as to_chars chooses.
+std::size_t shortestDouble(char* buf, std::size_t size, double d) {
+#if defined(__cpp_lib_to_chars)
+  return std::size_t(std::to_chars(buf, buf + size, d).ptr - buf);
+#else
+  int digits = 1;
+  for (char probe[40]; digits < 17; ++digits) {
+    std::snprintf(probe, sizeof probe, "%.*e", digits - 1, d);
+    if (std::strtod(probe, nullptr) == d) break;
+  }
+  char sci[40], fixed[400];
+  const int sciLength = std::snprintf(sci, sizeof sci, "%.*e", digits - 1, d);
+  const int exponent = std::atoi(std::strchr(sci, 'e') + 1);
+  const int fixedLength = std::snprintf(fixed, sizeof fixed, "%.*f", std::max(0, digits - 1 - exponent), d);
+  const char* best = fixedLength <= sciLength ? fixed : sci;
+  const std::size_t n = std::min(size, std::size_t(std::min(fixedLength, sciLength)));
+  std::copy(best, best + n, buf);
+  return n;
+#endif
+}
+
+}  // namespace
 
 void JsonWriter::separate() {
   if (afterKey_) {
@@ -91,8 +121,7 @@ JsonWriter& JsonWriter::value(double d) {
   if (!std::isfinite(d)) return null();
   separate();
   char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, d);  // shortest round-trip form
-  raw(std::string_view(buf, std::size_t(r.ptr - buf)));
+  raw(std::string_view(buf, shortestDouble(buf, sizeof buf, d)));  // shortest round-trip form
   return *this;
 }
 

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace tilescope {
@@ -29,7 +30,12 @@ class JsonWriter {
   JsonWriter& value(int n) { return value(int64_t(n)); }
   JsonWriter& value(unsigned n) { return value(int64_t(n)); }
   JsonWriter& value(uint64_t n) { return value(int64_t(n)); }
-  JsonWriter& value(long long n) { return value(int64_t(n)); }
+  // int64_t is long on x86-64 Linux but long long on wasm32 (the page), where long and size_t
+  // are 32-bit: the other of each pair, whichever it is here.
+  using OtherLong = std::conditional_t<std::is_same_v<int64_t, long>, long long, long>;
+  using OtherUnsignedLong = std::conditional_t<std::is_same_v<uint64_t, unsigned long>, unsigned long long, unsigned long>;
+  JsonWriter& value(OtherLong n) { return value(int64_t(n)); }
+  JsonWriter& value(OtherUnsignedLong n) { return value(int64_t(n)); }
   JsonWriter& value(double d);  // NaN and infinities become null
   JsonWriter& null();
   // A [a, b] pair, or null when a < 0 (an unused coordinate).

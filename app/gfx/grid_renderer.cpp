@@ -1,6 +1,6 @@
 #include "gfx/grid_renderer.h"
 
-#include <glad/gl.h>
+#include "platform/gl.h"
 
 #include <cstddef>
 #include <utility>

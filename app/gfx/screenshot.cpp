@@ -1,6 +1,6 @@
 #include "gfx/screenshot.h"
 
-#include <glad/gl.h>
+#include "platform/gl.h"
 #include <stb_image_write.h>
 
 #include <cstring>
@@ -12,23 +12,22 @@ Result<RgbImage> readFramebuffer(int width, int height) {
   if (width <= 0 || height <= 0) return invalidInput("nothing to capture: the window is empty");
   RgbImage image{width, height, {}};
   const std::size_t rowBytes = std::size_t(width) * 3;
-  image.pixels.resize(rowBytes * std::size_t(height));
+  // Read as RGBA, the one format every GL (WebGL2's default framebuffer included) must give.
+  std::vector<unsigned char> rgba(std::size_t(width) * 4 * std::size_t(height));
   GLint framebuffer = 0, savedAlign = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
   glGetIntegerv(GL_PACK_ALIGNMENT, &savedAlign);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(framebuffer));
   glReadBuffer(framebuffer == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, image.pixels.data());
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   glPixelStorei(GL_PACK_ALIGNMENT, savedAlign);
   // GL's rows run bottom-up, images' top-down.
-  std::vector<unsigned char> row(rowBytes);
-  for (int y = 0; y < height / 2; ++y) {
-    unsigned char* a = image.pixels.data() + std::size_t(y) * rowBytes;
-    unsigned char* b = image.pixels.data() + std::size_t(height - 1 - y) * rowBytes;
-    std::memcpy(row.data(), a, rowBytes);
-    std::memcpy(a, b, rowBytes);
-    std::memcpy(b, row.data(), rowBytes);
+  image.pixels.resize(rowBytes * std::size_t(height));
+  for (int y = 0; y < height; ++y) {
+    const unsigned char* from = rgba.data() + std::size_t(height - 1 - y) * std::size_t(width) * 4;
+    unsigned char* to = image.pixels.data() + std::size_t(y) * rowBytes;
+    for (int x = 0; x < width; ++x) std::memcpy(to + std::size_t(x) * 3, from + std::size_t(x) * 4, 3);
   }
   return image;
 }

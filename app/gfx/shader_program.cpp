@@ -1,6 +1,6 @@
 #include "gfx/shader_program.h"
 
-#include <glad/gl.h>
+#include "platform/gl.h"
 
 #include <fstream>
 #include <sstream>
@@ -24,8 +24,9 @@ std::string infoLog(unsigned object, bool isProgram) {
 
 Result<unsigned> compile(GLenum stage, std::string_view name, std::string_view source) {
   const unsigned shader = glCreateShader(stage);
-  const char* text = source.data();
-  const GLint length = GLint(source.size());
+  const std::string full = platform::withGlslHeader(source);  // GLSL ES in a page
+  const char* text = full.data();
+  const GLint length = GLint(full.size());
   glShaderSource(shader, 1, &text, &length);
   glCompileShader(shader);
   GLint ok = 0;

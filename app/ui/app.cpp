@@ -5,13 +5,13 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
 #include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +23,9 @@
 #include "gfx/gl_context.h"
 #include "gfx/grid_renderer.h"
 #include "gfx/screenshot.h"
+#include "platform/frame_loop.h"
+#include "platform/page.h"
+#include "platform/window.h"
 #include "ui/panels/panels.h"
 #include "ui/script/script.h"
 #include "ui/workers/timing_worker.h"
@@ -31,12 +34,8 @@ namespace tilescope::ui {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] platform
+// [SECTION] platform: fonts (the window, GL and ImGui's backends are app/platform's)
 // ---------------------------------------------------------------------------------------
-
-std::string g_glfwError;  // GLFW reports errors through a C callback with no user pointer
-
-void onGlfwError(int, const char* description) { g_glfwError = description ? description : "unknown GLFW error"; }
 
 struct Fonts {
   Result<FontFile> sansFile = unavailable("not looked up");
@@ -88,61 +87,6 @@ void buildFonts(Fonts& fonts, float scale) {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   fonts.builtScale = scale;
-}
-
-struct Platform {
-  GLFWwindow* window = nullptr;
-  bool imguiGlfw = false, imguiGl = false;
-  int windowedX = 0, windowedY = 0, windowedW = 0, windowedH = 0;
-  bool fullscreen = false;
-  std::string title = "tilescope";  // as set on the window (an export's progress shows there)
-  ~Platform() {
-    if (imguiGl) ImGui_ImplOpenGL3_Shutdown();
-    if (imguiGlfw) ImGui_ImplGlfw_Shutdown();
-    if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
-    if (window) glfwDestroyWindow(window);
-    glfwTerminate();
-  }
-};
-
-Result<gfx::GlInfo> openWindow(Platform& p, const AppOptions& options, bool interactive) {
-  glfwSetErrorCallback(onGlfwError);
-  if (!glfwInit())
-    return unavailable("cannot open a window (no display?): " + g_glfwError +
-                       "\n  run under a desktop session, or headless with: xvfb-run -s \"-screen 0 1280x800x24\" tilescope ...");
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  if (!interactive) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-  p.window = glfwCreateWindow(options.width, options.height, "tilescope", nullptr, nullptr);
-  if (!p.window) return unavailable("cannot create an OpenGL 3.3 core window: " + g_glfwError);
-  glfwMakeContextCurrent(p.window);
-  // Scripts and reports measure our frame time, not the display's refresh.
-  glfwSwapInterval(interactive ? 1 : 0);
-  auto gl = gfx::loadGl(reinterpret_cast<gfx::GlProcLoader>(glfwGetProcAddress));
-  if (!gl) return gl.error();
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
-  p.imguiGlfw = ImGui_ImplGlfw_InitForOpenGL(p.window, true);
-  p.imguiGl = ImGui_ImplOpenGL3_Init("#version 330 core");
-  if (!p.imguiGlfw || !p.imguiGl) return unavailable("cannot start Dear ImGui's GLFW/OpenGL3 backends");
-  return gl;
-}
-
-void syncFullscreen(Platform& p, bool want) {
-  if (want == p.fullscreen) return;
-  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-  if (want && mode) {
-    glfwGetWindowPos(p.window, &p.windowedX, &p.windowedY);
-    glfwGetWindowSize(p.window, &p.windowedW, &p.windowedH);
-    glfwSetWindowMonitor(p.window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-  } else if (!want) {
-    glfwSetWindowMonitor(p.window, nullptr, p.windowedX, p.windowedY, p.windowedW, p.windowedH, 0);
-  }
-  p.fullscreen = want;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -247,9 +191,8 @@ struct FrameTarget {
 // The panels, drawn by ImGui and the grids into the window (or the export's target), and the
 // animation frame captured from it; fbWidth x fbHeight is the window's framebuffer.
 void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::OffscreenTarget& exportTarget,
-               Platform& platform, const FrameTarget& frame, int& fbWidth, int& fbHeight) {
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+               platform::Window& window, const FrameTarget& frame, int& fbWidth, int& fbHeight) {
+  window.newImGuiFrame();
   // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
   if (!frame.interactive || state.animationExport.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   if (frame.offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(frame.width), float(frame.height));
@@ -260,7 +203,7 @@ void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::Offscreen
   state.view.activeTab.clear();
   ImGui::Render();
 
-  glfwGetFramebufferSize(platform.window, &fbWidth, &fbHeight);
+  window.framebufferSize(fbWidth, fbHeight);
   const Rgba bg = state.theme.background;
   const float bgR = float(bg & 0xff) / 255.f, bgG = float((bg >> 8) & 0xff) / 255.f, bgB = float((bg >> 16) & 0xff) / 255.f;
   if (frame.offscreen) {
@@ -290,6 +233,8 @@ Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const std:
     if (auto s = gfx::saveScreenshot(state.view.pngExport, fbWidth, fbHeight); !s) {
       state.view.exported = s.error().message;
       state.view.exportFailed = true;
+    } else {
+      platform::offerDownload(state.view.pngExport);  // a page: the browser downloads it
     }
     state.view.pngExport.clear();
   }
@@ -303,152 +248,242 @@ Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const std:
   return Ok{};
 }
 
-}  // namespace
+// Live timing where this target can time (a page cannot: it says why in the Timing panel).
+TimingEngineFactory timingEngineFactory() {
+  if (auto why = platform::liveTimingUnavailable())
+    return [why = *why]() -> Result<std::unique_ptr<TimingEngine>> { return unavailable(why); };
+  return makeTimingEngine;
+}
 
 // ---------------------------------------------------------------------------------------
 // [SECTION] frame loop
 // ---------------------------------------------------------------------------------------
 
-int runApp(const AppOptions& options) {
-  std::optional<ScriptRunner> script;
-  if (!options.script.empty()) {
-    auto loaded = loadScript(options.script);
-    if (!loaded) {
-      std::fprintf(stderr, "tilescope: %s\n", loaded.error().message.c_str());
-      return 2;
-    }
-    script.emplace(std::move(*loaded));
-  }
-  const bool interactive = !script && options.screenshot.empty() && options.frames < 0;
+// One session of the app: what the frame loop keeps between frames. On the heap: in a page the
+// loop outlives runApp's stack (platform/frame_loop.h). Members in the order they are made;
+// destroyed in reverse, GL objects before the window.
+class Session {
+ public:
+  explicit Session(const AppOptions& options) : options_(options) {}
+  int start();    // 0, or the exit code of a session that cannot start
+  bool frame();   // false: the session is over
+  int finish();   // the exit code
+  void copyLink();
 
-  Platform platform;
-  auto gl = openWindow(platform, options, interactive);
-  if (!gl) {
-    std::fprintf(stderr, "tilescope: %s\n", gl.error().message.c_str());
+ private:
+  Status loadScripts();
+  void queueStart();
+  bool drawAndWrite(bool newPicture, double start);
+  void end(int code, const std::string& message);  // a failure: print it, stop
+
+  const AppOptions options_;
+  std::optional<ScriptRunner> script_;
+  // A lesson page's own commands, and the scene a page's address asked for: run like a
+  // script, but the user keeps control meanwhile.
+  std::optional<ScriptRunner> lessonPage_, scene_;
+  bool interactive_ = true;
+  std::unique_ptr<platform::Window> window_;
+  std::optional<gfx::GridRenderer> renderer_;
+  std::optional<GridPainter> grids_;
+  Fonts fonts_;
+  gfx::OffscreenTarget exportTarget_;  // animation exports at a size other than the window's
+  std::optional<RunWorker> worker_;
+  std::optional<TimingWorker> timingWorker_;  // the Timing panel's sweeps, and its recorded results
+  AppState state_;
+  FrameStats stats_;
+  ScriptRequests requests_;
+  std::string screenshotPath_;
+  int exitCode_ = 0, frame_ = 0, settle_ = 0;
+  StyleKey style_;
+  double last_ = 0.0;
+};
+
+Status Session::loadScripts() {
+  if (!options_.script.empty() || !options_.scriptText.empty()) {
+    auto loaded = options_.script.empty() ? parseScript("script", options_.scriptText) : loadScript(options_.script);
+    if (!loaded) return loaded.error();
+    script_.emplace(std::move(*loaded));
+  }
+  if (!options_.sceneCommands.empty()) {
+    std::string text;
+    for (const std::string& l : options_.sceneCommands) text += l + "\n";
+    auto scene = parseScript("the page's address", text);
+    if (!scene) return scene.error();
+    scene_.emplace(std::move(*scene));
+  }
+  return Ok{};
+}
+
+void Session::end(int code, const std::string& message) {
+  std::fprintf(stderr, "tilescope: %s\n", message.c_str());
+  exitCode_ = code;
+  if (script_) platform::announceScriptEnd(false, message);
+}
+
+int Session::start() {
+  if (auto s = loadScripts(); !s) {
+    std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+    platform::announceScriptEnd(false, s.error().message);
+    return 2;
+  }
+  interactive_ = !script_ && options_.screenshot.empty() && options_.frames < 0;
+  platform::setDownloadsEnabled(interactive_);
+  auto window = platform::Window::open({options_.width, options_.height, interactive_});
+  if (!window) {
+    end(3, window.error().message);
     return 3;
   }
-  auto renderer = gfx::GridRenderer::create(options.shaderDir);
+  window_ = std::move(*window);
+  auto renderer = gfx::GridRenderer::create(options_.shaderDir);
   if (!renderer) {
-    std::fprintf(stderr, "tilescope: %s\n", renderer.error().message.c_str());
+    end(3, renderer.error().message);
     return 3;
   }
-  Fonts fonts;
-  GridPainter grids(*renderer);
-  gfx::OffscreenTarget exportTarget;  // animation exports at a size other than the window's
-  RunWorker worker;
-  TimingWorker timingWorker;  // the Timing panel's sweeps, and its recorded results
-  AppState state;
-  findFonts(fonts, state);
-  state.now = clockSeconds();
-  initLabState(state.lab);  // the Lab tab: the text autosaved last time, exercises, progress
-  if (options.open.empty())
-    state.intents.push_back(ApplyPreset{options.preset});
+  renderer_.emplace(std::move(*renderer));
+  grids_.emplace(*renderer_);
+  worker_.emplace();
+  timingWorker_.emplace(defaultRecordedTimingsPath(), timingEngineFactory());
+  findFonts(fonts_, state_);
+  state_.now = clockSeconds();
+  initLabState(state_.lab);  // the Lab tab: the text autosaved last time, exercises, progress
+  queueStart();
+  screenshotPath_ = options_.screenshot;
+  last_ = clockSeconds();
+  return 0;
+}
+
+void Session::queueStart() {
+  if (options_.open.empty())
+    state_.intents.push_back(ApplyPreset{options_.preset});
   else
-    state.intents.push_back(OpenTraceFile{options.open});
-  if (!options.lesson.empty()) state.intents.push_back(OpenLesson{options.lesson});
-  if (options.presenter) state.intents.push_back(SetPresenter{true});
-  // A lesson page's own commands: run like a script, but the user keeps control meanwhile.
-  std::optional<ScriptRunner> lessonPage;
-  if (options.play) state.intents.push_back(SetPlaying{true});
-  FrameStats stats;
-  ScriptRequests requests;
-  std::string screenshotPath = options.screenshot;
-  int exitCode = 0, frame = 0, settle = 0;
-  StyleKey style;
-  double last = clockSeconds();
+    state_.intents.push_back(OpenTraceFile{options_.open});
+  if (!options_.lesson.empty()) state_.intents.push_back(OpenLesson{options_.lesson});
+  if (options_.presenter) state_.intents.push_back(SetPresenter{true});
+  if (options_.play) state_.intents.push_back(SetPlaying{true});
+  // A page's file picker and "Copy link" button (the desktop has neither).
+  platform::setOpenFileHandler([this](const std::string& path) { state_.intents.push_back(OpenTraceFile{path}); });
+  platform::setCopyLinkHandler([this] { copyLink(); });
+}
 
-  while (!state.quit) {
-    const double start = clockSeconds();
-    const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                      timingWorker.busy() || state.animationExport.active;
-    if (interactive && !busy && !state.playback.playing) glfwWaitEventsTimeout(0.25);  // idle: sleep until input
-    else glfwPollEvents();
-    state.now = clockSeconds();
-    if (glfwWindowShouldClose(platform.window)) state.quit = true;
-    takeDeviceFacts(state, worker);
+void Session::copyLink() {
+  const auto base = platform::pageAddressBase();
+  if (!base) return;
+  const std::string link = *base + "?" + sceneQuery(state_);
+  state_.view.exported = platform::copyLink(link) ? "copied the link " + link : "the link (copy it from the address bar): " + link;
+  state_.view.exportFailed = false;
+}
 
-    if (ImGui::GetCurrentContext() && fonts.builtScale > 0) shortcuts(state);
-    const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
-    tickLessonPage(lessonPage, state, runPending);
-    if (script) {
-      const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                              !timingWorker.probed() || lessonPage || !state.lesson.pendingScript.empty() ||
-                              state.animationExport.active;
-      if (auto s = script->tick(state, runPending, requests); !s) {
-        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
-        exitCode = 1;
-        break;
-      }
-    }
-    applyIntents(state, worker);
-    startPendingLessonPage(lessonPage, state);
-    const bool newPicture = collectRun(state, worker);
-    // A --open file that did not open leaves nothing to show: a session without a person
-    // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
-    if (!interactive && !shownRun(state) && !state.request.openFile.empty() && !state.request.error.empty()) {
-      std::fprintf(stderr, "tilescope: cannot open the trace file: %s\n", state.request.error.c_str());
-      exitCode = 1;
-      break;
-    }
-    syncTiming(state, timingWorker);
-    tickLabAutosave(state.lab, state.now);  // unsaved lab work survives a crash
-    // Benchmarks loop the animation so every measured frame is a playing frame.
-    if (options.play && options.frames > 0 && !state.playback.playing && shownRun(state))
-      state.intents.push_back(SetPlaying{true});
-    advancePlayback(state, std::min(state.now - last, 0.1));
-    last = state.now;
+bool Session::frame() {
+  AppState& state = state_;
+  RunWorker& worker = *worker_;
+  TimingWorker& timingWorker = *timingWorker_;
+  const double start = clockSeconds();
+  const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
+                    timingWorker.busy() || state.animationExport.active;
+  window_->pollEvents(interactive_ && !busy && !state.playback.playing);
+  state.now = clockSeconds();
+  if (window_->closeRequested()) state.quit = true;
+  takeDeviceFacts(state, worker);
 
-    // An animation export at a chosen size draws offscreen at that size; the projector layout's
-    // text follows the height drawn at.
-    int drawWidth = 0, drawHeight = 0;
-    glfwGetFramebufferSize(platform.window, &drawWidth, &drawHeight);
-    const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
-    if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
-    if (state.lesson.presenter || state.view.fontScaleFromScreen) state.view.fontScale = presenterFontScale(float(drawHeight));
-    prepareAnimationFrame(state);
-
-    refreshStyle(fonts, state, style);
-    syncFullscreen(platform, state.view.fullscreen);
-    if (std::string title = exportProgressTitle(state); title != platform.title) {  // export progress
-      glfwSetWindowTitle(platform.window, title.c_str());
-      platform.title = std::move(title);
-    }
-
-    int fbWidth = 0, fbHeight = 0;
-    drawFrame(state, grids, fonts, exportTarget, platform, {interactive, offscreen, drawWidth, drawHeight}, fbWidth, fbHeight);
-
-    if (auto s = writeRequestedFiles(requests, state, screenshotPath, settle, fbWidth, fbHeight); !s) {
-      std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
-      exitCode = 1;
-      break;
-    }
-    if (!grids.lastError().empty()) {
-      std::fprintf(stderr, "tilescope: %s\n", grids.lastError().c_str());
-      exitCode = 3;
-      break;
-    }
-    glfwSwapBuffers(platform.window);
-
-    const double end = clockSeconds();
-    if (newPicture) {
-      state.lastPictureLatency = end - state.request.requestedAt;
-      state.pictureLatencies.push_back(state.lastPictureLatency);
-    }
-    // Frames before the first run arrives draw nothing but "running": they would flatter the report.
-    const bool measured = shownRun(state) != nullptr;
-    if (measured) stats.frameSeconds.push_back(end - start);
-    if (requests.report) {
-      std::printf("%s\n", frameReport(stats, state).c_str());
-      requests.report = false;
-    }
-    if (measured) ++frame;
-    if (options.frames > 0 && frame >= options.frames && (!script || script->finished())) state.quit = true;
+  if (ImGui::GetCurrentContext() && fonts_.builtScale > 0) {
+    shortcuts(state);
+    if (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_L, false)) copyLink();
   }
-  if (options.report) std::printf("%s\n", frameReport(stats, state).c_str());
-  if (state.lab.edits != state.lab.autosavedEdits)
-    if (auto saved = writeLabAutosave(state.lab); !saved)
+  const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration;
+  tickLessonPage(lessonPage_, state, runPending);
+  tickLessonPage(scene_, state, runPending || lessonPage_ || !state.lesson.pendingScript.empty());
+  if (script_) {
+    const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
+                            !timingWorker.probed() || lessonPage_ || scene_ || !state.lesson.pendingScript.empty() ||
+                            state.animationExport.active;
+    if (auto s = script_->tick(state, runPending, requests_); !s) {
+      end(1, s.error().message);
+      return false;
+    }
+  }
+  applyIntents(state, worker);
+  startPendingLessonPage(lessonPage_, state);
+  const bool newPicture = collectRun(state, worker);
+  // A --open file that did not open leaves nothing to show: a session without a person
+  // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
+  if (!interactive_ && !shownRun(state) && !state.request.openFile.empty() && !state.request.error.empty()) {
+    end(1, "cannot open the trace file: " + state.request.error);
+    return false;
+  }
+  syncTiming(state, timingWorker);
+  tickLabAutosave(state.lab, state.now);  // unsaved lab work survives a crash
+  // Benchmarks loop the animation so every measured frame is a playing frame.
+  if (options_.play && options_.frames > 0 && !state.playback.playing && shownRun(state))
+    state.intents.push_back(SetPlaying{true});
+  advancePlayback(state, std::min(state.now - last_, 0.1));
+  last_ = state.now;
+  return drawAndWrite(newPicture, start);
+}
+
+// The frame drawn (offscreen at an export's size, else into the window), the files it was
+// asked for written, its time measured.
+bool Session::drawAndWrite(bool newPicture, double start) {
+  AppState& state = state_;
+  int drawWidth = 0, drawHeight = 0;
+  window_->framebufferSize(drawWidth, drawHeight);
+  const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
+  if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
+  // The projector layout's text follows the height drawn at.
+  if (state.lesson.presenter || state.view.fontScaleFromScreen) state.view.fontScale = presenterFontScale(float(drawHeight));
+  prepareAnimationFrame(state);
+
+  refreshStyle(fonts_, state, style_);
+  window_->setFullscreen(state.view.fullscreen);
+  window_->setTitle(exportProgressTitle(state));  // export progress
+
+  int fbWidth = 0, fbHeight = 0;
+  drawFrame(state, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight}, fbWidth,
+            fbHeight);
+
+  if (auto s = writeRequestedFiles(requests_, state, screenshotPath_, settle_, fbWidth, fbHeight); !s) {
+    end(1, s.error().message);
+    return false;
+  }
+  if (!grids_->lastError().empty()) {
+    end(3, grids_->lastError());
+    return false;
+  }
+  window_->swapBuffers();
+  if (shownRun(state)) platform::announceFirstPicture();
+
+  const double drawn = clockSeconds();
+  if (newPicture) {
+    state.lastPictureLatency = drawn - state.request.requestedAt;
+    state.pictureLatencies.push_back(state.lastPictureLatency);
+  }
+  // Frames before the first run arrives draw nothing but "running": they would flatter the report.
+  const bool measured = shownRun(state) != nullptr;
+  if (measured) stats_.frameSeconds.push_back(drawn - start);
+  if (requests_.report) {
+    std::printf("%s\n", frameReport(stats_, state).c_str());
+    requests_.report = false;
+  }
+  if (measured) ++frame_;
+  if (options_.frames > 0 && frame_ >= options_.frames && (!script_ || script_->finished())) state.quit = true;
+  if (script_ && script_->finished() && !state.quit) platform::announceScriptEnd(true, "");
+  return !state.quit;
+}
+
+int Session::finish() {
+  if (options_.report) std::printf("%s\n", frameReport(stats_, state_).c_str());
+  if (state_.lab.edits != state_.lab.autosavedEdits)
+    if (auto saved = writeLabAutosave(state_.lab); !saved)
       std::fprintf(stderr, "tilescope: lab autosave: %s\n", saved.error().message.c_str());
-  return exitCode;
+  if (script_ && exitCode_ == 0) platform::announceScriptEnd(true, "");
+  return exitCode_;
+}
+
+}  // namespace
+
+int runApp(const AppOptions& options) {
+  auto session = std::make_shared<Session>(options);
+  if (const int code = session->start(); code != 0) return code;
+  return platform::runFrameLoop([session] { return session->frame(); }, [session] { return session->finish(); });
 }
 
 }  // namespace tilescope::ui

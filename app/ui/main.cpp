@@ -1,17 +1,24 @@
-// tilescope: the desktop app. Wiring only; see app.cpp.
+// tilescope: the app, on the desktop or in a page. Wiring only; see app.cpp.
 #include <cstdio>
 
 #include "app.h"
+#include "platform/frame_loop.h"
+#include "platform/page.h"
 
 int main(int argc, char** argv) {
-  auto options = tilescope::ui::parseAppOptions(argc, argv);
+  using namespace tilescope;
+  platform::startProcess();
+  // A page takes its options from its address, the desktop from its command line.
+  const auto query = platform::pageQuery();
+  auto options = query ? ui::parseUrlOptions(*query) : ui::parseAppOptions(argc, argv);
   if (!options) {
-    std::fprintf(stderr, "tilescope: %s\n%s", options.error().message.c_str(), tilescope::ui::appUsage().c_str());
+    std::fprintf(stderr, "tilescope: %s\n%s", options.error().message.c_str(), query ? "" : ui::appUsage().c_str());
+    platform::announceScriptEnd(false, options.error().message);
     return 2;
   }
   if (options->help) {
-    std::printf("%s", tilescope::ui::appUsage().c_str());
+    std::printf("%s", ui::appUsage().c_str());
     return 0;
   }
-  return tilescope::ui::runApp(*options);
+  return ui::runApp(*options);
 }

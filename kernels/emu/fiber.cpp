@@ -72,7 +72,35 @@ void recordStack(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntr
 
 }  // namespace
 
-#if defined(__x86_64__)
+#if defined(__EMSCRIPTEN__)
+
+namespace {
+// Asyncify saves the unwound WebAssembly frames of a fiber that is switched out: a fiber's own
+// part of its stack holds its kernel's frames; the thread's own context (the scheduler, called
+// from the page's frame loop through the app) gets a larger buffer of its own.
+constexpr std::size_t kAsyncifyBytes = 16 * 1024;
+constexpr std::size_t kSchedulerAsyncifyBytes = 256 * 1024;
+alignas(16) char schedulerAsyncify[kSchedulerAsyncifyBytes];
+
+void emscriptenStart(void* fiber) { fiberMain(fiber); }
+}  // namespace
+
+void initFiber(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry entry, void* arg) {
+  recordStack(fiber, stackBase, stackSize, entry, arg);
+  // [stackBase, +kAsyncifyBytes): asyncify's saved frames; the rest: the C stack.
+  emscripten_fiber_init(&fiber.context, &emscriptenStart, &fiber, stackBase + kAsyncifyBytes,
+                        stackSize - kAsyncifyBytes, stackBase, kAsyncifyBytes);
+  fiber.initialised = true;
+}
+
+void switchFiber(Fiber& from, Fiber& to) {
+  // The page's one thread leaves its own context: its frames are saved in the scheduler's
+  // buffer (only one such context is switched out at a time).
+  if (!from.initialised) emscripten_fiber_init_from_current_context(&from.context, schedulerAsyncify, kSchedulerAsyncifyBytes);
+  emscripten_fiber_swap(&from.context, &to.context);
+}
+
+#elif defined(__x86_64__)
 
 // switch(void** saveSp, void* loadSp): push callee-saved registers and the SSE/x87 control
 // words, swap stack pointers, pop the other fiber's and return into it.

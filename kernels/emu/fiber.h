@@ -1,7 +1,8 @@
 // Minimal stackful fibers for the emulator: one per emulated thread of a block, so that a
 // thread can stop at __syncthreads() and resume there once its whole block has arrived.
-// x86-64 uses a few lines of assembly (a switch saves only callee-saved registers);
-// other machines fall back to ucontext.
+// x86-64 uses a few lines of assembly (a switch saves only callee-saved registers); a web
+// page (emscripten, -sASYNCIFY) uses emscripten's fiber API, which unwinds and rewinds the
+// WebAssembly stack; other machines fall back to ucontext.
 //
 // Under AddressSanitizer every switch tells ASan which stack the code now runs on
 // (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber): without that, ASan
@@ -11,7 +12,9 @@
 #pragma once
 #include <cstddef>
 
-#if !defined(__x86_64__)
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/fiber.h>
+#elif !defined(__x86_64__)
 #include <ucontext.h>
 #endif
 
@@ -28,7 +31,10 @@ struct Fiber {
   void* fakeStack = nullptr;  // ASan's fake stack of this fiber while it is switched out
   FiberEntry entry = nullptr;
   void* arg = nullptr;
-#if defined(__x86_64__)
+#if defined(__EMSCRIPTEN__)
+  emscripten_fiber_t context{};
+  bool initialised = false;  // given to initFiber (else: the context a thread starts on)
+#elif defined(__x86_64__)
   void* stackPointer = nullptr;
 #else
   ucontext_t context{};

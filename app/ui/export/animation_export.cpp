@@ -8,6 +8,7 @@
 #include "ui/state/app_state.h"
 #include "gfx/screenshot.h"
 #include "ui/export/gif_writer.h"
+#include "platform/page.h"
 
 namespace tilescope::ui {
 namespace {
@@ -23,6 +24,7 @@ void finish(AppState& state, const std::string& text, bool failed) {
   AnimationExportJob& job = state.animationExport;
   if (job.gif) {
     if (auto s = job.gif->close(); !s && !failed) return finish(state, s.error().message, true);
+    if (!failed) platform::offerDownload(job.path);  // a page: the browser downloads the GIF
   }
   if (const LoadedRun* run = shownRun(state)) {
     state.shown.cursor = job.restore;

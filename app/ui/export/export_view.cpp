@@ -4,6 +4,7 @@
 
 #include "core/files/chrome_trace.h"
 #include "core/files/trace_file.h"
+#include "platform/page.h"
 
 namespace tilescope::ui {
 
@@ -30,6 +31,7 @@ void exportView(AppState& state, const ExportView& e) {
       // teacher asked for it; the frame after shows where it went.
       const std::string path = e.path.empty() ? defaultName(run, ".tstrace") : e.path;
       if (auto s = saveRun(run, path); !s) return report(state, s.error().message, true);
+      platform::offerDownload(path);  // a page: the browser downloads it
       return report(state, "saved " + path + " (open it with tilescope --open)", false);
     }
     case ExportKind::ChromeJson: {
@@ -37,6 +39,8 @@ void exportView(AppState& state, const ExportView& e) {
       std::ofstream out(path, std::ios::binary);
       if (out) writeChromeTrace(out, run, defaultChromeTimebase(run));
       if (!out) return report(state, "cannot write " + path, true);
+      out.close();
+      platform::offerDownload(path);
       return report(state, "wrote " + path + " (open it in ui.perfetto.dev)", false);
     }
     case ExportKind::Png: {

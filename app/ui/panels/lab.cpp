@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -17,6 +18,7 @@
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "platform/page.h"
 
 namespace tilescope::ui {
 namespace {
@@ -460,6 +462,12 @@ void drawOutcome(PanelContext& ctx) {
 }  // namespace
 
 void drawLabPanel(PanelContext& ctx) {
+  if (const auto why = platform::labUnavailable()) {  // a web page: no compiler, no sandbox
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(why->c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
   drawToolbar(ctx);
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

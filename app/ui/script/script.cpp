@@ -1,8 +1,11 @@
 #include "ui/script/script.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -21,14 +24,13 @@ bool parseInt(const std::string& s, int& out) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// strtod, not stod: the web build (emscripten) catches no exceptions, so a throw would abort.
 bool parseDouble(const std::string& s, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(s, &used);
-    return used == s.size();
-  } catch (...) {
-    return false;
-  }
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return errno != ERANGE && end == s.c_str() + s.size();
 }
 
 // `export gif|frames PATH [phase P | page] [size W H]`: the request, or the problem.

@@ -15,8 +15,11 @@ std::string modifiedDate(const std::string& path) {
   const auto written = std::filesystem::last_write_time(path, ec);
   if (ec) return {};
   using std::chrono::system_clock;
+  // Through both clocks' now() rather than file_clock::to_sys, which the page's libc++ lacks:
+  // the date is shown to the minute.
+  const auto sinceWritten = std::chrono::file_clock::now() - written;
   const std::time_t t = system_clock::to_time_t(
-      std::chrono::time_point_cast<system_clock::duration>(std::chrono::file_clock::to_sys(written)));
+      system_clock::now() - std::chrono::duration_cast<system_clock::duration>(sinceWritten));
   std::tm local{};
   if (!localtime_r(&t, &local)) return {};
   char text[32];

@@ -7,24 +7,20 @@
 #include "ui/model/analysis_profile.h"
 
 namespace tilescope::ui {
-RunWorker::RunWorker() : thread_([this] { loop(); }) {}
+RunWorker::RunWorker() : thread_([this] { return step(); }) {}
 
 RunWorker::~RunWorker() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-    labCancel_ = true;  // a lab kernel still running (an endless loop) must not hold up the quit
-  }
-  wake_.notify_all();
-  thread_.join();
-}
+  std::lock_guard lock(mutex_);
+  stop_ = true;
+  labCancel_ = true;  // a lab kernel still running (an endless loop) must not hold up the quit
+}  // thread_ goes first (the last member): it lets the running step end
 
 void RunWorker::submit(const RunRequest& request) {
   {
     std::lock_guard lock(mutex_);
     queued_ = request;
   }
-  wake_.notify_all();
+  thread_.wake();
 }
 
 std::optional<RunResult> RunWorker::poll() {
@@ -53,70 +49,77 @@ std::optional<std::string> RunWorker::cudaUnavailableReason() const {
   return cudaReason_;
 }
 
-void RunWorker::loop() {
+bool RunWorker::step() {
+  std::optional<RunRequest> request;
+  bool probed = false;
   {
-    // Probe CUDA once, here, so a slow driver start never stalls a frame; the device's
-    // profile measures the copy bandwidth (milliseconds), so it is taken here too.
-    auto cuda = makeCudaBackend();
-    Result<DeviceProfile> profile = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
     std::lock_guard lock(mutex_);
-    deviceProfile_ = std::move(profile);
-    if (cuda) cuda_ = std::move(*cuda);
-    else cudaReason_ = cuda.error().message;
-    cudaProbed_ = true;
-    emulator_ = makeEmulatorBackend();
-  }
-  // A run handed over while a newer request was already waiting: its analysis is put off,
-  // and dropped if the newer run replaces it on screen (the usual case while a slider is
-  // dragged); if the newer request fails, the older run stays on screen and is analysed then.
-  std::optional<PendingAnalysis> deferred;
-  for (;;) {
-    RunRequest request;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stop_ || queued_.has_value(); });
-      if (stop_) return;
-      request = *std::exchange(queued_, std::nullopt);
+    if (stop_) return false;
+    probed = cudaProbed_;
+    if (probed && queued_) {
+      request = std::exchange(queued_, std::nullopt);
       running_ = true;
     }
-    PendingAnalysis pending;
-    auto loaded = execute(request, pending);
-    RunResult result;
-    result.generation = request.generation;
-    result.config = request.config;
-    result.lab = std::exchange(labResult_, nullptr);
-    if (loaded) result.loaded = std::move(*loaded);
-    else result.error = loaded.error().message;
-    {
-      std::lock_guard lock(mutex_);
-      finished_ = std::move(result);  // an unpolled older result is stale: replace it
-    }
-    // The picture is out; now the analysis. The worker stays busy (not idle) until it is
-    // published, so scripts that wait for the run see the analysis panels filled.
-    bool newerWaiting = false;
-    {
-      std::lock_guard lock(mutex_);
-      newerWaiting = queued_.has_value();
-    }
-    if (pending.run && newerWaiting) {
-      deferred = std::move(pending);
-    } else if (pending.run || deferred) {
-      PendingAnalysis& job = pending.run ? pending : *deferred;
-      DeviceProfile profile;
-      {
-        std::lock_guard lock(mutex_);
-        profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
-      }
-      auto report = std::make_shared<const AnalysisReport>(analyzeRun(*job.run, profile, std::move(job.resources)));
-      {
-        std::lock_guard lock(mutex_);
-        analysed_ = AnalysisResult{std::move(job.run), std::move(report)};  // an unpolled older one is stale
-      }
-      deferred.reset();
-    }
-    std::lock_guard lock(mutex_);
-    running_ = false;
   }
+  if (!probed) {
+    probe();
+    return true;
+  }
+  if (request) {
+    runRequest(std::move(*request));
+    return true;
+  }
+  return analyseOwed();
+}
+
+void RunWorker::probe() {
+  // Probe CUDA once, here, so a slow driver start never stalls a frame; the device's
+  // profile measures the copy bandwidth (milliseconds), so it is taken here too.
+  auto cuda = makeCudaBackend();
+  Result<DeviceProfile> profile = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
+  std::lock_guard lock(mutex_);
+  deviceProfile_ = std::move(profile);
+  if (cuda) cuda_ = std::move(*cuda);
+  else cudaReason_ = cuda.error().message;
+  cudaProbed_ = true;
+  emulator_ = makeEmulatorBackend();
+}
+
+void RunWorker::runRequest(RunRequest request) {
+  // A run whose analysis was still owed when this request came is now the older run.
+  if (owed_) deferred_ = std::exchange(owed_, std::nullopt);
+  PendingAnalysis pending;
+  auto loaded = execute(request, pending);
+  RunResult result;
+  result.generation = request.generation;
+  result.config = request.config;
+  result.lab = std::exchange(labResult_, nullptr);
+  if (loaded) result.loaded = std::move(*loaded);
+  else result.error = loaded.error().message;
+  std::lock_guard lock(mutex_);
+  finished_ = std::move(result);  // an unpolled older result is stale: replace it
+  // The picture is out; the analysis comes in the next step. The worker stays busy (not
+  // idle) until it is published, so scripts that wait for the run see the analysis panels filled.
+  if (pending.run && queued_) deferred_ = std::move(pending);
+  else if (pending.run) owed_ = std::move(pending);
+  else if (deferred_) owed_ = std::exchange(deferred_, std::nullopt);
+  if (!owed_) running_ = false;
+}
+
+bool RunWorker::analyseOwed() {
+  if (!owed_) return false;
+  DeviceProfile profile;
+  {
+    std::lock_guard lock(mutex_);
+    profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
+  }
+  auto report = std::make_shared<const AnalysisReport>(analyzeRun(*owed_->run, profile, std::move(owed_->resources)));
+  std::lock_guard lock(mutex_);
+  analysed_ = AnalysisResult{std::move(owed_->run), std::move(report)};  // an unpolled older one is stale
+  owed_.reset();
+  deferred_.reset();
+  running_ = false;
+  return true;
 }
 
 Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& request, PendingAnalysis& pending) {

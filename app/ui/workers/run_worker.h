@@ -1,16 +1,15 @@
-// Runs kernels off the UI thread. The UI submits a request and polls each frame; a frame
-// never waits. Only the newest request matters: one submitted while another is still queued
+// Runs kernels off the UI thread (platform::WorkerThread: a thread on the desktop, slices
+// between frames in a page). The UI submits a request and polls each frame; a frame never
+// waits. Only the newest request matters: one submitted while another is still queued
 // replaces it, and results carry the generation they were asked for so the app can drop
 // any that an later request made stale.
 #pragma once
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -19,6 +18,7 @@
 #include "core/run/run.h"
 #include "ui/model/lab_state.h"
 #include "ui/workers/replay.h"
+#include "platform/worker_thread.h"
 
 namespace tilescope::ui {
 
@@ -82,7 +82,12 @@ class RunWorker {
   void cancelLab(uint64_t generation);
 
  private:
-  void loop();
+  // One piece of work: the start-up probe, a queued request, or the analysis the last run is
+  // owed. False when there was none.
+  bool step();
+  void probe();
+  void runRequest(RunRequest request);
+  bool analyseOwed();
   // Both fill `pending` with the analysis still owed for the run they return.
   Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request, PendingAnalysis& pending);
   Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
@@ -95,7 +100,6 @@ class RunWorker {
                                                       std::chrono::steady_clock::time_point start);
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
   std::optional<RunRequest> queued_;
   std::optional<RunResult> finished_;
   std::optional<AnalysisResult> analysed_;
@@ -107,7 +111,11 @@ class RunWorker {
   std::atomic<bool> labCancel_{false};  // what the running lab job's child watches
   uint64_t labCancelFor_ = 0;           // lab jobs up to this generation are cancelled
   std::shared_ptr<const LabResult> labResult_;  // worker thread only
-  std::thread thread_;
+  // A run handed over while a newer request was already waiting: its analysis is put off,
+  // and dropped if the newer run replaces it on screen (the usual case while a slider is
+  // dragged); if the newer request fails, the older run stays on screen and is analysed then.
+  std::optional<PendingAnalysis> deferred_, owed_;  // worker thread only
+  platform::WorkerThread thread_;  // last: its first step runs once every member above exists
 };
 
 }  // namespace tilescope::ui

@@ -46,7 +46,7 @@ TimingWorker::TimingWorker(Result<std::string> recordedPath, TimingEngineFactory
       ladderPathError_(ladderPath ? std::string() : ladderPath.error().message),
       makeEngine_(std::move(makeEngine)),
       timeLab_(std::move(timeLab)),
-      thread_([this] { loop(); }) {}
+      thread_([this] { return step(); }) {}
 
 TimingWorker::~TimingWorker() {
   {
@@ -55,17 +55,15 @@ TimingWorker::~TimingWorker() {
     queued_.reset();
   }
   cancel_ = true;
-  wake_.notify_all();
-  thread_.join();
-}
+}  // thread_ goes first (the last member): it lets the running sweep stop
 
 void TimingWorker::start(std::vector<TimingCase> cases, std::string title, std::optional<lab::LabRequest> lab) {
   {
     std::lock_guard lock(mutex_);
     queued_ = Job{std::move(cases), std::move(title), std::move(lab)};
-    if (running_) cancel_ = true;  // the running sweep stops between launches; the loop then takes this one
+    if (running_) cancel_ = true;  // the running sweep stops between launches; the next step takes this one
   }
-  wake_.notify_all();
+  thread_.wake();
 }
 
 void TimingWorker::cancel() {
@@ -103,7 +101,32 @@ void TimingWorker::copyTo(TimingState& s) const {
   s.lastSweep = lastSweep_;
 }
 
-void TimingWorker::loop() {
+bool TimingWorker::step() {
+  if (!probed()) {  // only this worker's steps write probed_
+    probe();
+    return true;
+  }
+  Job job;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_ || !queued_) return false;
+    job = std::move(*queued_);
+    queued_.reset();
+    if (!engine_) {
+      lastSweep_ = job.title + ": not started: " + liveUnavailable_;
+      return true;
+    }
+    cancel_ = false;
+    running_ = true;
+    title_ = job.title;
+    progress_ = {0, job.cases.size(), job.cases.empty() ? "" : job.cases[0].label()};
+    runningSeconds_ = 0.0;
+  }
+  sweep(job);
+  return true;
+}
+
+void TimingWorker::probe() {
   // Start-up: both may take a while (CUDA initialisation, a file read), so not on the UI thread.
   auto engine = makeEngine_();
   auto recorded = recordedPathError_.empty() ? loadRecordedTimings(recordedPath_)
@@ -131,26 +154,6 @@ void TimingWorker::loop() {
     else
       ladderError_ = ladder.error().message;
     probed_ = true;
-  }
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || queued_.has_value(); });
-      if (stop_) return;
-      job = std::move(*queued_);
-      queued_.reset();
-      if (!engine_) {
-        lastSweep_ = job.title + ": not started: " + liveUnavailable_;
-        continue;
-      }
-      cancel_ = false;
-      running_ = true;
-      title_ = job.title;
-      progress_ = {0, job.cases.size(), job.cases.empty() ? "" : job.cases[0].label()};
-      runningSeconds_ = 0.0;
-    }
-    sweep(job);
   }
 }
 

@@ -4,18 +4,17 @@
 // effect between launches. The UI never waits: syncTiming() copies a snapshot each frame.
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "lab/lab.h"
 #include "core/timing/timing.h"
 #include "ui/model/timing_state.h"
+#include "platform/worker_thread.h"
 
 namespace tilescope::ui {
 
@@ -59,7 +58,8 @@ class TimingWorker {
     std::string title;
     std::optional<lab::LabRequest> lab;
   };
-  void loop();
+  bool step();  // the start-up probe or one queued sweep; false when there was neither
+  void probe();
   void sweep(const Job& job);
   Result<TimingReport> timeLabCase(const Job& job, const TimingCase& c, const TimingOptions& options);
 
@@ -67,7 +67,6 @@ class TimingWorker {
   const TimingEngineFactory makeEngine_;
   const LabTimer timeLab_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
   std::atomic<bool> cancel_{false};
   bool stop_ = false;
   std::optional<Job> queued_;
@@ -83,7 +82,7 @@ class TimingWorker {
   SweepProgress progress_;
   double runningSeconds_ = 0.0;
 
-  std::thread thread_;  // last: starts after every member above exists
+  platform::WorkerThread thread_;  // last: starts after every member above exists
 };
 
 // Once per frame, after applyIntents: hands new sweep requests and cancels to the worker and

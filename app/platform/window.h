@@ -1,0 +1,48 @@
+// The app's window: GLFW, its GL context and Dear ImGui's GLFW/OpenGL3 backends. On the
+// desktop a window of its own (GL 3.3 core); in a page the canvas, filling the browser window
+// (WebGL2), with fullscreen through the browser.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "kernels/result.h"
+
+struct GLFWwindow;
+
+namespace tilescope::platform {
+
+struct WindowOptions {
+  int width = 1280, height = 800;  // the desktop's; a page's canvas fills the browser window
+  bool interactive = true;         // a person at it (else: fixed size, no vsync)
+};
+
+class Window {
+ public:
+  // Opens the window, makes its context current, loads GL and starts ImGui with its backends.
+  static Result<std::unique_ptr<Window>> open(const WindowOptions& options);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  GLFWwindow* glfw() const { return window_; }
+  // Input: `wait` sleeps until input or a quarter second (the desktop, idle); a page never waits.
+  void pollEvents(bool wait);
+  bool closeRequested() const;
+  // ImGui's backends' NewFrame (DeltaTime is never 0: ImGui asserts on it).
+  void newImGuiFrame();
+  void framebufferSize(int& width, int& height) const;
+  void setFullscreen(bool on);
+  void setTitle(const std::string& title);
+  void swapBuffers();
+
+ private:
+  Window() = default;
+  GLFWwindow* window_ = nullptr;
+  bool imguiGlfw_ = false, imguiGl_ = false, fullscreen_ = false;
+  struct Placement {
+    int x = 0, y = 0, width = 0, height = 0;
+  } windowed_;  // the desktop's window before fullscreen
+  std::string title_ = "tilescope";
+};
+
+}  // namespace tilescope::platform
