@@ -11,7 +11,7 @@
 // --out DIR writes results.txt and results.json there with the machine, date and commit.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as h from '../../tests/web/harness.mjs';
@@ -114,7 +114,7 @@ function machine(browserVersion) {
   return {
     date: new Date().toISOString(), commit: git(['rev-parse', 'HEAD']) + (git(['status', '--porcelain', '--untracked-files=no']) ? ' (with changes)' : ''),
     cpu: `${cpus()[0]?.model} x ${cpus().length}`, memoryGiB: Math.round(totalmem() / 2 ** 30),
-    chromium: browserVersion, node: process.version, flags: h.chromiumArgs().join(' '),
+    loadAverage: loadavg().map((x) => x.toFixed(1)).join(' '), chromium: browserVersion, node: process.version, flags: h.chromiumArgs().join(' '),
   };
 }
 
@@ -124,7 +124,7 @@ const browser = await h.launchBrowser();
 const results = { machine: machine(browser.version()) };
 try {
   say(`tilescope web benchmark, ${results.machine.date}, commit ${results.machine.commit}`);
-  say(`machine: ${results.machine.cpu}, ${results.machine.memoryGiB} GiB; Chromium ${results.machine.chromium} headless (${results.machine.flags}); node ${results.machine.node}`);
+  say(`machine: ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, load average ${results.machine.loadAverage} at the start; Chromium ${results.machine.chromium} headless (${results.machine.flags}); node ${results.machine.node}`);
 
   const first = await firstPicture(browser, site.url);
   results.firstPictureMs = first;
