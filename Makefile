@@ -61,3 +61,24 @@ clean:
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh')
+
+# ---- The web page in a browser (issue 27; `make web` builds build-web/site) ----
+.PHONY: web-serve test-web bench-web
+
+# Serves build-web/site on 127.0.0.1 and prints the address to open (PORT=N picks the port).
+web-serve: web
+	@scripts/serve-web $(if $(PORT),--port $(PORT))
+
+# The browser tests (tests/README.md, "The browser tests"): the site, the native CLI the trace
+# equality test compares with (in build/, which make test has built already: no work then),
+# playwright-core from npm, then every tests/web/*.test.mjs in headless Chromium, one at a time.
+test-web: web $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tilescope-cli
+	scripts/install-web-test-deps
+	node --test --test-concurrency=1 tests/web/*.test.mjs
+
+# The web benchmark (bench/README.md, "The web page"): figures, not a test.
+bench-web: web $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tilescope-cli
+	scripts/install-web-test-deps
+	node bench/web/bench.mjs

@@ -1,0 +1,161 @@
+// The web page's benchmark (issue 27, item 7; bench/README.md, "The web page"): figures, not a
+// test. In headless Chromium (WebGL2 on SwiftShader, tests/web/harness.mjs):
+//   1. page open to first picture (navigation start to window.tilescopeFirstFrame), target <= 3 s
+//   2. frame times while the book's 4x4 plays in the presenter at 1280x720: the intervals between
+//      requestAnimationFrame callbacks, p50 and p95, target p95 <= 16.7 ms; and the app's own
+//      frame report (`report`: the time its frame loop took)
+//   3. tracing tiled 64^3 at T = 16: the run's own wall time as the trace file records it (HOST
+//      section), in the page and in the native emulator (tilescope-cli save), target <= 3x
+//   4. the site's size gzipped (each file at level 9, summed), target <= 10 MB
+//   node bench/web/bench.mjs [--out DIR] [--loads N] [--runs N]   (make bench-web)
+// --out DIR writes results.txt and results.json there with the machine, date and commit.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as h from '../../tests/web/harness.mjs';
+import { sections } from '../../tests/web/tstrace.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const LOADS = Number(option('--loads', 5)), RUNS = Number(option('--runs', 3)), OUT = option('--out', null);
+
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+};
+const median = (xs) => percentile(xs, 0.5);
+const lines = [];
+const say = (text) => { console.log(text); lines.push(text); };
+
+async function firstPicture(browser, base) {
+  const times = [];
+  for (let i = 0; i < LOADS; ++i) {  // a fresh context each time: nothing cached
+    const r = await h.openPage(browser, base, { preset: 'book-4x4' }, { waitFor: 'frame' });
+    times.push(await r.page.evaluate(() => window.tilescopeFirstFrame));
+    await r.context.close();
+  }
+  return times;
+}
+
+// Every requestAnimationFrame time stamp from the start; the bench keeps those of the play.
+const RAF_RECORDER = `window.__rafTimes = []; (function tick(t) { if (!window.tilescopeScriptDone) window.__rafTimes.push(t); requestAnimationFrame(tick); })(0);`;
+const PLAY_FRAMES = 300;
+
+async function framesWhilePlaying(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const log = [];
+  page.on('console', (m) => log.push(m.text()));
+  await page.addInitScript(RAF_RECORDER);
+  // Start-up and the lesson's run first; the play's frames are marked by the time stamps taken
+  // around it (the first `frames 1` after the wait, then the report after the play).
+  const script = 'lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\nframes 30\n' +
+                 `play ${PLAY_FRAMES}\nreport\n`;
+  await page.goto(h.pageUrl(base, { script }));
+  await page.waitForFunction(() => window.tilescopeScriptDone, null, { timeout: 300000, polling: 200 });
+  const done = await page.evaluate(() => window.tilescopeScriptDone);
+  if (!done.ok) throw new Error(`the play script failed: ${done.message}`);
+  const stamps = await page.evaluate(() => window.__rafTimes.slice(1));
+  await context.close();
+  const play = stamps.slice(-(PLAY_FRAMES + 1));  // the last frames: the play, then the report's
+  const intervals = play.slice(1).map((t, i) => t - play[i]);
+  return { intervals, report: log.filter((l) => /frames \d+: median/.test(l)).pop() || '(no frame report in the console)' };
+}
+
+function hostSeconds(bytes) {
+  const host = sections(bytes, 'trace').HOST;
+  let pos = 0;
+  for (let i = 0; i < 3; ++i) pos += 4 + host.readUInt32LE(pos);  // backend, device, tool version
+  return host.readDoubleLE(pos);
+}
+
+async function tracing(browser, base) {
+  let script = 'set kernel tiled\nset size 64\nset tile 16\n';
+  for (let i = 1; i <= RUNS; ++i) script += `set seed ${i}\nwait\nexport trace /out/t${i}.tstrace\n`;
+  const r = await h.runScript(browser, base, script);
+  const page = [];
+  let events = 0;
+  for (let i = 1; i <= RUNS; ++i) {
+    const bytes = await h.readBytes(r.page, `/out/t${i}.tstrace`);
+    page.push(hostSeconds(bytes));
+    events = Number(sections(bytes).TRCE.readBigUInt64LE(0));
+  }
+  await r.context.close();
+  const folder = mkdtempSync(path.join(tmpdir(), 'tilescope-web-bench-'));
+  const native = [];
+  for (let i = 1; i <= RUNS; ++i) {
+    const file = path.join(folder, `n${i}.tstrace`);
+    execFileSync(h.requireCli(), ['save', '--kernel', 'tiled', '--size', '64', '--tile', '16', '--seed', String(i), '--backend', 'emu', '--file', file]);
+    native.push(hostSeconds(readFileSync(file)));
+  }
+  return { page, native, events };
+}
+
+function siteSize(root = h.SITE) {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        const raw = readFileSync(p);
+        files.push({ file: path.relative(root, p), bytes: raw.length, gzip: gzipSync(raw, { level: 9 }).length });
+      }
+    }
+  };
+  walk(root);
+  return files.sort((a, b) => b.gzip - a.gzip);
+}
+
+function machine(browserVersion) {
+  const git = (a) => { try { return execFileSync('git', a, { cwd: h.REPO, encoding: 'utf8' }).trim(); } catch { return '?'; } };
+  return {
+    date: new Date().toISOString(), commit: git(['rev-parse', 'HEAD']) + (git(['status', '--porcelain', '--untracked-files=no']) ? ' (with changes)' : ''),
+    cpu: `${cpus()[0]?.model} x ${cpus().length}`, memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverage: loadavg().map((x) => x.toFixed(1)).join(' '), chromium: browserVersion, node: process.version, flags: h.chromiumArgs().join(' '),
+  };
+}
+
+const MB = 1e6, fmt = (x, d = 1) => x.toFixed(d);
+const site = await h.serveSite();
+const browser = await h.launchBrowser();
+const results = { machine: machine(browser.version()) };
+try {
+  say(`tilescope web benchmark, ${results.machine.date}, commit ${results.machine.commit}`);
+  say(`machine: ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, load average ${results.machine.loadAverage} at the start; Chromium ${results.machine.chromium} headless (${results.machine.flags}); node ${results.machine.node}`);
+
+  const first = await firstPicture(browser, site.url);
+  results.firstPictureMs = first;
+  say(`1. page open to first picture (${LOADS} loads, ?preset=book-4x4, 1280x720): median ${fmt(median(first), 0)} ms, ` +
+      `min ${fmt(Math.min(...first), 0)}, max ${fmt(Math.max(...first), 0)}  [target <= 3000 ms: ${median(first) <= 3000 ? 'met' : 'NOT met'}]`);
+
+  const frames = await framesWhilePlaying(browser, site.url);
+  const p50 = percentile(frames.intervals, 0.5), p95 = percentile(frames.intervals, 0.95);
+  results.frames = { intervalsMs: frames.intervals, p50, p95, appReport: frames.report };
+  say(`2. playing the book's 4x4 (lesson tiling-and-phases, presenter, 1280x720), ${frames.intervals.length} frames: ` +
+      `rAF interval p50 ${fmt(p50, 2)} ms, p95 ${fmt(p95, 2)} ms (${fmt(1000 / p50, 0)} fps at p50)  [target p95 <= 16.7 ms: ${p95 <= 16.7 ? 'met' : 'NOT met'}]`);
+  say(`   the app's own frame report: ${frames.report}`);
+
+  const t = await tracing(browser, site.url);
+  results.tracing = t;
+  const ratio = median(t.page) / median(t.native);
+  say(`3. tracing tiled 64^3 T=16 (${t.events} events; the run's wall time from its trace file, median of ${RUNS}): ` +
+      `page ${fmt(median(t.page) * 1e3)} ms, native emulator ${fmt(median(t.native) * 1e3)} ms, ${fmt(ratio, 2)}x  [target <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'}]`);
+
+  const files = siteSize();
+  const raw = files.reduce((s, f) => s + f.bytes, 0), gz = files.reduce((s, f) => s + f.gzip, 0);
+  results.site = { files, bytes: raw, gzipBytes: gz };
+  say(`4. the site (${path.relative(h.REPO, h.SITE)}): ${fmt(raw / MB, 2)} MB, ${fmt(gz / MB, 2)} MB gzipped  [target <= 10 MB: ${gz <= 10 * MB ? 'met' : 'NOT met'}]`);
+  for (const f of files.slice(0, 6)) say(`   ${f.file}: ${fmt(f.bytes / MB, 2)} MB, ${fmt(f.gzip / MB, 2)} MB gzipped`);
+} finally {
+  await browser.close();
+  await site.close();
+}
+if (OUT) {
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(path.join(OUT, 'results.txt'), lines.join('\n') + '\n');
+  writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1) + '\n');
+  console.log(`wrote ${path.join(OUT, 'results.txt')} and results.json`);
+}
