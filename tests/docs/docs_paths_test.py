@@ -11,7 +11,9 @@ whose texts are records of what was true when they were written. Checked in each
     kernels/, tests/, ...), from the repository's root; a span with a wildcard or a brace
     ({a,b}) must match at least one file;
   - no mention of the design notes and folders that live beside the repository, not in it.
-A placeholder a guide invents for the reader (kernels/my_kernel.cuh) is named in PLACEHOLDERS.
+A placeholder a guide invents for the reader (kernels/my_kernel.cuh) is named in PLACEHOLDERS; a
+path git ignores (what a build or an install step makes, e.g. tests/web/node_modules/) is not
+looked for: a fresh clone has none.
 Exit 1 with every missing path as FILE:LINE: PATH."""
 import glob
 import os
@@ -40,6 +42,10 @@ def exists(root, path):
     return os.path.exists(os.path.join(root, path))
 
 
+def ignored(root, path):
+    return subprocess.run(["git", "-C", root, "check-ignore", "-q", path]).returncode == 0
+
+
 def problems_in(root, doc, tops):
     found = []
     folder = os.path.dirname(doc)
@@ -58,7 +64,7 @@ def problems_in(root, doc, tops):
                     word = word.strip(".,;:()'\"")
                     if not word.startswith(tops) or word in PLACEHOLDERS or "$" in word or "<" in word:
                         continue
-                    if not exists(root, word.rstrip("/")):
+                    if not exists(root, word.rstrip("/")) and not ignored(root, word):
                         found.append(f"{doc}:{number}: {word} does not exist")
     return found
 
