@@ -26,7 +26,7 @@ inline constexpr int kKernelCount = 0 TILESCOPE_KERNELS(TILESCOPE_KERNEL_COUNT);
 // How a kernel's block is shaped: T x T from the tile width, or bx x by as asked.
 enum class BlockShape : uint8_t { Tile, Free };
 
-// How the ladder sweep (app/core/timing_ladder.h) launches a rung: the tile width T and the
+// How the ladder sweep (app/core/timing/timing_ladder.h) launches a rung: the tile width T and the
 // block bx x by it asks for; 0 leaves a field to the kernel (a rung whose tiles and block are
 // fixed by its own code sets none of them).
 struct LadderLaunch {

@@ -16,7 +16,7 @@ struct Tiling {
   constexpr bool empty() const { return bm == 0 && bn == 0 && bk == 0 && tm == 0 && tn == 0; }
 };
 
-// Everything a launch needs, already validated by the core (app/core/launch_config.h).
+// Everything a launch needs, already validated by the core (app/core/run/launch_config.h).
 struct KernelLaunch {
   KernelId kernel = KernelId::Tiled;
   int j = 0, k = 0, l = 0;

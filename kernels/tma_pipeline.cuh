@@ -138,7 +138,7 @@ struct Facts : RegisterTileFamily {
       .ladderRung = 8,
       .rowsMultipleOf = 4,  // a tensor map's row stride is a multiple of 16 bytes (tensor_map_rules.h)
   };
-  // The H100's (bench/ladder_tuning/tma_proto.cu, see the README), then a teaching size.
+  // The H100's (bench/ladder_tuning/tma_proto2.cu, see the README), then a teaching size.
   static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};
   static constexpr int stages(const Tiling& t) { return t.bm >= 128 ? 4 : 3; }
   static int consumers(const Tiling& t) { return (t.bm / t.wm) * (t.bn / t.wn) * 32; }

@@ -1,6 +1,6 @@
 // Reads what a framebuffer shows and saves it as a PNG: call after the frame is rendered and
 // before the buffers are swapped (the back buffer still holds the frame then). The animation
-// export (app/ui/animation_export.h) reads its frames the same way, from the window or from an
+// export (app/ui/export/animation_export.h) reads its frames the same way, from the window or from an
 // offscreen target of a chosen size.
 #pragma once
 #include <string>

@@ -1,6 +1,6 @@
 // Puts a traced launch's slots into the canonical trace order on the GPU, so the host
 // receives the finished trace in one copy instead of decoding a gigabyte itself.
-// The order is the one app/core/trace.h defines (and decodeTrace computes on the CPU for
+// The order is the one app/core/trace/trace.h defines (and decodeTrace computes on the CPU for
 // the emulator): blocks y-major, barrier interval by barrier interval, threads in linear
 // order, program order. The gpu tests hold the two decoders to the same result.
 #pragma once

@@ -39,7 +39,7 @@ BENCHMARK(BM_TraceTiled_128_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceTiledBounds_100_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceNaive_64)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// What the app does off the UI thread when a slider moves (app/ui/run_worker.cpp): the
+// What the app does off the UI thread when a slider moves (app/ui/workers/run_worker.cpp): the
 // traced emulator run, the timeline cut and the analysis. Issue target: new picture within
 // 100 ms for sizes up to 64; this is the bulk of that latency.
 void sliderPipeline(benchmark::State& state, KernelId kernel, int size, int tile) {

@@ -78,7 +78,7 @@ TEST(CliSaveOpen, ACorruptFileIsRefusedWithItsName) {
 TEST(CliBugs, ListsTheGalleryAndEveryBugBehavesAsDescribed) {
   const CliResult list = runCli("bugs");
   EXPECT_EQ(list.exitCode, 0);
-  ASSERT_EQ(bugGallery().size(), 7u);  // the README's table (its ids: tests/core/bugs_test.cpp)
+  ASSERT_EQ(bugGallery().size(), 7u);  // the README's table (its ids: tests/core/teaching/bugs_test.cpp)
   for (const Bug& bug : bugGallery()) {
     SCOPED_TRACE(std::string(bug.id));
     EXPECT_NE(list.out.find(std::string(bug.id)), std::string::npos);

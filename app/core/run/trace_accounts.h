@@ -4,7 +4,7 @@
 // produced P would grade a kernel for work it did not do (a kernel that computed P through a
 // pointer the views never saw, then recorded decoy accesses; events rewritten after the fact).
 // This check holds for any honest run on either backend, built-in kernels included
-// (tests/core/trace_accounts_test.cpp): the lab grades nothing it does not pass.
+// (tests/core/run/trace_accounts_test.cpp): the lab grades nothing it does not pass.
 //   - every recorded read of M or N from global memory carries the value at its address;
 //   - every read of a shared slot carries a value a recorded write put into that slot in the
 //     same block (any write of the block: the canonical order may list a racing write after

@@ -11,7 +11,7 @@
 //                            spell them, comma-separated): the app brings each forward and the
 //                            presenter layout shows every one of them, even those it otherwise
 //                            leaves out (Counters, Occupancy). A page without it keeps the default.
-// and the script-mode commands that set up the view (app/ui/script.h, same spelling):
+// and the script-mode commands that set up the view (app/ui/script/script.h, same spelling):
 //   set kernel NAME | size N | dims J K L | tile T | block BX BY | seed S
 //   set granularity phase|interval|k | speed STEPS_PER_SECOND
 //   select block BX BY       seek phase P | seek start | seek end       step N

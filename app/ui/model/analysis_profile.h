@@ -1,6 +1,6 @@
 // The device profile the analysis panels share (Roofline, Occupancy): one choice in
 // AppState, changed only by the SetAnalysisProfile intent. GUI-free, so it is unit tested
-// without a display (tests/ui/analysis_profile_test.cpp).
+// without a display (tests/ui/model/analysis_profile_test.cpp).
 //
 // Default: the GPU's own profile ("device": SM limits from cudaGetDeviceProperties, ceilings
 // measured on it) when the CUDA backend is present, else h100. The panels show the note, so

@@ -112,7 +112,7 @@ struct LabShowSide { std::string tab; };     // "Launch" or "Exercises" forward;
 using LabIntent = std::variant<LabOpenFile, LabSaveFile, LabSetText, LabAppendLine, LabSetPathField, LabSetLaunch,
                                LabOpenExercise, LabRun, LabCheck, LabCancel, LabSelectExercise, LabBringBack, LabShowSide>;
 
-// ---- GUI-free helpers (lab_state.cpp), tested in tests/ui/lab_state_test.cpp ----
+// ---- GUI-free helpers (lab_state.cpp), tested in tests/ui/model/lab_state_test.cpp ----
 
 // The request the fields and the editor describe.
 lab::LabRequest labRequest(const LabState& s);

@@ -1,5 +1,5 @@
 // The arithmetic of a 2-D plot, with no ImGui in it so that it is unit tested on its own
-// (tests/ui/plot_math_test.cpp): axis ranges on linear and logarithmic scales, where the
+// (tests/ui/model/plot_math_test.cpp): axis ranges on linear and logarithmic scales, where the
 // ticks go and which of them carry a label, how numbers are written, and which data point is
 // nearest the pointer. plot_widget.* draws with it.
 #pragma once

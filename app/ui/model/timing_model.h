@@ -1,5 +1,5 @@
 // What the timing panel shows, computed from a TimingReport with no ImGui in it (unit tested
-// in tests/ui/timing_model_test.cpp): the sweeps a user can start, the plot's series (one per
+// in tests/ui/model/timing_model_test.cpp): the sweeps a user can start, the plot's series (one per
 // kernel and tile width or block shape, verified results only), the lecture's block-shape
 // table, and how results of successive live sweeps accumulate.
 #pragma once

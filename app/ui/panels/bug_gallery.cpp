@@ -1,4 +1,4 @@
-// Bug gallery: the mistakes of the teaching material (app/core/bugs.h), each one click from
+// Bug gallery: the mistakes of the teaching material (app/core/teaching/bugs.h), each one click from
 // its buggy launch and one click from its fix. When the run on screen is a gallery launch,
 // the panel lists its measured symptoms: wrong P cells with expected and actual values,
 // out-of-bounds loads, barriers per thread and the stale shared reads. The run worker

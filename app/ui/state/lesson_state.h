@@ -1,5 +1,5 @@
 // The guided lesson the app is showing, if any: which lesson, which page, and the page's
-// script-mode lines still to run. Lessons are data (assets/lessons, app/core/lesson.h); a
+// script-mode lines still to run. Lessons are data (assets/lessons, app/core/teaching/lesson.h); a
 // page's commands go through a ScriptRunner of their own, so they take the same intents as
 // the UI and scripts, and the user can still change anything by hand on every page.
 #pragma once

@@ -1,4 +1,4 @@
-// Replay: a trace file (tilescope-cli save, app/core/trace_file.h) shown in the app like a
+// Replay: a trace file (tilescope-cli save, app/core/files/trace_file.h) shown in the app like a
 // fresh run, so a trace captured on a GPU machine animates on a laptop without one.
 // `tilescope --open FILE`, the script command `open FILE` and the Controls panel's "Open
 // trace file" field all push one intent, OpenTraceFile; RunWorker reads the file off the UI

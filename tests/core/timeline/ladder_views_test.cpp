@@ -1,4 +1,4 @@
-// What the app's views take from a ladder rung's trace (app/core/block_geometry.h and the
+// What the app's views take from a ladder rung's trace (app/core/timeline/block_geometry.h and the
 // timeline's counters), checked against hand counts of the matrix product and the tilings,
 // never against what the code under test produced.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// One thread's life from the trace (app/core/thread_life.h) against the book's fig. 5.8,
+// One thread's life from the trace (app/core/timeline/thread_life.h) against the book's fig. 5.8,
 // which tabulates the 4x4, T = 2 example of fig. 5.9 for the four threads of block (0,0),
 // written out here by hand from the figure.
 #include <gtest/gtest.h>

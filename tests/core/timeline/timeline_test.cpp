@@ -1,4 +1,4 @@
-// The timeline's contract (app/core/timeline.h), on the book's examples: how a trace is cut
+// The timeline's contract (app/core/timeline/timeline.h), on the book's examples: how a trace is cut
 // into steps, what the cursor means, and what the panels read at a cursor.
 #include <gtest/gtest.h>
 

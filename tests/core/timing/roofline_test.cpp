@@ -1,4 +1,4 @@
-// Where a timed kernel sits on the roofline (app/core/roofline.h). The intensities are the
+// Where a timed kernel sits on the roofline (app/core/timing/roofline.h). The intensities are the
 // chapter's (ch. 5.1-5.4): the naive kernel does 2 FLOPs per 8 loaded bytes, 0.25 OP/B, for
 // any block shape; fig. 5.9 loads each element once per T threads that use it, T/4 OP/B. The
 // roofs are the chapter's A100 (1555 GB/s, 19,500 GFLOPS): 389 GFLOPS at 0.25 OP/B.

@@ -1,4 +1,4 @@
-// The ladder (app/core/timing_ladder.h): which cases a ladder sweep times, and the percentage
+// The ladder (app/core/timing/timing_ladder.h): which cases a ladder sweep times, and the percentage
 // of cuBLAS, held to tests/fixtures/timings/ladder-fixture.csv, a hand-written FIXTURE of
 // invented round numbers (not a measurement) whose percentages are obvious: tiled T = 32 at
 // 500 of cuBLAS's 1000 GFLOP/s is 50 %. No GPU needed.

@@ -1,4 +1,4 @@
-// The Lab tab's GUI-free model (app/ui/lab_state.h): the request the fields describe, the
+// The Lab tab's GUI-free model (app/ui/model/lab_state.h): the request the fields describe, the
 // settings a file's `// lab:` lines give, the #defines and further parameters read from the
 // text, and the autosave that keeps unsaved work through a crash. Expected values are read
 // off the files and the book's fig. 5.9 example by hand.

@@ -1,4 +1,4 @@
-// The plot widget's arithmetic (app/ui/plot_math.h): where values land on log and linear
+// The plot widget's arithmetic (app/ui/model/plot_math.h): where values land on log and linear
 // axes, which ticks carry labels, how numbers read, and which point the pointer picks.
 #include "ui/model/plot_math.h"
 

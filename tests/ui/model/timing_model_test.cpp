@@ -1,4 +1,4 @@
-// What the Timing panel shows (app/ui/timing_model.h), from the recorded H100 results the app
+// What the Timing panel shows (app/ui/model/timing_model.h), from the recorded H100 results the app
 // falls back to without a GPU and from hand-made reports: only verified results are plotted,
 // series keep the lecture's grouping, the block-shape table follows the lecture's order, and
 // live sweeps accumulate.

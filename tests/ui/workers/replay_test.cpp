@@ -1,4 +1,4 @@
-// Replaying a trace file in the app (app/ui/replay.h) through the same path the UI, script
+// Replaying a trace file in the app (app/ui/workers/replay.h) through the same path the UI, script
 // mode and --open use: the OpenTraceFile intent, RunWorker off the calling thread, collectRun.
 // What it guarantees: the picture is the file's run (its device, its result, even a wrong
 // one), not a run made here; the controls take the file's config, so changing one starts a

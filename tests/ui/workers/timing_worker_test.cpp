@@ -1,4 +1,4 @@
-// The Timing panel's worker thread (app/ui/timing_worker.h) with a fake engine, so it runs
+// The Timing panel's worker thread (app/ui/workers/timing_worker.h) with a fake engine, so it runs
 // without a GPU: start-up finds the engine or says why not and loads the recorded results;
 // sweeps run off the calling thread and fill the live report case by case; Cancel stops
 // between cases; failed cases are kept but never plotted; intents reach the worker.
