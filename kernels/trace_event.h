@@ -29,8 +29,13 @@ enum class Op : uint8_t {
   MbarrierInit = 9,
   MbarrierArrive = 10,
   MbarrierWait = 11,
+  // A read / write of the kernel's global workspace (rung 9's partial sums and arrival
+  // counters; any global array beside M, N and P): globalRow 0, globalCol the element's index
+  // in its array, always kInBounds. Never a load of M or a store of P.
+  LoadW = 12,
+  StoreW = 13,
 };
-inline constexpr int kOpCount = 12;
+inline constexpr int kOpCount = 14;
 
 enum EventFlags : uint8_t {
   kInBounds = 1u << 0,  // the (row, col) it touched lies inside its matrix

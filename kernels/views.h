@@ -113,6 +113,13 @@ class Recorder {
   HOST_DEVICE void global(MatrixRole role, bool write, long long index, const float* values, int width, int line) {
     Event* e = next();
     if (!e) return;
+    if (role == MatrixRole::Other) {  // the workspace: an array of its own, never staged into shared memory
+      fill(*e, write ? Op::StoreW : Op::LoadW, line, values[0]);
+      e->globalRow = 0;
+      e->globalCol = int32_t(index);
+      e->flags = uint8_t(kInBounds | (width == 4 ? kWide : 0));
+      return;
+    }
     const int cols = sink_.colsOf(role) > 0 ? sink_.colsOf(role) : 1, rows = sink_.rowsOf(role);
     const long long row = floorDiv(index, cols);
     fill(*e, write ? Op::StoreP : (role == MatrixRole::N ? Op::LoadN : Op::LoadM), line, values[0]);

@@ -81,7 +81,9 @@ std::string at(const Event& e) {
 // slots it was found in (the emulator's slots are per thread), or -1 (the GPU's trace comes
 // decoded, in canonical order).
 std::string misfit(const Event& e, const RunnerRequest& q, int64_t owner) {
-  if (e.op < Op::LoadM || e.op > Op::StoreP) return "an operation no lab kernel records (" + std::to_string(int(e.op)) + ")";
+  const bool workspace = e.op == Op::LoadW || e.op == Op::StoreW;  // a global array beside M, N and P
+  if (!workspace && (e.op < Op::LoadM || e.op > Op::StoreP))
+    return "an operation no lab kernel records (" + std::to_string(int(e.op)) + ")";
   if (e.blockX >= q.grid.x || e.blockY >= q.grid.y || e.threadX >= q.block.x || e.threadY >= q.block.y)
     return at(e) + " is outside the launch's " + std::to_string(q.grid.x) + "x" + std::to_string(q.grid.y) +
            " blocks of " + std::to_string(q.block.x) + "x" + std::to_string(q.block.y) + " threads";
@@ -92,6 +94,9 @@ std::string misfit(const Event& e, const RunnerRequest& q, int64_t owner) {
       return at(e) + " was recorded in the slots of another thread";
   }
   if (e.sharedRow < -1 || e.sharedCol < -1) return "a shared slot before the array's start";
+  if (workspace && (e.globalRow != 0 || e.globalCol < 0 || e.sharedRow != -1 || !(e.flags & kInBounds)))
+    return "a global array's element (" + std::to_string(e.globalRow) + "," + std::to_string(e.globalCol) +
+           ") other than (0, its index)";
   // An element of M, N or P said to be inside its matrix (a fill of a shared slot names none;
   // a float4 or a staged part of one may reach three past its column).
   const bool global = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP;

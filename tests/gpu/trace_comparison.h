@@ -90,10 +90,10 @@ inline Comparison compareTraces(const Trace& emu, const Trace& gpu, bool race) {
     const int thread = linearThread(a, L.blockX);
     const int now = interval[thread];
     bool undefined = false;
-    // Stream-k loads nothing from M or N itself (the copy engine does): its global reads are
-    // of its workspace, partial sums the GPU computed with FMAs, compared as sums are.
-    const bool workspaceRead = L.kernel == KernelId::StreamK && (a.op == Op::LoadM || a.op == Op::LoadN);
-    if (workspaceRead) {
+    // Stream-k's workspace: partial sums the GPU computed with FMAs (and arrival counts),
+    // read and written, compared as sums are.
+    const bool workspace = a.op == Op::LoadW || a.op == Op::StoreW;
+    if (workspace) {
     } else if (a.op == Op::LoadM || a.op == Op::LoadN) {
       undefined = loadOutsideAllocation(a, L);
       if (a.sharedRow >= 0) {
@@ -122,7 +122,7 @@ inline Comparison compareTraces(const Trace& emu, const Trace& gpu, bool race) {
     if (a.op != Op::Barrier) same = same && a.globalRow == b.globalRow && a.globalCol == b.globalCol;
     if (same && !undefined && a.op != Op::Barrier) {
       if (std::isnan(a.value) || std::isnan(b.value)) same = std::isnan(a.value) && std::isnan(b.value);
-      else if (a.op == Op::StoreP || workspaceRead)
+      else if (a.op == Op::StoreP || workspace)
         same = std::fabs(double(a.value) - b.value) <= tolerance * std::max(1.0, std::fabs(double(a.value)));
       else same = a.value == b.value;
     }

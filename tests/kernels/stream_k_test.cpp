@@ -6,9 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string_view>
 
+#include "core/analysis/coalescing.h"
+#include "core/analysis/traffic.h"
+#include "core/run/bounds_report.h"
 #include "core/run/run.h"
+#include "core/run/trace_accounts.h"
 #include "core/run/stream_k_plan.h"
 #include "core/trace/trace.h"
 #include "kernels/kernel_sources.h"
@@ -107,6 +112,59 @@ TEST(StreamK, TraceHasEachPartialArrivalAndWaitByHandCount) {
   EXPECT_EQ((atLine[arrive]), (std::map<int, int>{{0, 128}, {1, 128}}));
   EXPECT_EQ((atLine[wait]), (std::map<int, int>{{1, 128}, {2, 128}}));
   EXPECT_EQ((atLine[partialRead]), (std::map<int, int>{{1, 4 * 128}, {2, 4 * 128}}));
+}
+
+// The same split grid: the workspace is an array of its own (load_w, store_w), not M or P.
+// Block 0 leaves its partial (4 float4 per consumer, slot 0: elements 0..2047) and counts in on
+// tile 0 (counter 0); block 1 leaves its own (slot 1: 2048..4095) on tile 1, then reads slot 0
+// and waits on counter 0; block 2 reads slot 1 and waits on counter 1.
+TEST(StreamK, WorkspaceAccessesAreNeitherMNorPAndTheTraceAccountsForP) {
+  const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 3, freshSeed()), true);
+  ASSERT_TRUE(run.trace);
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  std::map<int, std::set<int>> written, read;      // block -> partial elements (float4s)
+  std::map<int, std::set<int>> arrived, waited;    // block -> counters
+  int threadLoads = 0;
+  for (const Event& e : run.trace->events) {
+    threadLoads += e.op == Op::LoadM || e.op == Op::LoadN;
+    if (e.op != Op::LoadW && e.op != Op::StoreW) continue;
+    EXPECT_EQ(e.globalRow, 0);
+    EXPECT_TRUE(inBounds(e));
+    EXPECT_EQ(e.sharedRow, -1) << "a workspace read goes into registers, never a tile";
+    auto& partials = e.op == Op::StoreW ? written : read;
+    auto& counters = e.op == Op::StoreW ? arrived : waited;
+    if (e.flags & kWide)
+      for (int i = 0; i < 4; ++i) EXPECT_TRUE(partials[e.blockX].insert(e.globalCol + i).second);
+    else counters[e.blockX].insert(e.globalCol);
+  }
+  EXPECT_EQ(threadLoads, 0) << "the copy engine loads the tiles; no thread loads M or N";
+  auto range = [](int from, int to) {
+    std::set<int> s;
+    for (int i = from; i < to; ++i) s.insert(i);
+    return s;
+  };
+  EXPECT_EQ(written, (std::map<int, std::set<int>>{{0, range(0, 2048)}, {1, range(2048, 4096)}}));
+  EXPECT_EQ(read, (std::map<int, std::set<int>>{{1, range(0, 2048)}, {2, range(2048, 4096)}}));
+  EXPECT_EQ(arrived, (std::map<int, std::set<int>>{{0, {0}}, {1, {1}}}));
+  EXPECT_EQ(waited, (std::map<int, std::set<int>>{{1, {0}}, {2, {1}}}));
+
+  EXPECT_TRUE(findBoundsViolations(*run.trace).empty());
+  // No thread's request is of M or N; the bytes read are the copies': M once (37 x 32 floats),
+  // N once per tile row (2 x 32 x 24); the bytes stored are P's (37 x 24).
+  const CoalescingReport coalescing = analyzeCoalescing(*run.trace);
+  EXPECT_EQ(coalescing.loadsM.requests, 0u);
+  EXPECT_EQ(coalescing.loadsN.requests, 0u);
+  EXPECT_EQ(coalescing.loads.requests, 0u);
+  EXPECT_EQ(coalescing.stores.bytesUsed, uint64_t(37 * 24) * 4) << "each element of P stored once, nothing else";
+  const Traffic traffic = measureTraffic(*run.trace, coalescing);
+  EXPECT_EQ(traffic.loadBytes, uint64_t(37 * 32 + 2 * 32 * 24) * 4);
+  EXPECT_EQ(traffic.storeBytes, uint64_t(37 * 24) * 4);
+
+  // Every P element is accounted for by its store. A thread that touched the workspace has its
+  // products skipped (trace_accounts.h: its sum went to, or came from, another block's thread).
+  const TraceAccounting a = accountForP(*run.trace, run.m, run.n, run.p);
+  EXPECT_FALSE(a.problem) << *a.problem;
+  EXPECT_GT(a.threadsSkipped, 0);
 }
 
 // One block per tile (no grid asked): no tile is split, nothing goes through the workspace.

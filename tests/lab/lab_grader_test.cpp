@@ -90,6 +90,19 @@ TEST(LabReturnedTrace, AnElementSaidInBoundsOutsideItsMatrixIsRefused) {
   EXPECT_FALSE(lab::checkReturnedEvents(r, q));
 }
 
+TEST(LabReturnedTrace, AWorkspaceAccessIsAcceptedAtRowZeroOnly) {
+  // A global array beside M, N and P (MatrixRole::Other): element 17, past M's 16.
+  const auto q = smallLaunch();
+  auto r = responseWithEvents(q);
+  r.slots[10].op = Op::LoadW;
+  r.slots[10].globalRow = 0, r.slots[10].globalCol = 17;
+  EXPECT_TRUE(lab::checkReturnedEvents(r, q));
+  r.slots[10].op = Op::StoreW;
+  EXPECT_TRUE(lab::checkReturnedEvents(r, q));
+  r.slots[10].globalRow = 1;
+  EXPECT_FALSE(lab::checkReturnedEvents(r, q));
+}
+
 TEST(LabReturnedTrace, AResponseOverItsPredictionIsRefusedUnread) {
   const fs::path file = testing::testTempPath("_response");
   {

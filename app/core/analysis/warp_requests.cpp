@@ -91,6 +91,8 @@ std::string requestArray(Op op, MemorySpace space) {
     case Op::LoadN:
     case Op::ReadN: return shared ? "Nds" : "N";
     case Op::StoreP: return "P";
+    case Op::LoadW:
+    case Op::StoreW: return "workspace";
     default: return "?";
   }
 }

@@ -51,6 +51,8 @@ void addEvent(WarpInterval& w, const Event& e, uint64_t pos) {
       w.barrierPos = std::max(w.barrierPos, pos);
       w.barrierClock = std::max(w.barrierClock, barrierClock(e));
       break;
+    case Op::LoadW:  // the workspace (rung 9's fix-up): neither loads of M or N nor stores of P
+    case Op::StoreW:
     case Op::None: break;
   }
   const bool touchesAnElement = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::ReadM ||

@@ -281,7 +281,7 @@ std::optional<Error> Decoder::checkShapes() {
     };
     const bool opOk = e.op != Op::None && uint8_t(e.op) < kOpCount;
     if (!opOk || e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY ||
-        (e.flags & ~uint8_t(kInBounds | kZeroFill)) != 0)
+        (e.flags & ~uint8_t(kInBounds | kZeroFill | kWide | kStagedRead | kStagedWrite)) != 0)
       return reject("op, block, thread or flags");
     if (e.phase < 0 || e.phase >= std::max(plan->phases, 1) || e.k < -1 || e.k >= kSteps) return reject("phase or k");
     // Rung 8's copy engine: a copy names its box's origin and first slot, an mbarrier step
@@ -293,6 +293,12 @@ std::optional<Error> Decoder::checkShapes() {
     }
     if (e.op == Op::MbarrierInit || e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait) {
       if (e.sharedRow < 0 || e.sharedCol < 0 || e.sharedCol >= kMaxSharedArrays) return reject("mbarrier");
+      continue;
+    }
+    // The workspace: element globalCol of an array beside M, N and P, always in bounds.
+    if (e.op == Op::LoadW || e.op == Op::StoreW) {
+      if (e.globalRow != 0 || e.globalCol < 0 || !inBounds(e) || zeroFilled(e)) return reject("workspace element");
+      if (e.sharedRow != -1 || e.sharedCol != -1) return reject("shared slot");
       continue;
     }
     // Views index matrices and tiles with these: a file must not be able to point them

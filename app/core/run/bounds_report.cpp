@@ -29,6 +29,8 @@ std::vector<BoundsViolation> findBoundsViolations(const Trace& trace) {
       case Op::LoadM: v.matrix = 'M', v.rows = L.j, v.cols = L.k; break;
       case Op::LoadN: v.matrix = 'N', v.rows = L.k, v.cols = L.l; break;
       case Op::StoreP: v.matrix = 'P', v.rows = L.j, v.cols = L.l; break;
+      case Op::LoadW:  // the workspace is always in bounds: its index is the element's own
+      case Op::StoreW:
       default: continue;
     }
     v.linearIndex = long(e.globalRow) * v.cols + e.globalCol;

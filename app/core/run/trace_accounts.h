@@ -14,6 +14,9 @@
 //     within the verification's tolerance (a thread computing several elements by an outer
 //     product sums to their sum);
 //   - every element of P that holds a number was written by a recorded store of that number.
+// Reads and writes of a kernel's workspace (rung 9's partial sums and arrival counters) carry
+// no element of M, N or P: no rule checks their values, and a thread that made one has its
+// products skipped (part of its sum went to, or came from, another block's thread).
 #pragma once
 #include <optional>
 #include <string>
@@ -29,7 +32,7 @@ struct TraceAccounting {
   long threadsChecked = 0;  // threads whose products were compared with what they stored
   // Threads whose products could not be valued from the trace alone (a 128-bit read of a slot
   // a tensor-map copy filled, a 128-bit read of M spanning four k steps, a kernel that reads
-  // P back); their loads and reads were still checked.
+  // P back, a thread that read or wrote the workspace); their loads and reads were still checked.
   long threadsSkipped = 0;
 };
 

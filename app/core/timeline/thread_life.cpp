@@ -104,6 +104,8 @@ ThreadLife threadLife(const Timeline& t, const BlockTimeline& block, int thread)
           entry.value = e.value;
           life.stores.push_back(entry);
           break;
+        case Op::LoadW:  // the workspace's partial sums and counters: not the dot product's operands
+        case Op::StoreW:
         default: break;
       }
     }

@@ -71,6 +71,7 @@ ThreadState activityOf(const Event& e) {
     case Op::ReadN: return ThreadState::Computing;
     case Op::Barrier: return ThreadState::Waiting;
     case Op::StoreP: return ThreadState::Stored;
+    case Op::LoadW: return ThreadState::Loading;  // reads another block's partial sums from global memory
     default: return ThreadState::Idle;
   }
 }
@@ -100,6 +101,8 @@ void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
     case Op::ReadM:
     case Op::ReadN: n[kSharedReads] += width; break;
     case Op::StoreP: n[kStores] += width; break;
+    case Op::LoadW:  // the workspace: neither loads of M or N nor stores of P
+    case Op::StoreW:
     default: break;
   }
 }

@@ -37,6 +37,8 @@ std::optional<uint64_t> globalAddress(const Event& e, const GlobalLayout& g) {
       return g.baseN + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
     case Op::StoreP:
       return g.baseP + (uint64_t(e.globalRow) * g.l + uint64_t(e.globalCol)) * kElementBytes;
+    case Op::LoadW:  // the workspace lies beside M, N and P: none of their traffic
+    case Op::StoreW:
     default:
       return std::nullopt;
   }

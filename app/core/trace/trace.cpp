@@ -21,6 +21,8 @@ std::string_view opName(Op op) {
     case Op::MbarrierInit: return "mbarrier_init";
     case Op::MbarrierArrive: return "mbarrier_arrive";
     case Op::MbarrierWait: return "mbarrier_wait";
+    case Op::LoadW: return "load_w";
+    case Op::StoreW: return "store_w";
     case Op::None: break;
   }
   return "none";

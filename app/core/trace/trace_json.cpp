@@ -27,6 +27,14 @@ void writeEventJson(JsonWriter& json, const Event& e, unsigned blockX) {
       json.key("src").null();
       json.key("dst").pairOrNull(e.globalRow, e.globalCol);
       break;
+    case Op::LoadW:  // the workspace: (0, the element's index)
+      json.key("src").pairOrNull(e.globalRow, e.globalCol);
+      json.key("dst").null();
+      break;
+    case Op::StoreW:
+      json.key("src").null();
+      json.key("dst").pairOrNull(e.globalRow, e.globalCol);
+      break;
     default:
       json.key("src").null();
       json.key("dst").null();

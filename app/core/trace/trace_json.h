@@ -4,7 +4,8 @@
 //             "zero_fill","line","value"}]}
 // src and dst are [row, col] of a matrix element or a shared-tile slot, as the op implies:
 //   load_m/load_n: src = element of M/N, dst = Mds/Nds slot (null for naive's direct reads)
-//   read_m/read_n: src = Mds/Nds slot;  store_p: dst = element of P;  barrier: both null.
+//   read_m/read_n: src = Mds/Nds slot;  store_p: dst = element of P;  barrier: both null;
+//   load_w/store_w (rung 9's workspace): src/dst = [0, the element's index in its array].
 #pragma once
 #include <ostream>
 

@@ -59,6 +59,11 @@ std::string describeEvent(const Event& e) {
       what = "stored P" + element(e.globalRow, e.globalCol, e) + " = " + value + ((e.flags & kWide) ? " (one 128-bit store)" : "") +
              (outside ? " OUT OF BOUNDS" : "");
       break;
+    case Op::LoadW:
+    case Op::StoreW:  // the workspace: an array beside M, N and P, named by the element's index
+      what = std::string(e.op == Op::LoadW ? "read" : "wrote") + " the workspace element " + columns(e.globalCol, e) +
+             " = " + value + ((e.flags & kWide) ? " (one 128-bit access; the first value)" : "");
+      break;
     default: what = "?"; break;
   }
   std::string where = " (";

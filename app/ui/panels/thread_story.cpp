@@ -306,6 +306,31 @@ bool loadShadingOn(const AppState& state) {
   return std::max({L.j, L.k, L.l}) > 16;
 }
 
+// Rung 9's fix-up in words: "reads the workspace element 40..43 and 296..299", "writes the
+// workspace element 7"; past two accesses, how many more.
+std::string workspaceWords(const std::vector<const Event*>& events) {
+  std::string words;
+  int said = 0, more = 0;
+  Op last = Op::None;
+  for (const Event* e : events) {
+    if (e->op != Op::LoadW && e->op != Op::StoreW) continue;
+    if (said == 2) {
+      ++more;
+      continue;
+    }
+    const int width = eventWidth(e->flags);
+    const std::string index =
+        std::to_string(e->globalCol) + (width > 1 ? ".." + std::to_string(e->globalCol + width - 1) : "");
+    if (e->op == last) words += " and " + index;
+    else words += std::string(words.empty() ? "" : " and ") + (e->op == Op::LoadW ? "reads" : "writes") +
+                  " the workspace element " + index;
+    last = e->op;
+    ++said;
+  }
+  if (more > 0) words += " and " + std::to_string(more) + " more";
+  return words;
+}
+
 std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
@@ -347,6 +372,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         verb = first;
         parts += (parts.empty() ? "" : " and ") + words;
       }
+      if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
       if (parts.empty()) return prefix + who + " loads nothing in this step";
       return prefix + who + " " + parts + others;
     }
@@ -395,6 +421,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       break;
     case StepKind::Mixed: break;
   }
+  if (std::string w = workspaceWords(mine); !w.empty()) return prefix + who + " " + w + others;
   return prefix + t.stepLabel(c.step);
 }
 

@@ -93,6 +93,33 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{tiledConfig(KernelId::TiledBounds, {40, 40, 40}, 8, 1), false},  // no trace
                       std::pair{rect(4, 2), true}));
 
+// A ladder trace (128-bit and staged accesses: rung 9 at one block per tile) opens again, and
+// the reader holds a workspace access (load_w, store_w) to element (0, its index). (A file does
+// not keep a persistent grid's block count yet, so a split grid's trace cannot be saved.)
+TEST(TraceFile, ALadderTraceRoundTripsAndWorkspaceEventsAreCheckedAtRowZero) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  const tilescope::Run run = runEmulated(c, true);
+  ASSERT_TRUE(run.trace);
+  auto back = decodeRun(encodeRun(run), "memory");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expectSameRun(run, back->run);
+
+  tilescope::Run forged = run;
+  Event* store = nullptr;
+  for (Event& e : forged.trace->events)
+    if (e.op == Op::StoreP && !store) store = &e;
+  ASSERT_TRUE(store);
+  store->op = Op::StoreW;  // element 100 of a workspace
+  store->globalRow = 0, store->globalCol = 100;
+  auto accepted = decodeRun(encodeRun(forged), "forged.tstrace");
+  EXPECT_TRUE(accepted.ok()) << accepted.error().message;
+  store->globalRow = 1;
+  auto refused = decodeRun(encodeRun(forged), "forged.tstrace");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("workspace element"), std::string::npos) << refused.error().message;
+}
+
 TEST(TraceFile, SavesAndLoadsThroughTheFileSystem) {
   const tilescope::Run run = runEmulated(tiledConfig(KernelId::TiledNoSecondSync, {4, 4, 4}, 2, freshSeed()), true);
   const std::string path = ::testing::TempDir() + "teaching_save_load.tstrace";
