@@ -294,8 +294,11 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
     hazardsCapped = search.capped;
   }
   judge(o, r, run.verification);
-  if (run.trace) {
-    // Nothing is graded from a trace that does not describe what computed P (a forged one).
+  // Nothing is graded from a trace that does not describe what computed P (a forged one). The
+  // question is asked of a verified result only: a result that is already wrong fails as it is
+  // and keeps its hint (an integer accumulator's truncated sums are the student's bug, and
+  // their recorded products do not add up to P either).
+  if (run.trace && o.verdict == LabVerdict::Verified) {
     if (auto problem = accountForP(*run.trace, run.m, run.n, run.p, !gpu).problem) {
       o.verdict = LabVerdict::WrongResult;
       o.summary = *problem + " (the run is not graded)";
