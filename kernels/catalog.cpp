@@ -1,15 +1,15 @@
 // The catalog: every kernel's facts, collected from the kernel files through the list in
 // kernel_list.h. The kernels are compiled here only to read their Facts (nothing is
 // instantiated), under the emulator's surface like in run_on_emulator.cpp.
-#include "catalog.h"
+#include "kernels/catalog.h"
 
-#include "kernel_facts.h"
-#include "traced_surface.h"
-#include "arrivals_traced.h"  // after the surface: rung 9's counters over views
+#include "kernels/kernel_facts.h"
+#include "kernels/trace/traced_surface.h"
+#include "kernels/trace/arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::facts {
 #include "kernels_gen/all_traced.h"
-#include "visit_kernel.h"
+#include "kernels/visit_kernel.h"
 }  // namespace tilescope::facts
 
 namespace tilescope {

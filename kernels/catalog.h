@@ -9,17 +9,17 @@
 #include <string>
 #include <string_view>
 
-#include "kernel_list.h"
-#include "trace_sink.h"
+#include "kernels/kernel_list.h"
+#include "kernels/trace/trace_sink.h"
 
 namespace tilescope {
 
 enum class KernelId : uint8_t {
-#define TILESCOPE_KERNEL_ID(id, file) id,
+#define TILESCOPE_KERNEL_ID(id, room, file) id,
   TILESCOPE_KERNELS(TILESCOPE_KERNEL_ID)
 #undef TILESCOPE_KERNEL_ID
 };
-#define TILESCOPE_KERNEL_COUNT(id, file) +1
+#define TILESCOPE_KERNEL_COUNT(id, room, file) +1
 inline constexpr int kKernelCount = 0 TILESCOPE_KERNELS(TILESCOPE_KERNEL_COUNT);
 #undef TILESCOPE_KERNEL_COUNT
 
@@ -59,7 +59,7 @@ struct KernelInfo {
   // row stride T + pad of its transposed N tile (launch_config.h checks the range).
   bool takesPad = false;
   // k and l (the row lengths of M and N, and so of P) must be multiples of this: a tensor map's
-  // row stride is a multiple of 16 bytes (kernels/tensor_map_rules.h). 1: any.
+  // row stride is a multiple of 16 bytes (kernels/ladder/tensor_map_rules.h). 1: any.
   int rowsMultipleOf = 1;
   // A race without a barrier: correct only where the emulator's order happens to be safe, so
   // "every correct kernel verifies" leaves it out (a bug's fixedTwin says the same for bugs).
@@ -113,7 +113,7 @@ struct KernelLaunch;
 // `L` holds the kernel, j, k, l, the tile width or the asked block, and the pad.
 LaunchShape kernelLaunchShape(const KernelLaunch& L);
 SharedTileLayout kernelSharedTiles(const KernelLaunch& L);
-// Per shared array, in declaration order: the recorder's facts (kernels/trace_sink.h).
+// Per shared array, in declaration order: the recorder's facts (kernels/trace/trace_sink.h).
 std::array<SharedArrayFacts, kMaxSharedArrays> kernelSharedArrays(const KernelLaunch& L);
 
 // The sink a traced launch of L writes into: the slots, and what L's facts say of its arrays.

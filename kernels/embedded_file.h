@@ -5,7 +5,7 @@
 namespace tilescope {
 
 struct EmbeddedFile {
-  std::string_view path;  // relative to the repository root: "kernels/tiled.cuh"
+  std::string_view path;  // relative to the repository root: "kernels/book/tiled.cuh"
   std::string_view text;
 };
 

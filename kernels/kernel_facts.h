@@ -10,9 +10,9 @@
 #include <string>
 #include <utility>
 
-#include "catalog.h"
-#include "ceil_div.h"
-#include "launch_params.h"
+#include "kernels/catalog.h"
+#include "kernels/ceil_div.h"
+#include "kernels/launch_params.h"
 
 namespace tilescope {
 

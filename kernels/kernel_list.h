@@ -1,4 +1,6 @@
-// The kernel list: one line per kernel, X(KernelId, file under kernels/ without .cuh).
+// The kernel list: one line per kernel, X(KernelId, room, file): the kernel is
+// kernels/room/file.cuh (rooms: book, the chapter's kernels; bugs, the bug gallery; ladder,
+// the rungs after the chapter).
 // A kernel is its file (the kernel as the book would print it, then its facts) plus its
 // line here. The order gives each KernelId its value, which trace files store: append only.
 // CMake reads this list too (kernels/CMakeLists.txt), to rewrite and embed the files.
@@ -6,24 +8,24 @@
 
 // clang-format off
 #define TILESCOPE_KERNELS(X)              \
-  X(Naive, naive)                         \
-  X(Tiled, tiled)                         \
-  X(TiledBounds, tiled_bounds)            \
-  X(TiledDynamic, tiled_dynamic)          \
-  X(TiledNoFirstSync, tiled_no_first_sync) \
-  X(TiledNoSecondSync, tiled_no_second_sync) \
-  X(TiledTransposed, tiled_transposed)    \
-  X(TiledRect, tiled_rect)                \
-  X(BugKTypo, bug_k_typo)                 \
-  X(BugSyncInK, bug_sync_in_k)            \
-  X(BugRectIndex, bug_rect_index)         \
-  X(BugSquareGrid, bug_square_grid)       \
-  X(Coarsened, coarsened)                 \
-  X(RegisterTile1d, register_tile_1d)     \
-  X(RegisterTile2d, register_tile_2d)     \
-  X(Vectorized, vectorized)               \
-  X(WarpTile, warptile)                   \
-  X(DoubleBuffered, double_buffered)      \
-  X(TmaPipeline, tma_pipeline)            \
-  X(StreamK, stream_k)
+  X(Naive, book, naive)                         \
+  X(Tiled, book, tiled)                         \
+  X(TiledBounds, book, tiled_bounds)            \
+  X(TiledDynamic, book, tiled_dynamic)          \
+  X(TiledNoFirstSync, bugs, tiled_no_first_sync) \
+  X(TiledNoSecondSync, bugs, tiled_no_second_sync) \
+  X(TiledTransposed, book, tiled_transposed)    \
+  X(TiledRect, book, tiled_rect)                \
+  X(BugKTypo, bugs, bug_k_typo)                 \
+  X(BugSyncInK, bugs, bug_sync_in_k)            \
+  X(BugRectIndex, bugs, bug_rect_index)         \
+  X(BugSquareGrid, bugs, bug_square_grid)       \
+  X(Coarsened, book, coarsened)                 \
+  X(RegisterTile1d, ladder, register_tile_1d)     \
+  X(RegisterTile2d, ladder, register_tile_2d)     \
+  X(Vectorized, ladder, vectorized)               \
+  X(WarpTile, ladder, warptile)                   \
+  X(DoubleBuffered, ladder, double_buffered)      \
+  X(TmaPipeline, ladder, tma_pipeline)            \
+  X(StreamK, ladder, stream_k)
 // clang-format on

@@ -1,4 +1,4 @@
-#include "kernel_sources.h"
+#include "kernels/kernel_sources.h"
 
 #include <string>
 

@@ -5,14 +5,14 @@
 #include <span>
 #include <string_view>
 
-#include "catalog.h"
-#include "embedded_file.h"
+#include "kernels/catalog.h"
+#include "kernels/embedded_file.h"
 
 namespace tilescope {
 
 std::span<const EmbeddedFile> embeddedKernelFiles();  // defined in the generated source
 
-// The source of kernel `id` ("kernels/tiled.cuh"), or nothing if it was not embedded.
+// The source of kernel `id` ("kernels/book/tiled.cuh"), or nothing if it was not embedded.
 std::optional<std::string_view> kernelSource(KernelId id);
 
 // The lines of a kernel file the Source panel shows: the kernel, without its facts.

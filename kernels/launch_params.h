@@ -1,6 +1,6 @@
 // The parameters of one kernel launch, as the launchers take them. Plain host C++.
 #pragma once
-#include "catalog.h"
+#include "kernels/catalog.h"
 
 namespace tilescope {
 

@@ -3,14 +3,14 @@
 // threadIdx, blockIdx, blockDim, gridDim and __syncthreads(). Only translation units that
 // compile kernels include it: its macros must not reach other code.
 #pragma once
-#include "host_device.h"
+#include "kernels/host_device.h"
 
 #if !defined(__CUDACC__)
-#include "emu/cuda_surface.h"
+#include "kernels/emu/cuda_surface.h"
 #elif !defined(__CUDACC_RTC__)
 #include <cuda_pipeline.h>  // __pipeline_memcpy_async (cp.async) for the ladder's top rungs
 
-#include "copy_engine.h"  // TMA copies and mbarriers (rung 8)
+#include "kernels/ladder/copy_engine.h"  // TMA copies and mbarriers (rung 8)
 #endif
 
-#include "ceil_div.h"
+#include "kernels/ceil_div.h"

@@ -4,7 +4,7 @@
 template <class F>
 auto visitKernel(::tilescope::KernelId id, F&& f) {
   switch (id) {
-#define TILESCOPE_VISIT_KERNEL(id, file) \
+#define TILESCOPE_VISIT_KERNEL(id, room, file) \
   case ::tilescope::KernelId::id:        \
     return f(file::Facts{});
     TILESCOPE_KERNELS(TILESCOPE_VISIT_KERNEL)

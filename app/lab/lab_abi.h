@@ -3,7 +3,7 @@
 // project's build, so it holds plain data only. The lab writes it, with the view headers,
 // into its cache (lab_compile.cpp embeds them).
 #pragma once
-#include "kernels/trace_sink.h"
+#include "kernels/trace/trace_sink.h"
 
 namespace tilescope::lab {
 

@@ -101,7 +101,7 @@ std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_v
 #include <type_traits>
 
 #include "kernels/portable.h"
-#include "kernels/traced_surface.h"
+#include "kernels/trace/traced_surface.h"
 #include "kernels/emu/emulator.h"
 #include "app/lab/lab_abi.h"
 
@@ -167,7 +167,7 @@ std::string gpuTranslationUnit(const LabKernelSource& kernel, std::string_view p
   // launched, compiled only for the registers it needs.
   u += "namespace tslab_plain {\n" + file + demoteKernels(plainSource) + "\n}  // namespace tslab_plain\n";
   u += R"(#line 1 "lab-gpu-entry"
-#include "kernels/traced_surface.h"
+#include "kernels/trace/traced_surface.h"
 #include "app/lab/lab_abi.h"
 
 // The launch bounds go on the entry below, as the built-in traced kernels carry them.

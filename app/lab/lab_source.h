@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels/result.h"
-#include "kernels/trace_sink.h"
+#include "kernels/trace/trace_sink.h"
 #include "lab.h"
 
 namespace tilescope::lab {

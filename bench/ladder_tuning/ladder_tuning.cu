@@ -1,5 +1,5 @@
 // The tiling sweep behind the ladder's top rungs: the kernel files themselves
-// (kernels/warptile.cuh, kernels/double_buffered.cuh, kernels/tma_pipeline.cuh), instantiated
+// (kernels/ladder/warptile.cuh, kernels/ladder/double_buffered.cuh, kernels/ladder/tma_pipeline.cuh), instantiated
 // for candidate tilings, each verified on a sample against a double-precision reference, then
 // timed next to cuBLAS (pedantic FP32) in the same run: median of 15 launches over 3 rotating
 // input sets. Built and run by scripts/gpu-check (step tune); one line per candidate and size.
@@ -18,15 +18,15 @@
 #include "kernels/portable.h"
 
 namespace tilescope::warptile {
-#include "kernels/warptile.cuh"
+#include "kernels/ladder/warptile.cuh"
 }
 namespace tilescope::double_buffered {
-#include "kernels/double_buffered.cuh"
+#include "kernels/ladder/double_buffered.cuh"
 }
-#include "kernels/copy_engine.h"
+#include "kernels/ladder/copy_engine.h"
 #include "kernels/cuda/tensor_map.h"
 namespace tilescope::tma_pipeline {
-#include "kernels/tma_pipeline.cuh"
+#include "kernels/ladder/tma_pipeline.cuh"
 }
 
 #include "sweep_harness.h"

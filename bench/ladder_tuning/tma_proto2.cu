@@ -9,8 +9,8 @@
 // FP32) in the same run: median of 15 launches over 3 rotating input sets.
 //   nvcc -O3 -std=c++20 -gencode=arch=compute_90a,code=sm_90a bench/ladder_tuning/tma_proto2.cu -lcublas -lcuda -Xptxas -v
 // With the rung's own kernel too (candidate 27), from the repository's root:
-//   n=$(grep -n '^// ---- facts' kernels/tma_pipeline.cuh | cut -d: -f1)
-//   head -n $((n - 1)) kernels/tma_pipeline.cuh > /tmp/real_kernel.h
+//   n=$(grep -n '^// ---- facts' kernels/ladder/tma_pipeline.cuh | cut -d: -f1)
+//   head -n $((n - 1)) kernels/ladder/tma_pipeline.cuh > /tmp/real_kernel.h
 //   nvcc ... -I. -Ikernels -DREAL_KERNEL='"/tmp/real_kernel.h"' bench/ladder_tuning/tma_proto2.cu ...
 // TMA_ONLY=i,j (positions in the candidate list) and TMA_SIZES=n,m (square sizes) pick a subset.
 #include <cublas_v2.h>
@@ -281,11 +281,11 @@ tmaKernel2(float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mM
 }
 
 // The rung as it stands, compiled from its own file: the run command cuts the kernel (everything
-// above "// ---- facts") out of kernels/tma_pipeline.cuh into a header and names it in
+// above "// ---- facts") out of kernels/ladder/tma_pipeline.cuh into a header and names it in
 // REAL_KERNEL; copy_engine.h gives its PTX helpers. (Sweep 9 of 2026-11-25 measured it before
 // and after the 128-byte swizzle of M's tile was adopted, through a copy kept here then.)
 #ifdef REAL_KERNEL
-#include "kernels/copy_engine.h"
+#include "kernels/ladder/copy_engine.h"
 namespace real {
 #include REAL_KERNEL
 }  // namespace real
@@ -385,7 +385,7 @@ void realCandidate(int j, int k, int l, double cublasMs) {
   CHECK(cudaDeviceSynchronize());
   cudaFuncAttributes fa{};
   CHECK(cudaFuncGetAttributes(&fa, kernel));
-  const char* name = "kernels/tma_pipeline.cuh";
+  const char* name = "kernels/ladder/tma_pipeline.cuh";
   if (!verified(j, k, l, 512)) {
     std::printf("real %-42s %5dx%5dx%5d  FAILED verification\n", name, j, k, l);
     return;

@@ -2,8 +2,8 @@
 // show that the plain build costs nothing over them (speed target: within 2%). They must
 // stay line-for-line the same arithmetic and indexing as the originals; nothing but the
 // timing engine's raw-pointer comparison launches them.
-#include "bench_probe_free.h"
-#include "cuda_check.h"
+#include "kernels/cuda/bench_probe_free.h"
+#include "kernels/cuda/cuda_check.h"
 #include "kernels/ceil_div.h"
 
 namespace tilescope::cuda {

@@ -1,8 +1,8 @@
-#include "cublas_sgemm.h"
+#include "kernels/cuda/cublas_sgemm.h"
 
 #include <cublas_v2.h>
 
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 
 namespace tilescope::cuda {
 

@@ -1,4 +1,4 @@
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 
 #include <cublas_v2.h>
 

@@ -8,16 +8,16 @@
 #include <optional>
 #include <type_traits>
 
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 #include "kernels/kernel_facts.h"
-#include "run_on_gpu.h"
-#include "stream_k_workspace.h"
-#include "tensor_map.h"
+#include "kernels/cuda/run_on_gpu.h"
+#include "kernels/cuda/stream_k_workspace.h"
+#include "kernels/cuda/tensor_map.h"
 
 namespace tilescope::cuda {
 
 // Rung 9's workspace as its kernel takes it: the device pointers for the plain build, views
-// over them in the launch's trace for the traced build (kernels/arrivals_traced.h).
+// over them in the launch's trace for the traced build (kernels/trace/arrivals_traced.h).
 template <class V>
 auto workspaceFor(const V& p, const DeviceWorkspace& w, std::size_t floats, std::size_t counters) {
   if constexpr (std::is_pointer_v<V>) return w;
@@ -45,7 +45,7 @@ struct LaunchExec {
     return withTileWidth(GpuTileWidths{}, tile, f);
   }
   // A tensor map over matrix argument `matrix` (rung 8): the real map for a pointer, and for
-  // a traced view the map with its matrix (kernels/views_tma.h). A refusal (below sm_90, a
+  // a traced view the map with its matrix (kernels/trace/views_tma.h). A refusal (below sm_90, a
   // row stride the copy engine cannot take) is kept, and the launch then does not happen.
   template <class V>
   auto tensorMap(const V& matrix, int rows, int cols, int boxRows, int boxCols, TileSwizzle swizzle) {

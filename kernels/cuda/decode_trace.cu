@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "cuda_check.h"
-#include "decode_trace.h"
-#include "kernels/step_rules.h"
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/decode_trace.h"
+#include "kernels/trace/step_rules.h"
 
 namespace tilescope::cuda {
 
@@ -71,7 +71,7 @@ __global__ void countKernel(const Event* slots, unsigned slotsPerThread, unsigne
 }
 
 // Also derives each event's phase and k step, with the same rules as the host decoder
-// (kernels/step_rules.h): the block-wide facts of an interval come from __syncthreads_or.
+// (kernels/trace/step_rules.h): the block-wide facts of an interval come from __syncthreads_or.
 __global__ void reorderKernel(const Event* slots, unsigned slotsPerThread, const unsigned long long* blockOffsets,
                               Event* out) {
   __shared__ unsigned warpTotals[kMaxThreads / 32];

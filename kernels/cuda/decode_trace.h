@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "kernels/result.h"
-#include "kernels/trace_event.h"
+#include "kernels/trace/trace_event.h"
 
 namespace tilescope::cuda {
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 
 namespace tilescope::cuda {
 

@@ -1,4 +1,4 @@
-#include "gpu_info.h"
+#include "kernels/cuda/gpu_info.h"
 
 #include <cuda_runtime_api.h>
 
@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/device_buffer.h"
 
 namespace tilescope::cuda {
 

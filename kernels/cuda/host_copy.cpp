@@ -1,11 +1,11 @@
-#include "host_copy.h"
+#include "kernels/cuda/host_copy.h"
 
 #include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
 
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 
 namespace tilescope::cuda {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "cuda_exec.cuh"
+#include "kernels/cuda/cuda_exec.cuh"
 #include "kernels/portable.h"
 
 namespace tilescope::plain {

@@ -7,8 +7,8 @@
 
 #include "kernels/launch_params.h"
 #include "kernels/result.h"
-#include "kernels/trace_event.h"
-#include "kernels/trace_sink.h"
+#include "kernels/trace/trace_event.h"
+#include "kernels/trace/trace_sink.h"
 
 namespace tilescope {
 

@@ -1,8 +1,8 @@
 // The GPU's traced build: the kernel files with their declarations rewritten into views
 // (kernels/rewrite), the same text the emulator runs, so both record the same events.
-#include "cuda_exec.cuh"
-#include "kernels/traced_surface.h"
-#include "kernels/arrivals_traced.h"  // after the surface: rung 9's counters over views
+#include "kernels/cuda/cuda_exec.cuh"
+#include "kernels/trace/traced_surface.h"
+#include "kernels/trace/arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::traced {
 #include "kernels_gen/all_traced.h"

@@ -1,8 +1,8 @@
-#include "stream_k_workspace.h"
+#include "kernels/cuda/stream_k_workspace.h"
 
 #include <cuda_runtime.h>
 
-#include "cuda_check.h"
+#include "kernels/cuda/cuda_check.h"
 
 namespace tilescope::cuda {
 

@@ -1,12 +1,12 @@
-#include "tensor_map.h"
+#include "kernels/cuda/tensor_map.h"
 
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
 #include <string>
 
-#include "cuda_check.h"
-#include "kernels/tensor_map_rules.h"
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/ladder/tensor_map_rules.h"
 
 namespace tilescope::cuda {
 
@@ -39,7 +39,7 @@ Status encodeTileMap(CUtensorMap& out, const float* base, const char* matrix, in
   const cuuint32_t box[2] = {cuuint32_t(boxCols), cuuint32_t(boxRows)};
   const cuuint32_t elementStrides[2] = {1, 1};
   // The kernel indexes the swizzled slots itself, and the emulator writes them the same way
-  // (kernels/views_tma.h); a swizzled destination must be 1024-byte aligned.
+  // (kernels/trace/views_tma.h); a swizzled destination must be 1024-byte aligned.
   const CUtensorMapSwizzle layout =
       swizzle == TileSwizzle::Bytes128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
   const CUresult r = (*encode)(&out, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,

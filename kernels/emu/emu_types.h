@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../launch_report.h"
+#include "kernels/launch_report.h"
 
 namespace tilescope::emu {
 

@@ -1,4 +1,4 @@
-#include "emulator.h"
+#include "kernels/emu/emulator.h"
 
 #include <sys/mman.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 #include <memory>
 
-#include "../trace_sink.h"
-#include "fiber.h"
+#include "kernels/trace/trace_sink.h"
+#include "kernels/emu/fiber.h"
 
 namespace tilescope::emu {
 

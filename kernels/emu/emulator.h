@@ -6,7 +6,7 @@
 // __syncthreads() or returns, and none passes a barrier before all threads of its block
 // arrived there. A barrier that some threads never reach (they returned, or wait at
 // another barrier) is reported as barrier divergence and the block is abandoned: never a
-// hang. Global matrices and shared arrays are reached through views (kernels/views.h), so
+// hang. Global matrices and shared arrays are reached through views (kernels/trace/views.h), so
 // an access outside its array is recorded with its index and line, never undefined
 // behaviour in this process. Every block gets a fresh shared-memory arena, NaN-filled: what
 // a block reads from a slot no thread of it wrote is NaN, whatever ran before it.
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "emu_types.h"
+#include "kernels/emu/emu_types.h"
 
 namespace tilescope::emu {
 

@@ -1,4 +1,4 @@
-#include "fiber.h"
+#include "kernels/emu/fiber.h"
 
 #include <cstdint>
 

@@ -1,16 +1,16 @@
-#include "run_on_emulator.h"
+#include "kernels/emu/run_on_emulator.h"
 
 #include <limits>
 #include <vector>
 
-#include "../kernel_facts.h"
-#include "../tensor_map_rules.h"
-#include "../traced_surface.h"
-#include "../arrivals_traced.h"  // after the surface: rung 9's counters over views
+#include "kernels/kernel_facts.h"
+#include "kernels/ladder/tensor_map_rules.h"
+#include "kernels/trace/traced_surface.h"
+#include "kernels/trace/arrivals_traced.h"  // after the surface: rung 9's counters over views
 
 namespace tilescope::emulated {
 #include "kernels_gen/all_traced.h"
-#include "../visit_kernel.h"
+#include "kernels/visit_kernel.h"
 }  // namespace tilescope::emulated
 
 namespace tilescope {

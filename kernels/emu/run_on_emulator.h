@@ -2,9 +2,9 @@
 // kernels are instantiated in run_on_emulator.cpp, the only file that sees them with the
 // emulator's CUDA surface, so no CUDA-like macro reaches the caller.
 #pragma once
-#include "../launch_params.h"
-#include "../trace_sink.h"
-#include "emulator.h"
+#include "kernels/launch_params.h"
+#include "kernels/trace/trace_sink.h"
+#include "kernels/emu/emulator.h"
 
 namespace tilescope {
 

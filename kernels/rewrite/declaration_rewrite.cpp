@@ -1,4 +1,4 @@
-#include "declaration_rewrite.h"
+#include "kernels/rewrite/declaration_rewrite.h"
 
 #include <algorithm>
 #include <cctype>

@@ -9,7 +9,7 @@
 //   `__shared__ float sum;`              -> `TILESCOPE_SHARED_SCALAR(float, sum, 2);`
 //   a local `float* Nds = Mds_Nds + n;`  -> `auto Nds = ::tilescope::alias(Mds_Nds + n, 3, "Nds");`
 //   the opening brace of a __global__ body gains `TILESCOPE_KERNEL_ENTRY(M, N, P)`, which
-//   starts the thread's recorder (kernels/traced_surface.h defines the macros).
+//   starts the thread's recorder (kernels/trace/traced_surface.h defines the macros).
 // Shared arrays and local pointers are numbered in declaration order, per kernel: the
 // number the trace knows them by.
 //

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "declaration_rewrite.h"
+#include "kernels/rewrite/declaration_rewrite.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

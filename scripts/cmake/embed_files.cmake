@@ -4,7 +4,7 @@
 #   tilescope_embed_files(TARGET <lib> BASE_DIR <dir> FUNCTION <name> FILES <file>...)
 # creates the static library <lib> defining `std::span<const EmbeddedFile> tilescope::<name>()`
 # (kernels/embedded_file.h) over every file, under the name of its path relative to
-# BASE_DIR ("shaders/grid.vert", "kernels/tiled.cuh"). Regenerated when a file changes.
+# BASE_DIR ("shaders/grid.vert", "kernels/book/tiled.cuh"). Regenerated when a file changes.
 
 set(TILESCOPE_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_files_script.cmake)
 

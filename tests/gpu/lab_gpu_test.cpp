@@ -224,7 +224,7 @@ TEST(LabGpu, TheKernelAsWrittenIsVerifiedThenTimedLikeTheBuiltInTiledKernel) {
     EXPECT_GT(t.gflops, 0.0);
     EXPECT_NEAR(t.gflops, t.flops() / (t.medianMs * 1e-3) / 1e9, 1e-6 * t.gflops);
     EXPECT_EQ(lab->launch.block.x, 16u);
-    // The same book kernel, built in (kernels/tiled.cuh at T = 16), timed by the same timer.
+    // The same book kernel, built in (kernels/book/tiled.cuh at T = 16), timed by the same timer.
     TimingCase builtIn;
     builtIn.config.kernel = KernelId::Tiled;
     builtIn.config.tile = 16;

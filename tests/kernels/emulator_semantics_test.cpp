@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/emu/emulator.h"
-#include "kernels/traced_surface.h"
+#include "kernels/trace/traced_surface.h"
 
 namespace tilescope::semantics {
 #include "semantics/semantics_kernels.cuh"

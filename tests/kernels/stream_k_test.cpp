@@ -1,4 +1,4 @@
-// Rung 9 (kernels/stream_k.cuh) on the emulator, and its selector (app/core/run/stream_k_plan.h).
+// Rung 9 (kernels/ladder/stream_k.cuh) on the emulator, and its selector (app/core/run/stream_k_plan.h).
 // P against the double-precision reference at sizes that are no multiple of its tiles, on
 // grids that split tiles among blocks; the trace counted by hand: the copies per iteration a
 // block owns, each partial left in the workspace, each arrival and each finisher's wait; and

@@ -1,4 +1,4 @@
-// Rung 8 (kernels/tma_pipeline.cuh) on the emulator: P against the double-precision reference
+// Rung 8 (kernels/ladder/tma_pipeline.cuh) on the emulator: P against the double-precision reference
 // at sizes that are not multiples of its tiles (the copy engine zero-fills what a box holds
 // past the matrix's edge, and the emulator does exactly that), the launches a tensor map
 // cannot describe refused, and its trace counted by hand: one copy event per tile with its

@@ -57,7 +57,7 @@ constexpr const char* kMissingSemicolon =
     "In file included from /tmp/c/run-1-compile-x/unit.cpp:9:\n"
     "missing_semicolon.cu: In function 'void tslab::matrixMulKernel(tilescope::GlobalView<float>, "
     "tilescope::GlobalView<float>, tilescope::GlobalView<float>, int)':\n"
-    "/tmp/c/include-521856017f9513fe/kernels/traced_surface.h:49:44: error: invalid use of void expression\n"
+    "/tmp/c/include-521856017f9513fe/kernels/trace/traced_surface.h:49:44: error: invalid use of void expression\n"
     "   49 | #define __syncthreads() (tsRecorder.barrier(__LINE__), TILESCOPE_BARRIER())\n"
     "      |                          ~~~~~~~~~~~~~~~~~~^~~~~~~~~~\n"
     "missing_semicolon.cu:21:1: note: in expansion of macro '__syncthreads'\n";
@@ -74,7 +74,7 @@ TEST(LabDiagnostics, AnErrorInTheLabsMacroIsAtTheStudentsLine) {
                              "float x = M[0]\n"                     // 2
                              "__syncthreads();\n}\n";               // 3
   auto s = parseDiagnostics(
-      "/tmp/c/include-1/kernels/traced_surface.h:49:44: error: invalid use of void expression\n"
+      "/tmp/c/include-1/kernels/trace/traced_surface.h:49:44: error: invalid use of void expression\n"
       "k.cu:3:1: note: in expansion of macro '__syncthreads'\n",
       "k.cu");
   explainDiagnostics(s, source);
@@ -160,7 +160,7 @@ TEST(LabDiagnostics, TheViewsAreNamedAsTheDeclarationsTheStudentWrote) {
   EXPECT_EQ(plainMessage("in 'void tslab::matrixMulKernel(tilescope::GlobalView<float>, int)'"),
             "in 'void matrixMulKernel(float*, int)'");
   EXPECT_EQ(plainMessage("bad \x1b[31m byte"), "bad  [31m byte");  // no escape reaches a terminal
-  expectNoInternals(plainMessage("see /home/u/.cache/tilescope/lab/include-0a/kernels/views.h for MdsTsStorage"));
+  expectNoInternals(plainMessage("see /home/u/.cache/tilescope/lab/include-0a/kernels/trace/views.h for MdsTsStorage"));
 }
 
 TEST(LabDiagnostics, NvrtcMessagesAtTheStudentsLineAndColumnOnce) {
@@ -178,7 +178,7 @@ TEST(LabDiagnostics, NvrtcMessagesAtTheStudentsLineAndColumnOnce) {
   EXPECT_EQ(d[0].message, "identifier \"bz\" is undefined");
   // An error in a header, instantiated from the student's line 14.
   auto h = parseDiagnostics(
-      "/home/u/.cache/tilescope/lab/include-0a/kernels/views_global.h(60): error: no operator \"=\" matches these "
+      "/home/u/.cache/tilescope/lab/include-0a/kernels/trace/views_global.h(60): error: no operator \"=\" matches these "
       "operands\n"
       "            operand types are: tilescope::GlobalView<float> = float\n"
       "          detected during instantiation of \"void tslab::k(tilescope::GlobalView<float>)\" at line 14 of "

@@ -102,7 +102,7 @@ TEST(LabForgery, TheImportListTakesTheDeviceLibraryAndNothingElse) {
 }
 
 // Every forgery, graded on an exercise: none passes, whatever the check that stops it. The
-// view-copy file passes the source check; its copy of a view holds no address (kernels/views.h,
+// view-copy file passes the source check; its copy of a view holds no address (kernels/trace/views.h,
 // Hidden), so it crashes or computes nothing.
 TEST(LabForgery, NoForgeryPassesAnExercise) {
   auto exercise = findExercise(std::string(TILESCOPE_EXERCISES) + "/corner_turning.exercise");

@@ -85,7 +85,7 @@ TEST(LabNvrtc, EveryExampleAndSolutionCompilesForTheGpu) {
   fs::remove_all(work);
 }
 
-// `&M[i]` stays a view on the emulator (kernels/views_global.h); the same text must still be
+// `&M[i]` stays a view on the emulator (kernels/trace/views_global.h); the same text must still be
 // CUDA that NVRTC compiles, through a local pointer and a __device__ helper's parameters.
 TEST(LabNvrtc, RawPointersIntoTheMatricesCompileForTheGpu) {
   const fs::path work = workDirectory();

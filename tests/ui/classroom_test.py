@@ -43,8 +43,8 @@ def window(layout, name):
 
 
 # The ladder's kernels (rung 2 on): the presenter may fold them around the current step.
-LADDER_KERNELS = ("kernels/coarsened.cuh", "kernels/register_tile_1d.cuh", "kernels/register_tile_2d.cuh", "kernels/vectorized.cuh",
-                  "kernels/warptile.cuh", "kernels/double_buffered.cuh", "kernels/tma_pipeline.cuh")
+LADDER_KERNELS = ("kernels/book/coarsened.cuh", "kernels/ladder/register_tile_1d.cuh", "kernels/ladder/register_tile_2d.cuh", "kernels/ladder/vectorized.cuh",
+                  "kernels/ladder/warptile.cuh", "kernels/ladder/double_buffered.cuh", "kernels/ladder/tma_pipeline.cuh")
 # Issue 18: the book's 4x4 cells in the presenter layout, at least 56 px at 720 lines and 85 at
 # 1080 (the issue's figures); 1280x800 is held to the 720 floor, its width being the same.
 BOOK_CELL_FLOOR = {720: 56, 800: 56, 1080: 85}
@@ -338,7 +338,7 @@ class Presenter720(unittest.TestCase, PresenterChecks):
 
     def test_a_128_bit_step_in_two_lines(self):
         # Vectorized, 32^3 at 16x16x4/4x4, block (0,0), by the kernel's index arithmetic
-        # (kernels/vectorized.cuh): thread t loads M(t, 0..3) as one float4 and stores it down
+        # (kernels/ladder/vectorized.cuh): thread t loads M(t, 0..3) as one float4 and stores it down
         # column t of Mds (M's tile transposed), and N(t / 4, (t % 4) * 4 ..+3) as one float4
         # into the same place in Nds; at k = 0 it multiplies Mds[0][r..r+3] by Nds[0][c..c+3]
         # into its 4x4 tile of P, rows r = (t / 4) * 4.., columns c = (t % 4) * 4...

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rung 8's Copy engine panel in script mode: lesson copy-engine in the presenter layout at
 1280x720, its pages on waiting on a phase and on the ring, then the end of the run. Expected
-values are worked by hand from kernels/tma_pipeline.cuh at the lesson's tiling
+values are worked by hand from kernels/ladder/tma_pipeline.cuh at the lesson's tiling
 32x64x8/16x32/4x4 on a 64^3 product, block (0,0) (as in tests/core/timeline/copy_ring_test.cpp):
 128 consumers (2 x 2 warps of 32), the producer warpgroup's first thread tx=128, ty=0 issues
 every copy; 8 k tiles in 3 stages (tile t in stage t % 3); M's box 32 x 8 floats = 1024 bytes,

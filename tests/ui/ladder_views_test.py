@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The ladder's rungs in the app (README, "The app on the ladder's kernels"), through script
 mode: vectorized at its teaching tiling 16x16x4/4x4 on a 32^3 product. Expected cells come from
-the kernel's own index arithmetic (kernels/vectorized.cuh), worked by hand: a block's tile of P
+the kernel's own index arithmetic (kernels/ladder/vectorized.cuh), worked by hand: a block's tile of P
 is 16 x 16; thread t computes rows (t / 4) * 4.. and columns (t % 4) * 4.. of it; in phase 0
 thread t loads N(t / 4, colBase + (t % 4) * 4 ..+3) as one 128-bit load and M(rowBase + t, 0..3).
 Standard library only."""
@@ -103,7 +103,7 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
         self.assertEqual((block["rows"], block["cols"]), (2, 32))  # 64 threads, a warp per row
 
     def test_a_k_step_names_the_elements_of_p_it_adds_to(self):
-        # Coarsened (kernels/coarsened.cuh) with T = 4 and COARSE_FACTOR = 2: thread (tx,ty)
+        # Coarsened (kernels/book/coarsened.cuh) with T = 4 and COARSE_FACTOR = 2: thread (tx,ty)
         # computes P(ty, tx) and P(ty, tx + 4). Phase 0 by k steps: the loads, a barrier, k = 0..3
         # for c = 0, a barrier, N's second tile, a barrier, then k = 0 for c = 1, step 10: its
         # product goes to P(3, 3 + 4) for thread tx=3, ty=3, the last one through the step.

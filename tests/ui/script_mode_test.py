@@ -184,7 +184,7 @@ class BookExample(unittest.TestCase):
         # Fig. 5.9's loads, as the book prints them (with M's width k and N's width l): the
         # step that loads phase 1's tiles highlights both, and no line is wider than the panel.
         src = self.phase1["source"]
-        self.assertEqual(src["file"], "kernels/tiled.cuh")
+        self.assertEqual(src["file"], "kernels/book/tiled.cuh")
         self.assertIn(src["currentText"].strip(), ("Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];",
                                                   "Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];"))
         self.assertEqual(len(src["stepLines"]), 2, src)

@@ -24,7 +24,7 @@ export function sections(bytes, name) {
   return out;
 }
 
-// One event's fields, as kernels/trace_event.h lays them out.
+// One event's fields, as kernels/trace/trace_event.h lays them out.
 export function decodeEvent(b, o = 0) {
   return {
     op: OPS[b[o]] ?? b[o], flags: b[o + 1], line: b.readUInt16LE(o + 2),

@@ -7,7 +7,7 @@
 //     CONF  the LaunchConfig: kernel by NAME (ids may be renumbered), j k l, tile, block, pad, seed
 //     HOST  backend, device, tool version (strings), wall seconds (f64)
 //     MATM, MATN, MATP   rows, cols (i32), rows * cols floats: the inputs and the result
-//     TRCE  optional: event count (u64), then 32-byte Events as in kernels/trace_event.h
+//     TRCE  optional: event count (u64), then 32-byte Events as in kernels/trace/trace_event.h
 //     OUTC  out-of-bounds accesses the emulator saw, barrier divergences, trace overflow
 //   END      tag "END ", length 4, CRC-32 of every byte before this section
 // Unknown sections are skipped, so a later writer may add some without a new version.

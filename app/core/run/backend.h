@@ -9,7 +9,7 @@
 #include "core/run/device_profile.h"
 #include "core/run/kernel_resources.h"
 #include "kernels/launch_report.h"
-#include "kernels/trace_event.h"
+#include "kernels/trace/trace_event.h"
 #include "core/run/launch_config.h"
 #include "core/trace/trace.h"
 #include "core/run/matrix.h"

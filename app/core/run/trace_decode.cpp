@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <thread>
 
-#include "kernels/step_rules.h"
+#include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 
 namespace {
 // Copies one block's events into `out` in canonical order, deriving each event's phase and
-// k step (kernels/step_rules.h); `used[t]` is thread t's count.
+// k step (kernels/trace/step_rules.h); `used[t]` is thread t's count.
 struct DecodeScratch {
   std::vector<unsigned> cursor, intervalEnd;
   std::vector<IntervalScan> scans;

@@ -1,5 +1,5 @@
 // A launch's trace from what its backend recorded: the per-thread slots put in canonical order
-// (core/trace/trace.h), with each event's phase and k step derived (kernels/step_rules.h).
+// (core/trace/trace.h), with each event's phase and k step derived (kernels/trace/step_rules.h).
 #pragma once
 #include "core/run/backend.h"
 #include "core/run/launch_config.h"

@@ -6,7 +6,7 @@
 
 #include "core/timeline/block_geometry.h"
 #include "core/trace/memory_layout.h"
-#include "kernels/step_rules.h"
+#include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/timeline.h"
-#include "kernels/step_rules.h"
+#include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 namespace {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "kernels/launch_params.h"
-#include "kernels/trace_event.h"
+#include "kernels/trace/trace_event.h"
 #include "kernels/result.h"
-#include "kernels/step_rules.h"
+#include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "kernels/trace_event.h"
+#include "kernels/trace/trace_event.h"
 
 namespace tilescope::ui {
 

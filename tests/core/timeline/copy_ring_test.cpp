@@ -1,5 +1,5 @@
 // Rung 8's ring at a cursor (app/core/timeline/copy_ring.h) against counts worked by hand from
-// kernels/tma_pipeline.cuh at its teaching tiling 32x64x8/16x32/4x4 on a 64^3 product, block
+// kernels/ladder/tma_pipeline.cuh at its teaching tiling 32x64x8/16x32/4x4 on a 64^3 product, block
 // (0,0):
 //   consumers: (bm / wm) * (bn / wn) * 32 = (32/16) * (64/32) * 32 = 128 (threads 0..127); the
 //   producer warpgroup is threads 128..255 and `threadIdx.x == CONSUMERS` issues: tx=128, ty=0.

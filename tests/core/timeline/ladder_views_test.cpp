@@ -82,7 +82,7 @@ TEST(BlockGeometry, TheLaddersSharedTilesAreDrawnAsDeclared) {
   L.tiling = kWarpTeaching;
   const auto s = ladderSharedShape(L);
   ASSERT_TRUE(s);
-  // Mds[2][BK][BM + 4] and Nds[2][BK][BN] (kernels/double_buffered.cuh).
+  // Mds[2][BK][BM + 4] and Nds[2][BK][BN] (kernels/ladder/double_buffered.cuh).
   EXPECT_EQ(s->mRows, 8);
   EXPECT_EQ(s->mCols, 36);
   EXPECT_EQ(s->nRows, 8);

@@ -47,7 +47,7 @@ struct Facts : TileFamily {
       .id = KernelId::BugSquareGrid,
       .name = "bug-square-grid",
       .description = "bug gallery: tiled-bounds walking gridDim.x phases instead of ceil(k / T) (lecture)",
-      .sourceFile = "bug_square_grid.cuh",
+      .sourceFile = "bugs/bug_square_grid.cuh",
       .tiled = true,
       .tileIsCompileTime = true,
       .fixedTwin = "tiled-bounds",

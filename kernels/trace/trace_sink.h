@@ -1,10 +1,10 @@
 // Where a traced launch writes its events, and what the recorder must know about the
 // launch to name what each access touched. Plain data, copied into every traced kernel.
 #pragma once
-#include "std_int.h"
+#include "kernels/std_int.h"
 
-#include "host_device.h"
-#include "trace_event.h"
+#include "kernels/host_device.h"
+#include "kernels/trace/trace_event.h"
 
 namespace tilescope {
 

@@ -55,7 +55,7 @@ struct Facts : RectFamily {
       .id = KernelId::BugRectIndex,
       .name = "bug-rect-index",
       .description = "bug gallery: tiled-rect with li = ty * blockDim.y + tx, wrong for non-square blocks (lecture)",
-      .sourceFile = "bug_rect_index.cuh",
+      .sourceFile = "bugs/bug_rect_index.cuh",
       .fixedTwin = "tiled-rect",
       .faultyLines = {25},
   };

@@ -181,7 +181,7 @@ struct Facts : tma_pipeline::Facts {
       .id = KernelId::StreamK,
       .name = "stream-k",
       .description = "rung 8 in a persistent grid: every block an equal share of the k iterations, split tiles fixed up in order",
-      .sourceFile = "stream_k.cuh",
+      .sourceFile = "ladder/stream_k.cuh",
       .ladderRung = 9,
       .rowsMultipleOf = 4,
   };

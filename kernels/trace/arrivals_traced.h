@@ -11,7 +11,7 @@
 // Include after traced_surface.h, in each translation unit that compiles the traced kernels.
 #pragma once
 #if !defined(__CUDACC_RTC__)
-#include "views.h"
+#include "kernels/trace/views.h"
 
 namespace tilescope {
 

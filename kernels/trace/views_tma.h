@@ -1,4 +1,4 @@
-// Hopper's copy engine over views (rung 8): the names of kernels/copy_engine.h, taking the
+// Hopper's copy engine over views (rung 8): the names of kernels/ladder/copy_engine.h, taking the
 // views' element addresses (`&Mds[i]`, `&full[s]`), recording what each does, then doing it:
 // on the GPU by the same PTX, on the emulator by hand, with the hardware's rules.
 //   a tensor-map copy   one event for the tile (Op::CopyM / CopyN: issuing thread, box,
@@ -9,9 +9,9 @@
 #pragma once
 #if !defined(__CUDACC_RTC__)
 #if !defined(__CUDACC__)
-#include "emu/mbarrier.h"
+#include "kernels/emu/mbarrier.h"
 #endif
-#include "tensor_map_rules.h"
+#include "kernels/ladder/tensor_map_rules.h"
 
 namespace tilescope {
 

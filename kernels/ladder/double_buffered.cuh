@@ -150,7 +150,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::DoubleBuffered,
       .name = "double-buffered",
       .description = "warptile with two shared buffers: the next tiles load (cp.async) while this one is computed",
-      .sourceFile = "double_buffered.cuh",
+      .sourceFile = "ladder/double_buffered.cuh",
       .ladderRung = 7,
   };
   // The first is the H100's (tuned by bench/ladder-tuning, see the README); the second a

@@ -106,7 +106,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::WarpTile,
       .name = "warptile",
       .description = "each warp owns a tile of P; its lanes' 128-bit shared reads sit side by side",
-      .sourceFile = "warptile.cuh",
+      .sourceFile = "ladder/warptile.cuh",
       .ladderRung = 6,
   };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 16, 64, 32, 8, 8}, {32, 32, 4, 16, 32, 4, 4}}};

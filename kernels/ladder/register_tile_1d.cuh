@@ -58,7 +58,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::RegisterTile1d,
       .name = "regtile-1d",
       .description = "each thread computes TM P elements of a column from registers (1D register tile)",
-      .sourceFile = "register_tile_1d.cuh",
+      .sourceFile = "ladder/register_tile_1d.cuh",
       .ladderRung = 3,
   };
   static constexpr std::array<Tiling, 2> kTilings{{{64, 64, 8, 0, 0, 8, 1}, {8, 8, 4, 0, 0, 4, 1}}};

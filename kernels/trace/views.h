@@ -18,16 +18,16 @@
 // same thread, by a shared write of the same bits is one Load event with both the global
 // element and the shared slot. Everything else is one event per access. Phases and k
 // steps are not recorded here: the decoder derives them from barriers and the order of
-// each thread's accesses (kernels/step_rules.h).
+// each thread's accesses (kernels/trace/step_rules.h).
 #pragma once
-#include "std_int.h"
+#include "kernels/std_int.h"
 #if !defined(__CUDACC_RTC__)  // NVRTC declares memcpy itself and has no <cstring>
 #include <cstring>
 #endif
 
-#include "portable.h"
-#include "trace_event.h"
-#include "trace_sink.h"
+#include "kernels/portable.h"
+#include "kernels/trace/trace_event.h"
+#include "kernels/trace/trace_sink.h"
 
 namespace tilescope {
 
@@ -438,6 +438,6 @@ HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, 
 
 }  // namespace tilescope
 
-#include "views_global.h"
-#include "views_shared.h"
-#include "views_tma.h"
+#include "kernels/trace/views_global.h"
+#include "kernels/trace/views_shared.h"
+#include "kernels/trace/views_tma.h"

@@ -40,7 +40,7 @@ struct Facts : TileFamily {
       .id = KernelId::Tiled,
       .name = "tiled",
       .description = "T x T shared-memory tiles, no boundary checks (fig. 5.9)",
-      .sourceFile = "tiled.cuh",
+      .sourceFile = "book/tiled.cuh",
       .tiled = true,
       .needsMultipleOfTile = true,
       .tileIsCompileTime = true,

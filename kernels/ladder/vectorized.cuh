@@ -101,7 +101,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::Vectorized,
       .name = "vectorized",
       .description = "regtile-2d with float4 loads, reads and stores; M's tile transposed (corner turning)",
-      .sourceFile = "vectorized.cuh",
+      .sourceFile = "ladder/vectorized.cuh",
       .ladderRung = 5,
   };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {16, 16, 4, 0, 0, 4, 4}}};

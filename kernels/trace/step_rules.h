@@ -20,8 +20,8 @@
 // k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. Loads, fills,
 // barriers and stores have k = -1.
 #pragma once
-#include "host_device.h"
-#include "trace_event.h"
+#include "kernels/host_device.h"
+#include "kernels/trace/trace_event.h"
 
 namespace tilescope {
 

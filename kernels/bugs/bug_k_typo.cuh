@@ -1,13 +1,13 @@
-// tiled-no-first-sync: fig. 5.9 with its FIRST barrier removed, a deliberate race for the
-// hazard detector (app/core/analysis/races.h) to find. Everything else is the tiled kernel.
+// bug-k-typo: the tiled kernel of fig. 5.9 with the inner loop's indices typed as
+// [ty][tx] on both tiles, a slip that appears in published study notes of chapter 5.
 //
-// Removed: the __syncthreads() between the collaborative tile loads and the k loop.
-// Now unprotected: the read-after-write (true) dependence. Thread (ty, tx) reads
-// Mds[ty][kk] and Nds[kk][tx], slots written by other threads of the block in the same
-// phase, and nothing makes it wait for those writes: it may read the previous phase's tile
-// (or whatever the shared memory held before). Only dimensions that are multiples of
-// TILE_WIDTH are meant to be used, as for tiled.
-//   M is j x k, N is k x l, P is j x l; Mds[ty][tx] and Nds[ty][tx] are the tiles.
+// WHAT IS WRONG: the k loop should walk a row of Mds and a column of Nds
+// (Mds[ty][kk] * Nds[kk][tx]). Reading Mds[ty][tx] * Nds[ty][tx] instead multiplies the
+// same two slots TILE_WIDTH times, so each phase adds TILE_WIDTH * M[Row][ph*T+tx] *
+// N[ph*T+ty][Col]: one product, counted T times, in place of a dot product of T terms.
+// The loads and barriers are right, so nothing crashes and no access is out of bounds;
+// only the numbers are wrong. Fixed counterpart: tiled (tiled.cuh).
+//   M is j x k, N is k x l, P is j x l; every dimension a multiple of TILE_WIDTH.
 
 template <int TILE_WIDTH>
 __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
@@ -24,12 +24,14 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
   // Loop over the M and N tiles required to compute the P element
   float Pvalue = 0;
   for (int ph = 0; ph < ceilDiv(k, TILE_WIDTH); ++ph) {
-    // Collaborative loading of M and N tiles into shared memory, and no barrier after it
+    // Collaborative loading of M and N tiles into shared memory
     Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
     Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+    __syncthreads();  // read-after-write: every slot is loaded before anyone reads it
 
     for (int kk = 0; kk < TILE_WIDTH; ++kk) {
-      Pvalue += Mds[ty][kk] * Nds[kk][tx];
+      // BUG: kk is never used as an index; both reads stay on this thread's own slot.
+      Pvalue += Mds[ty][tx] * Nds[ty][tx];
     }
     __syncthreads();  // write-after-read: everyone is done reading before the next load
   }
@@ -39,14 +41,15 @@ __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int 
 // ---- facts ---------------------------------------------------------------------------
 struct Facts : TileFamily {
   static constexpr KernelInfo info{
-      .id = KernelId::TiledNoFirstSync,
-      .name = "tiled-no-first-sync",
-      .description = "tiled without the read-after-write barrier: a race (the hazards lesson)",
-      .sourceFile = "tiled_no_first_sync.cuh",
+      .id = KernelId::BugKTypo,
+      .name = "bug-k-typo",
+      .description = "bug gallery: tiled with Mds[ty][tx] * Nds[ty][tx] in the k loop (study notes)",
+      .sourceFile = "bugs/bug_k_typo.cuh",
       .tiled = true,
       .needsMultipleOfTile = true,
       .tileIsCompileTime = true,
-      .races = true,
+      .fixedTwin = "tiled",
+      .faultyLines = {34},
   };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {

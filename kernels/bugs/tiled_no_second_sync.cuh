@@ -42,7 +42,7 @@ struct Facts : TileFamily {
       .id = KernelId::TiledNoSecondSync,
       .name = "tiled-no-second-sync",
       .description = "tiled without the write-after-read barrier: a race once k > T (the hazards lesson)",
-      .sourceFile = "tiled_no_second_sync.cuh",
+      .sourceFile = "bugs/tiled_no_second_sync.cuh",
       .tiled = true,
       .needsMultipleOfTile = true,
       .tileIsCompileTime = true,

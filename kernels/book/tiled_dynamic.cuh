@@ -40,7 +40,7 @@ struct Facts : TileFamily {
       .id = KernelId::TiledDynamic,
       .name = "tiled-dynamic",
       .description = "tiled-bounds with one dynamically sized extern __shared__ array (fig. 5.14)",
-      .sourceFile = "tiled_dynamic.cuh",
+      .sourceFile = "book/tiled_dynamic.cuh",
       .tiled = true,
       .liveSweep = true,
   };

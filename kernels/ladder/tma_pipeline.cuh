@@ -134,7 +134,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::TmaPipeline,
       .name = "tma-pipeline",
       .description = "tiles copied by Hopper's copy engine (TMA) into a ring of stages, mbarriers, a producer warpgroup",
-      .sourceFile = "tma_pipeline.cuh",
+      .sourceFile = "ladder/tma_pipeline.cuh",
       .ladderRung = 8,
       .rowsMultipleOf = 4,  // a tensor map's row stride is a multiple of 16 bytes (tensor_map_rules.h)
   };

@@ -53,7 +53,7 @@ struct Facts : TileFamily {
       .id = KernelId::Coarsened,
       .name = "coarsened",
       .description = "each thread computes COARSE_FACTOR P elements and reuses its M tile (fig. 6.13)",
-      .sourceFile = "coarsened.cuh",
+      .sourceFile = "book/coarsened.cuh",
       .ladderRung = 2,
   };
   static constexpr std::array<Tiling, 2> kTilings{{{32, 128, 32, 0, 0, 1, 4}, {4, 8, 4, 0, 0, 1, 2}}};

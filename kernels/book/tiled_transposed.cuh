@@ -48,7 +48,7 @@ struct Facts : TileFamily {
       .id = KernelId::TiledTransposed,
       .name = "tiled-transposed",
       .description = "tiled-dynamic with the N tile stored transposed, row stride T+pad (the bank-conflict lesson)",
-      .sourceFile = "tiled_transposed.cuh",
+      .sourceFile = "book/tiled_transposed.cuh",
       .tiled = true,
       .takesPad = true,
   };

@@ -46,7 +46,7 @@ struct Facts : TileFamily {
       .id = KernelId::BugSyncInK,
       .name = "bug-sync-in-k",
       .description = "bug gallery: tiled with a barrier inside the k loop and P stored every phase (tutorial)",
-      .sourceFile = "bug_sync_in_k.cuh",
+      .sourceFile = "bugs/bug_sync_in_k.cuh",
       .tiled = true,
       .needsMultipleOfTile = true,
       .tileIsCompileTime = true,

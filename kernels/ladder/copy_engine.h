@@ -1,6 +1,6 @@
 // Hopper's copy engine and transaction barriers as the kernels call them under nvcc: each a
 // small named wrapper around the one PTX instruction it stands for. The traced build and the
-// emulator provide the same names over views (kernels/views_tma.h). Part of the kernels'
+// emulator provide the same names over views (kernels/trace/views_tma.h). Part of the kernels'
 // CUDA surface (portable.h); not for NVRTC.
 //   mbarrierInit(bar, count)           mbarrier.init: a phase completes after `count` arrivals
 //   mbarrierArriveExpectTx(bar, bytes) arrive, and expect `bytes` more from copies this phase
@@ -17,7 +17,7 @@
 #pragma once
 #include <cuda.h>  // CUtensorMap, the type only: maps are made through the runtime's driver entry point
 
-#include "std_int.h"
+#include "kernels/std_int.h"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define TILESCOPE_HOPPER 1

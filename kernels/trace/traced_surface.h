@@ -3,7 +3,7 @@
 // declarations. Include it, then the rewritten kernels, in a translation unit of their own:
 // it redefines __syncthreads() so that every barrier arrival is recorded first.
 #pragma once
-#include "views.h"
+#include "kernels/trace/views.h"
 
 #if defined(__CUDACC__)
 namespace tilescope {

@@ -40,7 +40,7 @@ struct Facts : TileFamily {
       .id = KernelId::TiledBounds,
       .name = "tiled-bounds",
       .description = "tiled with boundary checks, any j x k x l (fig. 5.13 generalised)",
-      .sourceFile = "tiled_bounds.cuh",
+      .sourceFile = "book/tiled_bounds.cuh",
       .tiled = true,
       .tileIsCompileTime = true,
       .liveSweep = true,

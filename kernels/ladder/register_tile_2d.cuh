@@ -62,7 +62,7 @@ struct Facts : RegisterTileFamily {
       .id = KernelId::RegisterTile2d,
       .name = "regtile-2d",
       .description = "each thread computes a TM x TN tile of P from register fragments (2D register tile)",
-      .sourceFile = "register_tile_2d.cuh",
+      .sourceFile = "ladder/register_tile_2d.cuh",
       .ladderRung = 4,
   };
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {8, 8, 4, 0, 0, 2, 2}}};

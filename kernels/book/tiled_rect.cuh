@@ -52,7 +52,7 @@ struct Facts : RectFamily {
       .id = KernelId::TiledRect,
       .name = "tiled-rect",
       .description = "rectangular bw x bh block (--block), phases of min(bw, bh), tiles loaded by linear thread number (lecture style)",
-      .sourceFile = "tiled_rect.cuh",
+      .sourceFile = "book/tiled_rect.cuh",
   };
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {

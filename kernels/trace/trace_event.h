@@ -1,8 +1,8 @@
 // The one record every executor writes: the emulator and the GPU fill the same struct
 // through the same probe, so their traces can be compared field by field.
 #pragma once
-#include "host_device.h"
-#include "std_int.h"
+#include "kernels/host_device.h"
+#include "kernels/std_int.h"
 
 namespace tilescope {
 

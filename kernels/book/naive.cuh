@@ -21,7 +21,7 @@ struct Facts : FreeBlockFamily {
       .id = KernelId::Naive,
       .name = "naive",
       .description = "one thread per P element, reads straight from global memory (lecture gemm_simple)",
-      .sourceFile = "naive.cuh",
+      .sourceFile = "book/naive.cuh",
       .liveSweep = true,
   };
   template <class Exec>
