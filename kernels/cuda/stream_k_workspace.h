@@ -14,7 +14,8 @@ struct DeviceWorkspace {
 };
 
 // At least `floats` partials and `counters` counters; the counters zeroed on the default
-// stream (ordered before the launch that follows on it).
+// stream (ordered before the launch that follows on it). None asked (a grid of one block per
+// tile): valid pointers, and nothing queued on the stream.
 Result<DeviceWorkspace> streamKWorkspace(std::size_t floats, std::size_t counters);
 
 }  // namespace tilescope::cuda

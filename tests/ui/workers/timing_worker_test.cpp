@@ -219,6 +219,29 @@ TEST(TimingWorker, LadderPercentagesPairResultsOfOneSweep) {
   }
 }
 
+// Rung 9 in the live sweep runs as its selector picks, as `run` and `bench` run it: here (no
+// device to ask: the H100 profile, 132 SMs) N = 1024 is 32 tiles of 128 x 256, a quarter of one
+// wave, so stream-K over 132 blocks; N = 4096 is 512 tiles in 3.88 waves (97 % busy), so one
+// block per tile. The fake engine hands back the case it was given.
+TEST(TimingWorker, TheLiveSweepRunsRung9AtItsSelectorsChoice) {
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms));
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  std::vector<TimingCase> cases(2);
+  for (int i = 0; i < 2; ++i) {
+    cases[i].config.kernel = KernelId::StreamK;
+    cases[i].config.dims = i == 0 ? Dims{1024, 1024, 1024} : Dims{4096, 4096, 4096};
+  }
+  worker.start(cases, "custom sweep");
+  const TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running && liveCount(t) == 2; });
+  ASSERT_EQ(liveCount(s), 2u);
+  const Tiling large{128, 256, 32, 64, 64, 8, 16};
+  for (const TimingResult& r : s.live->report->results) {
+    const LaunchConfig& c = r.what.config;
+    EXPECT_EQ(c.tiling, large);
+    EXPECT_EQ(c.persistentBlocks, c.dims.j == 1024 ? 132 : 0) << "N = " << c.dims.j;
+  }
+}
+
 // A lab kernel in the live sweep: the worker hands the Lab tab's request to the lab timer at
 // each case's size (here a fake that reads the size back as GFLOP/s, half of cuBLAS's), so
 // the series is the lab kernel's, each point with its percentage of cuBLAS from the same
