@@ -96,20 +96,13 @@ bool crossesAny(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2
 // telling apart the two rungs that share one (rungMarker); rung 1 is tiled, its family's colour.
 Rgba seriesColour(const Theme& t, Family f, int rung) {
   if (rung >= 2) return t.threadColours[4 + (rung - 2) % 4];
-  switch (f) {
-    case Family::Naive:
-      return t.threadColours[0];
-    case Family::Tiled:
-      return t.threadColours[1];
-    case Family::TiledBounds:
-      return t.threadColours[2];
-    case Family::TiledDynamic:
-      return t.threadColours[3];
-    case Family::Lab:
+  switch (f.kind) {
+    case Family::Kind::Live:  // the live sweep's kernels, in the list's order (naive, tiled, ...)
+      return t.threadColours[f.live % 4];
+    case Family::Kind::Lab:
       return t.highlight;
-    case Family::Cublas:
-      return t.panelText;
-    case Family::Other:
+    case Family::Kind::Cublas:
+    case Family::Kind::Other:
       return t.panelText;
   }
   return t.panelText;
