@@ -47,17 +47,21 @@ struct Hazard {
 // against its launch before any analysis: lab_ipc.h).
 std::vector<Hazard> findHazards(const Trace& trace);
 
-// The same search, stopped after `maxPairs` conflicting pairs have been compared: the work
-// grows with the square of the accesses to one word in one interval (16,384 stores to one
-// shared word by one block are 134 million pairs), so a student's kernel is searched with a
-// bound. The groups found until then are kept; `capped` says the search stopped early.
+// The same search with a bound on its work. Accesses are grouped by word and barrier
+// interval, and the pairs of one word are counted class by class (source line, phase, read or
+// write) rather than compared one by one: a word of n accesses in K classes costs about
+// n x (K + 8) steps (races.cpp, WordCheck), so 16,384 unsynchronised stores to one word are
+// about 150,000 steps, not 134 million comparisons. A word whose cost would exceed what is left
+// of `maxWork` is not checked and `capped` says so; the groups found until then are kept.
 struct HazardSearch {
   std::vector<Hazard> hazards;
   bool capped = false;
 };
-// 4 Mi pairs: about a quarter of a second; the book's kernels and the lab's exercises at
-// their sizes compare far fewer (a 16x16 tile's missing barrier: 16 readers per word).
-inline constexpr uint64_t kMaxHazardPairs = 1ull << 22;
-HazardSearch searchHazards(const Trace& trace, uint64_t maxPairs);
+// 2^30 steps (a few seconds at most): a safety, never reached by a launch the lab accepts with
+// a kernel of a few dozen shared-memory lines: the lab traces at most 2^26 events
+// (kMaxTraceEvents), 2^26 x (K + 8) stays under it up to K = 8 classes per word, and a word of
+// a legal launch holds at most blockDim's threads x the accesses each makes there.
+inline constexpr uint64_t kMaxHazardWork = 1ull << 30;
+HazardSearch searchHazards(const Trace& trace, uint64_t maxWork);
 
 }  // namespace tilescope
