@@ -73,8 +73,12 @@ TEST(LabClassGpu, NoHostileFilePassesOnTheGpuRunnerAndTheSolutionsDo) {
     }
     // The GPU runner ran it: every graded row names the backend the lab chose, and a run that
     // returned (the honest ones) the device the runner's reply named.
-    if (graded) EXPECT_EQ(row.at("backend")->string, "cuda");
-    if (file.rfind("honest_", 0) == 0) EXPECT_FALSE(row.at("device")->string.empty());
+    if (graded) {
+      EXPECT_EQ(row.at("backend")->string, "cuda");
+    }
+    if (file.rfind("honest_", 0) == 0) {
+      EXPECT_FALSE(row.at("device")->string.empty());
+    }
   }
   EXPECT_EQ(honestPassed, 2);
   EXPECT_NE(r.out.find("2 of " + std::to_string(hostile + 2) + " files passed"), std::string::npos) << r.out;
