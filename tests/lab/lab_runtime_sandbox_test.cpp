@@ -65,72 +65,69 @@ struct Attempt {
   std::vector<LabVerdict> verdicts;
 };
 
-const std::vector<Attempt>& attempts() {
-  static const std::vector<Attempt> list = {
-      {"read_outside", "",
-       "  int fd = open(\"@ROOT@/secret.txt\", O_RDONLY);\n  if (fd < 0) return false;\n"
-       "  char b[64] = {0};\n  if (read(fd, b, 63) <= 0) return false;\n  printf(\"%s\\n\", b);\n  return true;",
-       {LabVerdict::WrongResult, LabVerdict::Crashed}},
-      {"write_home", "",
-       "  FILE* f = fopen(\"@ROOT@/home/written.txt\", \"w\");\n  if (!f) return false;\n"
-       "  fputs(\"written\", f);\n  fclose(f);\n  return true;",
-       {LabVerdict::WrongResult, LabVerdict::Crashed}},
-      {"socket_connect", "#include <sys/socket.h>\n#include <netinet/in.h>",
-       "  int s = socket(AF_INET, SOCK_STREAM, 0);\n  if (s < 0) return false;\n  sockaddr_in a;\n"
-       "  memset(&a, 0, sizeof a);\n  a.sin_family = AF_INET;\n"
-       "  a.sin_port = (unsigned short)(((@PORT@ & 0xff) << 8) | (@PORT@ >> 8));\n"
-       "  a.sin_addr.s_addr = 0x0100007f;\n  return connect(s, (sockaddr*)&a, sizeof a) == 0;",
-       {LabVerdict::Crashed}},
-      {"fork_exec", "",
-       "  int pid = fork();\n  if (pid < 0) return false;\n"
-       "  if (pid == 0) {\n    execl(\"/bin/sleep\", \"sleep\", \"@SLEEP@\", (char*)0);\n    _exit(0);\n  }\n  return true;",
-       {LabVerdict::Crashed}},
-      {"kill_parent", "", "  return kill(getppid(), SIGKILL) == 0;", {LabVerdict::Crashed}},
-      {"raise_segv", "", "  raise(SIGSEGV);\n  return true;", {LabVerdict::Crashed}},
-      // Every catchable signal ignored (the runner's own timer among them), a hangup sent to
-      // its process group, then a spin: only the lab's kill ends it.
-      {"ignore_signals_and_spin", "",
-       "  for (int s = 1; s < 32; ++s) signal(s, SIG_IGN);\n  kill(0, SIGHUP);\n"
-       "  for (volatile int i = 0;; ++i) {\n  }\n  return false;",
-       {LabVerdict::TimedOut, LabVerdict::Crashed}},
-      // Allocated until the address-space limit refuses (a byte touched per MiB, so that a
-      // limit that were not there would show as memory in use): on a slow machine the time
-      // limit may come first.
-      {"exhaust_memory", "",
-       "  for (;;) {\n    char* p = (char*)malloc(64 << 20);\n    if (!p) return false;\n"
-       "    for (int i = 0; i < 64; ++i) p[i << 20] = 1;\n  }",
-       {LabVerdict::WrongResult, LabVerdict::Crashed, LabVerdict::TimedOut}},
-      {"loop_forever", "", "  for (volatile int i = 0;; ++i) {\n  }\n  return false;", {LabVerdict::TimedOut}},
-      {"flood_stdout", "",
-       "  for (;;) printf(\"flood flood flood flood flood flood flood flood flood flood flood flood\\n\");\n  return false;",
-       {LabVerdict::Crashed, LabVerdict::TimedOut}},
-      // Its scratch directory filled, as fast as the disk takes it: stopped at the disk or
-      // file-size limit, or at the time limit when the disk is slower than that.
-      {"fill_scratch", "",
-       "  const char* dir = getenv(\"TMPDIR\");\n  if (!dir) return false;\n  char path[4096];\n"
-       "  snprintf(path, sizeof path, \"%s/filler\", dir);\n  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n"
-       "  if (fd < 0) return false;\n  static char chunk[1 << 20];\n  memset(chunk, 'x', sizeof chunk);\n"
-       "  for (;;)\n    if (write(fd, chunk, sizeof chunk) < 0) break;\n  return false;",
-       {LabVerdict::Crashed, LabVerdict::TimedOut, LabVerdict::WrongResult}},
-      // A forged response where the runner writes its own, as large as the file-size limit lets
-      // it be (one byte more is refused), then an exit before the runner can overwrite it.
-      {"huge_response", "#include <sys/resource.h>",
-       "  const char* dir = getenv(\"TMPDIR\");\n  if (!dir) return false;\n  char path[4096];\n"
-       "  snprintf(path, sizeof path, \"%s/response\", dir);\n  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n"
-       "  if (fd < 0) return false;\n  rlimit l;\n  getrlimit(RLIMIT_FSIZE, &l);\n"
-       "  const long long size = l.rlim_cur == RLIM_INFINITY ? (1ll << 40) : (long long)l.rlim_cur;\n"
-       "  if (ftruncate(fd, size + 1) == 0) printf(\"ESCAPED past the file-size limit\\n\");\n"
-       "  ftruncate(fd, size);\n  _exit(0);",
-       {LabVerdict::Crashed}},
-      // Every descriptor closed and the low numbers taken by other files: what the runner
-      // writes next goes elsewhere or nowhere.
-      {"close_and_dup_descriptors", "",
-       "  for (int fd = 0; fd < 1024; ++fd) close(fd);\n  int a = open(\"/dev/null\", O_RDWR);\n"
-       "  for (int fd = 0; fd < 8; ++fd) dup2(a, fd);\n  return false;",
-       {LabVerdict::WrongResult, LabVerdict::Crashed}},
-  };
-  return list;
-}
+const std::vector<Attempt> kAttempts = {
+    {"read_outside", "",
+     "  int fd = open(\"@ROOT@/secret.txt\", O_RDONLY);\n  if (fd < 0) return false;\n"
+     "  char b[64] = {0};\n  if (read(fd, b, 63) <= 0) return false;\n  printf(\"%s\\n\", b);\n  return true;",
+     {LabVerdict::WrongResult, LabVerdict::Crashed}},
+    {"write_home", "",
+     "  FILE* f = fopen(\"@ROOT@/home/written.txt\", \"w\");\n  if (!f) return false;\n"
+     "  fputs(\"written\", f);\n  fclose(f);\n  return true;",
+     {LabVerdict::WrongResult, LabVerdict::Crashed}},
+    {"socket_connect", "#include <sys/socket.h>\n#include <netinet/in.h>",
+     "  int s = socket(AF_INET, SOCK_STREAM, 0);\n  if (s < 0) return false;\n  sockaddr_in a;\n"
+     "  memset(&a, 0, sizeof a);\n  a.sin_family = AF_INET;\n"
+     "  a.sin_port = (unsigned short)(((@PORT@ & 0xff) << 8) | (@PORT@ >> 8));\n"
+     "  a.sin_addr.s_addr = 0x0100007f;\n  return connect(s, (sockaddr*)&a, sizeof a) == 0;",
+     {LabVerdict::Crashed}},
+    {"fork_exec", "",
+     "  int pid = fork();\n  if (pid < 0) return false;\n"
+     "  if (pid == 0) {\n    execl(\"/bin/sleep\", \"sleep\", \"@SLEEP@\", (char*)0);\n    _exit(0);\n  }\n  return true;",
+     {LabVerdict::Crashed}},
+    {"kill_parent", "", "  return kill(getppid(), SIGKILL) == 0;", {LabVerdict::Crashed}},
+    {"raise_segv", "", "  raise(SIGSEGV);\n  return true;", {LabVerdict::Crashed}},
+    // Every catchable signal ignored (the runner's own timer among them), a hangup sent to
+    // its process group, then a spin: only the lab's kill ends it.
+    {"ignore_signals_and_spin", "",
+     "  for (int s = 1; s < 32; ++s) signal(s, SIG_IGN);\n  kill(0, SIGHUP);\n"
+     "  for (volatile int i = 0;; ++i) {\n  }\n  return false;",
+     {LabVerdict::TimedOut, LabVerdict::Crashed}},
+    // Allocated until the address-space limit refuses (a byte touched per MiB, so that a
+    // limit that were not there would show as memory in use): on a slow machine the time
+    // limit may come first.
+    {"exhaust_memory", "",
+     "  for (;;) {\n    char* p = (char*)malloc(64 << 20);\n    if (!p) return false;\n"
+     "    for (int i = 0; i < 64; ++i) p[i << 20] = 1;\n  }",
+     {LabVerdict::WrongResult, LabVerdict::Crashed, LabVerdict::TimedOut}},
+    {"loop_forever", "", "  for (volatile int i = 0;; ++i) {\n  }\n  return false;", {LabVerdict::TimedOut}},
+    {"flood_stdout", "",
+     "  for (;;) printf(\"flood flood flood flood flood flood flood flood flood flood flood flood\\n\");\n  return false;",
+     {LabVerdict::Crashed, LabVerdict::TimedOut}},
+    // Its scratch directory filled, as fast as the disk takes it: stopped at the disk or
+    // file-size limit, or at the time limit when the disk is slower than that.
+    {"fill_scratch", "",
+     "  const char* dir = getenv(\"TMPDIR\");\n  if (!dir) return false;\n  char path[4096];\n"
+     "  snprintf(path, sizeof path, \"%s/filler\", dir);\n  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n"
+     "  if (fd < 0) return false;\n  static char chunk[1 << 20];\n  memset(chunk, 'x', sizeof chunk);\n"
+     "  for (;;)\n    if (write(fd, chunk, sizeof chunk) < 0) break;\n  return false;",
+     {LabVerdict::Crashed, LabVerdict::TimedOut, LabVerdict::WrongResult}},
+    // A forged response where the runner writes its own, as large as the file-size limit lets
+    // it be (one byte more is refused), then an exit before the runner can overwrite it.
+    {"huge_response", "#include <sys/resource.h>",
+     "  const char* dir = getenv(\"TMPDIR\");\n  if (!dir) return false;\n  char path[4096];\n"
+     "  snprintf(path, sizeof path, \"%s/response\", dir);\n  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n"
+     "  if (fd < 0) return false;\n  rlimit l;\n  getrlimit(RLIMIT_FSIZE, &l);\n"
+     "  const long long size = l.rlim_cur == RLIM_INFINITY ? (1ll << 40) : (long long)l.rlim_cur;\n"
+     "  if (ftruncate(fd, size + 1) == 0) printf(\"ESCAPED past the file-size limit\\n\");\n"
+     "  ftruncate(fd, size);\n  _exit(0);",
+     {LabVerdict::Crashed}},
+    // Every descriptor closed and the low numbers taken by other files: what the runner
+    // writes next goes elsewhere or nowhere.
+    {"close_and_dup_descriptors", "",
+     "  for (int fd = 0; fd < 1024; ++fd) close(fd);\n  int a = open(\"/dev/null\", O_RDWR);\n"
+     "  for (int fd = 0; fd < 8; ++fd) dup2(a, fd);\n  return false;",
+     {LabVerdict::WrongResult, LabVerdict::Crashed}},
+};
 
 std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
   for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
@@ -210,7 +207,7 @@ class LabRuntimeSandbox : public ::testing::Test {
 };
 
 TEST_F(LabRuntimeSandbox, EveryAttemptEndsAsItsOwnVerdictWithNothingLeft) {
-  for (const Attempt& a : attempts()) {
+  for (const Attempt& a : kAttempts) {
     SCOPED_TRACE(a.name);
     auto r = lab::runLabWithoutChecksForTesting(request(kernel(a), a.name));
     std::printf("%-26s %s\n", a.name, (r ? r->summary : "error: " + r.error().message).substr(0, 160).c_str());
@@ -249,7 +246,7 @@ TEST_F(LabRuntimeSandbox, EveryAttemptEndsAsItsOwnVerdictWithNothingLeft) {
 
 // The same hostile text through the lab as a user runs it: refused before it runs.
 TEST_F(LabRuntimeSandbox, TheChecksRefuseTheseKernelsBeforeTheyRun) {
-  const Attempt& a = attempts().front();
+  const Attempt& a = kAttempts.front();
   auto r = lab::runLab(request(kernel(a), a.name));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->verdict, lab::LabVerdict::CompileError) << r->summary;

@@ -36,6 +36,33 @@ HazardType typeOf(bool firstWrites, bool secondWrites) {
   return HazardType::WriteAfterWrite;
 }
 
+// A value per ordered pair of a word's classes: dense for the few classes a word has, hashed
+// beyond (a word touched from hundreds of lines), so the sweeps below do no tree lookups.
+template <class T>
+class PerClassPair {
+ public:
+  PerClassPair(std::size_t classes, T empty) : k_(classes), empty_(empty) {
+    if (k_ <= kDense) dense_.assign(k_ * k_, empty);
+  }
+  T& operator()(int p, int q) {
+    const std::size_t at = std::size_t(p) * k_ + std::size_t(q);
+    return k_ <= kDense ? dense_[at] : sparse_.try_emplace(at, empty_).first->second;
+  }
+  template <class F>  // f(p, q, value) for every pair given a value
+  void forEach(F&& f) const {
+    for (std::size_t at = 0; at < dense_.size(); ++at)
+      if (dense_[at] != empty_) f(int(at / k_), int(at % k_), dense_[at]);
+    for (const auto& [at, v] : sparse_) f(int(at / k_), int(at % k_), v);
+  }
+
+ private:
+  static constexpr std::size_t kDense = 256;
+  std::size_t k_;
+  T empty_;
+  std::vector<T> dense_;
+  std::unordered_map<std::size_t, T> sparse_;
+};
+
 // Checks the accesses of one shared word in one barrier interval (given in canonical order)
 // without comparing every pair. A pair's group depends only on the two accesses' classes
 // (line, phase, read or write) and on which one comes first in program order, so:
@@ -63,6 +90,7 @@ class WordCheck {
     classes_.clear();
     classOf_.resize(n);
     order_.resize(n);
+    position_.resize(n);
     classIndex_.clear();
     bool anyWrite = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -73,6 +101,7 @@ class WordCheck {
       if (added) classes_.push_back({e.line, e.phase, accesses[i].write});
       classOf_[i] = it->second;
       order_[i] = uint32_t(i);
+      position_[i] = (int64_t(e.phase) << 32) + accesses[i].position;
     }
     if (!anyWrite) return n;  // two reads never conflict
     return uint64_t(n) * (classes_.size() + 8);
@@ -170,7 +199,7 @@ class WordCheck {
   const Event& event(std::size_t i) const { return trace_.events[(*accesses_)[i].event]; }
   // Program order inside the interval; ties go to the access earlier in canonical order.
   int64_t programPosition(std::size_t i) const {
-    return (int64_t(event(i).phase) << 32) + (*accesses_)[i].position;
+    return pairwise_ ? (int64_t(event(i).phase) << 32) + (*accesses_)[i].position : position_[i];
   }
   GroupKey keyOf(int first, int second) const {
     const Class& f = classes_[std::size_t(first)];
@@ -182,6 +211,7 @@ class WordCheck {
   // For every group of this word: the first access a (canonical order) with a partner b > a.
   void findFirstPartners(std::map<GroupKey, uint32_t>& firstA) {
     const std::size_t k = classes_.size();
+    PerClassPair<uint32_t> first(k, UINT32_MAX);  // (first class, second class) -> a
     std::vector<Extreme> latest(k), earliest(k);
     std::vector<int> seen;
     std::vector<char> isSeen(k, 0);
@@ -191,13 +221,18 @@ class WordCheck {
       const int t = (*accesses_)[a].thread;
       for (int q : seen) {
         if (!conflicts(p, q)) continue;
-        if (const int64_t* v = latest[std::size_t(q)].excluding(t); v && *v >= pa) firstA[keyOf(p, q)] = uint32_t(a);
-        if (const int64_t* v = earliest[std::size_t(q)].excluding(t); v && *v < pa) firstA[keyOf(q, p)] = uint32_t(a);
+        if (const int64_t* v = latest[std::size_t(q)].excluding(t); v && *v >= pa) first(p, q) = uint32_t(a);
+        if (const int64_t* v = earliest[std::size_t(q)].excluding(t); v && *v < pa) first(q, p) = uint32_t(a);
       }
       latest[std::size_t(p)].add(pa, t, true);
       earliest[std::size_t(p)].add(pa, t, false);
       if (!isSeen[std::size_t(p)]) isSeen[std::size_t(p)] = 1, seen.push_back(p);
     }
+    // Pairs of classes that share a group (they differ in the second's phase): its first a.
+    first.forEach([&](int f, int q, uint32_t a) {
+      auto [it, added] = firstA.try_emplace(keyOf(f, q), a);
+      if (!added) it->second = std::min(it->second, a);
+    });
   }
 
   // The first b > a that forms a pair of group `key` with a: the group's example.
@@ -216,17 +251,16 @@ class WordCheck {
   // Pairs per (first class, second class): all pairs in program order, less those of one thread.
   void countPairs() {
     const std::vector<Access>& acc = *accesses_;
-    std::sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) {
-      return std::pair(programPosition(x), x) < std::pair(programPosition(y), y);
-    });
-    std::map<std::pair<int, int>, int64_t> pairs;
+    std::sort(order_.begin(), order_.end(),
+              [&](uint32_t x, uint32_t y) { return std::pair(position_[x], x) < std::pair(position_[y], y); });
+    PerClassPair<int64_t> pairs(classes_.size(), 0);
     std::vector<int64_t> before(classes_.size(), 0);
     std::vector<int> seen;
     auto sweep = [&](std::size_t begin, std::size_t end, int64_t sign) {
       for (std::size_t i = begin; i < end; ++i) {
         const int c = classOf_[order_[i]];
         for (int q : seen)
-          if (conflicts(q, c)) pairs[{q, c}] += sign * before[std::size_t(q)];
+          if (conflicts(q, c)) pairs(q, c) += sign * before[std::size_t(q)];
         if (before[std::size_t(c)]++ == 0) seen.push_back(c);
       }
       for (int q : seen) before[std::size_t(q)] = 0;
@@ -240,8 +274,9 @@ class WordCheck {
       sweep(i, j, -1);
       i = j;
     }
-    for (const auto& [classes, count] : pairs)
-      if (count > 0) groups_[keyOf(classes.first, classes.second)].pairs += uint64_t(count);
+    pairs.forEach([&](int f, int q, int64_t count) {
+      if (count > 0) groups_[keyOf(f, q)].pairs += uint64_t(count);
+    });
   }
 
   const Trace& trace_;
@@ -253,6 +288,7 @@ class WordCheck {
   std::vector<Class> classes_;
   std::vector<int> classOf_;
   std::vector<uint32_t> order_;
+  std::vector<int64_t> position_;  // programPosition of each access (class path)
   std::unordered_map<uint64_t, int> classIndex_;
 };
 
