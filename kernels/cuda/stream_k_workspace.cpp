@@ -30,8 +30,7 @@ Result<DeviceWorkspace> streamKWorkspace(std::size_t floats, std::size_t counter
   // At least one element each: a launch with no split tile still passes valid pointers.
   if (Status s = partials.reserve(floats ? floats : 1); !s) return s.error();
   if (Status s = arrivals.reserve(counters ? counters : 1); !s) return s.error();
-  // A grid that splits no tile asks for no counters: no memset is queued before its launch.
-  if (counters > 0) CUDA_TRY(cudaMemsetAsync(arrivals.data, 0, counters * sizeof(int)));
+  CUDA_TRY(cudaMemsetAsync(arrivals.data, 0, counters * sizeof(int)));
   return DeviceWorkspace{partials.data, arrivals.data};
 }
 

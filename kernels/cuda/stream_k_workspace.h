@@ -14,8 +14,7 @@ struct DeviceWorkspace {
 };
 
 // At least `floats` partials and `counters` counters; the counters zeroed on the default
-// stream (ordered before the launch that follows on it). None asked (a grid of one block per
-// tile): valid pointers, and nothing queued on the stream.
+// stream (ordered before the launch that follows on it).
 Result<DeviceWorkspace> streamKWorkspace(std::size_t floats, std::size_t counters);
 
 }  // namespace tilescope::cuda

@@ -5,11 +5,7 @@
 // one BK step of one tile), numbered tile by tile; block b takes iterations
 // [b x total / G, (b + 1) x total / G), so every SM gets the same share even when there are
 // fewer tiles than SMs (N = 1024 at 128 x 256: 32 tiles, 1024 iterations, 7.75 per SM of 132).
-// A block walks its share segment by segment (a segment: its run of one tile's k-steps), each
-// segment's k-steps in rung 8's main loop, then the segment's end: store, leave a partial, or
-// add the earlier blocks' partials.
-//   With G = tiles each block takes exactly one tile: rung 8's grid. That launch (SPLIT false)
-// is built without the fix-up at all: one segment, rung 8's loop and store, nothing else.
+// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8.
 //   A tile whose iterations fall to several blocks is split. The block that owns its last
 // iteration finishes it: it waits until the earlier blocks have left their partial sums in a
 // global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
@@ -27,7 +23,7 @@
 // the blocks running at once share rows of M and columns of N in L2.
 //   Needs sm_90, and k and l multiples of 4, as rung 8.
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
                 const __grid_constant__ CUtensorMap nTiles, float* partials, int* arrivals) {
@@ -47,13 +43,12 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   int tilesX = (l + BN - 1) / BN, tilesY = (j + BM - 1) / BM;
   int kTiles = (k + BK - 1) / BK;
   long long total = (long long)tilesX * tilesY * kTiles;
-  // This block's share [begin, end) of the iterations (one block per tile: its tile's), walked
-  // from its second segment on to `end`, then its first segment [begin, firstEnd) (the end of a
-  // tile begun by earlier blocks) last.
-  int begin = SPLIT ? int(blockIdx.x * total / gridDim.x) : int(blockIdx.x) * kTiles;
-  int end = SPLIT ? int((blockIdx.x + 1) * total / gridDim.x) : begin + kTiles;
-  int firstEnd = (begin / kTiles + 1) * kTiles < end ? (begin / kTiles + 1) * kTiles : end;
-  int walkStart = firstEnd == end ? begin : firstEnd;
+  // This block's share of the iterations, walked from its second segment on and its first
+  // segment (the end of a tile begun by earlier blocks) last: iteration n is begin + rotated(n).
+  int begin = int(blockIdx.x * total / gridDim.x), end = int((blockIdx.x + 1) * total / gridDim.x);
+  int count = end - begin;
+  int firstEnd = (begin / kTiles + 1) * kTiles;  // where the tile of `begin` ends
+  int firstLength = (firstEnd < end ? firstEnd : end) - begin;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -67,21 +62,16 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup: one thread issues every copy
     if (REALLOCATE) setmaxnregDec<40>();
     if (threadIdx.x == CONSUMERS) {
-      for (int from = walkStart, n = 0; n < end - begin;) {  // a segment per pass; n: iterations issued
-        int tile = from / kTiles, tileFirst = tile * kTiles;
-        int runEnd = from < firstEnd ? firstEnd : end;
-        int to = tileFirst + kTiles < runEnd ? tileFirst + kTiles : runEnd;
+      for (int n = 0; n < count; ++n) {
+        int it = begin + (firstLength + n) % count;
+        int tile = it / kTiles, t = it % kTiles, s = n % STAGES;
         int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
-        int rowBase = (band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows) * BM;
-        int colBase = tile % (GROUP_ROWS * tilesX) / rows * BN;
-        for (int t = from - tileFirst; t < to - tileFirst; ++t, ++n) {
-          int s = n % STAGES;
-          mbarrierWait(&empty[s], (n / STAGES + 1) % 2);  // write-after-read, as in rung 8
-          mbarrierArriveExpectTx(&full[s], STAGE_BYTES);
-          cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, rowBase, &full[s]);
-          cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, colBase, t * BK, &full[s]);
-        }
-        from = to == end ? begin : to;
+        int tileRow = band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
+        int tileCol = tile % (GROUP_ROWS * tilesX) / rows;
+        mbarrierWait(&empty[s], (n / STAGES + 1) % 2);  // write-after-read, as in rung 8
+        mbarrierArriveExpectTx(&full[s], STAGE_BYTES);
+        cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, tileRow * BM, &full[s]);
+        cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, tileCol * BN, t * BK, &full[s]);
       }
     }
     return;
@@ -98,52 +88,53 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
   float4 mFragment[TM];
   float nFragment[TN];
+  int segmentStart = begin + firstLength;  // the first iteration of the segment being summed
+  if (segmentStart == end) segmentStart = begin;
 
-  for (int from = walkStart, n = 0; n < end - begin;) {  // a segment per pass; n: iterations summed
-    int tile = from / kTiles, tileFirst = tile * kTiles;
-    int runEnd = from < firstEnd ? firstEnd : end;
-    int to = tileFirst + kTiles < runEnd ? tileFirst + kTiles : runEnd;
-    for (int last = n + (to - from); n < last; ++n) {  // rung 8's main loop over the segment's k-steps
-      int s = n % STAGES;
-      mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
+  for (int n = 0; n < count; ++n) {
+    int it = begin + (firstLength + n) % count;
+    int s = n % STAGES;
+    mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
 #pragma unroll
-      for (int kq = 0; kq < BK; kq += 4) {
+    for (int kq = 0; kq < BK; kq += 4) {
+#pragma unroll
+      for (int y = 0; y < TM; ++y) {
+        int r = s*BM + warpRow*WM + y*LANES_M + laneRow;
+        int chunk = SWIZZLE ? (kq / 4) ^ (r % 8) : kq / 4;
+        mFragment[y] = *reinterpret_cast<float4*>(&Mds[r*BK + chunk*4]);
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+        for (int c = 0; c < TN / 4; ++c) {
+          float4 n4 = *reinterpret_cast<float4*>(&Nds[(s*BK + kq + kk)*BN + warpCol*WN + c*NSPAN + laneCol*4]);
+          nFragment[c*4 + 0] = n4.x; nFragment[c*4 + 1] = n4.y; nFragment[c*4 + 2] = n4.z; nFragment[c*4 + 3] = n4.w;
+        }
 #pragma unroll
         for (int y = 0; y < TM; ++y) {
-          int r = s*BM + warpRow*WM + y*LANES_M + laneRow;
-          int chunk = SWIZZLE ? (kq / 4) ^ (r % 8) : kq / 4;
-          mFragment[y] = *reinterpret_cast<float4*>(&Mds[r*BK + chunk*4]);
-        }
+          float m = kk == 0 ? mFragment[y].x : kk == 1 ? mFragment[y].y : kk == 2 ? mFragment[y].z : mFragment[y].w;
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {
-#pragma unroll
-          for (int c = 0; c < TN / 4; ++c) {
-            float4 n4 = *reinterpret_cast<float4*>(&Nds[(s*BK + kq + kk)*BN + warpCol*WN + c*NSPAN + laneCol*4]);
-            nFragment[c*4 + 0] = n4.x; nFragment[c*4 + 1] = n4.y; nFragment[c*4 + 2] = n4.z; nFragment[c*4 + 3] = n4.w;
-          }
-#pragma unroll
-          for (int y = 0; y < TM; ++y) {
-            float m = kk == 0 ? mFragment[y].x : kk == 1 ? mFragment[y].y : kk == 2 ? mFragment[y].z : mFragment[y].w;
-#pragma unroll
-            for (int x = 0; x < TN; ++x) Pvalue[y][x] += m * nFragment[x];
-          }
+          for (int x = 0; x < TN; ++x) Pvalue[y][x] += m * nFragment[x];
         }
       }
-      mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
     }
+    mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
+    bool tileEnds = (it + 1) % kTiles == 0;
+    if (!tileEnds && it + 1 != end && n + 1 != count) continue;  // the segment goes on
 
-    // The segment [from, to) of tile `tile` is summed in Pvalue.
-    bool tileEnds = to == tileFirst + kTiles;
+    // The segment [segmentStart, it] of tile `tile` is summed in Pvalue.
+    int tile = it / kTiles;
     int slotBase = threadIdx.x * 4;  // a thread's float4 q of slot b: ((b*TM*TN/4 + q)*CONSUMERS)*4 + slotBase
-    if (SPLIT && !tileEnds) {  // a later block finishes this tile: leave the partial, then count in
+    if (!tileEnds) {  // a later block finishes this tile: leave the partial, then count in
 #pragma unroll
       for (int q = 0; q < TM * TN / 4; ++q)
         *reinterpret_cast<float4*>(&partials[((long long)blockIdx.x * (TM*TN/4) + q) * CONSUMERS * 4 + slotBase]) =
             make_float4(Pvalue[q / (TN/4)][q % (TN/4) * 4 + 0], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 1],
                         Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3]);
       arriveRelease(&arrivals[tile]);
-    } else if (SPLIT && from != tileFirst) {  // earlier blocks began this tile: add their partials
-      int firstBlock = int(((long long)tileFirst * gridDim.x + gridDim.x - 1) / total);
+    } else if (segmentStart % kTiles != 0) {  // earlier blocks began this tile: add their partials
+      long long tileFirst = (long long)tile * kTiles;
+      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / total);
       waitAcquire(&arrivals[tile], CONSUMERS * (int(blockIdx.x) - firstBlock));
       for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b) {
 #pragma unroll
@@ -175,12 +166,11 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
         }
       }
     }
-    from = to == end ? begin : to;
-    if (n == end - begin) break;  // the last segment: no sums to clear
 #pragma unroll
     for (int y = 0; y < TM; ++y)
 #pragma unroll
       for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
+    segmentStart = it + 1 == end ? begin : it + 1;
   }
 }
 
@@ -247,20 +237,14 @@ struct Facts : tma_pipeline::Facts {
     s.eventsPerThread = unsigned(events);
     return s;
   }
-  // A grid that splits no tile (one block per tile) launches the kernel built without the
-  // fix-up (SPLIT false), with an empty workspace: nothing to zero before it, nothing to read.
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
-    const bool split = gridBlocks(L) != tileCount(L);
     return withTiling(kTilings, L.tiling, [&](auto I) {
       constexpr Tiling t = kTilings[decltype(I)::value];
-      auto w = split ? x.workspace(a, std::size_t(partialFloats(L)), std::size_t(tileCount(L))) : x.workspace(a, 0, 0);
-      auto run = [&](auto kernel) {
-        x.launch(kernel, L, a.M, a.N, a.P, L.j, L.k, L.l, x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t)),
-                 x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None), w.partials, w.arrivals);
-      };
-      if (split) run(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true>);
-      else run(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false>);
+      auto w = x.workspace(a, std::size_t(partialFloats(L)), std::size_t(tileCount(L)));
+      x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t)>, L, a.M, a.N, a.P, L.j, L.k, L.l,
+               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t)), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None),
+               w.partials, w.arrivals);
     });
   }
 };
