@@ -10,14 +10,11 @@
 
 #include <imgui.h>
 
-#include "ui/state/app_state.h"
 #include "gfx/grid_renderer.h"
+#include "ui/model/thread_story.h"
+#include "ui/state/frame_layout.h"
 
 namespace tilescope::ui {
-
-struct CellIndex {
-  int row = 0, col = 0;
-};
 
 struct GridRequest {
   std::string name;  // unique per grid on screen; also its name in the layout file
