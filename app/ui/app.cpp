@@ -222,6 +222,7 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
   ImGui::Render();
   clock.handedOver = clockSeconds();  // the app's work is done: the draw lists go to the driver
   clock.cpuHandedOver = threadCpuSeconds();
+  grids.flush();  // the grids' canvases, rasterised by the driver like the rest
 
   window.framebufferSize(fbWidth, fbHeight);
   const Rgba bg = state.theme.background;
