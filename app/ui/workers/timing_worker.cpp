@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "ui/state/app_state.h"
 #include "core/asset_paths.h"
 #include "core/run/backend.h"
 #include "core/run/stream_k_plan.h"
@@ -243,18 +242,16 @@ Result<TimingReport> TimingWorker::timeLabCase(const Job& job, const TimingCase&
   return report;
 }
 
-void syncTiming(AppState& state, TimingWorker& worker) {
-  TimingState& t = state.timing;
+void syncTiming(TimingState& t, const LabState& lab, TimingWorker& worker) {
   if (t.cancelRequested) {
     worker.cancel();
     t.cancelRequested = false;
   }
   if (t.sweepRequested != t.sweepSubmitted) {
     t.sweepSubmitted = t.sweepRequested;
-    const bool lab = t.requestedSweep.kind == SweepKind::Lab;
     // The Lab tab's kernel as its editor and fields describe it now.
     std::optional<lab::LabRequest> request;
-    if (lab && !state.lab.text.empty()) request = labRequest(state.lab);
+    if (t.requestedSweep.kind == SweepKind::Lab && !lab.text.empty()) request = labRequest(lab);
     std::vector<TimingCase> cases = sweepCases(t.requestedSweep, request ? lab::labTimingName(*request) : "");
     const std::string title = std::string(sweepKindName(t.requestedSweep.kind)) +
                               (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");  // "ladder sweep"

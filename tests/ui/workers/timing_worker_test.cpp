@@ -167,12 +167,12 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
   EXPECT_EQ(state.timing.view.source, TimingSource::Live);
   EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lecture) << "the chooser shows the sweep that runs";
-  syncTiming(state, worker);  // hands the request over once
+  syncTiming(state.timing, state.lab, worker);  // hands the request over once
   EXPECT_EQ(state.timing.sweepSubmitted, state.timing.sweepRequested);
   const auto end = Clock::now() + 10s;
   while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
     std::this_thread::sleep_for(2ms);
-    syncTiming(state, worker);
+    syncTiming(state.timing, state.lab, worker);
   }
   ASSERT_TRUE(state.timing.live);
   EXPECT_EQ(state.timing.live->report->results.size(), lectureCases().size());
@@ -181,7 +181,7 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   TimingView v = state.timing.view;
   v.source = TimingSource::Recorded;
   applyTimingIntent(state.timing, TimingIntent{SetTimingView{v}});
-  syncTiming(state, worker);
+  syncTiming(state.timing, state.lab, worker);
   EXPECT_FALSE(state.timing.running);
   EXPECT_EQ(state.timing.shown(), state.timing.recorded.get());
 }
@@ -332,11 +332,11 @@ TEST(TimingWorker, TheLabTabsKernelReachesTheLabSweepThroughSyncTiming) {
   state.lab.launch.defines = {{"TILE_WIDTH", "32"}};
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lab, {}}}});
   EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lab);
-  syncTiming(state, worker);
+  syncTiming(state.timing, state.lab, worker);
   const auto end = Clock::now() + 10s;
   while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
     std::this_thread::sleep_for(2ms);
-    syncTiming(state, worker);
+    syncTiming(state.timing, state.lab, worker);
   }
   ASSERT_TRUE(state.timing.live);
   EXPECT_EQ(state.timing.lastSweep.rfind("lab sweep: timed 10 of 10", 0), 0u) << state.timing.lastSweep;
