@@ -2,6 +2,7 @@
 
 #include <glob.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 #include <unistd.h>
@@ -82,7 +83,12 @@ Result<LaunchMemory> predictLaunchMemory(const RunnerRequest& rq, uint64_t limit
                         " events x 32 B, held twice, and the matrices), over the lab's memory limit of " + mib(limit) +
                         ": choose a smaller size, or raise the limit (--memory-limit MIB)");
   const uint64_t roomForSlots = (limit - kRunnerBaseBytes - 3 * matrices) / (2 * sizeof(Event));
-  m.maxTraceSlots = std::min<uint64_t>(kMaxTraceEvents, roomForSlots);
+  // The runner doubles a thread's room when it overflows; past kMaxTraceGrowth times the first
+  // estimate a kernel is looping away, not teaching (a coarsened kernel records a few times a
+  // tiled one's events), so it stops there with "no trace", and a response file larger than
+  // that bound is refused unread: 1.6 GB written for a 4x4 launch was read whole.
+  const uint64_t grown = threads * rq.slotsPerThread * kMaxTraceGrowth;
+  m.maxTraceSlots = std::min<uint64_t>({kMaxTraceEvents, roomForSlots, grown});
   m.responseBytes = m.maxTraceSlots * sizeof(Event) + matrices + (64ull << 20);
   return m;
 }

@@ -24,6 +24,8 @@ SandboxPolicy runnerPolicy(bool gpu, const std::filesystem::path& scratch, const
 
 // The runner's memory for a traced launch, predicted before it runs: the trace slots twice
 // (filled, then packed for the response), the matrices three times, and the runner itself.
+// How many times its first estimate of events per thread a lab kernel's trace may grow to.
+inline constexpr uint64_t kMaxTraceGrowth = 64;
 struct LaunchMemory {
   uint64_t predictedBytes = 0;
   uint64_t maxTraceSlots = 0;  // the most the runner may grow the trace to within the limit

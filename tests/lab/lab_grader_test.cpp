@@ -17,6 +17,7 @@
 #include "grade_output.h"
 #include "json_check.h"
 #include "lab/lab_cache.h"
+#include "lab/lab_confine.h"
 #include "lab/lab_ipc.h"
 #include "lab/lab_process.h"
 
@@ -52,6 +53,19 @@ lab::RunnerResponse responseWithEvents(const lab::RunnerRequest& q) {
   e.flags = kInBounds;
   (void)q;
   return r;
+}
+
+// The response a launch may write is bounded by what its threads can record, not by the
+// memory limit: 8 threads x 40 first slots x 64 (the growth the runner may take) = 20,480
+// events of 32 B, 640 KiB, plus the matrices and 64 MiB for the rest. The 1.6 GB
+// response for a 4x4 launch is refused before a byte of it is read.
+TEST(LabResponseBound, ASmallLaunchMayNotAnswerWithGigabytes) {
+  auto q = smallLaunch();
+  q.slotsPerThread = 40;
+  auto m = lab::predictLaunchMemory(q, uint64_t(4) << 30);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->maxTraceSlots, 20480u);
+  EXPECT_LT(m->responseBytes, uint64_t(100) << 20);
 }
 
 TEST(LabReturnedTrace, AnEventOfTheLaunchIsAccepted) {
