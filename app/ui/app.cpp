@@ -433,7 +433,9 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
   if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
   // The projector layout's text follows the height drawn at.
-  if (state.lesson.presenter || state.view.fontScaleFromScreen) state.view.fontScale = presenterFontScale(float(drawHeight));
+  // (Presentation mode keeps its panels side by side: a smaller share, h / 617, 1.75 at 1080.)
+  if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
+  else if (state.view.fontScaleFromScreen) state.view.fontScale = std::clamp(float(drawHeight) / 617.0f, 1.0f, 3.0f);
   prepareAnimationFrame(state);
 
   refreshStyle(fonts_, state, style_);

@@ -275,7 +275,8 @@ void drawMatricesPanel(PanelContext& ctx) {
   const float legendW = ImGui::GetFontSize() * 7.0f, legendH = line * (shading ? 10.0f : 6.5f);
   bool legendInCorner = side * float(ext.m.cols) >= legendW && side * float(ext.n.rows) + gap >= legendH;
   if (!legendInCorner)
-    side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * 3.5f), maxCell);
+    side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * (shading ? 6.5f : 3.5f)),
+                                 maxCell);  // the shading's bar and its wrapped words under the swatches
   const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
   // On a projector the grids stand in the middle of the centre, not at its left edge.
   // P's caption names the ringed block where it fits beside M (the legend says what the ring is).

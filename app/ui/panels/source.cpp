@@ -1,10 +1,10 @@
 // Source: the kernel that ran, as written (embedded at build time by kernels/), without its
 // facts, with the lines of the current step's events highlighted and the newest event's
 // line marked. Long lines wrap under themselves, so no statement is cut off at any width. The
-// projector layout never scrolls: it leaves out the file's header comment and picks the largest
-// code font at which every line fits the panel; a kernel too long for that at a readable size
-// (0.6 of the text's, the ladder's top rungs) shows the lines of the current step with as many
-// lines around them as fit, and folds the others into marked lines ("... lines 12-30 ...").
+// projector layout never scrolls and never shrinks the code below the presenter's text size
+// (a 36th of the height, readable from the back row): it leaves out the file's header comment
+// and shows the whole kernel if it fits; else the lines of the current step, the signature and
+// as many lines around them as fit, folding the others into marked lines ("... lines 12-30 ...").
 #include <imgui.h>
 
 #include <algorithm>
@@ -92,10 +92,11 @@ std::vector<CodeLine> codeLines(std::string_view text, bool dropHeader) {
 // becomes one marker line, so what is left out is said, never silently scrolled away.
 std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius) {
   std::vector<bool> keep(lines.size(), false);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {  // the signature, up to the line that opens the body
     keep[i] = true;
     if (lines[i].text.find('{') != std::string_view::npos) break;
   }
+  if (keep.size() > 1) keep[1] = true;  // a one-line signature: the body's first line with it
   if (!keep.empty()) keep.back() = true;
   for (std::size_t i = 0; i < lines.size(); ++i)
     for (int a : anchors)
@@ -119,7 +120,7 @@ struct CodeView {
   ImFont* font;
 };
 
-// The projector's view of the code, never below a readable size (0.6 of the text's): whole at
+// The projector's view of the code, never below a readable size (minPx, the text's): whole at
 // the largest size that fits; else folded around the current step at the largest size that
 // keeps ten lines around it (a loop's body), else at the smallest with as many as fit.
 CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& anchors, std::span<ImFont* const> fonts,
@@ -159,7 +160,7 @@ void drawSourcePanel(PanelContext& ctx) {
   const std::string path = lab ? "lab: " + lab->fileName : "kernels/" + std::string(info.sourceFile);
   const auto source = lab ? std::optional<std::string_view>(lab->text) : kernelSource(info.id);
   const bool presenter = ctx.state.lesson.presenter;
-  ImGui::TextDisabled("%s", path.c_str());
+  if (!presenter || !source) ImGui::TextDisabled("%s", path.c_str());  // a projector's lesson names the kernel
   if (!source) {
     ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
     return;
@@ -182,10 +183,13 @@ void drawSourcePanel(PanelContext& ctx) {
   report.lines = lines.empty() ? 0 : lines.back().number;
   // The code's font: the mono font, or on a projector the largest size that shows it all.
   ImFont* font = ctx.monoFont;
+  // On a projector the statements follow each other at the font's own line height (no item
+  // spacing), so more of the kernel fits at the text's size.
+  if (presenter) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
   if (presenter && !ctx.codeFonts.empty()) {
     std::set<int> anchors = stepLines;
     if (currentLine >= 0) anchors.insert(currentLine);
-    const float minPx = 0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
+    const float minPx = kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
     CodeView view = presenterView(lines, anchors, ctx.codeFonts, minPx, ImGui::GetContentRegionAvail().x,
                                   ImGui::GetContentRegionAvail().y);
     lines = std::move(view.lines);
@@ -235,6 +239,7 @@ void drawSourcePanel(PanelContext& ctx) {
     ImGui::SetScrollY(currentY - ImGui::GetWindowHeight() * 0.4f);
   if (font) ImGui::PopFont();
   ImGui::EndChild();
+  if (presenter) ImGui::PopStyleVar();
 }
 
 }  // namespace tilescope::ui
