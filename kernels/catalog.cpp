@@ -27,6 +27,10 @@ LaunchShape kernelLaunchShape(const KernelLaunch& L) {
   return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::shape(L); });
 }
 
+HandResources kernelHandResources(const KernelLaunch& L) {
+  return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::handResources(L); });
+}
+
 SharedTileLayout kernelSharedTiles(const KernelLaunch& L) {
   if (L.lab) return L.labTiles;
   return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::tiles(L); });

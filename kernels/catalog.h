@@ -34,6 +34,29 @@ struct LadderLaunch {
   int blockX = 0, blockY = 0;
 };
 
+// A launch Nsight Compute profiles (scripts/gpu-analysis), as a row of tests/fixtures/ncu
+// names it: kernel,j,k,l,tile,bx,by,pad. j == 0 ends a list.
+struct NcuLaunch {
+  short j = 0, k = 0, l = 0;
+  short tile = 0, blockX = 0, blockY = 0, pad = 0;
+};
+// Which of Nsight Compute's shared-memory counters the model predicts for the plain kernel:
+// those where the compiled code reads shared memory as the source does (none is checked where
+// nvcc merges reads into wider loads).
+enum class NcuShared : uint8_t {
+  None,       // global counters only
+  Conflicts,  // and the shared loads' bank conflicts
+  All,        // and the shared loads, stores and wavefronts
+};
+// A launch the GPU = emulator test makes of a kernel whose shapes are its own (the ladder's
+// tensor-map rungs): j x k x l at its kTilings[tiling], on `grid` persistent blocks (0: one
+// block per tile). j == 0 ends a list; an empty list takes the tile-width and block spread.
+struct GpuTestLaunch {
+  short j = 0, k = 0, l = 0;
+  short tiling = 0;
+  short grid = 0;
+};
+
 // A kernel's facts, written in its file with named fields (`.tiled = true`): what the core,
 // the timing sweeps, the UI and the tests derive everything about the kernel from.
 struct KernelInfo {
@@ -45,7 +68,9 @@ struct KernelInfo {
   bool needsMultipleOfTile = false;  // correct only when every dimension is a multiple of T
   bool tileIsCompileTime = false;    // T is a template argument (instantiated for a fixed list)
   // A kernel with a mistake: the kernel it is a broken copy of, and its lines that differ
-  // from it (tests/kernels check both against the two files). Empty for a correct kernel.
+  // from it (tests/kernels check both against the two files; a race kernel, a barrier removed,
+  // has none). Empty for a correct kernel. The bug gallery (app/core/teaching/bugs.cpp) takes
+  // each bug's fix from here.
   std::string_view fixedTwin = {};
   std::array<short, 6> faultyLines = {};  // 0-terminated
   // Its place on the ladder from fig. 5.9 (rung 1) to cuBLAS: the faster kernels of the next
@@ -64,6 +89,24 @@ struct KernelInfo {
   // A race without a barrier: correct only where the emulator's order happens to be safe, so
   // "every correct kernel verifies" leaves it out (a bug's fixedTwin says the same for bugs).
   bool races = false;
+
+  // ---- What the tests and the GPU scripts hold it to (written by hand in its file) ----
+  // Every value a launch reads is defined (each shared slot written in the reader's phase, no
+  // read past an allocation), at every shape it takes (at multiples of T where
+  // needsMultipleOfTile): tests/gpu/gpu_equals_emulator_test.cpp then skips no value.
+  bool textbook = false;
+  // How many of tests/gpu/kernel_resources_gpu_test.cpp's launches the GPU build has of it (tile
+  // widths 1, 2, 3, 4, 8, 12, 16, 24, 32, each pad where it takes one; blocks 16x16, 32x8, 64x4,
+  // 32x32, 7x3; every built tiling), counted in its file.
+  int gpuResourceLaunches = 0;
+  // GPU = emulator's launches where its own shapes replace the spread (0-terminated).
+  std::array<GpuTestLaunch, 10> gpuTestLaunches = {};
+  // Persistent grids the every-kernel test splits its tiles over besides one block per tile
+  // (stream-K; 0-terminated).
+  std::array<short, 4> testGrids = {};
+  // Nsight Compute: the launches profiled (0-terminated) and the shared counters the model predicts.
+  std::array<NcuLaunch, 8> ncuLaunches = {};
+  NcuShared ncuShared = NcuShared::None;
 };
 
 // A kernel that computes P correctly at every shape it takes: no bug of the gallery, no race.
@@ -109,7 +152,17 @@ struct SharedTileLayout {
   uint32_t bytes = 0;  // 0: the kernel uses no shared memory
 };
 
+// What a launch asks of an SM, counted by hand in the kernel's file from its declarations
+// (Facts::handResources, the arithmetic in a comment), never derived from shape(): the GPU
+// resource test holds the device's figures and the occupancy model to it.
+struct HandResources {
+  int threads = 0;             // per block
+  int staticSharedBytes = 0;   // fixed-size __shared__ arrays as declared (ptxas rounds to 16 B)
+  int dynamicSharedBytes = 0;  // extern __shared__, as the launch asks
+};
+
 struct KernelLaunch;
+HandResources kernelHandResources(const KernelLaunch& L);
 // `L` holds the kernel, j, k, l, the tile width or the asked block, and the pad.
 LaunchShape kernelLaunchShape(const KernelLaunch& L);
 SharedTileLayout kernelSharedTiles(const KernelLaunch& L);

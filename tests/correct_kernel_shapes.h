@@ -31,6 +31,9 @@ inline std::string shapeLabel(const LaunchConfig& c) {
   return s;
 }
 
+// The largest block tile (bm x bn) the emulator cases take: 32 x 64, rungs 8 and 9's teaching tiling.
+inline constexpr int kEmulatorTileElements = 32 * 64;
+
 // `large` adds the sizes a GPU takes in no time (the ladder's H100 tilings over several blocks).
 inline std::vector<KernelShape> correctKernelShapes(bool large) {
   // Prime sides: a multiple of no tile, block or float4 width.
@@ -51,16 +54,16 @@ inline std::vector<KernelShape> correctKernelShapes(bool large) {
     if (!tilings.empty()) {
       for (const Tiling& t : tilings)
         for (const Dims& d : odd) {
-          // An H100 tiling is 128 or more wide: on the emulator, one block's worth of odd sizes.
-          if (!large && (t.bm > 32 || t.bn > 32)) continue;
+          // The emulator takes each kernel's teaching tiling (a block tile of at most 32 x 64
+          // elements, a second or less traced); the H100's (32 x 128 and up) run on the GPU.
+          if (!large && t.bm * t.bn > kEmulatorTileElements) continue;
           LaunchConfig c = base;
           c.tiling = t;
           c.dims = d;
           add(c);
-          // Stream-K's persistent grids: 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps,
-          // 8 iterations; 3 blocks split both tiles (3, 3, 2 iterations), 8 blocks one each.
-          if (k.id == KernelId::StreamK)
-            for (int blocks : {3, 8}) {
+          // The persistent grids its facts name (stream-K's split tiles).
+          for (short blocks : k.testGrids)
+            if (blocks > 0) {
               c.persistentBlocks = blocks;
               add(c);
             }

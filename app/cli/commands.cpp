@@ -59,6 +59,38 @@ void writeVerificationJson(JsonWriter& json, const Verification& v) {
   json.field("non_finite", v.nonFinite);
 }
 
+// A kernel's facts as the GPU scripts read them (scripts/gpu-check, scripts/gpu-analysis):
+// what it takes, whether it is correct, its tilings, and the launches Nsight Compute profiles.
+void writeKernelFactsJson(JsonWriter& json, const KernelInfo& k) {
+  json.beginObject()
+      .field("name", k.name)
+      .field("description", k.description)
+      .field("tiled", k.tiled)
+      .field("source", k.sourceFile)
+      .field("ladder_rung", k.ladderRung)
+      .field("correct", isCorrectKernel(k))
+      .field("textbook", k.textbook)
+      .field("needs_multiple_of_tile", k.needsMultipleOfTile)
+      .field("tile_is_compile_time", k.tileIsCompileTime)
+      .field("takes_pad", k.takesPad)
+      .field("rows_multiple_of", k.rowsMultipleOf)
+      .field("live_sweep", k.liveSweep)
+      .field("fixed_twin", k.fixedTwin);
+  json.key("tilings").beginArray();
+  for (const Tiling& t : kernelTilings(k.id)) json.value(tilingText(t));
+  json.endArray();
+  // Rows as tests/fixtures/ncu names them: [j, k, l, tile, bx, by, pad].
+  json.key("ncu_launches").beginArray();
+  for (const NcuLaunch& n : k.ncuLaunches) {
+    if (n.j == 0) break;
+    json.beginArray();
+    for (int v : {n.j, n.k, n.l, n.tile, n.blockX, n.blockY, n.pad}) json.value(v);
+    json.endArray();
+  }
+  json.endArray();
+  json.endObject();
+}
+
 }  // namespace
 
 int listKernels(const Options& o, std::ostream& out) {
@@ -66,14 +98,7 @@ int listKernels(const Options& o, std::ostream& out) {
   if (o.json) {
     JsonWriter json(out);
     json.beginArray();
-    for (const auto& k : kKernels)
-      json.beginObject()
-          .field("name", k.name)
-          .field("description", k.description)
-          .field("tiled", k.tiled)
-          .field("source", k.sourceFile)
-          .field("ladder_rung", k.ladderRung)
-          .endObject();
+    for (const auto& k : kKernels) writeKernelFactsJson(json, k);
     json.endArray();
     out << "\n";
     return kExitOk;

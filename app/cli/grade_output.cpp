@@ -117,6 +117,15 @@ std::string validUtf8(std::string_view s) {
   return out;
 }
 
+lab::LabBackend gradingBackend(BackendChoice choice) {
+  return choice == BackendChoice::Cuda ? lab::LabBackend::Cuda : lab::LabBackend::Emulator;
+}
+
+Error escapedError(Error e) {
+  e.message = forTerminal(e.message);
+  return e;
+}
+
 std::string csvField(std::string_view text) {
   std::string s;
   for (char c : validUtf8(text)) {
@@ -211,6 +220,9 @@ std::string jsonFile(const FileGrade& g) {
     json.field("checks_passed", passedChecks(g)).field("checks_total", int(g.grade.items.size()));
     json.field("seconds", g.seconds).field("error", validUtf8(g.error));
     json.field("summary", validUtf8(m ? m->summary : g.error)).field("sandbox", m ? m->sandbox : "");
+    // Where it ran: the backend the lab chose, and the device the GPU runner's reply named
+    // (empty on the emulator, and for a file that never reached a runner).
+    json.field("backend", m ? m->launch.backend : "").field("device", m && m->gpu ? validUtf8(m->gpu->device) : "");
     json.key("checks").beginArray();
     for (const lab::GradeItem& i : g.grade.items) {
       json.beginObject().field("check", validUtf8(i.check)).field("passed", i.passed);

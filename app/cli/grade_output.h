@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/run/backend.h"
 #include "lab/exercise.h"
 
 namespace tilescope::cli {
@@ -24,6 +25,15 @@ std::string validUtf8(std::string_view text);
 // One CSV field: control bytes as \xNN (newlines as a space), valid UTF-8, a leading = + - @
 // (which a spreadsheet reads as a formula) behind a ', quoted when it holds a comma or a quote.
 std::string csvField(std::string_view text);
+// A lab error as the terminal gets it: its message (which may quote a student's file name or
+// line) through forTerminal. reportLabError (lab_command.cpp) reports one as reportError does:
+// every error of `lab run`, `lab check`, `lab grade` and `lab time` goes through it.
+Error escapedError(Error e);
+int reportLabError(const Error& e);
+
+// Where `lab check` and `lab grade` run the kernels: the GPU runner with --backend cuda, else
+// the emulator (auto too: a grade does not depend on the machine it was given on).
+lab::LabBackend gradingBackend(BackendChoice choice);
 
 // --- one file's grade -----------------------------------------------------------------------
 struct FileGrade {
@@ -50,7 +60,8 @@ std::string reportText(const FileGrade& g);
 std::string csvHeader(const std::vector<std::string>& checks);
 std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks);
 
-// The JSON: {"exercise": ..., "files": [ELEMENT, ...]}; jsonFile is one ELEMENT.
+// The JSON: {"exercise": ..., "files": [ELEMENT, ...]}; jsonFile is one ELEMENT (with "backend",
+// "emulator" or "cuda", and "device", the GPU its runner reported).
 std::string jsonHead(const std::string& exercise);
 std::string jsonFile(const FileGrade& g);
 std::string jsonTail();

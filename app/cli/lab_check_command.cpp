@@ -16,17 +16,19 @@ namespace tilescope::cli {
 
 int labCheck(const Options& o, std::ostream& out) {
   if (o.operands.size() != 3)
-    return reportError(invalidInput("lab check expects an exercise and a file: tilescope-cli lab check EXERCISE FILE.cu"));
-  if (!o.extra.empty()) return reportError(invalidInput("unknown flag '" + o.extra.front() + "' for 'lab check'"));
+    return reportLabError(invalidInput("lab check expects an exercise and a file: tilescope-cli lab check EXERCISE FILE.cu"));
+  if (!o.extra.empty()) return reportLabError(invalidInput("unknown flag '" + o.extra.front() + "' for 'lab check'"));
   auto exercise = lab::findExercise(o.operands[1]);
-  if (!exercise) return reportError(exercise.error());
+  if (!exercise) return reportLabError(exercise.error());
   const std::string& path = o.operands[2];
   // Read whole and closed (close-on-exec) before the run starts; its size checked first.
   auto text = lab::readFileLimited(path, lab::kMaxSourceBytes);
-  if (!text) return reportError(invalidInput("cannot read '" + path + "': " + text.error().message));
+  if (!text) return reportLabError(invalidInput("cannot read '" + path + "': " + text.error().message));
   const std::string name = std::filesystem::path(path).filename().string();
-  auto grade = lab::gradeExercise(*exercise, *text, name);
-  if (!grade) return reportError(grade.error());
+  lab::LabRequest base;
+  base.backend = gradingBackend(o.backend);
+  auto grade = lab::gradeExercise(*exercise, *text, name, base);
+  if (!grade) return reportLabError(grade.error());
   if (o.json) {
     JsonWriter json(out);
     json.beginObject().field("exercise", exercise->id).field("file", validUtf8(path)).field("passed", grade->passed);
@@ -81,21 +83,21 @@ int labExercises(const Options& o, std::ostream& out) {
   std::string show;
   for (std::size_t i = 0; i < o.extra.size(); ++i) {
     if (o.extra[i] != "--show")
-      return reportError(invalidInput("unknown flag '" + o.extra[i] + "' for 'lab exercises' (it takes --show NAME)"));
+      return reportLabError(invalidInput("unknown flag '" + o.extra[i] + "' for 'lab exercises' (it takes --show NAME)"));
     if (i + 1 >= o.extra.size() || !show.empty())
-      return reportError(invalidInput("lab exercises: --show needs one exercise's name: lab exercises --show NAME"));
+      return reportLabError(invalidInput("lab exercises: --show needs one exercise's name: lab exercises --show NAME"));
     show = o.extra[++i];
   }
   if (o.operands.size() != 1)
-    return reportError(invalidInput("lab exercises takes no file: tilescope-cli lab exercises [--show NAME]"));
+    return reportLabError(invalidInput("lab exercises takes no file: tilescope-cli lab exercises [--show NAME]"));
   if (!show.empty()) {
     auto x = lab::findExercise(show);  // an unknown name: the error lists the exercises
-    if (!x) return reportError(x.error());
+    if (!x) return reportLabError(x.error());
     showExercise(*x, o.json, out);
     return kExitOk;
   }
   auto all = lab::loadExercises();
-  if (!all) return reportError(all.error());
+  if (!all) return reportLabError(all.error());
   const auto progress = lab::loadProgress();
   JsonWriter json(out);
   if (o.json) json.beginArray();

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "grade_output.h"
 #include "core/analysis/analysis.h"
 #include "core/json_writer.h"
 #include "lab/lab.h"
@@ -227,44 +228,44 @@ Result<LabRequest> requestFromCli(const Options& o, const LabFlags& flags, const
 }
 
 int labRun(const Options& o, std::ostream& out) {
-  if (o.operands.size() != 2) return reportError(invalidInput("lab run expects one file: tilescope-cli lab run FILE.cu [flags]"));
+  if (o.operands.size() != 2) return reportLabError(invalidInput("lab run expects one file: tilescope-cli lab run FILE.cu [flags]"));
   auto flags = parseLabFlags(o.extra, LabVerb::Run);
-  if (!flags) return reportError(flags.error());
+  if (!flags) return reportLabError(flags.error());
   const std::string& path = o.operands[1];
   auto request = requestFromCli(o, *flags, path);
-  if (!request) return reportError(request.error());
+  if (!request) return reportLabError(request.error());
   const LabRequest& q = *request;
   auto outcome = runLab(q);
   if (labInterrupted()) return reportInterrupt();
-  if (!outcome) return reportError(outcome.error());
+  if (!outcome) return reportLabError(outcome.error());
   if (!flags->traceOut.empty()) {
     if (!outcome->run || !outcome->run->trace)
-      return reportError(failure("--trace-out: the kernel left no trace (" + outcome->summary + ")"));
+      return reportLabError(failure("--trace-out: the kernel left no trace (" + outcome->summary + ")"));
     std::ofstream file(flags->traceOut, std::ios::binary);
     JsonWriter json(file);
     writeTraceJson(json, *outcome->run->trace);
     file << "\n";
-    if (!file) return reportError(invalidInput("cannot write '" + flags->traceOut + "'"));
+    if (!file) return reportLabError(invalidInput("cannot write '" + flags->traceOut + "'"));
   }
   if (o.json) {
     JsonWriter json(out);
     json.beginObject();
-    json.field("file", path);
+    json.field("file", validUtf8(path));
     writeOutcomeJson(json, *outcome);
     json.endObject();
     out << "\n";
   } else {
-    out << describeOutcome(*outcome);
+    out << describeOutcome(*outcome, 8, &forTerminal);
     if (!outcome->sandbox.empty()) out << "  " << outcome->sandbox << "\n";
   }
-  if (outcome->exitCode() != 0) std::cerr << "tilescope-cli: " << path << ": " << outcome->summary << "\n";
+  if (outcome->exitCode() != 0) std::cerr << "tilescope-cli: " << forTerminal(path) << ": " << forTerminal(outcome->summary) << "\n";
   return outcome->exitCode();
 }
 
 // lab time's table: the kernel, its resources, and a row per size (a time only where verified).
 void printLabTimes(std::ostream& out, const TimingReport& report, const LabOutcome& last, const std::string& path) {
   const LabLaunch& L = last.launch;
-  out << L.kernelName << " from " << path << ", block " << L.block.x << "x" << L.block.y << " on " << report.device
+  out << forTerminal(L.kernelName) << " from " << forTerminal(path) << ", block " << L.block.x << "x" << L.block.y << " on " << report.device
       << "\n";
   if (last.gpu)
     out << "  " << last.gpu->registersPerThread << " registers per thread, " << last.gpu->staticSharedBytes
@@ -294,13 +295,13 @@ void printLabTimes(std::ostream& out, const TimingReport& report, const LabOutco
 // cuBLAS at the same size in the same run for its percentage.
 int labTime(const Options& o, std::ostream& out) {
   if (o.operands.size() != 2)
-    return reportError(invalidInput("lab time expects one file: tilescope-cli lab time FILE.cu [--sizes N1,N2] [flags]"));
+    return reportLabError(invalidInput("lab time expects one file: tilescope-cli lab time FILE.cu [--sizes N1,N2] [flags]"));
   auto flags = parseLabFlags(o.extra, LabVerb::Time);
-  if (!flags) return reportError(flags.error());
-  if (o.sizeGiven && flags->sizesGiven) return reportError(invalidInput("give either --size/--dims or --sizes, not both"));
+  if (!flags) return reportLabError(flags.error());
+  if (o.sizeGiven && flags->sizesGiven) return reportLabError(invalidInput("give either --size/--dims or --sizes, not both"));
   const std::string& path = o.operands[1];
   auto request = requestFromCli(o, *flags, path);
-  if (!request) return reportError(request.error());
+  if (!request) return reportLabError(request.error());
   std::vector<Dims> sizes;
   if (o.sizeGiven) sizes.push_back(o.config.dims);
   else
@@ -309,7 +310,7 @@ int labTime(const Options& o, std::ostream& out) {
   std::unique_ptr<TimingEngine> engine;  // cuBLAS, in this process
   if (flags->cublas) {
     auto e = makeTimingEngine();
-    if (!e) return reportError(unavailable("lab time needs a GPU: " + e.error().message));
+    if (!e) return reportLabError(unavailable("lab time needs a GPU: " + e.error().message));
     engine = std::move(*e);
   }
   TimingReport report;
@@ -317,7 +318,7 @@ int labTime(const Options& o, std::ostream& out) {
   if (engine) {
     report.device = engine->deviceName();
     auto ceilings = engine->ceilings();
-    if (!ceilings) return reportError(ceilings.error());
+    if (!ceilings) return reportLabError(ceilings.error());
     report.ceilings = *ceilings;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -328,10 +329,10 @@ int labTime(const Options& o, std::ostream& out) {
     q.dims = d;
     auto outcome = timeLab(q, flags->timing);
     if (labInterrupted()) return reportInterrupt();
-    if (!outcome) return reportError(outcome.error());
+    if (!outcome) return reportLabError(outcome.error());
     if (!outcome->timing) {  // it did not compile, crashed or ran past its limit: no size will do better
-      out << describeOutcome(*outcome);
-      std::cerr << "tilescope-cli: " << path << ": " << outcome->summary << "\n";
+      out << describeOutcome(*outcome, 8, &forTerminal);
+      std::cerr << "tilescope-cli: " << forTerminal(path) << ": " << forTerminal(outcome->summary) << "\n";
       return outcome->exitCode();
     }
     if (outcome->exitCode() != 0) exit = kExitVerifyFailed;
@@ -344,7 +345,7 @@ int labTime(const Options& o, std::ostream& out) {
       cublas.config.dims = d;
       cublas.config.tile = cublas.config.blockX = cublas.config.blockY = 0;  // unused: written as 0
       auto r = engine->time(cublas, flags->timing);
-      if (!r) return reportError(r.error());
+      if (!r) return reportLabError(r.error());
       report.results.push_back(std::move(*r));
     }
   }
@@ -352,7 +353,7 @@ int labTime(const Options& o, std::ostream& out) {
   if (!flags->csv.empty()) {
     std::ofstream file(flags->csv, std::ios::binary);
     file << timingCsv(report);
-    if (!file) return reportError(invalidInput("cannot write '" + flags->csv + "'"));
+    if (!file) return reportLabError(invalidInput("cannot write '" + flags->csv + "'"));
   }
   if (o.json) {
     JsonWriter json(out);
@@ -361,11 +362,13 @@ int labTime(const Options& o, std::ostream& out) {
     return exit;
   }
   printLabTimes(out, report, *last, path);
-  if (exit != kExitOk) std::cerr << "tilescope-cli: " << path << ": a size did not verify and was not timed\n";
+  if (exit != kExitOk) std::cerr << "tilescope-cli: " << forTerminal(path) << ": a size did not verify and was not timed\n";
   return exit;
 }
 
 }  // namespace
+
+int reportLabError(const Error& e) { return reportError(escapedError(e)); }
 
 int reportInterrupt() {
   std::cerr << "tilescope-cli: interrupted: the lab's processes were stopped and their files removed\n";
@@ -393,13 +396,13 @@ int labCommand(const Options& o, std::ostream& out) {
   std::signal(SIGTERM, onInterrupt);
   const std::string sub = o.operands.empty() ? "" : o.operands.front();
   if (sub == "grade" || sub == "run" || sub == "time" || sub == "check" || sub == "exercises")
-    if (Status s = refuseUnusedFlags(o, sub); !s) return reportError(s.error());
+    if (Status s = refuseUnusedFlags(o, sub); !s) return reportLabError(s.error());
   if (sub == "grade") return labGrade(o, out);
   if (sub == "run") return labRun(o, out);
   if (sub == "time") return labTime(o, out);
   if (sub == "check") return labCheck(o, out);
   if (sub == "exercises") return labExercises(o, out);
-  return reportError(invalidInput(
+  return reportLabError(invalidInput(
       "lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu', 'grade EXERCISE DIR' or 'exercises'"));
 }
 

@@ -1,5 +1,5 @@
 // tilescope-cli lab grade EXERCISE DIR [--csv F] [--json F] [--gradescope F] [--classroom F] [-j N]
-// [--timeout S] ...: every .cu in DIR graded against the exercise, each in the lab's sandbox, N
+// [--timeout S] [--backend emu|cuda] ...: every .cu in DIR graded against the exercise, each in the lab's sandbox, N
 // files at a time. One report per file on stdout, one CSV row per file, the JSON a course's
 // autograder reads, Gradescope's results.json, GitHub Classroom's runner result
 // (assets/guides/teacher.md, "Grading a class"). Exit 0 when every file was graded, whatever
@@ -134,30 +134,31 @@ Status writeWhole(const std::string& path, const std::string& flag, const std::s
 
 int labGrade(const Options& o, std::ostream& out) {
   if (o.operands.size() < 3)
-    return reportError(invalidInput("lab grade expects an exercise and a folder: tilescope-cli lab grade EXERCISE DIR "
+    return reportLabError(invalidInput("lab grade expects an exercise and a folder: tilescope-cli lab grade EXERCISE DIR "
                                     "[--csv FILE] [--json FILE] [--gradescope FILE] [--classroom FILE] [-j N]"));
   std::signal(SIGHUP, [](int sig) {  // a closed terminal stops the class like Ctrl-C
     lab::labInterrupted().store(true);
     std::signal(sig, SIG_DFL);
   });
   auto flags = parseGradeFlags(o);
-  if (!flags) return reportError(flags.error());
-  if (o.operands.size() > (o.json ? 4u : 3u)) return reportError(invalidInput("unexpected argument '" + o.operands.back() + "'"));
+  if (!flags) return reportLabError(flags.error());
+  flags->base.backend = gradingBackend(o.backend);
+  if (o.operands.size() > (o.json ? 4u : 3u)) return reportLabError(invalidInput("unexpected argument '" + o.operands.back() + "'"));
   auto exercise = lab::findExercise(o.operands[1]);
-  if (!exercise) return reportError(exercise.error());
+  if (!exercise) return reportLabError(exercise.error());
   const std::filesystem::path dir = o.operands[2];
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return reportError(invalidInput("'" + dir.string() + "' is not a folder"));
+  if (!std::filesystem::is_directory(dir, ec)) return reportLabError(invalidInput("'" + dir.string() + "' is not a folder"));
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.is_regular_file(ec) && e.path().extension() == ".cu") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  if (files.empty()) return reportError(invalidInput("no .cu files in '" + dir.string() + "'"));
+  if (files.empty()) return reportLabError(invalidInput("no .cu files in '" + dir.string() + "'"));
 
   const std::vector<std::string> checks = exerciseCheckNames(*exercise);
   OutputFile csv, json;
-  if (auto s = csv.open(flags->csv, "--csv"); !s) return reportError(s.error());
-  if (auto s = json.open(flags->json, "--json"); !s) return reportError(s.error());
+  if (auto s = csv.open(flags->csv, "--csv"); !s) return reportLabError(s.error());
+  if (auto s = json.open(flags->json, "--json"); !s) return reportLabError(s.error());
   csv.write(csvHeader(checks));
   json.write(jsonHead(exercise->id));
 
@@ -182,10 +183,10 @@ int labGrade(const Options& o, std::ostream& out) {
   for (std::thread& t : pool) t.join();
   if (lab::labInterrupted()) return reportInterrupt();
   json.write(jsonTail());
-  if (!csv.ok()) return reportError(invalidInput("--csv: cannot write '" + flags->csv + "'"));
-  if (!json.ok()) return reportError(invalidInput("--json: cannot write '" + flags->json + "'"));
-  if (auto s = writeWhole(flags->gradescope, "--gradescope", gradescopeResults(grades, checks)); !s) return reportError(s.error());
-  if (auto s = writeWhole(flags->classroom, "--classroom", classroomResults(grades, checks)); !s) return reportError(s.error());
+  if (!csv.ok()) return reportLabError(invalidInput("--csv: cannot write '" + flags->csv + "'"));
+  if (!json.ok()) return reportLabError(invalidInput("--json: cannot write '" + flags->json + "'"));
+  if (auto s = writeWhole(flags->gradescope, "--gradescope", gradescopeResults(grades, checks)); !s) return reportLabError(s.error());
+  if (auto s = writeWhole(flags->classroom, "--classroom", classroomResults(grades, checks)); !s) return reportLabError(s.error());
 
   const auto passed = std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) { return g.graded && g.grade.passed; });
   out << passed << " of " << grades.size() << " files passed " << exercise->id << "\n";

@@ -45,6 +45,91 @@ std::string trim(std::string s) {
 }
 }  // namespace
 
+namespace {
+// The value of one `key: value` line of an exercise file into `x`; the reason when it is not
+// one (the caller adds the file and line).
+using KeyResult = std::optional<std::string>;
+
+KeyResult parseDefineOrArg(Exercise& x, const std::string& key, const std::string& value) {
+  const auto eq = value.find('=');
+  if (eq == std::string::npos || eq == 0) return key + " needs NAME=VALUE";
+  const std::string name = trim(value.substr(0, eq)), v = trim(value.substr(eq + 1));
+  if (key == "define") {
+    x.defines.push_back({name, v});
+    return std::nullopt;
+  }
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end) return "arg " + name + ": '" + v + "' is not a number";
+  x.args.push_back({name, d});
+  return std::nullopt;
+}
+
+KeyResult parseWholeNumber(Exercise& x, const std::string& key, const std::string& value) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec != std::errc() || end != value.data() + value.size() || v < (key == "shared-bytes" ? 0 : 1))
+    return key + " needs a whole number" + (key == "shared-bytes" ? "" : " of at least 1");
+  if (key == "shared-bytes") x.sharedBytes = unsigned(v);
+  else x.gridCoarsenX = v;
+  return std::nullopt;
+}
+
+KeyResult parseSizes(Exercise& x, const std::string& value) {
+  std::istringstream sizes(value);
+  std::string s;
+  while (sizes >> s) {
+    int d[3];
+    char c1 = 0, c2 = 0;
+    std::istringstream one(s);
+    if (!(one >> d[0] >> c1 >> d[1] >> c2 >> d[2]) || c1 != ',' || c2 != ',' || d[0] < 1 || d[1] < 1 || d[2] < 1)
+      return "sizes are J,K,L triples separated by spaces, e.g. 8,8,8 5,7,3; got '" + s + "'";
+    x.sizes.push_back({d[0], d[1], d[2]});
+  }
+  return std::nullopt;
+}
+
+KeyResult parseCheck(Exercise& x, const std::string& value) {
+  std::istringstream words(value);
+  std::string kind, metric, limit;
+  words >> kind >> metric >> limit;
+  ExerciseCheck c;
+  if (kind == "correct" && metric.empty()) c.kind = ExerciseCheck::Kind::Correct;
+  else if (kind == "no-hazards" && metric.empty()) c.kind = ExerciseCheck::Kind::NoHazards;
+  else if (kind == "max" || kind == "min") {
+    c.kind = kind == "max" ? ExerciseCheck::Kind::Max : ExerciseCheck::Kind::Min;
+    if (std::find(kMetricNames.begin(), kMetricNames.end(), metric) == kMetricNames.end()) {
+      std::string names;
+      for (const auto& m : kMetricNames) names += (names.empty() ? "" : ", ") + m;
+      return "unknown metric '" + metric + "' (" + names + ")";
+    }
+    char* end = nullptr;
+    c.limit = std::strtod(limit.c_str(), &end);
+    if (limit.empty() || *end) return "check " + kind + " " + metric + " needs a number";
+    c.metric = metric;
+  } else {
+    return std::string("check is 'correct', 'no-hazards', or 'max|min METRIC LIMIT'");
+  }
+  x.checks.push_back(c);
+  return std::nullopt;
+}
+
+KeyResult parseKey(Exercise& x, const std::string& key, const std::string& value) {
+  if (key == "title") x.title = value;
+  else if (key == "goal") x.goal += (x.goal.empty() ? "" : " ") + value;
+  else if (key == "define" || key == "arg") return parseDefineOrArg(x, key, value);
+  else if (key == "block") {
+    auto b = parseShape(value, "block");
+    if (!b) return b.error().message;
+    x.block = *b;
+  } else if (key == "shared-bytes" || key == "grid-coarsen-x") return parseWholeNumber(x, key, value);
+  else if (key == "sizes") return parseSizes(x, value);
+  else if (key == "check") return parseCheck(x, value);
+  else return "unknown key '" + key + "'";
+  return std::nullopt;
+}
+}  // namespace
+
 Result<Exercise> parseExercise(std::string_view text, const std::string& fileName) {
   Exercise x;
   x.id = std::filesystem::path(fileName).stem().string();
@@ -66,69 +151,7 @@ Result<Exercise> parseExercise(std::string_view text, const std::string& fileNam
       x.starter = rest.str();
       break;
     }
-    if (key == "title") {
-      x.title = value;
-    } else if (key == "goal") {
-      x.goal += (x.goal.empty() ? "" : " ") + value;
-    } else if (key == "define" || key == "arg") {
-      const auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0) return bad(key + " needs NAME=VALUE");
-      const std::string name = trim(value.substr(0, eq)), v = trim(value.substr(eq + 1));
-      if (key == "define") {
-        x.defines.push_back({name, v});
-      } else {
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end) return bad("arg " + name + ": '" + v + "' is not a number");
-        x.args.push_back({name, d});
-      }
-    } else if (key == "block") {
-      auto b = parseShape(value, "block");
-      if (!b) return bad(b.error().message);
-      x.block = *b;
-    } else if (key == "shared-bytes" || key == "grid-coarsen-x") {
-      int v = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (ec != std::errc() || end != value.data() + value.size() || v < (key == "shared-bytes" ? 0 : 1))
-        return bad(key + " needs a whole number" + (key == "shared-bytes" ? "" : " of at least 1"));
-      if (key == "shared-bytes") x.sharedBytes = unsigned(v);
-      else x.gridCoarsenX = v;
-    } else if (key == "sizes") {
-      std::istringstream sizes(value);
-      std::string s;
-      while (sizes >> s) {
-        int d[3];
-        char c1 = 0, c2 = 0;
-        std::istringstream one(s);
-        if (!(one >> d[0] >> c1 >> d[1] >> c2 >> d[2]) || c1 != ',' || c2 != ',' || d[0] < 1 || d[1] < 1 || d[2] < 1)
-          return bad("sizes are J,K,L triples separated by spaces, e.g. 8,8,8 5,7,3; got '" + s + "'");
-        x.sizes.push_back({d[0], d[1], d[2]});
-      }
-    } else if (key == "check") {
-      std::istringstream words(value);
-      std::string kind, metric, limit;
-      words >> kind >> metric >> limit;
-      ExerciseCheck c;
-      if (kind == "correct" && metric.empty()) c.kind = ExerciseCheck::Kind::Correct;
-      else if (kind == "no-hazards" && metric.empty()) c.kind = ExerciseCheck::Kind::NoHazards;
-      else if (kind == "max" || kind == "min") {
-        c.kind = kind == "max" ? ExerciseCheck::Kind::Max : ExerciseCheck::Kind::Min;
-        if (std::find(kMetricNames.begin(), kMetricNames.end(), metric) == kMetricNames.end()) {
-          std::string names;
-          for (const auto& m : kMetricNames) names += (names.empty() ? "" : ", ") + m;
-          return bad("unknown metric '" + metric + "' (" + names + ")");
-        }
-        char* end = nullptr;
-        c.limit = std::strtod(limit.c_str(), &end);
-        if (limit.empty() || *end) return bad("check " + kind + " " + metric + " needs a number");
-        c.metric = metric;
-      } else {
-        return bad("check is 'correct', 'no-hazards', or 'max|min METRIC LIMIT'");
-      }
-      x.checks.push_back(c);
-    } else {
-      return bad("unknown key '" + key + "'");
-    }
+    if (KeyResult why = parseKey(x, key, value)) return bad(*why);
   }
   if (x.title.empty()) return invalidInput(fileName + ": no title: line");
   if (x.goal.empty()) return invalidInput(fileName + ": no goal: line");

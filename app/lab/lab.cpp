@@ -13,6 +13,7 @@
 #include "kernels/ceil_div.h"
 #include "kernels/emu/emulator.h"
 #include "lab_cache.h"
+#include "lab_child.h"
 #include "lab_compile.h"
 #include "lab_confine.h"
 #include "lab_ipc.h"
@@ -27,15 +28,8 @@
 
 namespace tilescope::lab {
 
-namespace {
-
-// Room in a runner's scratch directory beside its response: the kernel, the request (the
-// inputs), the stop file and the log.
-constexpr uint64_t kScratchMarginBytes = 128ull << 20;
-// CUDA's start-up comes before the run's time limit (NVRTC's compile has its own).
-constexpr double kGpuStartSeconds = 10.0;
-// A timed run's inputs drawn on the host and copied to the device, before its time limit.
-constexpr double kTimingSetupSeconds = 60.0;
+// The helpers lab_child.cpp calls too (lab_child.h), and lab.cpp's own.
+namespace detail {
 
 // Why the lab cannot run on a GPU here, or nothing when it can.
 std::optional<std::string> gpuUnavailable() {
@@ -232,7 +226,7 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   bool hazardsCapped = false;
   if (run.trace) {
     o.boundsViolations = findBoundsViolations(*run.trace);
-    HazardSearch search = searchHazards(*run.trace, kMaxHazardPairs);
+    HazardSearch search = searchHazards(*run.trace, kMaxHazardWork);
     o.hazards = std::move(search.hazards);
     hazardsCapped = search.capped;
   }
@@ -250,8 +244,8 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   }
   if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) o.summary += wrongResultHint(run);
   if (hazardsCapped)
-    o.summary += " (the race check stopped after " + std::to_string(kMaxHazardPairs) +
-                 " conflicting pairs of accesses: more hazards may remain)";
+    o.summary += " (the race check stopped at its limit of " + std::to_string(kMaxHazardWork) +
+                 " steps: more hazards may remain)";
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   o.run = std::move(run);
   return Ok{};
@@ -295,10 +289,11 @@ Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r)
   return Ok{};
 }
 
-// Runs the request in tilescope-lab-runner: a traced run (timing null) or a timed one.
-Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing);
+}  // namespace detail
 
-}  // namespace
+using detail::gpuUnavailable;
+using detail::runInChild;
+using detail::timingName;
 
 namespace {
 // The GPU says neither which thread faulted nor where a kernel hangs; the emulator, running
@@ -361,213 +356,5 @@ std::string labTimingName(const LabRequest& q) {
   auto kernel = readKernelSource(applyDefines(withoutByteOrderMark(q.source), defines), q.fileName);
   return timingName(kernel ? kernel->name : std::string(), q);
 }
-
-namespace {
-Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing) {
-  bool gpu = q.backend == LabBackend::Cuda;
-  std::string backendNote;
-  if (q.backend != LabBackend::Emulator) {
-    const std::optional<std::string> why = gpuUnavailable();
-    if (why && gpu)
-      return unavailable("--backend cuda: " + *why + " (--backend emu runs the kernel on the emulator, auto picks)");
-    gpu = !why;
-    if (why) backendNote = why->rfind("No NVIDIA GPU", 0) == 0 ? "no NVIDIA GPU here: runs on the emulator" : *why + ": runs on the emulator";
-  }
-  if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
-    return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
-  if (q.source.size() > kMaxSourceBytes)
-    return invalidInput(q.fileName + " is " + std::to_string(q.source.size()) + " bytes, over the lab's limit of " +
-                        std::to_string(kMaxSourceBytes) + " bytes for a kernel's source");
-  std::vector<std::pair<std::string, std::string>> defines;
-  for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
-  const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
-  LabOutcome o;
-  o.source = q.source;
-  if (auto refused = checkStudentSource(source, q.fileName)) return compileError(std::move(o), {*refused});
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) {
-    // A signature the lab cannot map, a fragment without a kernel: shown like a compiler's
-    // error, at its line.
-    o.verdict = LabVerdict::CompileError;
-    const std::string& why = kernel.error().message;
-    const std::string prefix = q.fileName + ":";
-    int line = 1;
-    std::string message = why;
-    if (why.rfind(prefix, 0) == 0) {
-      const std::size_t colon = why.find(": ", prefix.size());
-      line = std::atoi(why.c_str() + prefix.size());
-      if (colon != std::string::npos) message = why.substr(colon + 2);
-      else message = why.substr(prefix.size());
-    }
-    o.diagnostics.push_back({q.fileName, std::max(line, 1), 1, message});
-    o.summary = "compile error: " + q.fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
-    return o;
-  }
-  auto launch = resolveLaunch(q, *kernel, gpu, timing == nullptr);
-  if (!launch) return launch.error();
-  o.launch = *launch;
-  o.launch.backend = gpu ? "cuda" : "emulator";
-  o.launch.backendNote = backendNote;
-  if (!(q.compileTimeoutSeconds > 0.0) || q.compileTimeoutSeconds > 3600.0)
-    return invalidInput("--compile-timeout must be more than 0 and at most 3600 seconds");
-  if (auto s = requireSandbox(q); !s) return s.error();
-  auto cache = labCacheDirectory(q.cacheDir);
-  if (!cache) return cache.error();
-  auto runner = findRunner();
-  if (!runner) return runner.error();
-  auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed on return
-  if (!scratch) return scratch.error();
-  // The emulator's kernel is compiled here into a shared object; the GPU's is compiled by
-  // the runner (NVRTC), in the same child that runs it.
-  std::optional<GpuCompileJob> gpuJob;
-  const std::filesystem::path object = scratch->dir() / "kernel.so";
-  if (gpu) {
-    auto job = prepareGpuCompile(gpuTranslationUnit(*kernel, source, q.fileName), q.defines, *cache, scratch->dir());
-    if (!job) return job.error();
-    gpuJob = std::move(*job);
-    copyGpuModulesIn(*gpuJob);
-  } else {
-    const CompileOptions options{*runner, q.sandbox, q.compileTimeoutSeconds, q.cancel, q.memoryLimitBytes};
-    auto compiled = compileForEmulator(emulatorTranslationUnit(*kernel, q.fileName), q.fileName, q.defines, *cache, options);
-    if (!compiled) return compiled.error();
-    o.cached = compiled->cached;
-    o.compileSeconds = compiled->seconds;
-    o.compilerOutput = compiled->output;
-    if (!compiled->ok) return compileError(std::move(o), compiled->diagnostics);
-    // The runner loads the bytes whose hash was checked, from a place nobody else writes.
-    const std::string bytes = loadFromCache(compiled->object);
-    if (bytes.empty()) return failure("the compiled kernel " + compiled->object.string() + " changed in the cache before it was loaded: run again");
-    if (auto s = writeFileBytes(object, bytes); !s) return s.error();
-  }
-
-  RunnerRequest rq;
-  rq.j = launch->dims.j, rq.k = launch->dims.k, rq.l = launch->dims.l;
-  rq.grid = launch->grid, rq.block = launch->block;
-  rq.sharedBytes = launch->sharedBytes;
-  // Room for a tiled kernel's events (loads, reads, barriers and a store per step); the
-  // runner doubles it for kernels that record more.
-  rq.slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(launch->dims.k) + 16, 1u << 20));
-  rq.maxTraceSlots = kMaxTraceEvents;
-  uint64_t responseBytes = 1ull << 30;
-  if (!timing) {  // refused before it runs when its trace would not fit the runner's memory
-    auto memory = predictLaunchMemory(rq, q.memoryLimitBytes);
-    if (!memory) return memory.error();
-    rq.maxTraceSlots = memory->maxTraceSlots;
-    responseBytes = memory->responseBytes;
-  }
-  rq.timeoutSeconds = q.timeoutSeconds;
-  for (const LabArg& a : launch->args) rq.scalars.push_back(a.value);
-  const TraceSink facts = labTraceSinkFacts(*kernel, int(launch->block.x));
-  std::copy(std::begin(facts.shared), std::end(facts.shared), std::begin(rq.shared));
-  if (timing) {  // the runner draws the inputs from the seed, as many copies as it times
-    rq.seed = q.seed;
-    rq.warmup = timing->warmup;
-    rq.repeats = timing->repeats;
-    rq.maxSecondsPerCase = timing->maxSecondsPerCase;
-  } else {
-    LaunchConfig inputs;
-    inputs.dims = launch->dims;
-    inputs.seed = q.seed;
-    rq.m = inputM(inputs).values;
-    rq.n = inputN(inputs).values;
-  }
-
-  const std::filesystem::path& dir = scratch->dir();
-  const std::filesystem::path requestFile = dir / "request", responseFile = dir / "response", stopFile = dir / "stop",
-                              logFile = dir / "output.log";
-  // The scratch directory goes with `scratch`; what NVRTC compiled goes into the cache first.
-  auto cleanup = [&] {
-    if (gpuJob) storeGpuModulesOut(*gpuJob);
-  };
-  if (auto s = writeRunnerRequest(requestFile, rq); !s) return s.error();
-  // The runner stops itself at the limit and says where; the kill a few seconds later is the
-  // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
-  // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
-  // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
-  // runs for up to the time limit plus the timing budget.
-  const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;
-  const double limitSeconds =
-      q.timeoutSeconds + timedSeconds + (gpu ? q.compileTimeoutSeconds + kGpuStartSeconds : 5.0);
-  const SandboxPolicy policy =
-      runnerPolicy(gpu, dir, gpuJob ? gpuJob->include : std::filesystem::path(), q, limitSeconds, responseBytes);
-  o.sandbox = describeSandbox(q.sandbox, policy.kind, policy.limits);
-  std::vector<std::string> argv = {runner->string()};
-  if (q.sandbox)
-    for (const std::string& a : sandboxArguments(policy)) argv.push_back(a);
-  if (gpu)
-    argv.insert(argv.end(), {timing ? "--cuda-time" : "--cuda", gpuJob->unitFile.string(), gpuJob->cubinStem.string()});
-  else argv.push_back(object.string());
-  argv.insert(argv.end(), {requestFile.string(), responseFile.string(), stopFile.string()});
-  if (gpu) {
-    argv.push_back(gpuJob->programName.string());
-    argv.insert(argv.end(), gpuJob->options.begin(), gpuJob->options.end());
-  }
-  // The disk the runner may fill: its response and the files the lab put there.
-  const ScratchLimit disk{dir, responseBytes + kScratchMarginBytes};
-  auto child = runChild(argv, childEnvironment(dir.string()), limitSeconds, q.cancel, logFile, disk);
-  if (!child) {
-    cleanup();
-    return child.error();
-  }
-  o.runSeconds = child->seconds;
-  o.childOutput = child->output;
-  const RunnerStop stop = readRunnerStop(stopFile);
-  if (stop.located) o.where = LabWhere{stop.block, stop.thread, stop.line};
-  const std::string at = o.where ? " " + whereText(*o.where) : "";
-  char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", q.timeoutSeconds + (timing ? timing->maxSecondsPerCase : 0.0));
-  if (child->diskExceeded) {
-    o.verdict = LabVerdict::Crashed;
-    o.summary = "crashed: the kernel wrote more than " + std::to_string(disk.maxBytes >> 20) +
-                " MiB into its scratch directory, the lab's disk limit for this launch, and was stopped";
-  } else if (child->timedOut || child->cancelled || stop.timeout) {
-    o.verdict = LabVerdict::TimedOut;
-    o.summary = child->cancelled ? "timed out: cancelled" + at
-                                 : "timed out: still running after " + std::string(limit) + " s (an endless loop?)" + at;
-  } else if (stop.syscall >= 0) {
-    o.verdict = LabVerdict::Crashed;
-    o.summary = sandboxStopSummary(stop.syscall) + at;
-  } else if (child->signal != 0 || stop.signal != 0) {
-    o.verdict = LabVerdict::Crashed;
-    o.summary = "crashed: " + signalName(child->signal ? child->signal : stop.signal) + at;
-  } else if (child->exitCode != 0) {
-    cleanup();
-    if (child->exitCode == 2 && child->output.find("tilescope-lab-runner:") != std::string::npos)
-      return failure(child->output.substr(0, child->output.find('\n')));
-    o.verdict = LabVerdict::Crashed;
-    o.summary = "crashed: the kernel ended the process with exit code " + std::to_string(child->exitCode) + at;
-    return o;
-  } else {
-    auto response = readRunnerResponse(responseFile, responseBytes);
-    cleanup();
-    if (!response) return response.error();
-    if (!timing && !response->compileFailed && response->kernelFault.empty())
-      if (auto s = checkReturnedEvents(*response, rq); !s) return s.error();
-    if (gpu) {
-      o.cached = response->compileCached;
-      o.compileSeconds = response->compileSeconds;
-      o.runSeconds = std::max(0.0, o.runSeconds - o.compileSeconds);
-      o.compilerOutput = response->compileLog;
-      if (response->compileFailed) {
-        auto diagnostics = parseDiagnostics(response->compileLog, q.fileName);
-        if (diagnostics.empty())
-          return failure("NVRTC failed without an error message: " + response->compileLog.substr(0, 400));
-        return compileError(std::move(o), diagnostics);
-      }
-      if (!response->kernelFault.empty()) {
-        o.verdict = LabVerdict::Crashed;
-        o.gpu = response->gpu;
-        o.summary = "crashed: the GPU stopped the kernel: " + response->kernelFault;
-        return o;
-      }
-    }
-    if (auto s = timing ? finishTiming(q, o, *response) : finishRun(q, *kernel, o, std::move(*response)); !s)
-      return s.error();
-    return o;
-  }
-  cleanup();
-  return o;
-}
-}  // namespace
 
 }  // namespace tilescope::lab

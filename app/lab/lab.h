@@ -207,8 +207,12 @@ Result<LabOutcome> timeLab(const LabRequest& request, const TimingOptions& optio
 std::string labTimingName(const LabRequest& request);
 
 // Multi-line text for the CLI and the app: the summary, then the details (first errors, the
-// out-of-bounds accesses, hazards, where it stopped).
-std::string describeOutcome(const LabOutcome& outcome, std::size_t maxItems = 8);
+// out-of-bounds accesses, hazards, where it stopped). Every piece that comes from the student
+// (file name, messages, names, what the kernel printed) goes through `student` when given: the
+// CLI passes its terminal escaping (app/cli/grade_output.h, forTerminal), which makes each
+// piece one line without control sequences.
+using StudentText = std::string (*)(std::string_view);
+std::string describeOutcome(const LabOutcome& outcome, std::size_t maxItems = 8, StudentText student = nullptr);
 
 // "4 threads wait at the __syncthreads() of line 3, 12 at the one of line 5": each barrier's
 // own count, and the threads that returned (lab_describe.cpp).

@@ -312,7 +312,7 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
   if (std::filesystem::exists(object, ec) && !loadFromCache(object).empty()) {
     r.ok = r.cached = true;
     r.object = object;
-    checkObjectImports(r, unit, fileName);
+    if (options.checkImports) checkObjectImports(r, unit, fileName);
     return r;
   }
   if (std::string cachedErrors = loadFromCache(errors); !cachedErrors.empty()) {  // the same text failed before
@@ -344,7 +344,7 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
     if (auto s = storeInCache(object, readFileBytes(output)); !s) return s.error();
     r.ok = true;
     r.object = object;
-    checkObjectImports(r, unit, fileName);
+    if (options.checkImports) checkObjectImports(r, unit, fileName);
     return r;
   }
   r.diagnostics = parseDiagnostics(r.output, fileName);

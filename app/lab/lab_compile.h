@@ -76,6 +76,8 @@ struct CompileOptions {
   double timeoutSeconds = kDefaultCompileSeconds;
   const std::atomic<bool>* cancel = nullptr;
   uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // the compiler's address space (--memory-limit)
+  // The object's imports checked (lab_imports.h); off only for the sandbox's tests (lab_testing.h).
+  bool checkImports = true;
 };
 
 // Compiles `unit` with `defines` into a cached shared object. An Error when no compiler could

@@ -271,9 +271,31 @@ class ScopeChecker {
                         "of M, N and P come from the run's settings), so a lab file holds no main; remove it and "
                         "any other host code");
     const std::string what = member ? "the member function '" + name + "'" : "the function '" + name + "'";
-    return at(s.name, what + " is host code" + (s.host ? " (__host__ only)" : "") +
-                          ": a lab file is device code, as the GPU compiles it; mark a helper __device__ "
-                          "(or __host__ __device__), or move its work into the __global__ kernel");
+    const std::string host = what + " is host code" + (s.host ? " (__host__ only)" : "");
+    // Where the kernel calls it is the line the student looks at (the call is the error on a
+    // GPU); the definition's line is named in the words.
+    if (!member)
+      if (auto call = callInKernel(t_[s.name].text))
+        return at(*call, host + " (defined at line " + std::to_string(t_[s.name].line) +
+                             "), called here from the kernel: a kernel can call only device functions; mark '" +
+                             name + "' __device__ (or __host__ __device__) where it is defined");
+    return at(s.name, host + ": a lab file is device code, as the GPU compiles it; mark a helper __device__ "
+                             "(or __host__ __device__), or move its work into the __global__ kernel");
+  }
+
+  // The first call of `name` in the body of a __global__ function (not a member's call).
+  std::optional<std::size_t> callInKernel(std::string_view name) const {
+    for (std::size_t g = 0; g < t_.size(); ++g) {
+      if (!is(g, "__global__")) continue;
+      std::size_t open = g;
+      while (open < t_.size() && !is(open, "{") && !is(open, ";")) open = opens(open) ? match_[open] + 1 : open + 1;
+      if (!is(open, "{") || !opens(open)) continue;
+      for (std::size_t i = open + 1; i < match_[open]; ++i)
+        if (ident(i) && t_[i].text == name && is(i + 1, "(") && !is(i - 1, ".") && !is(i - 1, "->") && !is(i - 1, "::"))
+          return i;
+      g = match_[open];
+    }
+    return std::nullopt;
   }
 
   LabDiagnostic initializerRunsCode(std::size_t declaration, std::size_t call) const {

@@ -193,6 +193,53 @@ void inferTiles(const Reader& r, std::size_t from, std::size_t to, const std::ve
   if (!a.isExtern) a.matrix = c == 'M' || c == 'A' ? MatrixRole::M : c == 'N' || c == 'B' ? MatrixRole::N : MatrixRole::Other;
 }
 
+// A kernel whose '{' (at `open`) is never closed: one '}' is missing, and each '}' after it
+// closed the block one level out. Where it is missing: the first for loop to close whose body
+// goes on for whole statements after the last line using its loop variable (the k loop that
+// also swallowed the barrier after it) probably lost its '}' right after that line; with no such
+// loop, the kernel's own '}' is missing at the end.
+Error missingBrace(const Reader& r, std::size_t open, std::string_view kernel) {
+  const Tokens& t = r.t;
+  struct Block {
+    int line = 0;
+    std::string_view variable;  // a for loop's
+    int lastUse = 0;
+  };
+  std::vector<Block> blocks;
+  for (std::size_t i = open; i < t.size(); ++i) {
+    if (t[i].text == "{") {
+      Block b{t[i].line, {}, 0};
+      if (i > 0 && t[i - 1].text == ")") {  // `for ( TYPE v = ... ) {`
+        std::size_t p = i - 1;
+        for (int depth = 0; p > open; --p) {
+          depth += t[p].text == ")" ? 1 : t[p].text == "(" ? -1 : 0;
+          if (depth == 0) break;
+        }
+        if (p > 0 && t[p - 1].text == "for")
+          for (std::size_t v = p + 1; v + 1 < i && t[v].text != ";"; ++v)
+            if (t[v].kind == TokenKind::Identifier && (t[v + 1].text == "=" || t[v + 1].text == ":")) b.variable = t[v].text;
+      }
+      blocks.push_back(b);
+    } else if (t[i].text == "}" && !blocks.empty()) {
+      const Block b = blocks.back();
+      blocks.pop_back();
+      const bool laterStatement = b.lastUse > 0 && t[i - 1].text == ";" && t[i - 1].line > b.lastUse;
+      if (!b.variable.empty() && laterStatement)
+        return invalidInput(std::string(r.file) + ":" + std::to_string(b.lastUse + 1) + ": a '}' is probably missing here: the for loop of line " +
+                            std::to_string(b.line) + " uses '" + std::string(b.variable) + "' last at line " +
+                            std::to_string(b.lastUse) + ", but the '}' at line " + std::to_string(t[i].line) +
+                            " closes it, so the kernel '" + std::string(kernel) + "' never ends (its '{' is never closed)");
+    } else if (t[i].kind == TokenKind::Identifier) {
+      for (Block& b : blocks)
+        if (b.variable == t[i].text) b.lastUse = t[i].line;
+    }
+  }
+  return invalidInput(std::string(r.file) + ":" + std::to_string(t.back().line) + ": the kernel '" + std::string(kernel) +
+                      "' never ends: its '{' at line " + std::to_string(t[open].line) +
+                      " is never closed (a '}' is missing after this line, or the file holds only the kernel's first lines)");
+}
+
+
 }  // namespace
 
 Result<LabKernelSource> readKernelSource(std::string_view source, std::string_view fileName) {
@@ -208,8 +255,9 @@ Result<LabKernelSource> readKernelSource(std::string_view source, std::string_vi
       return r.error(at, "a template kernel: the lab compiles plain kernels; give TILE_WIDTH with #define (or --define)");
   auto f = r.function(at);
   if (!f || f->close >= tokens.size()) return r.error(at, "cannot read the kernel's parameter list");
-  if (f->body == std::string::npos || f->end >= tokens.size())
+  if (f->body == std::string::npos)
     return r.error(f->name, "the kernel '" + std::string(tokens[f->name].text) + "' has no complete body");
+  if (f->end >= tokens.size()) return missingBrace(r, f->body, tokens[f->name].text);
   LabKernelSource k;
   k.name = std::string(tokens[f->name].text);
   k.line = tokens[f->name].line;

@@ -242,6 +242,60 @@ int confine(int& argc, char**& argv, bool& sandboxed) {
        "choose a smaller size, or raise the limit (--memory-limit MIB)");
   std::_Exit(2);
 }
+// Runs the kernel on the emulator into `slots`, growing each thread's room until the busiest
+// thread's events fit (a kernel's run is deterministic) or the cap is reached; the response
+// gets P and what the emulator reported. The room per thread it ended with.
+unsigned runTraced(const RunnerRequest& q, ThreadEntry thread, EventVector& slots, RunnerResponse& response) {
+  const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
+  unsigned slotsPerThread = std::max(1u, q.slotsPerThread);
+  for (;;) {
+    slots.assign(threads * slotsPerThread, Event{});
+    slotsForHandler = slots.data();
+    slotsPerThreadForHandler = slotsPerThread;
+    response.p.assign(std::size_t(q.j) * std::size_t(q.l), std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> m = q.m, n = q.n;  // a kernel may write its inputs: every attempt starts alike
+    unsigned overflow = 0;
+    ThreadArgs args;
+    args.m = m.data();
+    args.n = n.data();
+    args.p = response.p.data();
+    args.j = q.j, args.k = q.k, args.l = q.l;
+    args.sink.slots = slots.data();
+    args.sink.slotsPerThread = slotsPerThread;
+    args.sink.overflow = &overflow;
+    args.sink.j = q.j, args.sink.k = q.k, args.sink.l = q.l;
+    for (int i = 0; i < kMaxSharedArrays; ++i) args.sink.shared[i] = q.shared[i];
+    for (std::size_t i = 0; i < q.scalars.size() && i < std::size_t(kMaxScalarArgs); ++i) args.scalars[i] = q.scalars[i];
+    emu::Report report;
+    auto body = [&] { thread(&args); };
+    emu::runGrid(q.grid, q.block, q.sharedBytes, emu::ThreadBody(body), report);
+    response.error = report.error;
+    response.outOfBounds = std::move(report.outOfBounds);
+    response.outOfBoundsTotal = report.outOfBoundsTotal;
+    response.divergences = std::move(report.divergences);
+    response.traceOverflowed = overflow != 0;
+    if (!overflow || threads * slotsPerThread * 2 > q.maxTraceSlots) break;
+    slotsPerThread *= 2;
+  }
+  slotsForHandler = nullptr;
+  return slotsPerThread;
+}
+
+// Only as many slots per thread as the busiest thread used travel back.
+void packSlots(const EventVector& slots, uint64_t threads, unsigned slotsPerThread, RunnerResponse& response) {
+  unsigned used = 0;
+  for (uint64_t t = 0; t < threads; ++t) {
+    const Event* s = slots.data() + t * slotsPerThread;
+    unsigned u = 0;
+    while (u < slotsPerThread && s[u].op != Op::None) ++u;
+    used = std::max(used, u);
+  }
+  response.slotsPerThread = std::max(used, 1u);
+  response.slots.resize(threads * response.slotsPerThread);
+  for (uint64_t t = 0; t < threads; ++t)
+    std::memcpy(static_cast<void*>(response.slots.data() + t * response.slotsPerThread), slots.data() + t * slotsPerThread,
+                response.slotsPerThread * sizeof(Event));
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -273,56 +327,11 @@ int main(int argc, char** argv) {
 
   const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
   RunnerResponse response;
-  unsigned slotsPerThread = std::max(1u, q.slotsPerThread);
   EventVector slots;
   armTimeLimit(q.timeoutSeconds);
-  for (;;) {
-    slots.assign(threads * slotsPerThread, Event{});
-    slotsForHandler = slots.data();
-    slotsPerThreadForHandler = slotsPerThread;
-    response.p.assign(std::size_t(q.j) * std::size_t(q.l), std::numeric_limits<float>::quiet_NaN());
-    std::vector<float> m = q.m, n = q.n;  // a kernel may write its inputs: every attempt starts alike
-    unsigned overflow = 0;
-    ThreadArgs args;
-    args.m = m.data();
-    args.n = n.data();
-    args.p = response.p.data();
-    args.j = q.j, args.k = q.k, args.l = q.l;
-    args.sink.slots = slots.data();
-    args.sink.slotsPerThread = slotsPerThread;
-    args.sink.overflow = &overflow;
-    args.sink.j = q.j, args.sink.k = q.k, args.sink.l = q.l;
-    for (int i = 0; i < kMaxSharedArrays; ++i) args.sink.shared[i] = q.shared[i];
-    for (std::size_t i = 0; i < q.scalars.size() && i < std::size_t(kMaxScalarArgs); ++i) args.scalars[i] = q.scalars[i];
-    emu::Report report;
-    auto body = [&] { thread(&args); };
-    emu::runGrid(q.grid, q.block, q.sharedBytes, emu::ThreadBody(body), report);
-    response.error = report.error;
-    response.outOfBounds = std::move(report.outOfBounds);
-    response.outOfBoundsTotal = report.outOfBoundsTotal;
-    response.divergences = std::move(report.divergences);
-    response.traceOverflowed = overflow != 0;
-    // A thread recorded more than it had room for: run again with twice the room, so the
-    // trace is whole (a kernel's run is deterministic), as far as the cap allows.
-    if (!overflow || threads * slotsPerThread * 2 > q.maxTraceSlots) break;
-    slotsPerThread *= 2;
-  }
-  slotsForHandler = nullptr;
+  const unsigned slotsPerThread = runTraced(q, thread, slots, response);
   disarmTimeLimit();
-
-  // Only as many slots per thread as the busiest thread used travel back.
-  unsigned used = 0;
-  for (uint64_t t = 0; t < threads; ++t) {
-    const Event* s = slots.data() + t * slotsPerThread;
-    unsigned u = 0;
-    while (u < slotsPerThread && s[u].op != Op::None) ++u;
-    used = std::max(used, u);
-  }
-  response.slotsPerThread = std::max(used, 1u);
-  response.slots.resize(threads * response.slotsPerThread);
-  for (uint64_t t = 0; t < threads; ++t)
-    std::memcpy(static_cast<void*>(response.slots.data() + t * response.slotsPerThread), slots.data() + t * slotsPerThread,
-                response.slotsPerThread * sizeof(Event));
+  packSlots(slots, threads, slotsPerThread, response);
   const StaticSharedGeometry* g = geometry();
   for (int i = 0; i < kMaxSharedArrays; ++i) response.geometry[i] = g[i];
   if (auto s = writeRunnerResponse(argv[3], response); !s) return fail(s.error().message);

@@ -11,12 +11,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ui/export/animation_export.h"
+#include "ui/export/export_view.h"
 #include "ui/state/apply_intents.h"
 #include "font_finder.h"
 #include "ui/export/frame_report.h"
@@ -133,6 +135,21 @@ double clockSeconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
+// The frame loop's own CPU time: what a frame costs the app whatever else the machine runs (a
+// shared machine's wall clock counts the other processes' turns too). The clock where there is none.
+double threadCpuSeconds() {
+#if defined(CLOCK_THREAD_CPUTIME_ID) && !defined(__EMSCRIPTEN__)
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0) return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+#endif
+  return clockSeconds();
+}
+
+// When a frame started, and when its draw lists were handed over, by the clock and in CPU time.
+struct FrameClock {
+  double start = 0, cpuStart = 0, handedOver = 0, cpuHandedOver = 0;
+};
+
 // What the run worker found out about CUDA and the device, for the panels to say.
 void takeDeviceFacts(AppState& state, RunWorker& worker) {
   if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
@@ -190,18 +207,22 @@ struct FrameTarget {
 
 // The panels, drawn by ImGui and the grids into the window (or the export's target), and the
 // animation frame captured from it; fbWidth x fbHeight is the window's framebuffer.
-void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::OffscreenTarget& exportTarget,
-               platform::Window& window, const FrameTarget& frame, int& fbWidth, int& fbHeight) {
+void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animation, GridPainter& grids, Fonts& fonts,
+               gfx::OffscreenTarget& exportTarget, platform::Window& window, const FrameTarget& frame, int& fbWidth,
+               int& fbHeight, FrameClock& clock) {
   window.newImGuiFrame();
   // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
-  if (!frame.interactive || state.animationExport.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  if (!frame.interactive || animation.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   if (frame.offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(frame.width), float(frame.height));
   ImGui::NewFrame();
-  state.layout = {};
-  PanelContext ctx{state, state.intents, grids, state.layout, fonts.mono, fonts.code, fonts.caption};
+  layout = {};
+  PanelContext ctx{state, state.intents, grids, layout, fonts.mono, fonts.code, fonts.caption};
   drawPanels(ctx);
   state.view.activeTab.clear();
   ImGui::Render();
+  clock.handedOver = clockSeconds();  // the app's work is done: the draw lists go to the driver
+  clock.cpuHandedOver = threadCpuSeconds();
+  grids.flush();  // the grids' canvases, rasterised by the driver like the rest
 
   window.framebufferSize(fbWidth, fbHeight);
   const Rgba bg = state.theme.background;
@@ -209,7 +230,7 @@ void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::Offscreen
   if (frame.offscreen) {
     if (auto s = exportTarget.begin(frame.width, frame.height, bgR, bgG, bgB); !s) {
       gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
-      state.animationExport = {};
+      animation = {};
       state.view.exported = s.error().message;
       state.view.exportFailed = true;
     }
@@ -217,16 +238,16 @@ void drawFrame(AppState& state, GridPainter& grids, Fonts& fonts, gfx::Offscreen
     gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  captureAnimationFrame(state, frame.offscreen ? frame.width : fbWidth, frame.offscreen ? frame.height : fbHeight);
+  captureAnimationFrame(animation, state, frame.offscreen ? frame.width : fbWidth, frame.offscreen ? frame.height : fbHeight);
   if (frame.offscreen) exportTarget.end();
 }
 
 // What a script or a button asked this frame to write: the layout file, a PNG of the frame, the
 // --screenshot once a picture has settled (which then ends the session).
-Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const std::string& screenshotPath, int& settle,
-                           int fbWidth, int fbHeight) {
+Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const FrameLayout& layout,
+                           const std::string& screenshotPath, int& settle, int fbWidth, int fbHeight) {
   if (!requests.layout.empty()) {
-    if (auto s = writeLayout(requests.layout, state, fbWidth, fbHeight); !s) return s.error();
+    if (auto s = writeLayout(requests.layout, state, layout, fbWidth, fbHeight); !s) return s.error();
     requests.layout.clear();
   }
   if (!state.view.pngExport.empty()) {  // the Export PNG button: this frame, as drawn
@@ -290,11 +311,14 @@ class Session {
   std::optional<RunWorker> worker_;
   std::optional<TimingWorker> timingWorker_;  // the Timing panel's sweeps, and its recorded results
   AppState state_;
+  FrameLayout layout_;             // what the last frame drew (the layout file's contents)
+  AnimationExportJob animation_;  // an animated GIF or PNG sequence being written (animation_export.h)
   FrameStats stats_;
   ScriptRequests requests_;
   std::string screenshotPath_;
   int exitCode_ = 0, frame_ = 0, settle_ = 0;
   StyleKey style_;
+  FrameClock clock_;  // this frame's times (the app's own work: start to draw lists handed over)
   double last_ = 0.0;
 };
 
@@ -379,8 +403,9 @@ bool Session::frame() {
   RunWorker& worker = *worker_;
   TimingWorker& timingWorker = *timingWorker_;
   const double start = clockSeconds();
+  clock_.cpuStart = threadCpuSeconds();
   const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                    timingWorker.busy() || state.animationExport.active;
+                    timingWorker.busy() || animation_.active;
   window_->pollEvents(interactive_ && !busy && !state.playback.playing);
   state.now = clockSeconds();
   if (window_->closeRequested()) state.quit = true;
@@ -395,13 +420,19 @@ bool Session::frame() {
   if (script_) {
     const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
                             !timingWorker.probed() || lessonPage_ || scene_ || !state.lesson.pendingScript.empty() ||
-                            state.animationExport.active;
+                            animation_.active;
     if (auto s = script_->tick(state, runPending, requests_); !s) {
       end(1, s.error().message);
       return false;
     }
+    // A script that ends without quitting hands the window to the person at it (--help: "then
+    // keep running"): the pointer counts again and the loop waits for input when idle.
+    if (script_->finished() && !interactive_ && options_.screenshot.empty() && options_.frames < 0) {
+      interactive_ = true;
+      platform::setDownloadsEnabled(true);
+    }
   }
-  applyIntents(state, worker);
+  applyExportIntents(applyIntents(state, worker), state, animation_);
   startPendingLessonPage(lessonPage_, state);
   // The page's address: after the start's intents (its lesson open), its page's commands first.
   tickLessonPage(scene_, state,
@@ -414,7 +445,7 @@ bool Session::frame() {
     end(1, "cannot open the trace file: " + state.request.error);
     return false;
   }
-  syncTiming(state, timingWorker);
+  syncTiming(state.timing, state.lab, timingWorker);
   tickLabAutosave(state.lab, state.now);  // unsaved lab work survives a crash
   // Benchmarks loop the animation so every measured frame is a playing frame.
   if (options_.play && options_.frames > 0 && !state.playback.playing && shownRun(state))
@@ -430,23 +461,23 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   AppState& state = state_;
   int drawWidth = 0, drawHeight = 0;
   window_->framebufferSize(drawWidth, drawHeight);
-  const bool offscreen = state.animationExport.active && state.animationExport.request.width > 0;
-  if (offscreen) drawWidth = state.animationExport.request.width, drawHeight = state.animationExport.request.height;
+  const bool offscreen = animation_.active && animation_.request.width > 0;
+  if (offscreen) drawWidth = animation_.request.width, drawHeight = animation_.request.height;
   // The projector layout's text follows the height drawn at.
   // (Presentation mode keeps its panels side by side: a smaller share, h / 617, 1.75 at 1080.)
   if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
   else if (state.view.fontScaleFromScreen) state.view.fontScale = std::clamp(float(drawHeight) / 617.0f, 1.0f, 3.0f);
-  prepareAnimationFrame(state);
+  prepareAnimationFrame(animation_, state);
 
   refreshStyle(fonts_, state, style_);
   window_->setFullscreen(state.view.fullscreen);
-  window_->setTitle(exportProgressTitle(state));  // export progress
+  window_->setTitle(exportProgressTitle(animation_));  // export progress
 
   int fbWidth = 0, fbHeight = 0;
-  drawFrame(state, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight}, fbWidth,
-            fbHeight);
+  drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight},
+            fbWidth, fbHeight, clock_);
 
-  if (auto s = writeRequestedFiles(requests_, state, screenshotPath_, settle_, fbWidth, fbHeight); !s) {
+  if (auto s = writeRequestedFiles(requests_, state, layout_, screenshotPath_, settle_, fbWidth, fbHeight); !s) {
     end(1, s.error().message);
     return false;
   }
@@ -464,7 +495,11 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   }
   // Frames before the first run arrives draw nothing but "running": they would flatter the report.
   const bool measured = shownRun(state) != nullptr;
-  if (measured) stats_.frameSeconds.push_back(drawn - start);
+  if (measured) {
+    stats_.frameSeconds.push_back(drawn - start);
+    stats_.appSeconds.push_back(clock_.handedOver - start);
+    stats_.appCpuSeconds.push_back(clock_.cpuHandedOver - clock_.cpuStart);
+  }
   if (requests_.report) {
     std::printf("%s\n", frameReport(stats_, state).c_str());
     requests_.report = false;

@@ -1,6 +1,6 @@
 // The desktop app: window, frame loop, script mode. main() parses options and calls runApp.
 #pragma once
-#include "ui/state/app_options.h"
+#include "ui/app_options.h"
 
 namespace tilescope::ui {
 

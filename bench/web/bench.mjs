@@ -32,9 +32,10 @@ const say = (text) => { console.log(text); lines.push(text); };
 async function firstPicture(browser, base) {
   const times = [];
   for (let i = 0; i < LOADS; ++i) {  // a fresh context each time: nothing cached
-    const r = await h.openPage(browser, base, { preset: 'book-4x4' }, { waitFor: 'frame' });
+    const context = await browser.newContext({ deviceScaleFactor: 1 });
+    const r = await h.openPage(context, base, { preset: 'book-4x4' }, { waitFor: 'frame' });
     times.push(await r.page.evaluate(() => window.tilescopeFirstFrame));
-    await r.context.close();
+    await context.close();
   }
   return times;
 }
@@ -44,7 +45,8 @@ const RAF_RECORDER = `window.__rafTimes = []; (function tick(t) { if (!window.ti
 const PLAY_FRAMES = 300;
 
 async function framesWhilePlaying(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  // The picture 1280x720: the page's tools lie under the canvas (harness.mjs, TOOLS_PX).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 + h.TOOLS_PX }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const log = [];
   page.on('console', (m) => log.push(m.text()));
@@ -74,7 +76,8 @@ function hostSeconds(bytes) {
 async function tracing(browser, base) {
   let script = 'set kernel tiled\nset size 64\nset tile 16\n';
   for (let i = 1; i <= RUNS; ++i) script += `set seed ${i}\nwait\nexport trace /out/t${i}.tstrace\n`;
-  const r = await h.runScript(browser, base, script);
+  const context = await browser.newContext({ deviceScaleFactor: 1 });
+  const r = await h.runScript(context, base, script);
   const page = [];
   let events = 0;
   for (let i = 1; i <= RUNS; ++i) {
@@ -82,7 +85,7 @@ async function tracing(browser, base) {
     page.push(hostSeconds(bytes));
     events = Number(sections(bytes).TRCE.readBigUInt64LE(0));
   }
-  await r.context.close();
+  await context.close();
   const folder = mkdtempSync(path.join(tmpdir(), 'tilescope-web-bench-'));
   const native = [];
   for (let i = 1; i <= RUNS; ++i) {

@@ -55,7 +55,17 @@ struct Facts : TileFamily {
       .description = "each thread computes COARSE_FACTOR P elements and reuses its M tile (fig. 6.13)",
       .sourceFile = "book/coarsened.cuh",
       .ladderRung = 2,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{64, 64, 128}}},
+      .ncuShared = NcuShared::Conflicts,
   };
+  // A T x T block with T = bm (each thread 1 x tn elements of P); Mds[T][T] and Nds[T][T], static.
+  static HandResources handResources(const KernelLaunch& L) {
+    const int T = L.tiling.bm;
+    return {.threads = T * T, .staticSharedBytes = 2 * T * T * 4};
+  }
   static constexpr std::array<Tiling, 2> kTilings{{{32, 128, 32, 0, 0, 1, 4}, {4, 8, 4, 0, 0, 1, 2}}};
   static int tileOf(const KernelLaunch& L) { return L.tiling.bm; }
   static std::string tilingProblem(const Tiling& t) {

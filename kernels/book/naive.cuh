@@ -23,7 +23,15 @@ struct Facts : FreeBlockFamily {
       .description = "one thread per P element, reads straight from global memory (lecture gemm_simple)",
       .sourceFile = "book/naive.cuh",
       .liveSweep = true,
+      .textbook = true,
+      // Blocks 16x16, 32x8, 64x4, 32x32 and 7x3: every one launches.
+      .gpuResourceLaunches = 5,
+      // The lecture's block shapes, a block that divides nothing (7x3) and a tall one.
+      .ncuLaunches = {{{64, 64, 64, 0, 32, 8}, {64, 64, 64, 0, 16, 16}, {64, 64, 64, 0, 64, 4}, {64, 64, 64, 0, 8, 32},
+                       {64, 64, 64, 0, 32, 32}, {50, 30, 70, 0, 7, 3}, {128, 128, 128, 0, 16, 64}}},
   };
+  // bx x by threads, no shared memory.
+  static HandResources handResources(const KernelLaunch& L) { return {.threads = int(L.blockX * L.blockY)}; }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

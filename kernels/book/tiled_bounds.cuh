@@ -44,7 +44,15 @@ struct Facts : TileFamily {
       .tiled = true,
       .tileIsCompileTime = true,
       .liveSweep = true,
+      .textbook = true,
+      // Of the resource test's nine widths the GPU build has GpuTileWidths' 1, 2, 3, 4, 8, 16, 32.
+      .gpuResourceLaunches = 7,
+      .ncuLaunches = {{{50, 30, 70, 16}}},  // zero fills on every side
   };
+  // T x T threads; Mds[T][T] and Nds[T][T] floats, static: 2 x T x T x 4 bytes.
+  static HandResources handResources(const KernelLaunch& L) {
+    return {.threads = L.tile * L.tile, .staticSharedBytes = 2 * L.tile * L.tile * 4};
+  }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

@@ -43,7 +43,16 @@ struct Facts : TileFamily {
       .sourceFile = "book/tiled_dynamic.cuh",
       .tiled = true,
       .liveSweep = true,
+      .textbook = true,
+      // A run-time width: all nine of the resource test's.
+      .gpuResourceLaunches = 9,
+      .ncuLaunches = {{{64, 64, 64, 16}, {64, 64, 64, 8}}},
+      .ncuShared = NcuShared::All,  // a run-time T: one 32-bit shared load per source read
   };
+  // T x T threads; Mds and Nds of T x T floats in the one extern array: 2 x T x T x 4 bytes.
+  static HandResources handResources(const KernelLaunch& L) {
+    return {.threads = L.tile * L.tile, .dynamicSharedBytes = 2 * L.tile * L.tile * 4};
+  }
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);
     s.dynamicSharedFloats = unsigned(2 * L.tile * L.tile);

@@ -51,7 +51,15 @@ struct Facts : TileFamily {
       .sourceFile = "book/tiled_transposed.cuh",
       .tiled = true,
       .takesPad = true,
+      // A run-time width: all nine of the resource test's, each with pad 0 and 1.
+      .gpuResourceLaunches = 18,
+      .ncuLaunches = {{{64, 64, 64, 16, 0, 0, 0}, {64, 64, 64, 16, 0, 0, 1}, {64, 64, 64, 32, 0, 0, 0}, {64, 64, 64, 32, 0, 0, 1}}},
+      .ncuShared = NcuShared::All,  // a run-time T: one 32-bit shared load per source read
   };
+  // T x T threads; Mds of T x T floats and the transposed N tile of T rows of T + pad, extern.
+  static HandResources handResources(const KernelLaunch& L) {
+    return {.threads = L.tile * L.tile, .dynamicSharedBytes = 2 * L.tile * (L.tile + L.pad) * 4};
+  }
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);
     s.dynamicSharedFloats = unsigned(2 * L.tile * (L.tile + L.pad));  // Mds then Nds, rows of T + pad

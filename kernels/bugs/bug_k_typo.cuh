@@ -50,7 +50,13 @@ struct Facts : TileFamily {
       .tileIsCompileTime = true,
       .fixedTwin = "tiled",
       .faultyLines = {34},
+      // Of the resource test's nine widths the GPU build has GpuTileWidths' 1, 2, 3, 4, 8, 16, 32.
+      .gpuResourceLaunches = 7,
   };
+  // T x T threads; Mds[T][T] and Nds[T][T] floats, static: 2 x T x T x 4 bytes.
+  static HandResources handResources(const KernelLaunch& L) {
+    return {.threads = L.tile * L.tile, .staticSharedBytes = 2 * L.tile * L.tile * 4};
+  }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return x.withTile(L.tile, [&](auto T) { x.launch(matrixMulKernel<decltype(T)::value>, L, a.M, a.N, a.P, L.j, L.k, L.l); });

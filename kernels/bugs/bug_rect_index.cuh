@@ -58,7 +58,14 @@ struct Facts : RectFamily {
       .sourceFile = "bugs/bug_rect_index.cuh",
       .fixedTwin = "tiled-rect",
       .faultyLines = {25},
+      // Blocks 16x16, 32x8, 64x4, 32x32 and 7x3: every one launches.
+      .gpuResourceLaunches = 5,
   };
+  // As tiled-rect's: bx x by threads; Mds of by x TK and Nds of TK x bx floats, TK = min(bx, by).
+  static HandResources handResources(const KernelLaunch& L) {
+    const int bx = int(L.blockX), by = int(L.blockY), tk = bx < by ? bx : by;
+    return {.threads = bx * by, .dynamicSharedBytes = (by * tk + tk * bx) * 4};
+  }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     x.launch(matrixMulKernel, L, a.M, a.N, a.P, L.j, L.k, L.l);

@@ -52,7 +52,13 @@ struct Facts : TileFamily {
       .tileIsCompileTime = true,
       .fixedTwin = "tiled-bounds",
       .faultyLines = {25},
+      // Of the resource test's nine widths the GPU build has GpuTileWidths' 1, 2, 3, 4, 8, 16, 32.
+      .gpuResourceLaunches = 7,
   };
+  // T x T threads; Mds[T][T] and Nds[T][T] floats, static: 2 x T x T x 4 bytes.
+  static HandResources handResources(const KernelLaunch& L) {
+    return {.threads = L.tile * L.tile, .staticSharedBytes = 2 * L.tile * L.tile * 4};
+  }
   // The bug walks gridDim.x phases, not ceil(k / T).
   static LaunchShape shape(const KernelLaunch& L) {
     LaunchShape s = TileFamily::shape(L);

@@ -152,7 +152,17 @@ struct Facts : RegisterTileFamily {
       .description = "warptile with two shared buffers: the next tiles load (cp.async) while this one is computed",
       .sourceFile = "ladder/double_buffered.cuh",
       .ladderRung = 7,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 256}}},
+      .ncuShared = NcuShared::Conflicts,
   };
+  // (bm / tm) x (bn / tn) threads; two buffers of Mds[bk][bm + 4] and Nds[bk][bn] floats, extern.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return {.threads = (t.bm / t.tm) * (t.bn / t.tn), .dynamicSharedBytes = 2 * t.bk * (t.bm + 4 + t.bn) * 4};
+  }
   // The first is the H100's (tuned by bench/ladder-tuning, see the README); the second a
   // teaching size whose trace is small enough to animate.
   static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 16, 64, 64, 8, 16}, {32, 32, 4, 16, 32, 4, 4}}};

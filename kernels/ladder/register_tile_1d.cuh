@@ -60,7 +60,17 @@ struct Facts : RegisterTileFamily {
       .description = "each thread computes TM P elements of a column from registers (1D register tile)",
       .sourceFile = "ladder/register_tile_1d.cuh",
       .ladderRung = 3,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 128}}},
+      .ncuShared = NcuShared::Conflicts,
   };
+  // (bm / tm) x (bn / tn) threads; Mds[bm][bk] and Nds[bk][bn] floats, static.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return {.threads = (t.bm / t.tm) * (t.bn / t.tn), .staticSharedBytes = (t.bm * t.bk + t.bk * t.bn) * 4};
+  }
   static constexpr std::array<Tiling, 2> kTilings{{{64, 64, 8, 0, 0, 8, 1}, {8, 8, 4, 0, 0, 4, 1}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.tn != 1 || t.wm || t.wn) return "a one-dimensional register tile is TM x 1, with no warp tile";

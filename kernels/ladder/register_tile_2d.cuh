@@ -64,7 +64,17 @@ struct Facts : RegisterTileFamily {
       .description = "each thread computes a TM x TN tile of P from register fragments (2D register tile)",
       .sourceFile = "ladder/register_tile_2d.cuh",
       .ladderRung = 4,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 128}}},
+      // Not even the conflicts: nvcc merges its scalar Nds reads into 128-bit loads.
   };
+  // (bm / tm) x (bn / tn) threads; Mds[bm][bk] and Nds[bk][bn] floats, static.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return {.threads = (t.bm / t.tm) * (t.bn / t.tn), .staticSharedBytes = (t.bm * t.bk + t.bk * t.bn) * 4};
+  }
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {8, 8, 4, 0, 0, 2, 2}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.wm || t.wn) return "regtile-2d has no warp tile (that is warptile's)";

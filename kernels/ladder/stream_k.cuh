@@ -184,7 +184,27 @@ struct Facts : tma_pipeline::Facts {
       .sourceFile = "ladder/stream_k.cuh",
       .ladderRung = 9,
       .rowsMultipleOf = 4,
+      .textbook = true,
+      // Its three built tilings.
+      .gpuResourceLaunches = 3,
+      // Rung 8's shapes at the teaching tiling on persistent grids that split tiles 2, 3 and many
+      // ways (and none); the H100's tilings, 4 tiles of 3 k-steps, on one block per tile and on 7.
+      .gpuTestLaunches = {{{40, 20, 68, 2, 0}, {40, 20, 68, 2, 5}, {70, 132, 36, 2, 3}, {70, 132, 36, 2, 7},
+                           {33, 28, 100, 2, 60}, {131, 68, 260, 0, 0}, {131, 68, 260, 0, 7}, {131, 68, 260, 1, 0},
+                           {131, 68, 260, 1, 7}}},
+      // 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps, 8 iterations: 3 blocks split
+      // both tiles (3, 3, 2 iterations), 8 blocks take one each.
+      .testGrids = {3, 8},
   };
+  // Rung 8's: (bm / wm) x (bn / wn) consumer warps and 128 producer threads; full[8] and
+  // empty[8] mbarriers, 128 bytes static; the ring (4 stages at bm = 128, else 3, of
+  // Mds[bm][bk] and Nds[bk][bn]) and 1024 bytes of alignment, dynamic.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    const int ring = (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * 4;
+    return {.threads = (t.bm / t.wm) * (t.bn / t.wn) * 32 + 128, .staticSharedBytes = 2 * 8 * 8,
+            .dynamicSharedBytes = ring + 1024};
+  }
   // The H100's, its half for sizes with fewer tiles than SMs (the selector's), a teaching size.
   static constexpr std::array<Tiling, 3> kTilings{
       {{128, 256, 32, 64, 64, 8, 16}, {128, 128, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};

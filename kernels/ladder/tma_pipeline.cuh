@@ -137,7 +137,25 @@ struct Facts : RegisterTileFamily {
       .sourceFile = "ladder/tma_pipeline.cuh",
       .ladderRung = 8,
       .rowsMultipleOf = 4,  // a tensor map's row stride is a multiple of 16 bytes (tensor_map_rules.h)
+      .textbook = true,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Tensor maps need k and l multiples of 4; j and the rest are no multiple of a tile; the
+      // H100's tiling last, over several blocks.
+      .gpuTestLaunches = {{{40, 20, 68, 1}, {64, 64, 64, 1}, {33, 28, 100, 1}, {131, 68, 260, 0}}},
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 256}}},
+      .ncuShared = NcuShared::Conflicts,  // 0 on both sides, M's tile swizzled
   };
+  // (bm / wm) x (bn / wn) consumer warps and the producer warpgroup of 128 threads; static:
+  // full[8] and empty[8], 8-byte mbarriers, 128 bytes; dynamic: the ring, 4 stages at bm = 128
+  // (else 3) of Mds[bm][bk] and Nds[bk][bn] floats, and 1024 bytes to start it 1024-aligned.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    const int ring = (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * 4;
+    return {.threads = (t.bm / t.wm) * (t.bn / t.wn) * 32 + 128, .staticSharedBytes = 2 * 8 * 8,
+            .dynamicSharedBytes = ring + 1024};
+  }
   // The H100's (bench/ladder_tuning/tma_proto2.cu, see the README), then a teaching size.
   static constexpr std::array<Tiling, 2> kTilings{{{128, 256, 32, 64, 64, 8, 16}, {32, 64, 8, 16, 32, 4, 4}}};
   static constexpr int stages(const Tiling& t) { return t.bm >= 128 ? 4 : 3; }

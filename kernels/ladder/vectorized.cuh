@@ -103,7 +103,18 @@ struct Facts : RegisterTileFamily {
       .description = "regtile-2d with float4 loads, reads and stores; M's tile transposed (corner turning)",
       .sourceFile = "ladder/vectorized.cuh",
       .ladderRung = 5,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 128}}},
+      .ncuShared = NcuShared::Conflicts,
   };
+  // (bm / tm) x (bn / tn) threads; Mds[bk][bm + 4] (M's tile transposed, rows padded by 4)
+  // and Nds[bk][bn] floats, static.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return {.threads = (t.bm / t.tm) * (t.bn / t.tn), .staticSharedBytes = (t.bk * (t.bm + 4) + t.bk * t.bn) * 4};
+  }
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 8, 0, 0, 8, 8}, {16, 16, 4, 0, 0, 4, 4}}};
   static std::string tilingProblem(const Tiling& t) {
     if (t.wm || t.wn) return "vectorized has no warp tile (that is warptile's)";

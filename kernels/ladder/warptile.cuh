@@ -108,7 +108,18 @@ struct Facts : RegisterTileFamily {
       .description = "each warp owns a tile of P; its lanes' 128-bit shared reads sit side by side",
       .sourceFile = "ladder/warptile.cuh",
       .ladderRung = 6,
+      // Its two built tilings.
+      .gpuResourceLaunches = 2,
+      // Profiled at its H100 tiling (the first built one that fits inside P).
+      .ncuLaunches = {{{128, 64, 128}}},
+      .ncuShared = NcuShared::Conflicts,
   };
+  // (bm / tm) x (bn / tn) threads; Mds[bk][bm + 4] (M's tile transposed, rows padded by 4)
+  // and Nds[bk][bn] floats, static.
+  static HandResources handResources(const KernelLaunch& L) {
+    const Tiling& t = L.tiling;
+    return {.threads = (t.bm / t.tm) * (t.bn / t.tn), .staticSharedBytes = (t.bk * (t.bm + 4) + t.bk * t.bn) * 4};
+  }
   static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 16, 64, 32, 8, 8}, {32, 32, 4, 16, 32, 4, 4}}};
   static std::string tilingProblem(const Tiling& t) {
     return warpTilingProblem(t, 4 * t.bk * (t.bm + 4 + t.bn), kMaxStaticSharedBytes);

@@ -69,13 +69,13 @@ TEST(CliOut, AFailedCommandLeavesTheOutputFileAlone) {
 }
 
 // Rung 9 left to its selector: the tiling and grid it picked, and why, in one line (the h100
-// profile on the emulator). 64 x 64 x 64: 1 tile of 128 x 256 and of 128 x 128 (1 % of a wave),
-// 2 k-steps: too few to share, one block per tile.
+// profile on the emulator). 64 x 64 x 64: 1 tile of 128 x 256 (1 % of a wave), 2 k-steps: too
+// few to share in runs of 4, one block per tile.
 TEST(CliRun, StreamKSaysWhatItsSelectorPickedAndWhy) {
   const CliResult r = runCli("run --kernel stream-k --dims 64,64,64 --backend emu");
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("selector (132 SMs, h100): 128x128x32/64x64/8x16, data-parallel (one block per tile): "
-                       "1 tile fills 1 % of one wave of 132"),
+  EXPECT_NE(r.out.find("selector (132 SMs, h100): 128x256x32/64x64/8x16, data-parallel (one block per tile): "
+                       "1 tile fills 1 % of one wave of 132, but 2 k-iterations are too few to share in runs of 4"),
             std::string::npos)
       << r.out;
 }

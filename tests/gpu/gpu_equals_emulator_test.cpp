@@ -23,69 +23,16 @@
 #include <tuple>
 
 #include "gpu_support.h"
+#include "gpu_test_launches.h"
 #include "test_support.h"
 #include "trace_comparison.h"
 
 namespace tilescope::testing {
 namespace {
 
-bool isRace(KernelId id) { return id == KernelId::TiledNoFirstSync || id == KernelId::TiledNoSecondSync; }
+bool isRace(KernelId id) { return kernelInfo(id).races; }
 
 bool isMultipleOf(const Dims& d, int t) { return d.j % t == 0 && d.k % t == 0 && d.l % t == 0; }
-
-// Every shape a kernel is checked at: tile widths 1..32 on multiples and non-multiples,
-// naive-style kernels at square and non-square block shapes.
-std::vector<LaunchConfig> shapesFor(const KernelInfo& info, uint64_t seed) {
-  std::vector<LaunchConfig> out;
-  auto add = [&](Dims d, int tile, int bx, int by, int pad) {
-    LaunchConfig c;
-    c.kernel = info.id;
-    c.dims = d;
-    c.tile = tile;
-    c.blockX = bx;
-    c.blockY = by;
-    c.pad = pad;
-    c.seed = seed + out.size();
-    out.push_back(c);
-  };
-  if (info.tiled) {
-    const std::vector<int> tiles = info.tileIsCompileTime ? std::vector<int>{1, 2, 3, 4, 8, 16, 32}
-                                                          : std::vector<int>{1, 2, 3, 5, 7, 8, 13, 16, 32};
-    for (int t : tiles) {
-      add({2 * t, 3 * t, t}, t, 16, 16, 0);                        // multiples, j != k != l
-      if (t > 1) add({2 * t + 1, t + 3, t - 1}, t, 16, 16, 0);     // none a multiple of T
-      if (info.id == KernelId::TiledTransposed) add({2 * t, t, 3 * t}, t, 16, 16, 1);
-    }
-  } else if (info.id == KernelId::TmaPipeline) {
-    // Tensor maps need k and l multiples of 4; j and the rest are no multiple of a tile.
-    for (Dims d : {Dims{40, 20, 68}, Dims{64, 64, 64}, Dims{33, 28, 100}}) add(d, 0, 16, 16, 0);
-    add({131, 68, 260}, 0, 16, 16, 0);
-    out.back().tiling = kernelTilings(info.id)[0];  // the H100's tiling too
-  } else if (info.id == KernelId::StreamK) {
-    // Rung 8's shapes on persistent grids that split tiles 2, 3 and many ways (and none).
-    const Tiling teaching = kernelTilings(info.id)[2];
-    for (auto [d, blocks] : {std::pair{Dims{40, 20, 68}, 0}, {Dims{40, 20, 68}, 5}, {Dims{70, 132, 36}, 3},
-                             {Dims{70, 132, 36}, 7}, {Dims{33, 28, 100}, 60}}) {
-      add(d, 0, 16, 16, 0);
-      out.back().tiling = teaching;
-      out.back().persistentBlocks = blocks;
-    }
-    for (int t : {0, 1})  // the H100's tilings: 4 tiles of 3 k-steps on 7 blocks
-      for (int blocks : {0, 7}) {
-        add({131, 68, 260}, 0, 16, 16, 0);
-        out.back().tiling = kernelTilings(info.id)[t];
-        out.back().persistentBlocks = blocks;
-      }
-  } else {
-    const std::pair<int, int> blocks[] = {{16, 16}, {32, 8}, {8, 32}, {3, 5}, {64, 4}, {1, 1}, {32, 32}};
-    for (auto [bx, by] : blocks) {
-      add({33, 17, 9}, 2, bx, by, 0);
-      add({64, 64, 64}, 2, bx, by, 0);
-    }
-    add({1, 1, 1}, 2, 16, 16, 0);
-  }
-  return out;
-}
 
 class GpuEqualsEmulator : public ::testing::TestWithParam<KernelId> {};
 
@@ -96,7 +43,7 @@ TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
   const uint64_t seed = freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   int compared = 0;
-  for (const LaunchConfig& config : shapesFor(info, seed)) {
+  for (const LaunchConfig& config : gpuComparisonShapes(info, seed)) {
     SCOPED_TRACE(describe(config));
     auto plan = planLaunch(config, true);
     if (!plan || !gpu->supports(*plan)) continue;  // a shape this kernel does not take
@@ -110,10 +57,8 @@ TEST_P(GpuEqualsEmulator, TraceEventForEventAndSameVerdict) {
     ASSERT_EQ(e->trace->events.size(), g->trace->events.size());
     const Comparison cmp = compareTraces(*e->trace, *g->trace, isRace(config.kernel));
     EXPECT_EQ(cmp.differences, 0) << cmp.first;
-    const bool textbook = config.kernel == KernelId::Naive || config.kernel == KernelId::TiledBounds ||
-                          config.kernel == KernelId::TiledDynamic || config.kernel == KernelId::TmaPipeline ||
-                          config.kernel == KernelId::StreamK ||
-                          (config.kernel == KernelId::Tiled && isMultipleOf(config.dims, config.tile));
+    // The kernel's facts say whether it reads only defined values (fig. 5.9 on multiples of T).
+    const bool textbook = info.textbook && (!info.needsMultipleOfTile || isMultipleOf(config.dims, config.tile));
     if (textbook) {
       EXPECT_EQ(cmp.undefinedValues, 0) << "a correct kernel has no undefined values to skip";
     }

@@ -11,115 +11,33 @@
 #include "cli_runner.h"
 #include "core/analysis/occupancy.h"
 #include "gpu_support.h"
+#include "gpu_test_launches.h"
 #include "kernels/cuda/gpu_info.h"
 #include "kernels/cuda/run_on_gpu.h"
 
 namespace tilescope::testing {
 namespace {
 
-// Every configuration the GPU build can launch: compile-time widths of the tiled kernels
-// (and 12, 24 for the run-time ones, which take any), a spread of block shapes for the
-// kernels that take one.
+// Every configuration the GPU build may launch (gpu_test_launches.h), each kernel's in turn.
 std::vector<LaunchConfig> everyKernelAndWidth() {
   std::vector<LaunchConfig> configs;
-  for (const KernelInfo& info : kKernels) {
-    LaunchConfig c;
-    c.kernel = info.id;
-    c.dims = {64, 64, 64};
-    if (!kernelTilings(info.id).empty()) {  // the ladder: every tiling it is built for
-      for (const Tiling& t : kernelTilings(info.id)) {
-        c.tiling = t;
-        configs.push_back(c);
-      }
-    } else if (info.tiled) {
-      for (int t : {1, 2, 3, 4, 8, 12, 16, 24, 32}) {
-        c.tile = t;
-        if (info.id == KernelId::TiledTransposed) {
-          for (int pad : {0, 1}) {
-            c.pad = pad;
-            configs.push_back(c);
-          }
-        } else {
-          configs.push_back(c);
-        }
-      }
-    } else {
-      for (auto [bx, by] : {std::pair{16, 16}, {32, 8}, {64, 4}, {32, 32}, {7, 3}}) {
-        c.blockX = bx;
-        c.blockY = by;
-        configs.push_back(c);
-      }
-    }
-  }
+  for (const KernelInfo& info : kKernels)
+    for (const LaunchConfig& c : resourceTestLaunches(info)) configs.push_back(c);
   return configs;
 }
 
-// Hand counts of what a launch asks of an SM, from the kernels' declarations, never from the
-// code under test: T x T threads for the tiled kernels (bx x by for the others); shared
-// memory of two T x T float tiles for the static kernels, which ptxas lays out in 16-byte
-// units (on the H100 with CUDA 13.0, T = 1 declared 16 B for its 8 B of tiles and T = 3 80 B
-// for 72), and exactly the bytes asked for at launch for the dynamic ones: Mds and Nds of
-// T x T for tiled-dynamic, rows of T + pad for tiled-transposed, bh x TK and TK x bw with
-// TK = min(bw, bh) for the rectangular kernels, none for naive.
-// The ladder's kernels: (bm/tm) x (bn/tn) threads (coarsened's T x T block computes 1 x tn
-// each), and the tiles their declarations give: static Mds[bm][bk] and Nds[bk][bn] (regtile),
-// Mds[bk][bm+4] and Nds[bk][bn] (vectorized, warptile), twice that, dynamic (double-buffered).
-// tma-pipeline: Mds and Nds of every stage (dynamic) after its mbarriers (static).
-constexpr int kTmaMbarrierBytes = 2 * 8 * 8;
+// What a launch asks of an SM, counted by hand in each kernel's file from its declarations
+// (Facts::handResources, never from the code under test): its threads, its static __shared__
+// arrays, which ptxas lays out in 16-byte units (on the H100 with CUDA 13.0, T = 1 declared
+// 16 B for its 8 B of tiles and T = 3 80 B for 72), and exactly the dynamic bytes it asks for.
+int static16(int bytes) { return (bytes + 15) / 16 * 16; }
+int deviceSharedBytes(const HandResources& h) { return static16(h.staticSharedBytes) + h.dynamicSharedBytes; }
 
-int handThreads(const LaunchConfig& c) {
-  const Tiling& t = c.tiling;
-  if (c.kernel == KernelId::Coarsened) return t.bm * t.bm;
-  if (c.kernel == KernelId::TmaPipeline || c.kernel == KernelId::StreamK) return (t.bm / t.wm) * (t.bn / t.wn) * 32 + 128;  // + the producer warpgroup
-  if (!t.empty()) return (t.bm / t.tm) * (t.bn / t.tn);
-  return kernelInfo(c.kernel).tiled ? c.tile * c.tile : c.blockX * c.blockY;
-}
-
-int handSharedBytes(const LaunchConfig& c) {
-  const int T = c.tile, floatBytes = 4;
-  const Tiling& t = c.tiling;
-  auto static16 = [](int bytes) { return (bytes + 15) / 16 * 16; };
-  switch (c.kernel) {
-    case KernelId::Coarsened:
-      return static16(2 * t.bm * t.bm * floatBytes);
-    case KernelId::RegisterTile1d:
-    case KernelId::RegisterTile2d:
-      return static16((t.bm * t.bk + t.bk * t.bn) * floatBytes);
-    case KernelId::Vectorized:
-    case KernelId::WarpTile:
-      return static16((t.bk * (t.bm + 4) + t.bk * t.bn) * floatBytes);
-    case KernelId::DoubleBuffered:
-      return 2 * t.bk * (t.bm + 4 + t.bn) * floatBytes;
-    case KernelId::StreamK:      // rung 8's ring and mbarriers
-    case KernelId::TmaPipeline:  // two static arrays of 8 mbarriers, then the ring: 4 stages at bm 128, else 3,
-                                 // and 1 KiB to start it at a multiple of 1024 bytes (the swizzle's)
-      return kTmaMbarrierBytes + (t.bm >= 128 ? 4 : 3) * (t.bm * t.bk + t.bk * t.bn) * floatBytes + 1024;
-    case KernelId::Naive:
-      return 0;
-    case KernelId::TiledDynamic:
-      return 2 * T * T * floatBytes;
-    case KernelId::TiledTransposed:
-      return 2 * T * (T + c.pad) * floatBytes;
-    case KernelId::TiledRect:
-    case KernelId::BugRectIndex: {
-      const int tk = std::min(c.blockX, c.blockY);
-      return (c.blockY * tk + tk * c.blockX) * floatBytes;
-    }
-    case KernelId::Tiled:
-    case KernelId::TiledBounds:
-    case KernelId::TiledNoFirstSync:
-    case KernelId::TiledNoSecondSync:
-    case KernelId::BugKTypo:
-    case KernelId::BugSyncInK:
-    case KernelId::BugSquareGrid:
-      return static16(2 * T * T * floatBytes);  // the static Mds[T][T] and Nds[T][T]
-    default:
-      break;
-  }
-  // A kernel added to the list needs its own count from its declarations: none is assumed.
-  ADD_FAILURE() << "no hand count of the shared memory of " << kernelInfo(c.kernel).name
-                << ": add one to handSharedBytes from its declarations";
-  return -1;
+// The GPU build's launches of the list, summed from each kernel's facts.
+int gpuBuildLaunches() {
+  int n = 0;
+  for (const KernelInfo& info : kKernels) n += info.gpuResourceLaunches;
+  return n;
 }
 
 // The CUDA C Programming Guide's limit on every compute capability since 3.5: at most 255
@@ -141,11 +59,12 @@ TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
     auto resources = backend->compiledResources(*plan);
     ASSERT_TRUE(resources.ok()) << resources.error().message;
     // What the backend hands the model, held to facts that do not come from the backend:
-    // the hand counts above, and the guide's register limit (the registers themselves are
+    // the kernels' hand counts, and the guide's register limit (the registers themselves are
     // ptxas's choice; that they are the ones the runtime uses is what the comparison with
     // cudaOccupancyMaxActiveBlocksPerMultiprocessor below shows).
-    EXPECT_EQ(resources->threadsPerBlock, handThreads(c));
-    EXPECT_EQ(resources->sharedBytesPerBlock, handSharedBytes(c));
+    const HandResources hand = kernelHandResources(plan->launch);
+    EXPECT_EQ(resources->threadsPerBlock, hand.threads);
+    EXPECT_EQ(resources->sharedBytesPerBlock, deviceSharedBytes(hand));
     EXPECT_GE(resources->registersPerThread, 1);
     EXPECT_LE(resources->registersPerThread, kMaxRegistersPerThread);
     EXPECT_EQ(resources->registersSource, "cudaFuncGetAttributes on " + gpu->name);
@@ -156,12 +75,10 @@ TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
     EXPECT_GT(o.blocksPerSm, 0);
     ++compared;
   }
-  // The GPU build's instantiations: 7 compile-time tiled kernels at the 7 widths it has of the
-  // 9 listed (1, 2, 3, 4, 8, 16, 32), tiled-dynamic at all 9, tiled-transposed at all 9 with
-  // 2 pads, and naive, tiled-rect and bug-rect-index with 5 block shapes each: 49 + 9 + 18 + 15;
-  // the ladder's first seven kernels at their two built tilings each: 14; stream-k at its three
-  // (the H100's 128x256, 128x128 for shapes under a wave, the 32x64 teaching tiling): 3.
-  EXPECT_EQ(compared, 108);
+  // The GPU build's instantiations, as each kernel's file counts them (108 for the list of
+  // 2026-11-26: 7 compile-time tiled kernels at 7 widths, tiled-dynamic at 9, tiled-transposed
+  // at 9 with 2 pads, 3 free-block kernels at 5 shapes, 7 rungs at 2 tilings, stream-k at 3).
+  EXPECT_EQ(compared, gpuBuildLaunches());
 }
 
 // A dot-product kernel's registers: ptxas gave 31-32 for every plain kernel (CUDA 13.0,
@@ -190,22 +107,13 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
     EXPECT_LE(traced->registersPerThread, kMaxRegistersPerThread);
     EXPECT_EQ(plain->localBytesPerThread, 0);
     EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
-    if (ladder) {
-      const bool tma = c.kernel == KernelId::TmaPipeline || c.kernel == KernelId::StreamK;
-      const bool dynamic = c.kernel == KernelId::DoubleBuffered || tma;
-      const int staticBytes = tma ? kTmaMbarrierBytes : 0;
-      EXPECT_EQ(plain->staticSharedBytes, dynamic ? staticBytes : handSharedBytes(c));
-      EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock,
-                dynamic ? handSharedBytes(c) : kernelSharedTiles(plan->launch).bytes);
-    } else if (kernelInfo(c.kernel).tileIsCompileTime) {
-      const int tiles = 2 * c.tile * c.tile * 4;
-      EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock, tiles);
-      EXPECT_EQ(plain->staticSharedBytes, handSharedBytes(c));
-    } else {
-      EXPECT_EQ(plain->staticSharedBytes, 0);  // extern __shared__ only
-    }
+    // The static arrays are what cudaFuncGetAttributes reports as static (16-byte units); the
+    // occupancy model without a device takes the bytes as declared.
+    const HandResources hand = kernelHandResources(plan->launch);
+    EXPECT_EQ(plain->staticSharedBytes, static16(hand.staticSharedBytes));
+    EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock, hand.staticSharedBytes + hand.dynamicSharedBytes);
   }
-  EXPECT_EQ(checked, 108);  // as above
+  EXPECT_EQ(checked, gpuBuildLaunches());  // as above
 }
 
 // The device profile: SM limits from the query, ceilings measured (copy bandwidth) and

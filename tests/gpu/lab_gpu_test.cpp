@@ -161,7 +161,7 @@ TEST(LabGpu, RunFromTheSourceTreeTheEmbeddedHeadersAreTheOnlyOnes) {
   // tilescope's source tree has a kernels/ directory of its own: NVRTC must not take its
   // headers beside the lab's embedded copies (a teacher runs tilescope-cli from there).
   const std::filesystem::path root = std::filesystem::path(TILESCOPE_LAB_EXAMPLES).parent_path().parent_path().parent_path();
-  ASSERT_TRUE(std::filesystem::exists(root / "kernels" / "trace_event.h")) << root;
+  ASSERT_TRUE(std::filesystem::exists(root / "kernels" / "trace" / "trace_event.h")) << root;
   std::filesystem::current_path(root);
   LabRequest q = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
   q.backend = LabBackend::Cuda;

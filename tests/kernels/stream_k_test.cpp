@@ -5,9 +5,11 @@
 // the selector's choice at the sizes of the issue, counted by hand in waves of 132 SMs.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 
 #include "core/analysis/coalescing.h"
 #include "core/analysis/traffic.h"
@@ -176,19 +178,78 @@ TEST(StreamK, DataParallelGridLeavesNoPartial) {
   for (const Event& e : run.trace->events) EXPECT_NE(e.line, arrive);
 }
 
+// One block per tile is rung 8's work, access for access: the same copies of the same boxes
+// into the same slots, the same shared reads by the same threads, the same mbarrier steps and
+// the same stores of the same values (only the lines, each file's own, and the grid's shape,
+// rung 9's one-dimensional, differ). 70 x 132 x 100 at 32 x 64 tiles: 3 x 2 tiles, edges cut.
+TEST(StreamK, OneBlockPerTileDoesRung8sAccessesExactly) {
+  const uint64_t seed = freshSeed();
+  const Dims dims{70, 132, 100};
+  LaunchConfig eight = testing::launchConfig(KernelId::TmaPipeline, dims, 0, seed);
+  eight.tiling = kTeaching;
+  const tilescope::Run r8 = runEmulated(eight, true), r9 = runEmulated(streamK(dims, kTeaching, 0, seed), true);
+  ASSERT_TRUE(r8.trace && r9.trace);
+  EXPECT_EQ(r9.plan.launch.gridX * r9.plan.launch.gridY, 6u);
+  using Key = std::tuple<int, int, int, int, int, int, int, int, uint32_t>;
+  auto accesses = [](const Trace& t) {
+    std::multiset<Key> out;
+    for (const Event& e : t.events)
+      if (e.op != Op::Barrier)  // a barrier's fields hold its clock, which the block order sets
+        out.insert({int(e.op), e.flags, e.threadX, e.globalRow, e.globalCol, e.sharedRow, e.sharedCol, e.k,
+                    std::bit_cast<uint32_t>(e.value)});
+    return out;
+  };
+  const std::multiset<Key> a8 = accesses(*r8.trace), a9 = accesses(*r9.trace);
+  EXPECT_EQ(a8.size(), a9.size());
+  EXPECT_TRUE(a8 == a9) << "rung 9 at one block per tile must do rung 8's accesses";
+  EXPECT_TRUE(r9.verification.passed) << r9.verification.summary();
+}
+
 // ---- the selector, on the H100 profile (132 SMs; rung 9's tilings fit one block per SM) ----
+// The shapes of `bench --preset sizes`, each choice counted by hand (the measurements that
+// chose the rule: app/core/run/stream_k_plan.cpp). Every choice is at the large tiling.
 StreamKChoice onH100(Dims d) { return chooseStreamK(d, *profileByName("h100")); }
 
-TEST(StreamKSelector, AtN1024TheHalfTileAndStreamKOverOneWave) {
-  // 128 x 256: 8 x 4 = 32 tiles, 24 % of 132; 128 x 128: 8 x 8 = 64 tiles, 48 %. Stream-K:
-  // 64 tiles x 32 k-steps = 2048 iterations over 132 blocks, 15.5 each.
+TEST(StreamKSelector, AtN1024StreamKOverOneWaveAtTheLargeTile) {
+  // 128 x 256: 8 x 4 = 32 tiles, 24 % of one wave of 132. 32 tiles x 32 k-steps = 1024
+  // iterations over 132 blocks: 7.76 each (at least 4: 1024 / 4 = 256 blocks would be allowed).
   const StreamKChoice c = onH100({1024, 1024, 1024});
-  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.tiling, kH100);
   EXPECT_EQ(c.persistentBlocks, 132);
-  EXPECT_EQ(c.tiles, 64);
-  EXPECT_EQ(c.iterations, 2048);
-  EXPECT_NE(c.reason.find("stream-K over 132 blocks (15.5 k-iterations each of 2048)"), std::string::npos) << c.reason;
+  EXPECT_EQ(c.tiles, 32);
+  EXPECT_EQ(c.iterations, 1024);
+  EXPECT_NE(c.reason.find("stream-K over 132 blocks (7.8 k-iterations each of 1024)"), std::string::npos) << c.reason;
   EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, AtN1536StreamKAtTheLargeTileNotTheHalf) {
+  // 12 x 6 = 72 tiles: 55 % of one wave. The half tiling lost here (51.5 % of cuBLAS against
+  // rung 8's 71.0 %); the large tile's 72 x 48 = 3456 iterations over 132 blocks: 26.2 each.
+  const StreamKChoice c = onH100({1536, 1536, 1536});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.tiles, 72);
+  EXPECT_EQ(c.iterations, 72 * 48);
+  EXPECT_NE(c.reason.find("(26.2 k-iterations each of 3456)"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("72 tiles fill 55 % of one wave of 132"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, AtN2048OneWaveOfTheLargeTileIsBusyEnough) {
+  // 16 x 8 = 128 tiles on 132 SMs: 97 % of one wave.
+  const StreamKChoice c = onH100({2048, 2048, 2048});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 0);
+  EXPECT_EQ(c.tiles, 128);
+}
+
+TEST(StreamKSelector, AtN3000ATailOfManyWavesGoesStreamK) {
+  // 24 x 12 = 288 tiles (3000 / 128 = 23.4, 3000 / 256 = 11.7), 2.18 waves, 3 started:
+  // 288 / 396 = 73 %: stream-K over 132 blocks of 288 x 94 / 132 = 205.1 k-iterations.
+  const StreamKChoice c = onH100({3000, 3000, 3000});
+  EXPECT_EQ(c.tiling, kH100);
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.iterations, 288 * 94);
+  EXPECT_NE(c.reason.find("288 tiles make 2.18 waves of 132, 73 % busy"), std::string::npos) << c.reason;
 }
 
 TEST(StreamKSelector, AtN4096DataParallelSinceTheWavesAre97PercentBusy) {
@@ -200,12 +261,27 @@ TEST(StreamKSelector, AtN4096DataParallelSinceTheWavesAre97PercentBusy) {
   EXPECT_NE(c.reason.find("512 tiles make 3.88 waves of 132, 97 % busy"), std::string::npos) << c.reason;
 }
 
-TEST(StreamKSelector, AtN8192DataParallel) {
-  // 64 x 32 = 2048 tiles: 15.52 waves, 16 started: 2048 / 2112 = 97 %.
-  const StreamKChoice c = onH100({8192, 8192, 8192});
+TEST(StreamKSelector, AtN5000EightySevenPercentBusyIsUnderTheThreshold) {
+  // 40 x 20 = 800 tiles (5000 / 128 = 39.1, 5000 / 256 = 19.5): 6.06 waves, 7 started:
+  // 800 / 924 = 87 % < 90 %: stream-K, 800 x 157 = 125600 iterations, 951.5 per block.
+  const StreamKChoice c = onH100({5000, 5000, 5000});
   EXPECT_EQ(c.tiling, kH100);
-  EXPECT_EQ(c.persistentBlocks, 0);
-  EXPECT_NE(c.reason.find("2048 tiles make 15.52 waves of 132, 97 % busy"), std::string::npos) << c.reason;
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.iterations, 800 * 157);
+  EXPECT_NE(c.reason.find("800 tiles make 6.06 waves of 132, 87 % busy"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, AtN6144And8192DataParallel) {
+  // 48 x 24 = 1152 tiles: 8.73 waves, 9 started: 1152 / 1188 = 97 %. 64 x 32 = 2048 tiles:
+  // 15.52 waves, 16 started: 2048 / 2112 = 97 %.
+  const StreamKChoice c6 = onH100({6144, 6144, 6144});
+  EXPECT_EQ(c6.tiling, kH100);
+  EXPECT_EQ(c6.persistentBlocks, 0);
+  EXPECT_NE(c6.reason.find("1152 tiles make 8.73 waves of 132, 97 % busy"), std::string::npos) << c6.reason;
+  const StreamKChoice c8 = onH100({8192, 8192, 8192});
+  EXPECT_EQ(c8.tiling, kH100);
+  EXPECT_EQ(c8.persistentBlocks, 0);
+  EXPECT_NE(c8.reason.find("2048 tiles make 15.52 waves of 132, 97 % busy"), std::string::npos) << c8.reason;
 }
 
 TEST(StreamKSelector, ShortKLeavesTheTilesAsTheyAre) {
@@ -216,29 +292,24 @@ TEST(StreamKSelector, ShortKLeavesTheTilesAsTheyAre) {
   EXPECT_EQ(c.iterations, 2048 * 32);
 }
 
-TEST(StreamKSelector, ATailOfManyWavesGoesStreamKAtTheLargeTile) {
-  // N = 3000: 24 x 12 = 288 tiles, 2.18 waves, 3 started: 288 / 396 = 73 %: stream-K over 132
-  // blocks of 288 x 94 / 132 = 205.1 k-iterations.
-  const StreamKChoice c = onH100({3000, 3000, 3000});
-  EXPECT_EQ(c.tiling, kH100);
-  EXPECT_EQ(c.persistentBlocks, 132);
-  EXPECT_EQ(c.iterations, 288 * 94);
-}
-
-TEST(StreamKSelector, AtN2048OneWaveOfTheLargeTileIsBusyEnough) {
-  // 16 x 8 = 128 tiles on 132 SMs: 97 % of one wave.
-  const StreamKChoice c = onH100({2048, 2048, 2048});
-  EXPECT_EQ(c.tiling, kH100);
-  EXPECT_EQ(c.persistentBlocks, 0);
-}
-
 TEST(StreamKSelector, TooFewKIterationsToShareStayOneBlockPerTile) {
-  // 131 x 68 x 260: 2 x 2 tiles of 128 x 256 (3 %), 2 x 3 of 128 x 128 (5 %) with 3 k-steps
-  // each: 18 iterations, at most 18 / 4 = 4 blocks of 4, fewer than the 6 tiles.
+  // 131 x 68 x 260: 2 x 2 tiles of 128 x 256 (3 % of a wave) with 3 k-steps each: 12
+  // iterations, at most 12 / 4 = 3 blocks of 4, fewer than the 4 tiles.
   const StreamKChoice c = onH100({131, 68, 260});
-  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.tiling, kH100);
   EXPECT_EQ(c.persistentBlocks, 0);
-  EXPECT_NE(c.reason.find("18 k-iterations are too few to share in runs of 4"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("12 k-iterations are too few to share in runs of 4"), std::string::npos) << c.reason;
+}
+
+TEST(StreamKSelector, TheHalfTileWhereTheLargeRingDoesNotFit) {
+  // The A100's SMs hold 164 KiB of shared memory: the large tiling's 4 stages of
+  // (128 x 32 + 32 x 256) floats are 192 KiB, the half's (128 x 32 + 32 x 128) 128 KiB.
+  // N = 1024 at 128 x 128: 64 tiles on 108 SMs (59 %): stream-K, 64 x 32 = 2048 iterations.
+  const StreamKChoice c = chooseStreamK({1024, 1024, 1024}, *profileByName("a100"));
+  EXPECT_EQ(c.tiling, kHalf);
+  EXPECT_EQ(c.persistentBlocks, 108);
+  EXPECT_NE(c.reason.find("does not fit an SM of this device"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("64 tiles fill 59 % of one wave of 108"), std::string::npos) << c.reason;
 }
 
 }  // namespace

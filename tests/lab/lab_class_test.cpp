@@ -72,51 +72,25 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
-  const fs::path dir = testing::testTempPath("_class"), students = dir / "students", cache = dir / "cache";
-  fs::remove_all(dir);
-  fs::create_directories(students);
-  put(students / "alice.cu", honest("alice"));
-  put(students / "bob.cu", honest("bob"));
-  for (const char* f : {"class_read_classmates.cu", "class_race_storm.cu", "class_forged_response.cu",
-                        "class_forged_event.cu", "class_fill_disk.cu", "class_escape_error.cu"})
-    fs::copy_file(kHostile / f, students / f);
-  const std::string starter = "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {}\n";
-  for (const std::string& name : {kNewlineName, kFormulaName, kNotUtf8Name}) put(students / name, starter);
-  put(students / "class_big_source.cu", starter + "// " + std::string(2u << 20, 'x') + "\n");  // 2 MiB
-
-  const auto start = std::chrono::steady_clock::now();
-  const std::string out = (dir / "grades").string();
-  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);  // its own, to see that nothing stays in it
-  const testing::CliResult r =
-      testing::runCli("lab grade missing_barrier " + students.string() + " -j 8 --csv " + out + ".csv --json " + out +
-                      ".json --gradescope " + out + "-gradescope.json --classroom " + out + "-classroom.json");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  unsetenv("TILESCOPE_LAB_CACHE");
-  EXPECT_EQ(r.exitCode, 1) << r.all();  // some files were not graded: their rows say why
-  EXPECT_LT(seconds, 60.0);
-  const std::size_t files = 12;
-
-  // The terminal: one report per file, the honest ones passed, nothing forged or raw.
-  EXPECT_NE(r.out.find("== alice.cu: passed (verified)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("== bob.cu: passed (verified)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2 of 12 files passed"), std::string::npos) << r.out;
+// The terminal: one report per file, the honest ones passed, nothing forged or raw.
+void expectTerminalReports(const std::string& out, std::size_t files) {
+  EXPECT_NE(out.find("== alice.cu: passed (verified)"), std::string::npos) << out;
+  EXPECT_NE(out.find("== bob.cu: passed (verified)"), std::string::npos) << out;
+  EXPECT_NE(out.find("2 of 12 files passed"), std::string::npos) << out;
   std::size_t reports = 0;
-  for (const std::string& line : lines(r.out)) {
+  for (const std::string& line : lines(out)) {
     reports += line.rfind("== ", 0) == 0;
     EXPECT_NE(line.rfind("== forged.cu", 0), 0u) << "a file name forged a line: " << line;
   }
-  EXPECT_EQ(reports, files) << r.out;
-  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "an escape sequence reached the terminal";
-  EXPECT_EQ(r.out.find('\xff'), std::string::npos);
-  EXPECT_NE(r.out.find("late\\x0a== forged.cu"), std::string::npos) << r.out;
+  EXPECT_EQ(reports, files) << out;
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << "an escape sequence reached the terminal";
+  EXPECT_EQ(out.find('\xff'), std::string::npos);
+  EXPECT_NE(out.find("late\\x0a== forged.cu"), std::string::npos) << out;
 
-  // Nothing of a classmate's file reached another's grades, on any output.
-  const std::string csv = slurp(out + ".csv"), json = slurp(out + ".json");
-  for (const std::string* text : {&r.out, &r.err, &csv, &json}) EXPECT_EQ(text->find("SECRET-OF-"), std::string::npos);
+}
 
-  // The CSV: a header and a row per file, no control bytes, no formula.
+// The CSV: a header and a row per file, no control bytes, no formula; each row's verdict.
+void expectCsvRows(const std::string& csv, std::size_t files) {
   const std::vector<std::string> rows = lines(csv);
   ASSERT_EQ(rows.size(), files + 1) << csv;
   for (const std::string& row : rows) {
@@ -152,13 +126,50 @@ TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
     }
   }
 
+}
+
+TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
+  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
+  const fs::path dir = testing::testTempPath("_class"), students = dir / "students", cache = dir / "cache";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "alice.cu", honest("alice"));
+  put(students / "bob.cu", honest("bob"));
+  for (const char* f : {"class_read_classmates.cu", "class_race_storm.cu", "class_forged_response.cu",
+                        "class_forged_event.cu", "class_fill_disk.cu", "class_escape_error.cu"})
+    fs::copy_file(kHostile / f, students / f);
+  const std::string starter = "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {}\n";
+  for (const std::string& name : {kNewlineName, kFormulaName, kNotUtf8Name}) put(students / name, starter);
+  put(students / "class_big_source.cu", starter + "// " + std::string(2u << 20, 'x') + "\n");  // 2 MiB
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::string out = (dir / "grades").string();
+  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);  // its own, to see that nothing stays in it
+  const testing::CliResult r =
+      testing::runCli("lab grade missing_barrier " + students.string() + " -j 8 --csv " + out + ".csv --json " + out +
+                      ".json --gradescope " + out + "-gradescope.json --classroom " + out + "-classroom.json");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  unsetenv("TILESCOPE_LAB_CACHE");
+  EXPECT_EQ(r.exitCode, 1) << r.all();  // some files were not graded: their rows say why
+  EXPECT_LT(seconds, 60.0);
+  const std::size_t files = 12;
+
+  expectTerminalReports(r.out, files);
+
+  // Nothing of a classmate's file reached another's grades, on any output.
+  const std::string csv = slurp(out + ".csv"), json = slurp(out + ".json");
+  for (const std::string* text : {&r.out, &r.err, &csv, &json}) EXPECT_EQ(text->find("SECRET-OF-"), std::string::npos);
+
+  expectCsvRows(csv, files);
+
   // The JSON and Gradescope's file are JSON (valid UTF-8, the name that was not replaced).
   std::string why;
   auto grades = JsonReader::parse(json, &why);
   ASSERT_TRUE(grades) << why << "\n" << json;
   ASSERT_TRUE(grades->at("files"));
   EXPECT_EQ(grades->at("files")->array.size(), files);
-  EXPECT_NE(json.find("the race check stopped after 4194304 conflicting pairs"), std::string::npos) << json;
+  // The race storm is checked fully (races.h counts its pairs class by class), not cut short.
+  EXPECT_EQ(json.find("the race check stopped"), std::string::npos) << json;
   EXPECT_TRUE(JsonReader::parse(slurp(out + "-gradescope.json"), &why)) << why;
   EXPECT_TRUE(JsonReader::parse(slurp(out + "-classroom.json"), &why)) << why;
 

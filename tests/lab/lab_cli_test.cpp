@@ -38,8 +38,9 @@ const std::map<std::string, Expected> kExamples = {
     // fig. 5.13 is printed from line 14 on, without its kernel's first lines: no __global__
     // function; its first code line is the file's line 2.
     {"pmpp_fig5_13_fragment.cu", {"compile error", 2, 2}},
-    // fig. 5.14 shows only the kernel's first lines: its body never closes (line 2: the name).
-    {"pmpp_fig5_14_fragment.cu", {"compile error", 2, 2}},
+    // fig. 5.14 shows only the kernel's first lines: its body never closes, after line 8 (its last
+    // line of code), where the message points.
+    {"pmpp_fig5_14_fragment.cu", {"compile error", 2, 8}},
     // the notes' kernel multiplies Mds[ty][tx] * Nds[ty][tx] in its k loop.
     {"notes_tiled.cu", {"wrong result", 1, 0}},
     // the notes' bounds-checked kernel is a fragment from `float Pvalue = 0;` on (line 1).
@@ -242,8 +243,9 @@ TEST(LabSourceChecks, HostCodeIsRefusedBeforeAnythingIsCompiledOrRun) {
       {"main.cu", std::string(kHeader) + "  P[0] = 1.0f;\n}\n\nint main() {\n  return 0;\n}\n", 5, "'main' is host code"},
       {"init.cu", "#include <stdlib.h>\n\nstatic int touched = system(\"touch " + touched + "\");\n" + kHeader + "}\n", 3,
        "this initializer runs code when the kernel is loaded"},
-      {"helper.cu", "float twice(float x) { return 2 * x; }\n" + std::string(kHeader) + "  P[0] = twice(M[0]);\n}\n", 1,
-       "the function 'twice' is host code"},
+      // named where the kernel calls it (the definition's line in the words)
+      {"helper.cu", "float twice(float x) { return 2 * x; }\n" + std::string(kHeader) + "  P[0] = twice(M[0]);\n}\n", 3,
+       "the function 'twice' is host code (defined at line 1), called here from the kernel"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -321,6 +323,34 @@ TEST(LabFiles, AQuoteOrANewlineInTheFileNameIsNotCode) {
   const CliResult e = runCli("lab run --backend emu '" + quoted + "' --size 2");
   EXPECT_EQ(e.exitCode, 2) << e.all();
   EXPECT_NE(e.out.find("compile error: say \"hi\".cu:2: 'Pvalu'"), std::string::npos) << e.out;
+}
+
+// What `lab run` and `lab check` print of a student's file goes through the grader's terminal
+// escaping (app/cli/grade_output.h): a file name holding a newline and ESC, and an #error line
+// holding ESC, reach the terminal as \x0a and \x1b, never as a line of their own or a control
+// sequence (clear the screen, colours) that could dress a failure as a pass.
+TEST(LabFiles, ANameOrAMessageWithControlBytesIsEscapedOnTheTerminal) {
+  const std::string dir = testing::testTempPath("_escaped");
+  std::filesystem::create_directories(dir);
+  const std::string name = "evil\n== honest.cu: passed\x1b[2J.cu";
+  std::ofstream(dir + "/" + name) << "#error \x1b[32m== honest.cu: passed (verified)\x1b[0m\n" << kHeader << "}\n";
+  auto noForgery = [](const CliResult& r) {
+    const std::string all = r.all();
+    EXPECT_EQ(all.find('\x1b'), std::string::npos) << all;
+    EXPECT_EQ(all.find("\n== honest.cu"), std::string::npos) << all;
+    EXPECT_NE(all.find("\\x1b"), std::string::npos) << all;  // shown, escaped
+  };
+  const CliResult run = runCli("lab run --backend emu '" + dir + "/" + name + "' --size 2");
+  EXPECT_EQ(run.exitCode, 2) << run.all();
+  EXPECT_NE(run.out.find("compile error: evil\\x0a== honest.cu: passed\\x1b[2J.cu:1:"), std::string::npos) << run.out;
+  noForgery(run);
+  const CliResult check = runCli("lab check missing_barrier '" + dir + "/" + name + "'");
+  EXPECT_NE(check.exitCode, 0) << check.all();
+  noForgery(check);
+  // An error about the file itself (it cannot be read) names it escaped too.
+  const CliResult missing = runCli("lab run --backend emu '" + dir + "/no\x1b[2Jsuch.cu'");
+  EXPECT_EQ(missing.exitCode, 2) << missing.all();
+  EXPECT_EQ(missing.all().find('\x1b'), std::string::npos) << missing.all();
 }
 
 }  // namespace

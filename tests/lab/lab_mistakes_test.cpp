@@ -67,9 +67,9 @@ TEST(LabMistakes, EachCompileErrorNamesTheStudentsFileAndLine) {
   const CompileMistake mistakes[] = {
       {"missing_semicolon.cu", "expected ';' at the end of this line"},  // g++ put it in the lab's macro
       {"undeclared_name.cu", "'bz' was not declared"},
-      {"missing_brace.cu", "no complete body"},  // the '{' that is never closed
+      {"missing_brace.cu", "a '}' is probably missing here: the for loop of line 23 uses 'k' last at line 24"},
       {"thread_idx_zx.cu", "'threadIdx.z' is a number"},
-      {"host_function.cu", "'hostScale' is host code"},  // where it is defined: mark it __device__
+      {"host_function.cu", "'hostScale' is host code (defined at line 1), called here from the kernel"},
       {"shared_by_variable.cu", "size must be a constant"},
       {"wrong_signature.cu", "pointer parameters"},
       {"misspelled_threadidx.cu", "did you mean 'x'?"},

@@ -22,7 +22,8 @@ const MIME = {
   '.png': 'image/png', '.css': 'text/css', '.csv': 'text/csv', '.ico': 'image/x-icon', '.svg': 'image/svg+xml',
 };
 
-// Serves `root` on 127.0.0.1 at a port the system picks; resolves to {url, close()}.
+// Serves `root` on 127.0.0.1 at a port the system picks; resolves to {url, close()}. The files
+// may be cached (a test file's pages share one browser context: the .wasm and .data load once).
 export async function serveSite(root = SITE) {
   if (!existsSync(path.join(root, 'index.html')))
     throw new Error(`no site at ${root} (no index.html): build it first with 'make web'`);
@@ -34,7 +35,7 @@ export async function serveSite(root = SITE) {
       if (!(await stat(file)).isFile()) throw new Error('not a file');
       const body = await readFile(file);
       res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
-                           'Content-Length': body.length, 'Cache-Control': 'no-store' });
+                           'Content-Length': body.length, 'Cache-Control': 'max-age=3600' });
       res.end(body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`not found: ${rel}\n`);
@@ -56,6 +57,32 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: chromiumArgs() });
 }
 
+// The strip of page tools under the canvas (app/platform/web/shell.html, --tools): a page of
+// width x height CSS pixels is opened in a viewport this much taller, so its picture is
+// width x height (the presenter test reads 1280x720 back from the layout file).
+export const TOOLS_PX = Number(process.env.TILESCOPE_TOOLS_PX ?? 28);  // 0 for a site built before the strip
+
+// One test file's browser: the site served once, Chromium launched once, one context whose pages
+// share the cached site; the clipboard allowed (the "Copy link" tests read it). close() prints
+// how long the file took.
+export async function startSession(name) {
+  const began = performance.now();
+  const site = await serveSite();
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ deviceScaleFactor: 1, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url.replace(/\/$/, '') });
+  return {
+    url: site.url, browser, context,
+    open: (params, options) => openPage(context, site.url, params, options),
+    run: (script, options) => runScript(context, site.url, script, options),
+    close: async () => {
+      await browser.close();
+      await site.close();
+      if (name) console.log(`# ${name}: ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    },
+  };
+}
+
 // The page's address for `params` ({script: TEXT} or scene parameters such as {lesson, page}).
 export function pageUrl(base, params = {}) {
   const q = new URLSearchParams();
@@ -66,10 +93,13 @@ export function pageUrl(base, params = {}) {
 
 // Puts files into the page's file system before its main() runs: `Module.preRun`, which
 // emscripten calls with the file system ready. The page's own `var Module = {...}` goes through
-// the setter below, which adds the hook to whatever object the page sets.
-function preloadScript(files) {
+// the setter below, which adds the hook to whatever object the page sets. `flags` are set on
+// window first (tilescopeDownloads, tilescopeHoldWork: app/platform/web).
+function preloadScript(files, flags) {
   return `(() => {
+    Object.assign(window, ${JSON.stringify(flags)});
     const files = ${JSON.stringify(files)};
+    if (!files.length) return;
     const hook = () => {
       const FS = window.Module.FS || window.FS;
       for (const f of files) {
@@ -86,42 +116,83 @@ function preloadScript(files) {
   })();`;
 }
 
-// Opens the page at `params` in a fresh context of `width` x `height` CSS pixels and waits for
-// the script (if any) to finish. `files`: [{path, bytes}] put into the page's FS first.
-// Resolves to {page, context, done, console, url}; done is window.tilescopeScriptDone.
-export async function openPage(browser, base, params = {}, { width = 1280, height = 720, files = [], waitFor = 'script' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+// Opens the page at `params` in a new page of `context` (its picture `width` x `height` CSS
+// pixels) and waits for what `waitFor` names: 'script' (window.tilescopeScriptDone), 'frame'
+// (tilescopeFirstFrame), 'frames' (the first frame counted: the app takes input) or nothing.
+// `files`: [{path, bytes}] put into the page's FS first; `downloads`: a script's exports are
+// downloaded as a person's are; `holdWork`: background work (runs) waits until
+// releaseWork(page). Resolves to {page, done, console, url, close()}.
+export async function openPage(context, base, params = {},
+                               { width = 1280, height = 720, files = [], waitFor = 'script', downloads = false, holdWork = false } = {}) {
   const page = await context.newPage();
+  await page.setViewportSize({ width, height: height + TOOLS_PX });
   const log = [];
   page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  if (files.length)
-    await page.addInitScript(preloadScript(files.map((f) => ({ path: f.path, base64: Buffer.from(f.bytes).toString('base64') }))));
+  const downloaded = [];
+  page.on('download', (d) => downloaded.push(d));
+  const flags = {};
+  if (downloads) flags.tilescopeDownloads = true;
+  if (holdWork) flags.tilescopeHoldWork = true;
+  if (files.length || downloads || holdWork)
+    await page.addInitScript(preloadScript(files.map((f) => ({ path: f.path, base64: Buffer.from(f.bytes).toString('base64') })), flags));
   const url = pageUrl(base, params);
+  const close = () => page.close();
   await page.goto(url, { waitUntil: 'load' });
   let done = null;
   try {
-    if (waitFor === 'script') {
-      await page.waitForFunction(() => window.tilescopeScriptDone, null, { timeout: SCRIPT_TIMEOUT_MS, polling: 100 });
-      done = await page.evaluate(() => window.tilescopeScriptDone);
-    } else if (waitFor === 'frame') {
+    if (waitFor === 'script') done = await scriptDone(page);
+    else if (waitFor === 'frame')
       await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: SCRIPT_TIMEOUT_MS, polling: 50 });
-    }
+    else if (waitFor === 'frames') await framesPast(page, 0);
   } catch (e) {
-    await context.close();
+    await close();
     throw new Error(`${url}: ${e.message}\npage console:\n${log.slice(-30).join('\n')}`);
   }
-  return { page, context, done, console: log, url };
+  return { page, done, console: log, url, close, downloads: downloaded };
 }
 
-// Runs `script` (script-mode lines, tilescope --script's) in a fresh page; fails unless it
+// The page's next download (playwright's Download) not yet taken from `r` (openPage's).
+export async function nextDownload(r) {
+  return r.downloads.shift() || (await r.page.waitForEvent('download', { timeout: SCRIPT_TIMEOUT_MS }), r.downloads.shift());
+}
+
+// window.tilescopeScriptDone once the page's script has ended.
+export async function scriptDone(page) {
+  await page.waitForFunction(() => window.tilescopeScriptDone, null, { timeout: SCRIPT_TIMEOUT_MS, polling: 50 });
+  return page.evaluate(() => window.tilescopeScriptDone);
+}
+
+// Waits until the page has drawn more than `n` frames (window.tilescopeFrames); resolves to the count.
+export async function framesPast(page, n) {
+  await page.waitForFunction((k) => (window.tilescopeFrames || 0) > k, n, { timeout: SCRIPT_TIMEOUT_MS, polling: 'raf' });
+  return page.evaluate(() => window.tilescopeFrames);
+}
+
+// Frames after an input event: the app reads input at its next frame, draws it at the one after.
+export async function settle(page, frames = 3) {
+  const now = await page.evaluate(() => window.tilescopeFrames || 0);
+  return framesPast(page, now + frames - 1);
+}
+
+// Lets a page opened with holdWork run its kernels.
+export async function releaseWork(page) {
+  await page.evaluate(() => { window.tilescopeHoldWork = false; });
+}
+
+// Runs `script` (script-mode lines, tilescope --script's) in a new page; fails unless it
 // finished with ok. Resolves to what openPage gives.
-export async function runScript(browser, base, script, options = {}) {
+export async function runScript(context, base, script, options = {}) {
   const params = { ...(options.params || {}), script };
-  const r = await openPage(browser, base, params, options);
+  const r = await openPage(context, base, params, options);
+  return checkDone(r, script);
+}
+
+// `r` (openPage's) after its script: itself, or an error with the script's message and the console.
+export async function checkDone(r, script) {
   if (!r.done || !r.done.ok) {
     const why = r.done ? r.done.message : 'no result';
-    await r.context.close();
+    await r.close();
     throw new Error(`the page's script failed: ${why}\nscript:\n${script}\npage console:\n${r.console.slice(-30).join('\n')}`);
   }
   return r;

@@ -2,15 +2,13 @@
 // desktop's tests/ui: each test opens the page with a script in its address, reads the layout
 // JSON and screenshots the script wrote in the page's file system, and checks them against
 // independent facts (the book's 4x4 example, the lesson files, hand counts), the same facts as
-// tests/ui/classroom_test.py, mechanism_test.py and replay_script_test.py. One page load per test.
+// tests/ui/classroom_test.py, mechanism_test.py and replay_script_test.py. One page load per
+// test, in one browser context for the file (harness.mjs: startSession).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as h from './harness.mjs';
-import { Png, grid, hexRgb, close, ringPoint, fillPoint, cellRect } from './picture.mjs';
+import { Png, grid, hexRgb, close, fillPoint, cellRect } from './picture.mjs';
+import { nativeReplayTrace, checkReplayAtPhase1 } from './replay.mjs';
 import { lessonPages } from './lessons.mjs';
 
 // Issue 27 asks for the first picture within 3 s (the benchmark, bench/web, measures it); the
@@ -20,22 +18,20 @@ const FIRST_PICTURE_MS = Number(process.env.TILESCOPE_FIRST_PICTURE_MS || 10000)
 // Issue 18: the book's 4x4 cells in the presenter layout at 720 lines (classroom_test.py's floor).
 const BOOK_CELL_FLOOR_720 = 56;
 
-let site, browser;
+let session;
 before(async () => {
-  site = await h.serveSite();
-  browser = await h.launchBrowser();
+  session = await h.startSession('page.test.mjs');
 });
 after(async () => {
-  await browser?.close();
-  await site?.close();
+  await session?.close();
 });
 
 async function script(text, options) {
-  return h.runScript(browser, site.url, text, options);
+  return session.run(text, options);
 }
 
 test('the first picture comes within its time, and it is not blank', async () => {
-  const r = await h.openPage(browser, site.url, { preset: 'book-4x4' }, { waitFor: 'frame' });
+  const r = await session.open({ preset: 'book-4x4' }, { waitFor: 'frame' });
   try {
     const first = await r.page.evaluate(() => window.tilescopeFirstFrame);
     assert.ok(first > 0 && first <= FIRST_PICTURE_MS, `first picture at ${first.toFixed(0)} ms after navigation (limit ${FIRST_PICTURE_MS})`);
@@ -44,11 +40,10 @@ test('the first picture comes within its time, and it is not blank', async () =>
     assert.equal(shown.width, 1280);
     assert.ok(shown.distinctColours(64) >= 16, `the page shows ${shown.distinctColours()} colours: blank`);
     // Nothing over the picture still says it is loading (the page's own text, besides the canvas).
-    await r.page.waitForTimeout(500);
     const text = await r.page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(text, /loading/i, `the page still says: ${text}`);
   } finally {
-    await r.context.close();
+    await r.close();
   }
 });
 
@@ -90,7 +85,7 @@ test("the book's 4x4 in the presenter at 1280x720: cells of at least 56 px, a sc
     const shown = new Set(page.windows.map((w) => w.tab));
     for (const panel of pages[saving].panels) assert.ok(shown.has(panel), `the page names ${panel}; shown: ${[...shown]}`);
   } finally {
-    await r.context.close();
+    await r.close();
   }
 });
 
@@ -112,7 +107,7 @@ test("a race's stale slots are marked and drawn in the error colour", async () =
       assert.ok(red >= 20, `${name}[${row}][${col}] has ${red} pixels of the error colour ${layout.theme.error}`);
     }
   } finally {
-    await r.context.close();
+    await r.close();
   }
 });
 
@@ -120,8 +115,7 @@ test("a race's stale slots are marked and drawn in the error colour", async () =
 // as the lesson's pages are numbered on screen) and the presenter layout; or a kernel's launch.
 test('a link lands on its lesson page, or on its kernel launch', async () => {
   const pages = lessonPages('two-barriers');
-  const r = await h.runScript(browser, site.url, 'wait\nlayout /out/link.json\n',
-                              { params: { lesson: 'two-barriers', page: 3, presenter: 1 } });
+  const r = await session.run('wait\nlayout /out/link.json\n', { params: { lesson: 'two-barriers', page: 3, presenter: 1 } });
   try {
     const layout = await h.readJson(r.page, '/out/link.json');
     assert.equal(layout.lesson.name, 'two-barriers');
@@ -129,43 +123,25 @@ test('a link lands on its lesson page, or on its kernel launch', async () => {
     assert.equal(layout.lesson.page, 2);
     assert.equal(layout.lesson.presenter, true);
   } finally {
-    await r.context.close();
+    await r.close();
   }
-  const k = await h.runScript(browser, site.url, 'wait\nlayout /out/kernel.json\n',
-                              { params: { kernel: 'tiled-no-first-sync', size: 4, tile: 2 } });
+  const k = await session.run('wait\nlayout /out/kernel.json\n', { params: { kernel: 'tiled-no-first-sync', size: 4, tile: 2 } });
   try {
     assert.equal((await h.readJson(k.page, '/out/kernel.json')).config, 'tiled-no-first-sync 4x4x4 T=2');
   } finally {
-    await k.context.close();
+    await k.close();
   }
 });
 
-// replay_script_test.py's trace: tiled 8x8x8, T = 4, seed 5, saved by the native CLI, put in the
-// page's file system and opened by the script. Phase 1 of block (0,0): M's rows 0-3 at columns
-// 4-7 and N's rows 4-7 at columns 0-3 carry the highlight.
+// replay_script_test.py's trace (replay.mjs), saved by the native CLI, put in the page's file
+// system and opened by the script.
 test('a .tstrace saved by the native CLI replays in the page', async () => {
-  const folder = mkdtempSync(path.join(tmpdir(), 'tilescope-web-replay-'));
-  const file = path.join(folder, 'x.tstrace');
-  execFileSync(h.requireCli(), ['save', '--kernel', 'tiled', '--size', '8', '--tile', '4', '--seed', '5', '--backend', 'emu', '--file', file]);
   const r = await script('open /in/x.tstrace\nseek phase 1\nlayout /out/L.json\nscreenshot /out/S.png\n',
-                         { files: [{ path: '/in/x.tstrace', bytes: readFileSync(file) }] });
+                         { files: [{ path: '/in/x.tstrace', bytes: nativeReplayTrace() }] });
   try {
-    const layout = await h.readJson(r.page, '/out/L.json');
-    assert.equal(layout.config, 'tiled 8x8x8 T=4');
-    assert.equal(layout.replay.file, '/in/x.tstrace');
-    assert.equal(layout.replay.backend, 'emulator');
-    for (const name of ['M', 'N', 'P']) assert.deepEqual([grid(layout, name).rows, grid(layout, name).cols], [8, 8], name);
-    assert.deepEqual([grid(layout, 'Mds').rows, grid(layout, 'Mds').cols], [4, 4]);
-    const png = new Png(await h.readBytes(r.page, '/out/S.png'));
-    const highlight = hexRgb(layout.theme.highlight);
-    const [m, n] = [grid(layout, 'M'), grid(layout, 'N')];
-    for (let row = 0; row < 8; ++row)
-      for (let col = 0; col < 8; ++col) {
-        assert.equal(close(png.pixel(...ringPoint(m, row, col)), highlight), row < 4 && col >= 4, `M[${row}][${col}]`);
-        assert.equal(close(png.pixel(...ringPoint(n, row, col)), highlight), row >= 4 && col < 4, `N[${row}][${col}]`);
-      }
+    checkReplayAtPhase1(await h.readJson(r.page, '/out/L.json'), await h.readBytes(r.page, '/out/S.png'), '/in/x.tstrace');
   } finally {
-    await r.context.close();
+    await r.close();
   }
 });
 
@@ -178,6 +154,6 @@ test('the Lab tab says in words that it needs the desktop app', async () => {
     assert.match(layout.lab.error, /desktop app/i, `the Lab tab's words: '${layout.lab.error}'`);
     assert.equal(layout.lab.verdict, '', 'no verdict: nothing ran');
   } finally {
-    await r.context.close();
+    await r.close();
   }
 });

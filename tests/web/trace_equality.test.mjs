@@ -47,18 +47,16 @@ before(async () => {
   for (const [name, [kernel, , flags]] of Object.entries(LAUNCHES))
     execFileSync(h.requireCli(), ['save', '--kernel', kernel, ...flags, '--seed', '1', '--backend', 'emu',
                                   '--file', path.join(folder, `${name}-native.tstrace`)]);
-  const site = await h.serveSite();
-  const browser = await h.launchBrowser();
+  const session = await h.startSession('trace_equality.test.mjs');
   try {
-    const r = await h.runScript(browser, site.url, pageScript());
+    const r = await session.run(pageScript());
     pageTraces = {};
     for (const name of Object.keys(LAUNCHES)) {
       pageTraces[name] = await h.readBytes(r.page, `/out/${name}.tstrace`);
       writeFileSync(path.join(folder, `${name}-page.tstrace`), pageTraces[name]);
     }
   } finally {
-    await browser.close();
-    await site.close();
+    await session.close();
   }
 });
 

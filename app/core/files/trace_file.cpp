@@ -34,6 +34,10 @@ constexpr uint32_t kConf = tag("CONF"), kHost = tag("HOST"), kMatM = tag("MATM")
 // The ladder's kernels: their tiling (launch_params.h), seven int32; absent for the others,
 // and skipped by a reader that does not know it.
 constexpr uint32_t kTile = tag("TILE");
+// Stream-k's persistent grid (LaunchConfig::persistentBlocks), one int32; absent for a grid of
+// one block per tile. A reader that skips it plans one block per tile, and the events of a
+// split grid's blocks are then refused as outside the launch, never misread.
+constexpr uint32_t kGrid = tag("GRID");
 
 std::string tagName(uint32_t t) {
   std::string s;
@@ -352,8 +356,8 @@ Result<SavedRun> Decoder::decode() {
       return bad(pos, "section " + tagName(t) + " claims " + std::to_string(length) + " bytes but only " +
                           std::to_string(bytes_.size() - start) + " remain: truncated");
     Reader r(bytes_.subspan(start, std::size_t(length)), start);
-    const uint32_t known[] = {kConf, kHost, kMatM, kMatN, kMatP, kTrce, kOutc, kEnd};
-    for (uint32_t b = 0; b < 8; ++b)
+    const uint32_t known[] = {kConf, kHost, kMatM, kMatN, kMatP, kTrce, kOutc, kEnd, kTile, kGrid};
+    for (uint32_t b = 0; b < 10; ++b)
       if (t == known[b]) {
         if (seen & (1u << b)) return bad(pos, "section " + tagName(t) + " appears twice");
         seen |= 1u << b;
@@ -370,6 +374,10 @@ Result<SavedRun> Decoder::decode() {
       int32_t v[7];
       if (!r.getRaw(v, sizeof v)) return truncated(kTile, r);
       saved_.run.config.tiling = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    } else if (t == kGrid) {  // its range is planLaunch's to check, with the rest of the config
+      int32_t blocks = 0;
+      if (length != sizeof blocks || !r.get(blocks)) return bad(pos, "malformed GRID section");
+      saved_.run.config.persistentBlocks = blocks;
     }
     else if (t == kEnd) {
       uint32_t stored = 0;
@@ -428,6 +436,11 @@ std::vector<uint8_t> encodeRun(const Run& run) {
     const Tiling& t = c.tiling;
     const int32_t tv[7] = {t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn};
     w.putRaw(tv, sizeof tv);
+    w.end(s);
+  }
+  if (c.persistentBlocks != 0) {
+    s = w.begin(kGrid);
+    w.put(int32_t(c.persistentBlocks));
     w.end(s);
   }
 

@@ -8,6 +8,42 @@
 
 namespace tilescope {
 
+// The rule and the measurements behind it: one run of `bench --preset sizes` on an H200 (132
+// SMs, 1 block per SM at both tilings), 2026-11-25 (bench/results/2026-11-25-h200-rung9), % of
+// cuBLAS SGEMM at the same shape. Rung 8 is the large tiling, one block per tile.
+//
+//   shape   tiles (128x256)   waves busy   rung 8   rung 9 as then chosen
+//   1024       32              24 %       37.5     54.0  128x128, stream-K over 132
+//   1536       72              55 %       71.0     51.5  128x128, stream-K over 132
+//   2048      128              97 %       95.0     89.3  one block per tile
+//   3000      288 (2.18 w.)    73 %       80.6     85.1  128x256, stream-K over 132
+//   4096      512 (3.88 w.)    97 %       95.9     89.6  one block per tile
+//   5000      800 (6.06 w.)    87 %       90.3     91.9  128x256, stream-K over 132
+//   6144     1152 (8.73 w.)    97 %       96.8     91.3  one block per tile
+//   8192     2048 (15.5 w.)    97 %       96.7     91.9  one block per tile
+//
+// * The large tiling always. The half tiling's two runs, stream-K on all 132 SMs, reached
+//   16.6 and 18.7 TFLOP/s at 1024 and 1536: 126 and 142 GFLOP/s per SM. Rung 8's large tiles
+//   on the SMs they fill reached 11.5 TFLOP/s on 32 SMs and 25.8 on 72: 360 and 358 GFLOP/s
+//   per busy SM. A 128 x 128 block (4 consumer warps) computes at 0.35 to 0.40 of a
+//   128 x 256 block's rate, slower per tile though its tile is half: so 1536's 72 large tiles
+//   on 72 SMs beat the half tiles on 132 (71.0 against 51.5). The half tiling stays for
+//   devices whose SMs cannot hold the large one's ring (192 KiB: the A100's 164 KiB).
+// * kBusyEnough = 0.9, between the measured sides: at 73 % and 87 % busy stream-K beat one
+//   block per tile (+4.5 and +1.6 points, its own fix-up and persistent loop included); at
+//   97 % one block per tile is rung 8's grid at 95 to 97 %. The gain fell 0.21 points per
+//   point of busy from 73 % to 87 %, which puts the break-even near 94 %; from 90 % to 94 % the
+//   two lie within a point (one run's noise), and there the grid with no workspace and no
+//   fix-up is kept.
+// * Stream-K at the large tiling where the tiles leave the waves less busy: at 3000 and 5000
+//   measured (above); at 1024 and 1536 not yet timed (7.8 and 26.2 k-iterations per block).
+//   At rung 8's per-SM rate a block there runs 7.8 and 26.2 k-steps where rung 8's longest
+//   runs 32 and 48, plus one partial written and at most a few read: the fix-up would have to
+//   cost more than the k-steps saved to lose to rung 8, as it did not at 3000 and 5000.
+// * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
+//   the pipeline before its fix-up. Not measured: the shortest share timed is 15.5 (1024 at
+//   128 x 128), and no shape of the sweep comes near 4 at the large tiling.
+
 namespace {
 
 // Waves busy on average: the blocks over the slots of every wave started.
@@ -76,16 +112,17 @@ std::string wavesText(const Candidate& c) {
 
 StreamKChoice chooseStreamK(const Dims& dims, const DeviceProfile& device) {
   const auto tilings = kernelTilings(KernelId::StreamK);  // the H100's, its half, a teaching size
-  const Candidate large = dataParallel(dims, tilings[0], device);
-  if (large.waves.blocksPerSm == 0) return streamKChoice(large, "no block fits an SM at this tiling");
-  if (busy(large.waves) >= kBusyEnough) return dataParallelChoice(large, wavesText(large));
-  if (large.waves.blocks >= large.waves.slotsPerWave)
-    return streamKChoice(large, wavesText(large) + ": the blocks share the k-iterations equally instead");
-  const Candidate half = dataParallel(dims, tilings[1], device);
-  const std::string fewer = wavesText(large) + " at " + tilingText(large.tiling) + "; ";
-  if (half.waves.blocksPerSm > 0 && busy(half.waves) >= kBusyEnough)
-    return dataParallelChoice(half, fewer + wavesText(half));
-  return streamKChoice(half, fewer + wavesText(half) + ": the blocks share the k-iterations equally instead");
+  Candidate c = dataParallel(dims, tilings[0], device);
+  std::string why;
+  if (c.waves.blocksPerSm == 0) {  // the large ring does not fit this device's SMs
+    const Candidate half = dataParallel(dims, tilings[1], device);
+    if (half.waves.blocksPerSm == 0) return dataParallelChoice(c, "no block of either tiling fits an SM of this device");
+    why = tilingText(c.tiling) + " does not fit an SM of this device; ";
+    c = half;
+  }
+  why += wavesText(c);
+  if (busy(c.waves) >= kBusyEnough) return dataParallelChoice(c, why);
+  return streamKChoice(c, why + ": the blocks share the k-iterations equally instead");
 }
 
 LaunchConfig withStreamKChoice(LaunchConfig config, const StreamKChoice& choice) {

@@ -2,16 +2,16 @@
 // from the device's SMs and the kernel's occupancy (blocks per SM), with the reason in words.
 // It reasons in waves (analysis/waves.h): a grid of one block per tile runs in
 // tiles / (SMs x blocks per SM) waves, and the last, partial wave decides the run's end.
-//   1. At the H100 tiling (128 x 256), one block per tile (data-parallel, rung 8's grid) when
-//      its waves are at least kBusyEnough busy on average (waves / waves started): the tail
-//      costs at most a tenth. N = 4096: 512 tiles, 3.88 of 4 waves, 97 %.
-//   2. Fewer tiles than one wave's slots and too few busy: the smaller tiling (128 x 128),
-//      data-parallel if that fills its waves well enough, else
-//   3. stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an equal
-//      share of the tiles x k-steps iterations. N = 1024: 64 tiles of 128 x 128 for 132
-//      slots (48 %): 132 blocks of 15.5 k-iterations each. No block gets fewer than
-//      kMinShare (the ring's 4 stages: fewer never fill the pipeline); when that leaves no more
-//      blocks than tiles, one block per tile after all.
+//   1. The H100 tiling (128 x 256) always (the half tiling, 128 x 128, only where the large
+//      one's ring does not fit an SM).
+//   2. One block per tile (data-parallel, rung 8's grid) when its waves are at least
+//      kBusyEnough busy on average (blocks / slots of the waves started). N = 4096: 512
+//      tiles, 3.88 of 4 waves, 97 %.
+//   3. Else stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an
+//      equal share of the tiles x k-steps iterations. N = 1024: 32 tiles for 132 slots (24 %):
+//      132 blocks of 7.8 k-iterations each. No block gets fewer than kMinShare (the ring's 4
+//      stages); when that leaves no more blocks than tiles, one block per tile after all.
+// The measurements behind each number are in stream_k_plan.cpp.
 #pragma once
 #include <string>
 

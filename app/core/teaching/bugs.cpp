@@ -9,15 +9,17 @@ namespace tilescope {
 
 namespace {
 
-// The texts are ours; the origins name the reference documents in shared/reference.
-constexpr std::array<Bug, 7> kBugs{{
+// The texts are ours; the origins name the reference documents students read. A bug's fixed
+// kernel is left empty where its buggy kernel's facts name it (fixedTwin, kernels/bugs/): only
+// fig. 5.9 on other sizes, a correct kernel used wrongly, names its fix here.
+constexpr std::array<Bug, 7> kBugTexts{{
     {"k-typo", "The k loop that never moves",
      "study notes on chapter 5 (the tiled kernel's inner loop)",
      "Both reads in the dot-product loop use [ty][tx], the slot this thread loaded itself, where they should walk a "
      "row of Mds ([ty][k]) and a column of Nds ([k][tx]). The loop variable is never used as an index, so every "
      "phase adds one product T times instead of T different products. Loads, barriers and indices are all fine: "
      "nothing crashes and nothing is out of bounds, only the numbers are wrong.",
-     "bug-k-typo", "tiled", {4, 4, 4}, 2, 16, 16, Symptom::WrongCells,
+     "bug-k-typo", {}, {4, 4, 4}, 2, 16, 16, Symptom::WrongCells,
      "every P cell is red; in the k-step view each thread's shared reads stay on its own slot instead of sweeping a "
      "row of Mds and a column of Nds"},
     {"sync-in-k", "A barrier in every k step",
@@ -27,7 +29,7 @@ constexpr std::array<Bug, 7> kBugs{{
      "each phase now waits at 1 + T barriers instead of 2, and every thread writes its P element once per phase, "
      "each write overwriting the last. A barrier holds the whole block until its slowest warp arrives, so this costs "
      "time on every k step while protecting nothing.",
-     "bug-sync-in-k", "tiled", {8, 8, 8}, 4, 16, 16, Symptom::ExtraBarriers,
+     "bug-sync-in-k", {}, {8, 8, 8}, 4, 16, 16, Symptom::ExtraBarriers,
      "P verifies, but count the barrier steps per phase (5 instead of 2 with T = 4) and the stores of P"},
     {"no-bounds", "Fig. 5.9 on a size that is not a multiple of T",
      "PMPP chapter 5, figs. 5.9 and 5.11-5.12, and the boundary-check section of the study notes",
@@ -45,7 +47,7 @@ constexpr std::array<Bug, 7> kBugs{{
      "4x2 block two threads get the same number and some numbers are never handed out: those tile slots are never "
      "loaded, the k loop reads whatever an earlier phase left there, and every P element whose row or column passes "
      "through such a slot is wrong. Launch a square block (4x4) and the bug hides again.",
-     "bug-rect-index", "tiled-rect", {8, 8, 8}, 2, 4, 2, Symptom::WrongCells,
+     "bug-rect-index", {}, {8, 8, 8}, 2, 4, 2, Symptom::WrongCells,
      "red cells in the same columns of every block tile; the hazard report lists the stale shared reads"},
     {"square-grid", "A grid assumed to be square",
      "lecture slides on the shared-memory matrix multiplication (its loop over gridDim.x source blocks)",
@@ -54,7 +56,7 @@ constexpr std::array<Bug, 7> kBugs{{
      "Here M is 4x8 and N is 8x4: the grid is 2x2 blocks, so the loop stops after 2 of the 4 phases and every "
      "element of P misses its terms for k = 4 to 7. When k is shorter than l the surplus phases load only zeros: "
      "correct, but wasted work.",
-     "bug-square-grid", "tiled-bounds", {4, 8, 4}, 2, 16, 16, Symptom::WrongCells,
+     "bug-square-grid", {}, {4, 8, 4}, 2, 16, 16, Symptom::WrongCells,
      "every P cell is red; the phase slider stops at phase 1 and the right half of M is never loaded"},
     {"no-first-sync", "The read-after-write barrier left out",
      "PMPP chapter 5 (fig. 5.9 and its two barriers) and the study notes' true and false dependences",
@@ -62,7 +64,7 @@ constexpr std::array<Bug, 7> kBugs{{
      "have written their slots of this phase's tiles, and uses whatever those slots still hold: the previous phase's "
      "tile, or what an earlier block left. The emulator runs each thread until it reaches a barrier, the most "
      "unlucky legal schedule, so the first thread of a block reads every slot but its own too early.",
-     "tiled-no-first-sync", "tiled", {4, 4, 4}, 2, 16, 16, Symptom::StaleReads,
+     "tiled-no-first-sync", {}, {4, 4, 4}, 2, 16, 16, Symptom::StaleReads,
      "shared reads marked stale, with the value read and the value the phase loaded; P cells red"},
     {"no-second-sync", "The write-after-read barrier left out",
      "PMPP chapter 5 (fig. 5.9 and its two barriers) and the study notes' true and false dependences",
@@ -70,7 +72,7 @@ constexpr std::array<Bug, 7> kBugs{{
      "phase's tiles, overwriting slots that slower threads of the block have not read yet; they then multiply a "
      "value from the future. With a single phase there is no next load and the result is right: the race needs k "
      "larger than T.",
-     "tiled-no-second-sync", "tiled", {4, 4, 4}, 2, 16, 16, Symptom::StaleReads,
+     "tiled-no-second-sync", {}, {4, 4, 4}, 2, 16, 16, Symptom::StaleReads,
      "shared reads marked as overwritten by the next phase; P cells red"},
 }};
 
@@ -153,10 +155,25 @@ std::string_view symptomName(Symptom s) {
   return "?";
 }
 
-std::span<const Bug> bugGallery() { return kBugs; }
+namespace {
+// The gallery with every fix filled in from the kernels' facts, made on first use (the kernel
+// list is another translation unit's static).
+const std::array<Bug, 7>& bugTable() {
+  static const std::array<Bug, 7> bugs = [] {
+    std::array<Bug, 7> b = kBugTexts;
+    for (Bug& bug : b)
+      if (bug.fixedKernel.empty())
+        if (auto id = kernelByName(bug.buggyKernel)) bug.fixedKernel = kernelInfo(*id).fixedTwin;
+    return b;
+  }();
+  return bugs;
+}
+}  // namespace
+
+std::span<const Bug> bugGallery() { return bugTable(); }
 
 const Bug* findBug(std::string_view id) {
-  for (const Bug& b : kBugs)
+  for (const Bug& b : bugTable())
     if (b.id == id) return &b;
   return nullptr;
 }
@@ -178,7 +195,7 @@ Result<LaunchConfig> bugConfig(const Bug& bug, bool fixed, uint64_t seed) {
 }
 
 std::optional<GalleryLaunch> galleryLaunchOf(const LaunchConfig& c) {
-  for (const Bug& bug : kBugs)
+  for (const Bug& bug : bugTable())
     for (bool fixed : {false, true}) {
       auto bc = bugConfig(bug, fixed, c.seed);
       // The block shape is the tile for tiled kernels, so only the others must match it.

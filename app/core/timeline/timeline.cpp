@@ -107,6 +107,135 @@ void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
   }
 }
 
+// The events of each block in turn, each with its dense step key (KeyWalker).
+template <class Visit>
+void walkKeys(const Trace& trace, const std::vector<std::size_t>& blockBegin, KeyWalker& walker, Visit&& visit) {
+  const auto& events = trace.events;
+  for (std::size_t b = 0; b + 1 < blockBegin.size(); ++b) {
+    walker.startBlock();
+    for (std::size_t i = blockBegin[b]; i < blockBegin[b + 1]; ++i)
+      visit(i, events[i], walker.key(events[i], linearThread(events[i], trace.launch.blockX)));
+  }
+}
+
+// Pass 1: where each block's events begin, the largest k and the most barriers any thread passes.
+struct BlockScan {
+  int maxK = -1;
+  uint32_t maxBarriers = 0;
+};
+BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin) {
+  const KernelLaunch& launch = trace.launch;
+  const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
+  const auto& events = trace.events;
+  blockBegin.assign(nBlocks + 1, events.size());
+  BlockScan scan;
+  std::vector<uint32_t> barriers(std::size_t(threadsPerBlock), 0);
+  std::size_t current = SIZE_MAX;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    const std::size_t b = std::size_t(e.blockY) * launch.gridX + e.blockX;
+    if (b != current) {
+      current = b;
+      blockBegin[b] = i;
+      std::fill(barriers.begin(), barriers.end(), 0);
+    }
+    scan.maxK = std::max(scan.maxK, int(e.k));
+    if (e.op == Op::Barrier)
+      scan.maxBarriers = std::max(scan.maxBarriers, ++barriers[std::size_t(linearThread(e, launch.blockX))]);
+  }
+  // Blocks without events start where the next block does.
+  for (std::size_t b = nBlocks; b-- > 0;)
+    if (blockBegin[b] == events.size() || blockBegin[b] > blockBegin[b + 1]) blockBegin[b] = blockBegin[b + 1];
+  return scan;
+}
+
+// Pass 2's findings per key: whether it occurs, the kinds of step it holds, its phase.
+struct KeyInfo {
+  bool used = false;
+  uint8_t ops = 0;  // bit per StepKind seen
+  int phase = 0;
+};
+
+void noteKey(KeyInfo& k, const Event& e) {
+  if (!k.used) k.phase = e.phase;
+  k.used = true;
+  StepKind kind = StepKind::Mixed;
+  switch (activityOf(e)) {
+    case ThreadState::Loading: kind = StepKind::Load; break;
+    case ThreadState::Computing: kind = StepKind::Compute; break;
+    case ThreadState::Waiting: kind = StepKind::Barrier; break;
+    case ThreadState::Stored: kind = StepKind::Store; break;
+    default: break;
+  }
+  k.ops |= uint8_t(1u << int(kind));
+}
+
+// The steps: one per used key, in key order, with its interval, thread (real order), k, phase
+// and kind; keyToStep maps each key to its step (-1 unused).
+std::vector<StepInfo> stepsOfKeys(const std::vector<KeyInfo>& info, uint64_t keySpan, uint64_t tpb, bool realOrder,
+                                  int maxK, std::vector<int>& keyToStep) {
+  std::vector<StepInfo> steps;
+  keyToStep.assign(info.size(), -1);
+  for (uint64_t key = 0; key < info.size(); ++key) {
+    if (!info[key].used) continue;
+    StepInfo s;
+    s.interval = int(key / keySpan / (realOrder ? tpb : 1));
+    if (realOrder) s.thread = int(key / keySpan % tpb);
+    const uint64_t sub = key % keySpan;
+    s.k = (sub >= 1 && sub <= uint64_t(maxK) + 1) ? int(sub - 1) : -1;
+    s.phase = info[key].phase;
+    const uint8_t ops = info[key].ops;
+    s.kind = (ops & (ops - 1)) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
+    keyToStep[key] = int(steps.size());
+    steps.push_back(s);
+  }
+  if (steps.empty()) steps.push_back(StepInfo{});  // an empty trace still has a cursor
+  // In real order every thread's arrival is a step of its own: they share the interval's number.
+  for (std::size_t s = 0, count = 0, lastInterval = SIZE_MAX; s < steps.size(); ++s) {
+    if (s > 0 && steps[s].phase != steps[s - 1].phase) count = 0;
+    if (steps[s].kind != StepKind::Barrier) continue;
+    if (std::size_t(steps[s].interval) != lastInterval) ++count;
+    lastInterval = std::size_t(steps[s].interval);
+    steps[s].barrierOfPhase = int(count);
+  }
+  return steps;
+}
+
+// Groups: a new group starts where the grouping key changes. The P store is its own phase group
+// so that "step phase" ends on it rather than folding it into the last phase.
+void buildGroups(const std::vector<StepInfo>& steps, int threadsPerBlock,
+                 std::array<std::vector<int>, kGranularityCount>& groupOf,
+                 std::array<std::vector<int>, kGranularityCount>& groupEnd) {
+  for (int g = 0; g < kGranularityCount; ++g) {
+    auto keyOf = [&](const StepInfo& s) -> int64_t {
+      switch (Granularity(g)) {
+        case Granularity::Phase: return s.kind == StepKind::Store ? -1 : s.phase;
+        case Granularity::Interval: return int64_t(s.interval) * threadsPerBlock + std::max(s.thread, 0);
+        case Granularity::KStep: break;
+      }
+      return 0;
+    };
+    auto& of = groupOf[std::size_t(g)];
+    auto& end = groupEnd[std::size_t(g)];
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const bool fresh = s == 0 || Granularity(g) == Granularity::KStep || keyOf(steps[s]) != keyOf(steps[s - 1]);
+      if (fresh) end.push_back(int(s));
+      end.back() = int(s);
+      of.push_back(int(end.size()) - 1);
+    }
+  }
+}
+
+// The last step of each phase (the P store left out).
+std::vector<int> phaseLastSteps(const std::vector<StepInfo>& steps, int phases) {
+  std::vector<int> last(std::size_t(std::max(phases, 0)), -1);
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const StepInfo& st = steps[s];
+    if (st.kind != StepKind::Store && st.phase >= 0 && st.phase < int(last.size())) last[std::size_t(st.phase)] = int(s);
+  }
+  return last;
+}
+
 }  // namespace
 
 std::string_view granularityName(Granularity g) {
@@ -135,101 +264,24 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.trace_ = &trace;
   const KernelLaunch& launch = trace.launch;
   t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
-  const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
-  const auto& events = trace.events;
-  auto blockOf = [&](const Event& e) { return std::size_t(e.blockY) * launch.gridX + e.blockX; };
-  auto threadOf = [&](const Event& e) { return linearThread(e, launch.blockX); };
-
-  // Pass 1: block ranges, the largest k and the most barriers any thread passes.
-  t.blockBegin_.assign(nBlocks + 1, events.size());
-  int maxK = -1;
-  uint32_t maxBarriers = 0;
-  {
-    std::vector<uint32_t> barriers(std::size_t(t.threadsPerBlock_), 0);
-    std::size_t current = SIZE_MAX;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const Event& e = events[i];
-      const std::size_t b = blockOf(e);
-      if (b != current) {
-        current = b;
-        t.blockBegin_[b] = i;
-        std::fill(barriers.begin(), barriers.end(), 0);
-      }
-      maxK = std::max(maxK, int(e.k));
-      if (e.op == Op::Barrier) maxBarriers = std::max(maxBarriers, ++barriers[std::size_t(threadOf(e))]);
-    }
-    // Blocks without events start where the next block does.
-    for (std::size_t b = nBlocks; b-- > 0;)
-      if (t.blockBegin_[b] == events.size() || t.blockBegin_[b] > t.blockBegin_[b + 1])
-        t.blockBegin_[b] = t.blockBegin_[b + 1];
-  }
-  t.keySpan_ = uint64_t(maxK + 1) + 3;
-  const uint64_t lockstepKeys = (uint64_t(maxBarriers) + 1) * t.keySpan_;
+  const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_);
+  t.keySpan_ = uint64_t(scan.maxK + 1) + 3;
+  const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.keySpan_;
   if (emulated) t.stale_ = findRacedReads(trace);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
   if (!t.stale_.empty()) {
     t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;
     if (!t.realOrder_) t.orderNote_ = "too many threads to draw one at a time: drawn in lockstep";
   }
-  const uint64_t keys = lockstepKeys * (t.realOrder_ ? uint64_t(t.threadsPerBlock_) : 1);
   const uint64_t tpb = uint64_t(t.threadsPerBlock_);
+  const uint64_t keys = lockstepKeys * (t.realOrder_ ? tpb : 1);
 
-  // Pass 2: which keys occur, with their ops and phase.
-  struct KeyInfo {
-    bool used = false;
-    uint8_t ops = 0;  // bit per StepKind seen
-    int phase = 0;
-  };
+  // Pass 2: which keys occur, with their ops and phase; the steps they make.
   std::vector<KeyInfo> info(keys);
   KeyWalker walker(t.keySpan_, t.threadsPerBlock_, t.realOrder_);
-  auto walk = [&](auto&& visit) {
-    for (std::size_t b = 0; b < nBlocks; ++b) {
-      walker.startBlock();
-      for (std::size_t i = t.blockBegin_[b]; i < t.blockBegin_[b + 1]; ++i) {
-        const Event& e = events[i];
-        visit(i, e, walker.key(e, threadOf(e)));
-      }
-    }
-  };
-  walk([&](std::size_t, const Event& e, uint64_t key) {
-    KeyInfo& k = info[key];
-    if (!k.used) k.phase = e.phase;
-    k.used = true;
-    StepKind kind = StepKind::Mixed;
-    switch (activityOf(e)) {
-      case ThreadState::Loading: kind = StepKind::Load; break;
-      case ThreadState::Computing: kind = StepKind::Compute; break;
-      case ThreadState::Waiting: kind = StepKind::Barrier; break;
-      case ThreadState::Stored: kind = StepKind::Store; break;
-      default: break;
-    }
-    k.ops |= uint8_t(1u << int(kind));
-  });
-
-  t.keyToStep_.assign(keys, -1);
-  for (uint64_t key = 0; key < keys; ++key) {
-    if (!info[key].used) continue;
-    StepInfo s;
-    s.interval = int(key / t.keySpan_ / (t.realOrder_ ? tpb : 1));
-    if (t.realOrder_) s.thread = int(key / t.keySpan_ % tpb);
-    const uint64_t sub = key % t.keySpan_;
-    s.k = (sub >= 1 && sub <= uint64_t(maxK) + 1) ? int(sub - 1) : -1;
-    s.phase = info[key].phase;
-    const uint8_t ops = info[key].ops;
-    s.kind = (ops & (ops - 1)) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
-    t.keyToStep_[key] = int(t.steps_.size());
-    t.steps_.push_back(s);
-  }
-  if (t.steps_.empty()) t.steps_.push_back(StepInfo{});  // an empty trace still has a cursor
+  walkKeys(trace, t.blockBegin_, walker, [&](std::size_t, const Event& e, uint64_t key) { noteKey(info[key], e); });
+  t.steps_ = stepsOfKeys(info, t.keySpan_, tpb, t.realOrder_, scan.maxK, t.keyToStep_);
   const std::size_t nSteps = t.steps_.size();
-  // In real order every thread's arrival is a step of its own: they share the interval's number.
-  for (std::size_t s = 0, count = 0, lastInterval = SIZE_MAX; s < nSteps; ++s) {
-    if (s > 0 && t.steps_[s].phase != t.steps_[s - 1].phase) count = 0;
-    if (t.steps_[s].kind != StepKind::Barrier) continue;
-    if (std::size_t(t.steps_[s].interval) != lastInterval) ++count;
-    lastInterval = std::size_t(t.steps_[s].interval);
-    t.steps_[s].barrierOfPhase = int(count);
-  }
 
   // Pass 3: counts per step and thread, and who stores each P element when.
   const bool perThread = nSteps * std::size_t(t.threadsPerBlock_) <= kMaxStepThreadEntries;
@@ -239,11 +291,12 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
   t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
   KStepProducts products(wideReadOfMSpansK(launch));
-  walk([&](std::size_t i, const Event& e, uint64_t key) {
+  walkKeys(trace, t.blockBegin_, walker, [&](std::size_t i, const Event& e, uint64_t key) {
     const int s = t.keyToStep_[key];
     const uint32_t fmas = products.add(e);
     countEvent(stepTotals[std::size_t(s)], e, fmas);
-    if (perThread) countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + threadOf(e)], e, fmas);
+    if (perThread)
+      countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + linearThread(e, launch.blockX)], e, fmas);
     if (e.op == Op::StoreP && inBounds(e))
       for (const GridCell& at : elementsOf(e)) {
         if (at.col >= launch.l) continue;
@@ -257,33 +310,8 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
     t.cumulative_[s + 1] = t.cumulative_[s];
     add(t.cumulative_[s + 1], stepTotals[s]);
   }
-
-  // Groups: a new group starts where the grouping key changes. The P store is its own
-  // phase group so that "step phase" ends on it rather than folding it into the last phase.
-  for (int g = 0; g < kGranularityCount; ++g) {
-    auto keyOf = [&](const StepInfo& s) -> int64_t {
-      switch (Granularity(g)) {
-        case Granularity::Phase: return s.kind == StepKind::Store ? -1 : s.phase;
-        case Granularity::Interval: return int64_t(s.interval) * t.threadsPerBlock_ + std::max(s.thread, 0);
-        case Granularity::KStep: break;
-      }
-      return 0;
-    };
-    auto& groupOf = t.groupOf_[std::size_t(g)];
-    auto& groupEnd = t.groupEnd_[std::size_t(g)];
-    for (std::size_t s = 0; s < nSteps; ++s) {
-      const bool fresh = s == 0 || Granularity(g) == Granularity::KStep || keyOf(t.steps_[s]) != keyOf(t.steps_[s - 1]);
-      if (fresh) groupEnd.push_back(int(s));
-      groupEnd.back() = int(s);
-      groupOf.push_back(int(groupEnd.size()) - 1);
-    }
-  }
-  t.phaseLastStep_.assign(std::size_t(std::max(trace.phases, 0)), -1);
-  for (std::size_t s = 0; s < nSteps; ++s) {
-    const StepInfo& st = t.steps_[s];
-    if (st.kind != StepKind::Store && st.phase >= 0 && st.phase < int(t.phaseLastStep_.size()))
-      t.phaseLastStep_[std::size_t(st.phase)] = int(s);
-  }
+  buildGroups(t.steps_, t.threadsPerBlock_, t.groupOf_, t.groupEnd_);
+  t.phaseLastStep_ = phaseLastSteps(t.steps_, trace.phases);
   t.buildRaceIndex();
   return t;
 }

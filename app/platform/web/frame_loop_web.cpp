@@ -11,6 +11,9 @@
 EM_JS(void, tilescopeSetFirstFrame, (), { window.tilescopeFirstFrame = performance.now(); });
 EM_JS(void, tilescopeSetScriptDone, (int ok, const char* message),
       { window.tilescopeScriptDone = {ok: ok != 0, message: UTF8ToString(message)}; });
+// Frames drawn so far: what a test waits on after a key press or a dropped file, instead of a
+// fixed sleep (the app sees input at its next frame).
+EM_JS(void, tilescopeCountFrame, (), { window.tilescopeFrames = (window.tilescopeFrames || 0) + 1; });
 
 namespace tilescope::platform {
 namespace {
@@ -31,6 +34,7 @@ void tick() {
     std::printf("tilescope: the session ended (exit code %d)\n", code);
     return;
   }
+  tilescopeCountFrame();
   WorkerThread::runSlices(kSliceSeconds);
 }
 

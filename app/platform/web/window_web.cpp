@@ -1,5 +1,5 @@
-// A page's window: the canvas, sized to the browser window each frame, with a WebGL2 context
-// (emscripten's GLFW); fullscreen through the browser.
+// A page's window: the canvas, sized each frame to the browser window less the page's tools,
+// with a WebGL2 context (emscripten's GLFW); fullscreen through the browser.
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
@@ -13,7 +13,11 @@
 #include "platform/window.h"
 
 EM_JS(int, tilescopePageWidth, (), { return window.innerWidth; });
-EM_JS(int, tilescopePageHeight, (), { return window.innerHeight; });
+// The canvas's height: the window's less the strip of page tools under it (shell.html).
+EM_JS(int, tilescopePageHeight, (), {
+  const tools = document.getElementById('tools');
+  return window.innerHeight - (tools ? tools.offsetHeight : 0);
+});
 
 namespace tilescope::platform {
 namespace {

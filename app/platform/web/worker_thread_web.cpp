@@ -6,6 +6,10 @@
 
 #include "platform/worker_thread.h"
 
+// A test that acts on the page between frames before a run arrives (a key, a dropped file) sets
+// window.tilescopeHoldWork: the frames go on, the background work waits until it is cleared.
+EM_JS(int, tilescopeWorkHeld, (), { return window.tilescopeHoldWork ? 1 : 0; });
+
 namespace tilescope::platform {
 
 struct WorkerThread::Impl {
@@ -30,6 +34,7 @@ WorkerThread::~WorkerThread() { std::erase(workers(), impl_.get()); }
 void WorkerThread::wake() { impl_->woken = true; }
 
 void WorkerThread::runSlices(double budgetSeconds) {
+  if (tilescopeWorkHeld()) return;
   const double start = emscripten_get_now();
   for (bool any = true; any && emscripten_get_now() - start < budgetSeconds * 1000.0;) {
     any = false;

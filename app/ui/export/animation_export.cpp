@@ -20,10 +20,9 @@ void report(AppState& state, const std::string& text, bool failed) {
   state.view.exportFailed = failed;
 }
 
-void finish(AppState& state, const std::string& text, bool failed) {
-  AnimationExportJob& job = state.animationExport;
+void finish(AnimationExportJob& job, AppState& state, const std::string& text, bool failed) {
   if (job.gif) {
-    if (auto s = job.gif->close(); !s && !failed) return finish(state, s.error().message, true);
+    if (auto s = job.gif->close(); !s && !failed) return finish(job, state, s.error().message, true);
     if (!failed) platform::offerDownload(job.path);  // a page: the browser downloads the GIF
   }
   if (const LoadedRun* run = shownRun(state)) {
@@ -75,10 +74,10 @@ Result<std::vector<Cursor>> animationFrames(const Timeline& t, AnimationRange ra
   return frames;
 }
 
-void startAnimationExport(AppState& state, const ExportAnimation& request) {
+void startAnimationExport(AnimationExportJob& current, AppState& state, const ExportAnimation& request) {
   const LoadedRun* run = shownRun(state);
   if (!run) return report(state, "nothing to export yet", true);
-  if (state.animationExport.active) return report(state, "an export is already being written", true);
+  if (current.active) return report(state, "an export is already being written", true);
   if ((request.width > 0) != (request.height > 0) || request.width < 0 || request.height < 0 || request.width > 8192 ||
       request.height > 8192)
     return report(state, "an export size must be 1 to 8192 pixels each way", true);
@@ -104,20 +103,18 @@ void startAnimationExport(AppState& state, const ExportAnimation& request) {
   job.warmup = kWarmupFrames;
   job.active = true;
   state.playback.playing = false;
-  state.animationExport = std::move(job);
+  current = std::move(job);
   // No "writing..." line: the Controls panel is in the frames, and must look as it did before
   // the export; the progress goes to the window's title (exportProgressTitle).
 }
 
-std::string exportProgressTitle(const AppState& state) {
-  const AnimationExportJob& job = state.animationExport;
+std::string exportProgressTitle(const AnimationExportJob& job) {
   if (!job.active) return "tilescope";
   return "tilescope - writing " + job.path + ": frame " + std::to_string(job.next + 1) + " of " +
          std::to_string(job.frames.size());
 }
 
-void prepareAnimationFrame(AppState& state) {
-  AnimationExportJob& job = state.animationExport;
+void prepareAnimationFrame(AnimationExportJob& job, AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!job.active || !run) return;
   state.playback.playing = false;
@@ -125,8 +122,7 @@ void prepareAnimationFrame(AppState& state) {
   state.playback.position = run->timeline.position(state.shown.cursor);
 }
 
-void captureAnimationFrame(AppState& state, int width, int height) {
-  AnimationExportJob& job = state.animationExport;
+void captureAnimationFrame(AnimationExportJob& job, AppState& state, int width, int height) {
   if (!job.active) return;
   if (job.warmup > 0) {
     --job.warmup;
@@ -135,22 +131,22 @@ void captureAnimationFrame(AppState& state, int width, int height) {
   if (job.pass++ == 0) return;  // the settling pass
   job.pass = 0;
   auto image = gfx::readFramebuffer(width, height);
-  if (!image) return finish(state, image.error().message, true);
+  if (!image) return finish(job, state, image.error().message, true);
   if (job.request.format == AnimationFormat::Gif) {
     if (!job.gif) {
       auto gif = GifWriter::open(job.path, width, height);
-      if (!gif) return finish(state, gif.error().message, true);
+      if (!gif) return finish(job, state, gif.error().message, true);
       job.gif = std::move(*gif);
     }
-    if (auto s = job.gif->addFrame(*image, job.delayCs); !s) return finish(state, s.error().message, true);
+    if (auto s = job.gif->addFrame(*image, job.delayCs); !s) return finish(job, state, s.error().message, true);
   } else if (auto s = gfx::writePng(framePath(job.path, job.next), *image); !s) {
-    return finish(state, s.error().message, true);
+    return finish(job, state, s.error().message, true);
   }
   if (++job.next < job.frames.size()) return;
   char text[512];
   std::snprintf(text, sizeof text, "wrote %s: %zu frame%s of %dx%d", job.path.c_str(), job.frames.size(),
                 job.frames.size() == 1 ? "" : "s", width, height);
-  finish(state, text, false);
+  finish(job, state, text, false);
 }
 
 }  // namespace tilescope::ui

@@ -38,15 +38,16 @@ struct AnimationExportJob {
 Result<std::vector<Cursor>> animationFrames(const Timeline& timeline, AnimationRange range, int phase, Cursor here,
                                             Granularity g);
 
-// applyIntents: starts the job (or reports why not in state.view.exported).
-void startAnimationExport(AppState& state, const ExportAnimation& request);
+// applyExportIntents (export_view.h): starts the job in `current` (or reports why not in
+// state.view.exported). The frame loop keeps the job beside AppState.
+void startAnimationExport(AnimationExportJob& current, AppState& state, const ExportAnimation& request);
 // The window's title while a job runs ("tilescope - writing a.gif: frame 3 of 12"), else
 // "tilescope": the progress is shown there, outside the frames being exported.
-std::string exportProgressTitle(const AppState& state);
+std::string exportProgressTitle(const AnimationExportJob& job);
 // The frame loop, before drawing: puts the cursor at the frame being exported.
-void prepareAnimationFrame(AppState& state);
+void prepareAnimationFrame(AnimationExportJob& job, AppState& state);
 // The frame loop, after rendering into the bound framebuffer of width x height: captures it
 // when this pass counts, writes it, and finishes the job after the last frame.
-void captureAnimationFrame(AppState& state, int width, int height);
+void captureAnimationFrame(AnimationExportJob& job, AppState& state, int width, int height);
 
 }  // namespace tilescope::ui

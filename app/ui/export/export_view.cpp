@@ -51,4 +51,11 @@ void exportView(AppState& state, const ExportView& e) {
   }
 }
 
+void applyExportIntents(const IntentQueue& exports, AppState& state, AnimationExportJob& animation) {
+  for (const Intent& intent : exports) {
+    if (const auto* e = std::get_if<ExportView>(&intent)) exportView(state, *e);
+    if (const auto* a = std::get_if<ExportAnimation>(&intent)) startAnimationExport(animation, state, *a);
+  }
+}
+
 }  // namespace tilescope::ui

@@ -9,7 +9,7 @@
 #include "ui/script/lab_script.h"
 #include "ui/panels/plot_widget.h"
 #include "ui/workers/replay.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
@@ -111,6 +111,19 @@ std::string frameReport(const FrameStats& stats, const AppState& state) {
                 f.empty() ? 0.0 : *std::max_element(f.begin(), f.end()) * 1e3);
   std::string out = text;
   if (const LoadedRun* run = shownRun(state)) out += " [" + describe(run->run.config) + "]";
+  if (const auto& a = stats.appSeconds; !a.empty()) {
+    std::snprintf(text, sizeof text,
+                  "\napp work per frame (start to draw lists handed over, without rasterising): median %.2f ms, "
+                  "p95 %.2f ms, p99 %.2f ms, max %.2f ms (whole frame p95 %.2f ms)",
+                  percentile(a, 0.5) * 1e3, percentile(a, 0.95) * 1e3, percentile(a, 0.99) * 1e3,
+                  *std::max_element(a.begin(), a.end()) * 1e3, percentile(f, 0.95) * 1e3);
+    out += text;
+  }
+  if (const auto& a = stats.appCpuSeconds; !a.empty()) {
+    std::snprintf(text, sizeof text, "\napp work per frame in the frame loop's CPU time: median %.2f ms, p95 %.2f ms, max %.2f ms",
+                  percentile(a, 0.5) * 1e3, percentile(a, 0.95) * 1e3, *std::max_element(a.begin(), a.end()) * 1e3);
+    out += text;
+  }
   const auto& l = state.pictureLatencies;
   if (!l.empty()) {
     std::snprintf(text, sizeof text, "\nrequest to new picture: %zu changes, median %.1f ms, max %.1f ms", l.size(),
@@ -126,13 +139,10 @@ std::string frameReport(const FrameStats& stats, const AppState& state) {
   return out;
 }
 
-Status writeLayout(const std::string& path, const AppState& state, int width, int height) {
-  std::ofstream out(path);
-  if (!out) return failure("cannot write the layout file " + path);
-  JsonWriter j(out);
+namespace {
+
+void writeThemeJson(JsonWriter& j, const AppState& state) {
   const Theme& t = state.theme;
-  j.beginObject();
-  j.field("width", width).field("height", height);
   j.key("theme").beginObject();
   j.field("highlight", hexColour(t.highlight)).field("pStored", hexColour(t.pStored));
   j.field("pPending", hexColour(t.pPending)).field("cellIdle", hexColour(t.cellIdle));
@@ -147,22 +157,26 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   // Where the Timing panel's recorded results came from (or why there are none).
   j.key("recordedTimings").beginObject().field("path", state.timing.recordedPath);
   j.field("error", state.timing.recordedError).endObject();
+}
+
+// The grids with their marks and texts, the warp requests, the copy engine, the tables, the counters.
+void writeGridsJson(JsonWriter& j, const FrameLayout& layout) {
   j.key("grids").beginArray();
-  for (const GridRect& g : state.layout.grids) {
+  for (const GridRect& g : layout.grids) {
     j.beginObject().field("name", g.name).field("x", double(g.x)).field("y", double(g.y));
     j.field("width", double(g.width)).field("height", double(g.height)).field("rows", g.rows).field("cols", g.cols);
     j.field("cellWidth", double(g.cellWidth)).field("cellHeight", double(g.cellHeight));
     j.field("outlinePx", double(g.outlinePx)).field("highlightPx", double(g.highlightPx));
-    writeMarks(j, state.layout.marks, g.name);
+    writeMarks(j, layout.marks, g.name);
     j.key("texts").beginArray();
     for (const GridRect::CellText& t : g.texts) j.beginArray().value(t.row).value(t.col).value(t.text).endArray();
     j.endArray().endObject();
   }
   j.endArray();
-  writeWarpRequests(j, state.layout.warpRequests);
-  if (state.layout.copyEngine) writeCopyEngine(j, *state.layout.copyEngine);
+  writeWarpRequests(j, layout.warpRequests);
+  if (layout.copyEngine) writeCopyEngine(j, *layout.copyEngine);
   j.key("tables").beginArray();
-  for (const TableRect& t : state.layout.tables) {
+  for (const TableRect& t : layout.tables) {
     j.beginObject().field("name", t.name).key("columns").beginArray();
     for (std::size_t i = 0; i < t.right.size(); ++i)
       j.beginObject().field("contentRight", double(t.contentRight[i])).field("right", double(t.right[i])).endObject();
@@ -170,10 +184,12 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   }
   j.endArray();
   j.key("counters").beginArray();
-  for (const CounterText& c : state.layout.counters)
+  for (const CounterText& c : layout.counters)
     j.beginObject().field("name", c.name).field("shown", c.shown).field("exact", c.exact).endObject();
   j.endArray();
-  const SourceRect& src = state.layout.source;
+}
+
+void writeSourceJson(JsonWriter& j, const SourceRect& src) {
   j.key("source").beginObject().field("file", src.file).field("lines", src.lines);
   j.field("currentLine", src.currentLine).field("currentText", src.currentText);
   j.key("stepLines").beginArray();
@@ -185,22 +201,24 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.key("folded").beginArray();
   for (const auto& [first, last] : src.folded) j.beginArray().value(first).value(last).endArray();
   j.endArray().endObject();
-  // The classroom's view: the step in words, the followed thread, the shading, the granularity.
-  j.key("caption").beginObject().field("text", state.layout.caption).field("fontPx", double(state.layout.captionFontPx))
-      .field("height", double(state.layout.captionHeight)).endObject();
-  j.field("notice", state.layout.notice).field("keyHelp", state.layout.keyHelp)
-      .field("startHint", state.layout.startHint);
+}
+
+// The classroom's view: the step in words, the followed thread, the shading, the granularity.
+void writeClassroomJson(JsonWriter& j, const AppState& state, const FrameLayout& layout) {
+  j.key("caption").beginObject().field("text", layout.caption).field("fontPx", double(layout.captionFontPx))
+      .field("height", double(layout.captionHeight)).endObject();
+  j.field("notice", layout.notice).field("keyHelp", layout.keyHelp).field("startHint", layout.startHint);
   j.key("gpuNotes").beginArray();
-  for (const std::string& note : state.layout.gpuNotes) j.value(note);
+  for (const std::string& note : layout.gpuNotes) j.value(note);
   j.endArray();
   j.key("follow").beginArray().value(state.view.followX).value(state.view.followY).endArray();
   j.key("threadLife").beginArray();
-  for (const LifeTokenRect& t : state.layout.life)
+  for (const LifeTokenRect& t : layout.life)
     j.beginObject().field("text", t.text).field("time", t.time).field("x", double(t.x)).field("y", double(t.y))
         .field("width", double(t.width)).field("height", double(t.height)).endObject();
   j.endArray();
   j.key("arrows").beginArray();
-  for (const ArrowRect& a : state.layout.arrows) {
+  for (const ArrowRect& a : layout.arrows) {
     j.beginObject().field("from", a.from).key("fromCell").beginArray().value(a.fromRow).value(a.fromCol).endArray();
     j.field("to", a.to).key("toCell").beginArray().value(a.toRow).value(a.toCol).endArray();
     j.field("x0", double(a.x0)).field("y0", double(a.y0)).field("x1", double(a.x1)).field("y1", double(a.y1)).endObject();
@@ -209,8 +227,12 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
   j.field("loadShading", loadShadingOn(state)).field("granularity", std::string(granularityName(state.playback.granularity)));
   j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
   j.field("exported", state.view.exported);
+}
+
+// Every window with its tabs, and every recorded text: where, how large, its colours.
+void writeWindowsJson(JsonWriter& j, const FrameLayout& layout) {
   j.key("windows").beginArray();
-  for (const WindowRect& w : state.layout.windows) {
+  for (const WindowRect& w : layout.windows) {
     j.beginObject().field("name", w.name).field("x", double(w.x)).field("y", double(w.y))
         .field("width", double(w.width)).field("height", double(w.height)).field("tab", w.tab)
         .field("contentWidth", double(w.contentWidth)).field("contentHeight", double(w.contentHeight))
@@ -223,47 +245,72 @@ Status writeLayout(const std::string& path, const AppState& state, int width, in
     j.endArray().endObject();
   }
   j.endArray();
-  j.key("texts").beginArray();  // every recorded text: where, how large, its colours
-  for (const TextRecord& t : state.layout.texts)
+  j.key("texts").beginArray();
+  for (const TextRecord& t : layout.texts)
     j.beginObject().field("panel", t.panel).field("text", t.text).field("x", double(t.x)).field("y", double(t.y))
         .field("pitch", double(t.pitch)).field("colour", hexColour(t.colour)).field("background", hexColour(t.background))
         .endObject();
   j.endArray();
+}
+
+// The guided lesson on screen: its page, the paragraphs as drawn, the figures the text names.
+void writeLessonJson(JsonWriter& j, const AppState& state, const FrameLayout& layout) {
+  const Lesson* lesson = state.lesson.lesson();
+  if (!lesson) return;
+  j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
+  j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));
+  j.field("pageTitle", lesson->pages[std::size_t(state.lesson.page)].title);
+  j.field("presenter", state.lesson.presenter).field("error", state.lesson.error);
+  j.key("paragraphs").beginArray();  // as drawn, the run's figures filled in
+  for (const std::string& p : layout.lessonText) j.value(p);
+  j.endArray().key("constants").beginArray();  // the page's declared constants
+  const LessonPage& page = lesson->pages[std::size_t(state.lesson.page)];
+  for (const std::string& c : page.constants) j.value(c);
+  j.endArray().key("figures").beginObject();  // the run's figures the text names, from its analysis
+  const LoadedRun* run = shownRun(state);
+  if (run && state.shown.analysis) {
+    const LessonValues values = lessonValues(*state.shown.analysis, run->run.config);
+    for (const std::string& p : page.paragraphs)
+      for (const std::string& name : figureNames(p))
+        if (const auto it = values.find(name); it != values.end()) j.field(name, it->second);
+  }
+  j.endObject().endObject();
+}
+
+// The run on screen: the cursor, the launch, where it came from.
+void writeRunJson(JsonWriter& j, const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return;
+  const Cursor c = state.shown.cursor;
+  j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
+  j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
+  j.field("config", describe(run->run.config)).field("backend", run->run.backend).field("device", run->run.device);
+  if (const auto& r = run->replay) {  // the run on screen came from a trace file
+    j.key("replay").beginObject().field("file", r->file).field("device", run->run.device);
+    j.field("backend", run->run.backend).field("toolVersion", r->toolVersion).field("savedAt", r->savedAt);
+    j.field("label", replayLabel(*r, run->run)).endObject();
+  }
+}
+
+}  // namespace
+
+Status writeLayout(const std::string& path, const AppState& state, const FrameLayout& layout, int width, int height) {
+  std::ofstream out(path);
+  if (!out) return failure("cannot write the layout file " + path);
+  JsonWriter j(out);
+  j.beginObject();
+  j.field("width", width).field("height", height);
+  writeThemeJson(j, state);
+  writeGridsJson(j, layout);
+  writeSourceJson(j, layout.source);
+  writeClassroomJson(j, state, layout);
+  writeWindowsJson(j, layout);
   j.key("plots");
-  writePlotsJson(j, state.layout.plots);
+  writePlotsJson(j, layout.plots);
   j.key("lab");
-  writeLabJson(j, state);
-  if (const Lesson* lesson = state.lesson.lesson()) {  // the guided lesson on screen
-    j.key("lesson").beginObject().field("name", lesson->name).field("title", lesson->title);
-    j.field("page", state.lesson.page).field("pages", int(lesson->pages.size()));
-    j.field("pageTitle", lesson->pages[std::size_t(state.lesson.page)].title);
-    j.field("presenter", state.lesson.presenter).field("error", state.lesson.error);
-    j.key("paragraphs").beginArray();  // as drawn, the run's figures filled in
-    for (const std::string& p : state.layout.lessonText) j.value(p);
-    j.endArray().key("constants").beginArray();  // the page's declared constants
-    const LessonPage& page = lesson->pages[std::size_t(state.lesson.page)];
-    for (const std::string& c : page.constants) j.value(c);
-    j.endArray().key("figures").beginObject();  // the run's figures the text names, from its analysis
-    const LoadedRun* run = shownRun(state);
-    if (run && state.shown.analysis) {
-      const LessonValues values = lessonValues(*state.shown.analysis, run->run.config);
-      for (const std::string& p : page.paragraphs)
-        for (const std::string& name : figureNames(p))
-          if (const auto it = values.find(name); it != values.end()) j.field(name, it->second);
-    }
-    j.endObject().endObject();
-  }
-  if (const LoadedRun* run = shownRun(state)) {
-    const Cursor c = state.shown.cursor;
-    j.key("cursor").beginObject().field("step", c.step).field("threads", c.threads);
-    j.field("label", run->timeline.stepLabel(run->timeline.normalize(c).step)).endObject();
-    j.field("config", describe(run->run.config)).field("backend", run->run.backend).field("device", run->run.device);
-    if (const auto& r = run->replay) {  // the run on screen came from a trace file
-      j.key("replay").beginObject().field("file", r->file).field("device", run->run.device);
-      j.field("backend", run->run.backend).field("toolVersion", r->toolVersion).field("savedAt", r->savedAt);
-      j.field("label", replayLabel(*r, run->run)).endObject();
-    }
-  }
+  writeLabJson(j, state.lab, layout.lab);
+  writeLessonJson(j, state, layout);
+  writeRunJson(j, state);
   j.endObject();
   out << "\n";
   return out ? Status(Ok{}) : Status(failure("cannot write the layout file " + path));

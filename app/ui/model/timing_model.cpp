@@ -112,21 +112,25 @@ std::vector<TimingCase> sweepCases(const SweepSpec& spec, const std::string& lab
   return gridCases(kernels, sizes, tiles, blocks, c.cublas);
 }
 
-std::string_view familyName(Family f) {
-  switch (f) {
-    case Family::Naive:
-      return "naive";
-    case Family::Tiled:
-      return "tiled";
-    case Family::TiledBounds:
-      return "tiled-bounds";
-    case Family::TiledDynamic:
-      return "tiled-dynamic";
-    case Family::Lab:
+Family liveFamily(KernelId id) {
+  int live = 0;
+  for (const KernelInfo& k : kKernels) {
+    if (!k.liveSweep) continue;
+    if (k.id == id) return Family{Family::Kind::Live, live, id};
+    ++live;
+  }
+  return Family::Other;
+}
+
+std::string_view familyName(const Family& f) {
+  switch (f.kind) {
+    case Family::Kind::Live:
+      return kernelInfo(f.kernel).name;
+    case Family::Kind::Lab:
       return "lab";
-    case Family::Cublas:
+    case Family::Kind::Cublas:
       return "cuBLAS";
-    case Family::Other:
+    case Family::Kind::Other:
       return "other";
   }
   return "?";
@@ -136,18 +140,7 @@ Family familyOf(const TimingCase& c) {
   if (c.kind == TimedKind::Cublas) return Family::Cublas;
   if (c.kind == TimedKind::Lab) return Family::Lab;
   if (c.kind != TimedKind::Kernel) return Family::Other;
-  switch (c.config.kernel) {
-    case KernelId::Naive:
-      return Family::Naive;
-    case KernelId::Tiled:
-      return Family::Tiled;
-    case KernelId::TiledBounds:
-      return Family::TiledBounds;
-    case KernelId::TiledDynamic:
-      return Family::TiledDynamic;
-    default:
-      return Family::Other;
-  }
+  return liveFamily(c.config.kernel);
 }
 
 double problemSize(const LaunchConfig& config) {
@@ -214,7 +207,7 @@ std::optional<std::size_t> bestNaiveRow(const std::vector<LectureRow>& rows) {
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const TimingResult* r = rows[i].result;
-    if (!r || !r->verified || familyOf(r->what) != Family::Naive) continue;
+    if (!r || !r->verified || r->what.kind != TimedKind::Kernel || r->what.config.kernel != KernelId::Naive) continue;
     if (!best || r->gflops > rows[*best].result->gflops) best = i;
   }
   return best;

@@ -46,10 +46,24 @@ std::vector<TimingCase> labSweepCases(const std::string& name, int maxN = 4096);
 
 // --- Series -------------------------------------------------------------------------------
 // The kernel a result belongs to, which fixes its colour: one colour per kernel, so a
-// series keeps its colour whatever else is shown.
-// Lab: a student's kernel from the Lab tab (TimedKind::Lab).
-enum class Family { Naive, Tiled, TiledBounds, TiledDynamic, Lab, Cublas, Other };
-std::string_view familyName(Family f);
+// series keeps its colour whatever else is shown. The live sweep's kernels (those whose facts
+// say liveSweep, kernels/) have a family each, numbered in the list's order, so a kernel added
+// to that sweep gets one with no line here; a student's kernel from the Lab tab
+// (TimedKind::Lab), cuBLAS and every other kernel have one family each.
+struct Family {
+  enum class Kind : uint8_t { Live, Lab, Cublas, Other };
+  Kind kind = Kind::Other;
+  int live = -1;                      // Kind::Live: its place among the live sweep's kernels
+  KernelId kernel = KernelId::Naive;  // Kind::Live: which kernel
+  static const Family Lab, Cublas, Other;
+  auto operator<=>(const Family&) const = default;  // live kernels in list order, then the rest
+};
+inline const Family Family::Lab{Family::Kind::Lab};
+inline const Family Family::Cublas{Family::Kind::Cublas};
+inline const Family Family::Other{Family::Kind::Other};
+// The family of a live-sweep kernel (Kind::Live), Family::Other for any other kernel.
+Family liveFamily(KernelId id);
+std::string_view familyName(const Family& f);  // the kernel's name, "lab", "cuBLAS", "other"
 Family familyOf(const TimingCase& c);
 
 struct SeriesPoint {

@@ -18,7 +18,7 @@
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {

@@ -13,7 +13,7 @@
 #include "kernels/ceil_div.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
@@ -81,6 +81,53 @@ void drawRequest(PanelContext& ctx, const GlobalRequest& g, uint64_t base) {
   ImGui::Dummy(ImVec2(width, h + 12 + ImGui::GetTextLineHeight()));
 }
 
+// One request of the warp: what it is in words, its picture, and each lane's byte address
+// relative to its array's start, as many to a row as the panel has room for (lane:byte).
+void drawOneRequest(PanelContext& ctx, const GlobalRequest& g, const GlobalLayout& arrays) {
+  const RequestPicture pic = pictureOf(g);
+  const uint64_t base = arrayBase(arrays, pic.array);
+  ctx.layout.warpRequests.push_back(pic);
+  ImGui::Separator();
+  char head[320];
+  std::snprintf(head, sizeof head, "%s of %s, line %d: one request = warp %d's %zu lanes executing this load together. %zu "
+                "sectors of 32 bytes in %zu lines of 128 bytes; efficiency %d of %d bytes moved = %.1f%%",
+                pic.write ? "store" : "load", pic.array.c_str(), pic.line, pic.warp, pic.lanes.size(),
+                pic.sectors.size(), pic.lines.size(), pic.bytesUsed, pic.bytesMoved,
+                pic.bytesMoved ? 100.0 * pic.bytesUsed / pic.bytesMoved : 0.0);
+  recordedWrapped(ctx, kPanel, head);
+  drawRequest(ctx, g, base);
+  const float each = ImGui::CalcTextSize("00:000000  ").x;
+  const std::size_t perRow = std::max<std::size_t>(1, std::size_t(ImGui::GetContentRegionAvail().x / each));
+  std::string text;
+  for (std::size_t i = 0; i < pic.lanes.size(); ++i) {
+    char one[48];
+    std::snprintf(one, sizeof one, "%s%2d:%6llu", i % perRow ? "  " : (i ? "\n" : ""), pic.lanes[i],
+                  (unsigned long long)(pic.addresses[i] - base));
+    text += one;
+  }
+  const std::string lanes = "lane:byte of " + pic.array + "\n" + text;
+  ImGui::TextUnformatted(lanes.c_str());
+  recordText(ctx, kPanel, lanes);
+}
+
+// The selected warp: the followed thread's (scripts and lessons follow a thread), else the
+// slider's, kept in ImGui's per-window storage.
+int chooseWarp(PanelContext& ctx, int warps) {
+  ImGuiStorage* store = ImGui::GetStateStorage();
+  int* warp = store->GetIntRef(ImGui::GetID("warp"), 0);
+  *warp = std::clamp(*warp, 0, warps - 1);
+  if (const int followed = followedThread(ctx.state); followed >= 0) {
+    *warp = std::min(followed / kWarpSize, warps - 1);
+    char text[96];
+    std::snprintf(text, sizeof text, "warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize,
+                  *warp * kWarpSize + kWarpSize - 1);
+    recordedWrapped(ctx, kPanel, text);
+  } else {
+    ImGui::SliderInt("warp", warp, 0, warps - 1);
+  }
+  return *warp;
+}
+
 }  // namespace
 
 void drawCoalescingPanel(PanelContext& ctx) {
@@ -100,22 +147,10 @@ void drawCoalescingPanel(PanelContext& ctx) {
   // The selected block's warps; widget state lives in ImGui's per-window storage.
   const KernelLaunch& L = run->run.plan.launch;
   const int warps = ceilDiv(int(L.blockX * L.blockY), kWarpSize);
-  ImGuiStorage* store = ImGui::GetStateStorage();
-  int* warp = store->GetIntRef(ImGui::GetID("warp"), 0);
-  *warp = std::clamp(*warp, 0, warps - 1);
-  // A followed thread picks its warp (scripts and lessons follow a thread); else the slider.
-  if (const int followed = followedThread(ctx.state); followed >= 0) {
-    *warp = std::min(followed / kWarpSize, warps - 1);
-    char text[96];
-    std::snprintf(text, sizeof text, "warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize,
-                  *warp * kWarpSize + kWarpSize - 1);
-    recordedWrapped(ctx, kPanel, text);
-  } else {
-    ImGui::SliderInt("warp", warp, 0, warps - 1);
-  }
+  const int warp = chooseWarp(ctx, warps);
   std::vector<const GlobalRequest*> mine;
   for (const auto& g : c.requests)
-    if (g.request.blockX == ctx.state.shown.bx && g.request.blockY == ctx.state.shown.by && g.request.warp == *warp)
+    if (g.request.blockX == ctx.state.shown.bx && g.request.blockY == ctx.state.shown.by && g.request.warp == warp)
       mine.push_back(&g);
   if (mine.empty()) {
     ImGui::TextDisabled("this warp makes no global access");
@@ -127,7 +162,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
   for (const GlobalRequest* g : mine)
     if (requestInStep(g->request, step.phase, step.k)) now.push_back(g);
   if (now.empty()) {
-    ImGui::TextWrapped("warp %d makes no global access at this step (%s): step to a load or a store.", *warp,
+    ImGui::TextWrapped("warp %d makes no global access at this step (%s): step to a load or a store.", warp,
                        run->timeline.stepLabel(run->timeline.normalize(ctx.state.shown.cursor).step).c_str());
     return;
   }
@@ -142,33 +177,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
                   (unsigned long long)arrays.baseM, (unsigned long long)arrays.baseN, (unsigned long long)arrays.baseP);
     recordedWrapped(ctx, kPanel, text);
   }
-  for (const GlobalRequest* g : now) {
-    const RequestPicture pic = pictureOf(*g);
-    const uint64_t base = arrayBase(arrays, pic.array);
-    ctx.layout.warpRequests.push_back(pic);
-    ImGui::Separator();
-    char head[320];
-    std::snprintf(head, sizeof head, "%s of %s, line %d: one request = warp %d's %zu lanes executing this load together. %zu "
-                  "sectors of 32 bytes in %zu lines of 128 bytes; efficiency %d of %d bytes moved = %.1f%%",
-                  pic.write ? "store" : "load", pic.array.c_str(), pic.line, pic.warp, pic.lanes.size(),
-                  pic.sectors.size(), pic.lines.size(), pic.bytesUsed, pic.bytesMoved,
-                  pic.bytesMoved ? 100.0 * pic.bytesUsed / pic.bytesMoved : 0.0);
-    recordedWrapped(ctx, kPanel, head);
-    drawRequest(ctx, *g, base);
-    // Lane addresses, as many to a row as the panel has room for (lane:byte address).
-    const float each = ImGui::CalcTextSize("00:000000  ").x;
-    const std::size_t perRow = std::max<std::size_t>(1, std::size_t(ImGui::GetContentRegionAvail().x / each));
-    std::string text;
-    for (std::size_t i = 0; i < pic.lanes.size(); ++i) {
-      char one[48];
-      std::snprintf(one, sizeof one, "%s%2d:%6llu", i % perRow ? "  " : (i ? "\n" : ""), pic.lanes[i],
-                    (unsigned long long)(pic.addresses[i] - base));
-      text += one;
-    }
-    const std::string lanes = "lane:byte of " + pic.array + "\n" + text;
-    ImGui::TextUnformatted(lanes.c_str());
-    recordText(ctx, kPanel, lanes);
-  }
+  for (const GlobalRequest* g : now) drawOneRequest(ctx, *g, arrays);
   ImGui::TextWrapped("Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
                      "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");
   ImGui::EndChild();

@@ -129,15 +129,11 @@ void exportButtons(PanelContext& ctx) {
   }
 }
 
-}  // namespace
-
-void drawControlsPanel(PanelContext& ctx) {
+// The way in, until it is used: a newcomer sees where the lessons start (not over a replayed
+// trace, whose label must come first). A replayed trace says so first: the pictures below were
+// recorded elsewhere, not run here.
+void startHintAndReplay(PanelContext& ctx) {
   const AppState& s = ctx.state;
-  LaunchConfig config = s.request.config;
-  bool changed = false;
-
-  // The way in, until it is used: a newcomer sees where the lessons start (not over a replayed
-  // trace, whose label must come first).
   const LoadedRun* shown = shownRun(s);
   if (s.view.startHint && !s.lesson.lesson() && !(shown && shown->replay)) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(s.theme.progressFill));
@@ -148,17 +144,19 @@ void drawControlsPanel(PanelContext& ctx) {
     ImGui::TextDisabled("keys: ? or F1");
     ctx.layout.startHint = true;
   }
-  // A replayed trace says so first: the pictures below were recorded elsewhere, not run here.
-  if (const LoadedRun* run = shownRun(s); run && run->replay) {
+  if (shown && shown->replay) {
     ImGui::PushStyleColor(ImGuiCol_Text, s.theme.highlight);
-    ImGui::TextWrapped("%s", replayLabel(*run->replay, run->run).c_str());
+    ImGui::TextWrapped("%s", replayLabel(*shown->replay, shown->run).c_str());
     ImGui::PopStyleColor();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("change a setting to run it here instead");
     ImGui::PopStyleColor();
   }
+}
 
-  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+// The kernel and its size: true when `config` changed.
+bool kernelAndSize(LaunchConfig& config) {
+  bool changed = false;
   const KernelInfo& info = kernelInfo(config.kernel);
   if (ImGui::BeginCombo("kernel", std::string(info.name).c_str())) {
     for (const auto& k : kKernels) {
@@ -171,14 +169,11 @@ void drawControlsPanel(PanelContext& ctx) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) tooltip(std::string(info.description));
-
-  bool square = config.dims.j == config.dims.k && config.dims.k == config.dims.l;
   int size = config.dims.j;
-  if (square) {
-    if (ImGui::SliderInt("size", &size, 1, kMaxUiSize, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
-      config.dims = {size, size, size};
-      changed = true;
-    }
+  if (config.dims.j == config.dims.k && config.dims.k == config.dims.l &&
+      ImGui::SliderInt("size", &size, 1, kMaxUiSize, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
+    config.dims = {size, size, size};
+    changed = true;
   }
   int jkl[3] = {config.dims.j, config.dims.k, config.dims.l};
   if (ImGui::InputInt3("j, k, l", jkl)) {
@@ -187,7 +182,13 @@ void drawControlsPanel(PanelContext& ctx) {
     changed = true;
   }
   if (ImGui::IsItemHovered()) tooltip("M is j x k, N is k x l, P is j x l");
+  return changed;
+}
 
+// The tiling (the ladder), the tile width (the book's tiled kernels) or the block shape, and the
+// seed: true when `config` changed.
+bool tilingAndSeed(LaunchConfig& config) {
+  bool changed = false;
   if (const auto built = kernelTilings(config.kernel); !built.empty()) {
     // The ladder's kernels run the tilings they are built for; "default" is the first that fits P.
     const Tiling shownTiling = config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
@@ -217,6 +218,12 @@ void drawControlsPanel(PanelContext& ctx) {
     config.seed = uint64_t(std::max(seed, 0));
     changed = true;
   }
+  return changed;
+}
+
+// The backend (CUDA greyed out with the reason where it cannot run).
+void backendChoice(PanelContext& ctx) {
+  const AppState& s = ctx.state;
   const bool cudaOk = s.cudaUnavailable.empty();
   int backend = s.request.backend == BackendChoice::Cuda ? 1 : 0;
   ImGui::TextUnformatted("backend");
@@ -229,21 +236,24 @@ void drawControlsPanel(PanelContext& ctx) {
   if (ImGui::RadioButton("CUDA", backend == 1) && backend != 1) ctx.emit(SetBackend{BackendChoice::Cuda});
   ImGui::EndDisabled();
   if (!cudaOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(s.cudaUnavailable);
-  if (changed) ctx.emit(SetConfig{config});
+}
 
-  // Block selector: the grid of the run on screen.
-  if (const LoadedRun* run = shownRun(s)) {
-    const KernelLaunch& L = run->run.plan.launch;
-    int b[2] = {s.shown.bx, s.shown.by};
-    ImGui::BeginDisabled(L.gridX * L.gridY <= 1);
-    if (ImGui::SliderInt2("block", b, 0, int(std::max(L.gridX, L.gridY)) - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
-      ctx.emit(SelectBlock{std::min(b[0], int(L.gridX) - 1), std::min(b[1], int(L.gridY) - 1)});
-    ImGui::EndDisabled();
-    ImGui::TextDisabled("grid %ux%u blocks of %ux%u threads", L.gridX, L.gridY, L.blockX, L.blockY);
-  }
-  ImGui::PopItemWidth();
+// The block selector over the grid of the run on screen.
+void blockSelector(PanelContext& ctx) {
+  const AppState& s = ctx.state;
+  const LoadedRun* run = shownRun(s);
+  if (!run) return;
+  const KernelLaunch& L = run->run.plan.launch;
+  int b[2] = {s.shown.bx, s.shown.by};
+  ImGui::BeginDisabled(L.gridX * L.gridY <= 1);
+  if (ImGui::SliderInt2("block", b, 0, int(std::max(L.gridX, L.gridY)) - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+    ctx.emit(SelectBlock{std::min(b[0], int(L.gridX) - 1), std::min(b[1], int(L.gridY) - 1)});
+  ImGui::EndDisabled();
+  ImGui::TextDisabled("grid %ux%u blocks of %ux%u threads", L.gridX, L.gridY, L.blockX, L.blockY);
+}
 
-  // Status: the newest request's fate.
+// Status: the newest request's fate.
+void requestStatus(const AppState& s) {
   if (!s.request.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
     if (!s.request.openFile.empty())  // the reader's message names the file and what is wrong
@@ -265,18 +275,10 @@ void drawControlsPanel(PanelContext& ctx) {
     ImGui::TextWrapped("%s on %s: %s (%.0f ms)", what.c_str(), run->run.backend.c_str(),
                        v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
   }
+}
 
-  openTraceField(ctx);  // above the presets, so it is in view without scrolling at 1280x800
-  exportButtons(ctx);
-
-  sectionTitle("Presets");
-  presetButtons(ctx, 0, 3, false);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("lecture block shapes (naive, 64x64):");
-  ImGui::PopStyleColor();
-  presetButtons(ctx, 3, 9, true);
-  presetButtons(ctx, 9, 10, false);
-
+void classroomSettings(PanelContext& ctx) {
+  const AppState& s = ctx.state;
   sectionTitle("Classroom");
   bool presentation = s.view.presentation;
   if (ImGui::Checkbox("presentation (P)", &presentation)) ctx.emit(SetPresentation{presentation});
@@ -290,6 +292,33 @@ void drawControlsPanel(PanelContext& ctx) {
   bool okabe = s.view.palette == Palette::OkabeIto;
   if (ImGui::Checkbox("colour-blind-safe palette", &okabe))
     ctx.emit(SetPalette{okabe ? Palette::OkabeIto : Palette::Vivid});
+}
+
+}  // namespace
+
+void drawControlsPanel(PanelContext& ctx) {
+  startHintAndReplay(ctx);
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+  LaunchConfig config = ctx.state.request.config;
+  bool changed = kernelAndSize(config);
+  changed = tilingAndSeed(config) || changed;
+  backendChoice(ctx);
+  if (changed) ctx.emit(SetConfig{config});
+  blockSelector(ctx);
+  ImGui::PopItemWidth();
+  requestStatus(ctx.state);
+
+  openTraceField(ctx);  // above the presets, so it is in view without scrolling at 1280x800
+  exportButtons(ctx);
+
+  sectionTitle("Presets");
+  presetButtons(ctx, 0, 3, false);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("lecture block shapes (naive, 64x64):");
+  ImGui::PopStyleColor();
+  presetButtons(ctx, 3, 9, true);
+  presetButtons(ctx, 9, 10, false);
+  classroomSettings(ctx);
   classroomViews(ctx);
   animationExport(ctx);
 }

@@ -51,7 +51,11 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
 
   auto& canvas = canvases_[request.name];
   if (!canvas) canvas = std::make_unique<gfx::GridCanvas>();
-  if (auto s = renderer_.draw(*canvas, image); !s) error_ = s.error().message;
+  // A canvas with a texture is drawn after the frame's draw lists are built (flush), so the
+  // driver's rasterising stays out of the app's work per frame; a new one now, for its texture.
+  if (canvas->textureId() == nullptr) {
+    if (auto s = renderer_.draw(*canvas, image); !s) error_ = s.error().message;
+  }
 
   const ImVec2 size(float(image.width), float(image.height));
   ImGui::Image(canvas->textureId(), size);
@@ -67,11 +71,18 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
   }
   layout.grids.push_back({request.name, origin.x, origin.y, size.x, size.y, image.rows, image.cols, side, side,
                           image.outlinePx, image.highlightPx, {}});
+  pending_.push_back({canvas.get(), std::move(image)});
   if (!ImGui::IsItemHovered()) return std::nullopt;
   const ImVec2 mouse = ImGui::GetMousePos();
   const int col = int((mouse.x - origin.x) / side), row = int((mouse.y - origin.y) / side);
-  if (row < 0 || col < 0 || row >= image.rows || col >= image.cols) return std::nullopt;
+  if (row < 0 || col < 0 || row >= request.rows || col >= request.cols) return std::nullopt;
   return CellIndex{row, col};
+}
+
+void GridPainter::flush() {
+  for (auto& [canvas, image] : pending_)
+    if (auto s = renderer_.draw(*canvas, image); !s) error_ = s.error().message;
+  pending_.clear();
 }
 
 void frameBox(const GridRect& g, int row0, int col0, int row1, int col1, Rgba colour, float thickness) {

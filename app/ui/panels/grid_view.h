@@ -6,18 +6,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
 
-#include "ui/state/app_state.h"
 #include "gfx/grid_renderer.h"
+#include "ui/model/thread_story.h"
+#include "ui/state/frame_layout.h"
 
 namespace tilescope::ui {
-
-struct CellIndex {
-  int row = 0, col = 0;
-};
 
 struct GridRequest {
   std::string name;  // unique per grid on screen; also its name in the layout file
@@ -31,8 +29,12 @@ class GridPainter {
  public:
   static constexpr float kSmallCell = 8.0f;  // below this: no outlines, fractional sizes, framed highlights
   explicit GridPainter(gfx::GridRenderer& renderer) : renderer_(renderer) {}
-  // Draws the grid at the cursor position and returns the hovered cell, if any.
+  // Draws the grid at the cursor position and returns the hovered cell, if any. Its canvas is
+  // filled by flush(), once the frame's draw lists are built.
   std::optional<CellIndex> draw(GridRequest&& request, const Theme& theme, FrameLayout& layout);
+  // Renders this frame's grids into their canvases (GL): call after ImGui::Render, before the
+  // draw lists are rendered.
+  void flush();
   // The largest cell side that fits `rows` x `cols` in `space` (at least 1).
   static float cellSide(int rows, int cols, ImVec2 space, float maxCell);
   const std::string& lastError() const { return error_; }
@@ -41,6 +43,7 @@ class GridPainter {
  private:
   gfx::GridRenderer& renderer_;
   std::map<std::string, std::unique_ptr<gfx::GridCanvas>> canvases_;
+  std::vector<std::pair<gfx::GridCanvas*, gfx::GridImage>> pending_;  // drawn this frame, rendered by flush()
   std::string error_;
 };
 

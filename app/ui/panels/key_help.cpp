@@ -2,7 +2,9 @@
 // the middle of the screen, so nobody has to find them in a guide while a class waits.
 #include <imgui.h>
 
+#include "platform/page.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -25,6 +27,17 @@ constexpr KeyLine kKeys[] = {
     {"F", "fullscreen"},
     {"? or F1", "this list (Esc closes it)"},
 };
+// Only a page has an address to copy (app.cpp's copyLink).
+constexpr KeyLine kPageKey = {"L", "copy the link to what is on screen (the page's address)"};
+
+void keyRow(PanelContext& ctx, const KeyLine& k) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(k.keys);
+  recordText(ctx, "Keys", k.keys);  // the layout file lists the keys shown
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(k.what);
+}
 
 }  // namespace
 
@@ -37,13 +50,8 @@ void drawKeyHelp(PanelContext& ctx) {
                                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Keys", nullptr, kFlags)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-      for (const KeyLine& k : kKeys) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.keys);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.what);
-      }
+      for (const KeyLine& k : kKeys) keyRow(ctx, k);
+      if (platform::pageAddressBase()) keyRow(ctx, kPageKey);
       endTable(ctx, "Keys");
     }
     if (ImGui::Button("close")) ctx.emit(ToggleKeyHelp{});

@@ -14,8 +14,8 @@
 #include "core/timeline/cell_marks.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
-#include "ui/panels/thread_story.h"
-#include "ui/panels/tile_state.h"
+#include "ui/model/thread_story.h"
+#include "ui/model/tile_state.h"
 
 namespace tilescope::ui {
 namespace {
@@ -161,6 +161,268 @@ void drawRunningSums(PanelContext& ctx, GridRect& g, const LoadedRun& run, Curso
     }
 }
 
+// What M, N and P show at the cursor, computed before anything is drawn: each cell's fill,
+// ring and marks, the marks the layout file records, the P elements a race spoiled.
+struct MatricesView {
+  Padded ext;
+  std::vector<CellStyle> m, n, p;
+  std::vector<CellMark> marks;
+  std::vector<CellIndex> spoiled;
+  bool shading = false;
+  int loadStep = -1;
+};
+
+// The current tiles: every element this block loads in the current load step is ringed; the
+// ones already loaded take their loader's colour (hatched when zero-filled, crossed out of bounds).
+void ringCurrentTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const Timeline& timeline = run.timeline;
+  const auto& events = timeline.trace().events;
+  const KernelLaunch& L = run.run.plan.launch;
+  for (int step : currentLoadSteps(timeline, block, c))
+    for (uint32_t i : block.stepEvents(step)) {
+      const Event& e = events[i];
+      if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
+      auto& cells = e.op == Op::LoadM ? v.m : v.n;
+      const bool done = timeline.done(c, step, linearThread(e, L.blockX));
+      for (const GridCell& at : elementsOf(e)) {  // a 128-bit load colours its four elements
+        CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? v.ext.m : v.ext.n, at.row, at.col);
+        if (!cell) continue;
+        cell->highlight = theme.highlight;
+        if (!done) continue;
+        if (zeroFilled(e)) {
+          cell->fill = theme.zeroFilled;
+          cell->marks |= gfx::kMarkHatch;
+        } else if (!inBounds(e)) {
+          cell->fill = theme.error;
+          cell->marks |= gfx::kMarkCross;
+          CellMark mark;
+          mark.grid = e.op == Op::LoadM ? "M" : "N", mark.row = at.row, mark.col = at.col;
+          mark.kind = CellMark::Kind::OutOfBounds;
+          mark.readerX = e.threadX, mark.readerY = e.threadY, mark.line = e.line, mark.value = e.value;
+          v.marks.push_back(mark);
+        } else if (!v.shading) {
+          cell->fill = theme.threadColour(linearThread(e, L.blockX));
+        }
+      }
+    }
+}
+
+// Elements whose shared slot is read at this k step get a dot.
+void dotReadElements(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+  const auto& events = run.timeline.trace().events;
+  const TileState tiles = tileStateAt(run, block, c);
+  for (bool isM : {true, false})
+    for (int r = 0; r < tiles.dims(isM).rows && tiles.reading; ++r)
+      for (int col = 0; col < tiles.dims(isM).cols; ++col) {
+        const SlotState& s = tiles.slot(isM, r, col);
+        if (s.readers.empty() || s.loadEvent < 0) continue;
+        const Event& e = events[std::size_t(s.loadEvent)];
+        // A 128-bit load filled four slots from four consecutive elements.
+        const int offset = (e.flags & kWide) && e.sharedRow == r ? col - e.sharedCol : 0;
+        if (CellStyle* cell = cellAt(isM ? v.m : v.n, isM ? v.ext.m : v.ext.n, e.globalRow, e.globalCol + offset))
+          cell->marks |= gfx::kMarkDot;
+      }
+}
+
+// P: stored so far (all blocks in lockstep), wrong ones red; a race's spoiled elements; the
+// selected block's tile ringed.
+void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const Timeline& timeline = run.timeline;
+  const KernelLaunch& L = run.run.plan.launch;
+  for (int r = 0; r < L.j; ++r)
+    for (int col = 0; col < L.l; ++col) {
+      if (!timeline.pStored(c, r, col)) continue;
+      CellStyle& cell = v.p[std::size_t(r) * v.ext.p.cols + col];
+      const bool wrong = run.wrongAt(r, col);
+      cell.fill = wrong ? theme.error : theme.pStored;
+      if (!wrong) continue;
+      cell.marks |= gfx::kMarkCross;
+      CellMark mark;
+      mark.grid = "P", mark.row = r, mark.col = col, mark.kind = CellMark::Kind::Wrong;
+      mark.value = run.run.p.at(r, col);
+      v.marks.push_back(mark);
+    }
+  // A race: P elements whose running sum took a stale value, from that step on (framed red,
+  // before the wrong value is stored).
+  for (const CellMark& mark : raceMarks(timeline, c, block.bx(), block.by()))
+    if (mark.grid == "P") {
+      v.spoiled.push_back({mark.row, mark.col});
+      v.marks.push_back(mark);
+    }
+  const PTile blockTile = blockTileOfP(L, block.bx(), block.by());  // bm x bn on the ladder
+  for (int r = 0; r < blockTile.rows; ++r)
+    for (int col = 0; col < blockTile.cols; ++col)
+      if (CellStyle* cell = cellAt(v.p, v.ext.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
+}
+
+MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme, bool shading) {
+  const KernelLaunch& L = run.run.plan.launch;
+  MatricesView v;
+  v.ext = paddedExtents(run);
+  v.shading = shading;
+  v.m = baseCells(v.ext.m, L.j, L.k, theme);
+  v.n = baseCells(v.ext.n, L.k, L.l, theme);
+  v.p = baseCells(v.ext.p, L.j, L.l, theme);
+  // Across all blocks, how often each element has come from global memory so far.
+  if (shading) {
+    shadeByLoads(v.m, v.ext.m, run.loads.mCounts(c), L.j, L.k, L.l, theme);
+    shadeByLoads(v.n, v.ext.n, run.loads.nCounts(c), L.k, L.l, L.j, theme);
+  }
+  v.loadStep = block.loadStepAt(c.step);
+  ringCurrentTiles(v, run, block, c, theme);
+  dotReadElements(v, run, block, c);
+  fillP(v, run, block, c, theme);
+  return v;
+}
+
+// Where the three grids go: N above P, M left of P, captions above each grid, the legend in the
+// corner the book's layout leaves empty (above M, left of N) when it fits there, else under them.
+struct MatricesPlace {
+  float line = 0, gap = 0, side = 0, maxCell = 0, leftW = 0, topH = 0;
+  bool legendInCorner = false;
+  ImVec2 origin;
+  char pCaption[96] = {};
+};
+
+MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v, const KernelLaunch& L, const BlockTimeline& block) {
+  MatricesPlace at;
+  at.line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  at.gap = at.line + 6.0f;
+  const int wideCells = v.ext.m.cols + v.ext.p.cols, tallCells = v.ext.n.rows + v.ext.p.rows;
+  // The projector layout lets the cells grow to fill the centre; presentation mode (the P key)
+  // grows them with the text, as far as the room allows.
+  at.maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f * ctx.state.view.fontScale;
+  at.side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - at.gap, avail.y - 2 * at.gap), at.maxCell);
+  // The swatches (one wraps), and with load shading its bar and two lines under it.
+  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = at.line * (v.shading ? 10.0f : 6.5f);
+  at.legendInCorner = at.side * float(v.ext.m.cols) >= legendW && at.side * float(v.ext.n.rows) + at.gap >= legendH;
+  if (!at.legendInCorner)
+    at.side = GridPainter::cellSide(tallCells, wideCells,
+                                    ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - at.line * (v.shading ? 6.5f : 3.5f)),
+                                    at.maxCell);  // the shading's bar and its wrapped words under the swatches
+  at.leftW = at.side * float(v.ext.m.cols) + at.gap;
+  at.topH = at.side * float(v.ext.n.rows) + 2 * at.gap;
+  // P's caption names the ringed block where it fits beside M (the legend says what the ring is).
+  std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block.bx(), block.by());
+  if (at.leftW + ImGui::CalcTextSize(at.pCaption).x > avail.x)
+    std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d)", L.j, L.l);
+  // On a projector the grids stand in the middle of the centre, not at its left edge.
+  const float rightW = std::max(at.side * float(v.ext.p.cols), ImGui::CalcTextSize(at.pCaption).x);
+  const float spare = ctx.state.lesson.presenter ? std::max(0.0f, avail.x - at.leftW - rightW) : 0.0f;
+  at.origin = ImVec2(ImGui::GetCursorPos().x + std::floor(spare * 0.5f), ImGui::GetCursorPos().y);
+  return at;
+}
+
+// A P cell picks its block and the thread that computes it, whose life the views then follow.
+// Who computes it comes from the trace (the thread that stores it), else from the block tiling.
+struct Owner {
+  int bx, by, tx, ty;
+};
+Owner ownerOf(const LoadedRun& run, CellIndex at) {
+  const KernelLaunch& L = run.run.plan.launch;
+  if (at.row < L.j && at.col < L.l)
+    if (const int64_t e = run.timeline.pStoreEvent(at.row, at.col); e >= 0) {
+      const Event& s = run.timeline.trace().events[std::size_t(e)];
+      return {s.blockX, s.blockY, s.threadX, s.threadY};
+    }
+  const GridCell b = blockOfP(L, at.row, at.col);
+  const PTile t = blockTileOfP(L, b.col, b.row);
+  return {b.col, b.row, at.col - t.col0, at.row - t.row0};
+}
+
+// What is drawn over the grids: every block's current tiles faintly (load shading), a race's
+// spoiled P elements, the running sums, the followed thread's footprint.
+void drawOverGrids(PanelContext& ctx, const MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+  const Theme& theme = ctx.theme();
+  GridRect* rects[3] = {};  // N, M, P as drawn
+  for (GridRect& g : ctx.layout.grids)
+    for (int i = 0; i < 3; ++i)
+      if (g.name == std::array{"N", "M", "P"}[std::size_t(i)]) rects[i] = &g;
+  if (v.shading && rects[0] && rects[1] && v.loadStep >= 0) {
+    const Rgba faint = (theme.highlight & 0x00ffffffu) | 0x90000000u;
+    for (const TileBox& box : run.loads.tilesOfStep(v.loadStep))
+      frameBox(*rects[box.isN ? 0 : 1], box.row0, box.col0, box.row1, box.col1, faint, 1.5f);
+  }
+  if (rects[2]) frameCells(*rects[2], v.spoiled, theme.error, theme.followPx * 1.6f);
+  if (rects[2]) drawRunningSums(ctx, *rects[2], run, c);
+  if (const int followed = followedThread(ctx.state); followed >= 0 && rects[0] && rects[1] && rects[2]) {
+    const ThreadFootprint f = threadFootprint(run, block, c, followed);
+    frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);
+    frameCells(*rects[0], f.nLoads, theme.follow, theme.followPx);
+    if (f.pTile.size() > 1)  // a register tile: every element it computes
+      frameCells(*rects[2], f.pTile, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
+    else if (f.p.row >= 0)
+      frameCells(*rects[2], {f.p}, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
+  }
+}
+
+// Tooltips of M and N: the element and the event that last touched it at the cursor.
+void elementTip(const char* name, std::optional<CellIndex> at, int rows, int cols, const Matrix& values,
+                const BlockTimeline& block, const LoadedRun& run, Cursor c, Op op) {
+  if (!at) return;
+  std::string text = std::string(name) + "(row " + std::to_string(at->row) + ", col " + std::to_string(at->col) + ")";
+  if (at->row < rows && at->col < cols) {
+    char v[32];
+    std::snprintf(v, sizeof v, " = %.4g", double(values.at(at->row, at->col)));
+    text += v;
+  } else {
+    text += " (outside the matrix)";
+  }
+  const int64_t e = block.lastEventAt(c, std::array<Op, 1>{op}, at->row, at->col);
+  text += e >= 0 ? "\n" + describeEvent(run.timeline.trace().events[std::size_t(e)]) : "\nnot touched by this block yet";
+  tooltip(text);
+}
+
+// P's tooltip: stored or not, its running sum, a race's mark, whether it is wrong, what a click does.
+void pTip(CellIndex at, const BlockTimeline& block, const LoadedRun& run, Cursor c) {
+  const Timeline& timeline = run.timeline;
+  const KernelLaunch& L = run.run.plan.launch;
+  std::string text = "P(row " + std::to_string(at.row) + ", col " + std::to_string(at.col) + ")";
+  if (at.row < L.j && at.col < L.l) {
+    const int64_t e = timeline.pStoreEvent(at.row, at.col);
+    const bool stored = timeline.pStored(c, at.row, at.col);
+    text += stored ? "\n" + describeEvent(timeline.trace().events[std::size_t(e)]) : "\nnot stored yet";
+    text += "\n" + runningSumText(timeline, c, at.row, at.col);
+    if (const int64_t s = timeline.spoiledBy(c, at.row, at.col); s >= 0)
+      for (const CellMark& mark : raceMarks(timeline, c, block.bx(), block.by()))
+        if (mark.grid == "P" && mark.row == at.row && mark.col == at.col) text += "\n" + describeMark(mark);
+    if (stored && run.wrongAt(at.row, at.col)) text += "\nWRONG: differs from the host reference";
+  } else {
+    text += " (outside the matrix: no thread may store here)";
+  }
+  const Owner o = ownerOf(run, at);
+  text += "\nclick: select block (" + std::to_string(o.bx) + "," + std::to_string(o.by) + ") and follow " +
+          threadName(o.tx, o.ty);
+  tooltip(text);
+}
+
+void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const MatricesPlace& at, const LoadedRun& run,
+                        Cursor c) {
+  const Theme& theme = ctx.theme();
+  if (at.legendInCorner) {
+    ImGui::SetCursorPos(at.origin);
+    ImGui::BeginChild("legend", ImVec2(at.side * float(v.ext.m.cols), at.side * float(v.ext.n.rows) + at.gap), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs);
+  } else {
+    ImGui::SetCursorPos(ImVec2(at.origin.x, at.origin.y + at.topH + at.side * v.ext.p.rows + 4.0f));
+  }
+  ImGui::Dummy(ImVec2(0, 0));
+  if (!v.shading) legendSwatch(theme.threadColour(0), "loaded by thread");
+  legendSwatch(theme.highlight, "current tile");
+  if (followedThread(ctx.state) >= 0) legendSwatch(theme.follow, "followed thread");
+  legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
+  legendSwatch(theme.pStored, "P stored");
+  legendSwatch(theme.error, run.timeline.realOrder() ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds");
+  if (v.shading) {
+    ImGui::NewLine();
+    uint32_t highest = 0;
+    for (uint32_t x : run.loads.mCounts(c)) highest = std::max(highest, x);
+    loadLegend(theme, run.run.plan.launch.l, highest);
+  }
+  if (at.legendInCorner) ImGui::EndChild();
+}
+
 }  // namespace
 
 void drawMatricesPanel(PanelContext& ctx) {
@@ -172,239 +434,40 @@ void drawMatricesPanel(PanelContext& ctx) {
     return;
   }
   const Theme& theme = ctx.theme();
-  const Timeline& timeline = run->timeline;
-  const auto& events = timeline.trace().events;
   const KernelLaunch& L = run->run.plan.launch;
-  const Cursor c = timeline.normalize(ctx.state.shown.cursor);
-  const Padded ext = paddedExtents(*run);
+  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
+  MatricesView v = matricesView(*run, *block, c, theme, loadShadingOn(ctx.state));
+  ctx.layout.marks.insert(ctx.layout.marks.end(), v.marks.begin(), v.marks.end());
 
-  auto m = baseCells(ext.m, L.j, L.k, theme);
-  auto n = baseCells(ext.n, L.k, L.l, theme);
-  auto p = baseCells(ext.p, L.j, L.l, theme);
-  // Across all blocks, how often each element has come from global memory so far.
-  const bool shading = loadShadingOn(ctx.state);
-  const std::vector<uint32_t>* mLoads = shading ? &run->loads.mCounts(c) : nullptr;
-  const std::vector<uint32_t>* nLoads = shading ? &run->loads.nCounts(c) : nullptr;
-  if (shading) {
-    shadeByLoads(m, ext.m, *mLoads, L.j, L.k, L.l, theme);
-    shadeByLoads(n, ext.n, *nLoads, L.k, L.l, L.j, theme);
-  }
-
-  // The current tiles: every element this block loads in the current load step is ringed;
-  // the ones already loaded take their loader's colour.
-  const int loadStep = block->loadStepAt(c.step);
-  for (int step : currentLoadSteps(timeline, *block, c))
-  for (uint32_t i : block->stepEvents(step)) {
-    const Event& e = events[i];
-    if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
-    auto& cells = e.op == Op::LoadM ? m : n;
-    const bool done = timeline.done(c, step, linearThread(e, L.blockX));
-    for (const GridCell& at : elementsOf(e)) {  // a 128-bit load colours its four elements
-      CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? ext.m : ext.n, at.row, at.col);
-      if (!cell) continue;
-      cell->highlight = theme.highlight;
-      if (!done) continue;
-      if (zeroFilled(e)) {
-        cell->fill = theme.zeroFilled;
-        cell->marks |= gfx::kMarkHatch;
-      } else if (!inBounds(e)) {
-        cell->fill = theme.error;
-        cell->marks |= gfx::kMarkCross;
-        CellMark mark;
-        mark.grid = e.op == Op::LoadM ? "M" : "N", mark.row = at.row, mark.col = at.col;
-        mark.kind = CellMark::Kind::OutOfBounds;
-        mark.readerX = e.threadX, mark.readerY = e.threadY, mark.line = e.line, mark.value = e.value;
-        ctx.layout.marks.push_back(mark);
-      } else if (!shading) {
-        cell->fill = theme.threadColour(linearThread(e, L.blockX));
-      }
-    }
-  }
-  // Elements whose shared slot is read at this k step get a dot.
-  const TileState tiles = tileStateAt(*run, *block, c);
-  for (bool isM : {true, false})
-    for (int r = 0; r < tiles.dims(isM).rows && tiles.reading; ++r)
-      for (int col = 0; col < tiles.dims(isM).cols; ++col) {
-        const SlotState& s = tiles.slot(isM, r, col);
-        if (s.readers.empty() || s.loadEvent < 0) continue;
-        const Event& e = events[std::size_t(s.loadEvent)];
-        // A 128-bit load filled four slots from four consecutive elements.
-        const int offset = (e.flags & kWide) && e.sharedRow == r ? col - e.sharedCol : 0;
-        if (CellStyle* cell = cellAt(isM ? m : n, isM ? ext.m : ext.n, e.globalRow, e.globalCol + offset))
-          cell->marks |= gfx::kMarkDot;
-      }
-  // P: stored so far (all blocks in lockstep), wrong ones red; the selected block's tile ringed.
-  for (int r = 0; r < L.j; ++r)
-    for (int col = 0; col < L.l; ++col) {
-      if (!timeline.pStored(c, r, col)) continue;
-      CellStyle& cell = p[std::size_t(r) * ext.p.cols + col];
-      const bool wrong = run->wrongAt(r, col);
-      cell.fill = wrong ? theme.error : theme.pStored;
-      if (!wrong) continue;
-      cell.marks |= gfx::kMarkCross;
-      CellMark mark;
-      mark.grid = "P", mark.row = r, mark.col = col, mark.kind = CellMark::Kind::Wrong;
-      mark.value = run->run.p.at(r, col);
-      ctx.layout.marks.push_back(mark);
-    }
-  // A race: P elements whose running sum took a stale value, from that step on (framed red,
-  // before the wrong value is stored).
-  std::vector<CellIndex> spoiled;
-  for (const CellMark& mark : raceMarks(timeline, c, block->bx(), block->by()))
-    if (mark.grid == "P") {
-      spoiled.push_back({mark.row, mark.col});
-      ctx.layout.marks.push_back(mark);
-    }
-  const PTile blockTile = blockTileOfP(L, block->bx(), block->by());  // bm x bn on the ladder
-  for (int r = 0; r < blockTile.rows; ++r)
-    for (int col = 0; col < blockTile.cols; ++col)
-      if (CellStyle* cell = cellAt(p, ext.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
-
-  // Layout: N above P, M left of P, captions above each grid, a legend line at the bottom.
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = line + 6.0f;
-  const int wideCells = ext.m.cols + ext.p.cols, tallCells = ext.n.rows + ext.p.rows;
-  // The projector layout lets the cells grow to fill the centre; the legend takes up to three lines.
-  // The legend goes in the corner the book's layout leaves empty (above M, left of N) when it
-  // fits there, else under the grids.
-  // Presentation mode (the P key) grows the cells with the text, as far as the room allows.
-  const float maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f * ctx.state.view.fontScale;
-  float side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap), maxCell);
-  // The swatches (one wraps), and with load shading its bar and two lines under it.
-  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = line * (shading ? 10.0f : 6.5f);
-  bool legendInCorner = side * float(ext.m.cols) >= legendW && side * float(ext.n.rows) + gap >= legendH;
-  if (!legendInCorner)
-    side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - gap, avail.y - 2 * gap - line * (shading ? 6.5f : 3.5f)),
-                                 maxCell);  // the shading's bar and its wrapped words under the swatches
-  const float leftW = side * float(ext.m.cols) + gap, topH = side * float(ext.n.rows) + 2 * gap;
-  // On a projector the grids stand in the middle of the centre, not at its left edge.
-  // P's caption names the ringed block where it fits beside M (the legend says what the ring is).
-  char caption[96], pCaption[96];
-  std::snprintf(pCaption, sizeof pCaption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block->bx(), block->by());
-  if (leftW + ImGui::CalcTextSize(pCaption).x > avail.x) std::snprintf(pCaption, sizeof pCaption, "P (%d x %d)", L.j, L.l);
-  const float rightW = std::max(side * float(ext.p.cols), ImGui::CalcTextSize(pCaption).x);
-  const float spare = ctx.state.lesson.presenter ? std::max(0.0f, avail.x - leftW - rightW) : 0.0f;
-  const ImVec2 origin(ImGui::GetCursorPos().x + std::floor(spare * 0.5f), ImGui::GetCursorPos().y);
+  const MatricesPlace at = placeMatrices(ctx, v, L, *block);
   auto place = [&](float x, float y, const char* caption) {
-    ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y));
+    ImGui::SetCursorPos(ImVec2(at.origin.x + x, at.origin.y + y));
     ImGui::TextUnformatted(caption);
-    ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y + line));
+    ImGui::SetCursorPos(ImVec2(at.origin.x + x, at.origin.y + y + at.line));
   };
   auto grid = [&](const char* name, Extent e, std::vector<CellStyle>& cells) {
-    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(side * e.cols, side * e.rows), maxCell},
+    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(at.side * e.cols, at.side * e.rows), at.maxCell},
                           theme, ctx.layout);
   };
+  char caption[96];
   std::snprintf(caption, sizeof caption, "N (%d x %d)", L.k, L.l);
-  place(leftW, 0, caption);
-  const auto hoverN = grid("N", ext.n, n);
+  place(at.leftW, 0, caption);
+  const auto hoverN = grid("N", v.ext.n, v.n);
   std::snprintf(caption, sizeof caption, "M (%d x %d)", L.j, L.k);
-  place(0, topH - gap, caption);
-  const auto hoverM = grid("M", ext.m, m);
-  place(leftW, topH - gap, pCaption);
-  const auto hoverP = grid("P", ext.p, p);
-  // A P cell picks its block and the thread that computes it, whose life the views then follow.
-  // Who computes it comes from the trace (the thread that stores it), else from the block tiling.
-  struct Owner {
-    int bx, by, tx, ty;
-  };
-  auto ownerOf = [&](CellIndex at) -> Owner {
-    if (at.row < L.j && at.col < L.l)
-      if (const int64_t e = timeline.pStoreEvent(at.row, at.col); e >= 0) {
-        const Event& s = events[std::size_t(e)];
-        return {s.blockX, s.blockY, s.threadX, s.threadY};
-      }
-    const GridCell b = blockOfP(L, at.row, at.col);
-    const PTile t = blockTileOfP(L, b.col, b.row);
-    return {b.col, b.row, at.col - t.col0, at.row - t.row0};
-  };
+  place(0, at.topH - at.gap, caption);
+  const auto hoverM = grid("M", v.ext.m, v.m);
+  place(at.leftW, at.topH - at.gap, at.pCaption);
+  const auto hoverP = grid("P", v.ext.p, v.p);
   if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    const Owner o = ownerOf(*hoverP);
+    const Owner o = ownerOf(*run, *hoverP);
     ctx.emit(SelectBlock{o.bx, o.by});
     ctx.emit(FollowThread{o.tx, o.ty});
   }
-  GridRect* rects[3] = {};  // N, M, P as drawn
-  for (GridRect& g : ctx.layout.grids)
-    for (int i = 0; i < 3; ++i)
-      if (g.name == std::array{"N", "M", "P"}[std::size_t(i)]) rects[i] = &g;
-  if (shading && rects[0] && rects[1] && loadStep >= 0) {
-    // Every block's current tiles, faintly: the grid of blocks at work.
-    const Rgba faint = (theme.highlight & 0x00ffffffu) | 0x90000000u;
-    for (const TileBox& box : run->loads.tilesOfStep(loadStep))
-      frameBox(*rects[box.isN ? 0 : 1], box.row0, box.col0, box.row1, box.col1, faint, 1.5f);
-  }
-  if (rects[2]) frameCells(*rects[2], spoiled, theme.error, theme.followPx * 1.6f);
-  if (rects[2]) drawRunningSums(ctx, *rects[2], *run, c);
-  if (const int followed = followedThread(ctx.state); followed >= 0 && rects[0] && rects[1] && rects[2]) {
-    const ThreadFootprint f = threadFootprint(*run, *block, c, followed);
-    frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);
-    frameCells(*rects[0], f.nLoads, theme.follow, theme.followPx);
-    if (f.pTile.size() > 1)  // a register tile: every element it computes
-      frameCells(*rects[2], f.pTile, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
-    else if (f.p.row >= 0)
-      frameCells(*rects[2], {f.p}, theme.follow, f.stored ? theme.followPx * 1.6f : theme.followPx);
-  }
-
-  // Tooltips: the element and the event that last touched it at the cursor.
-  auto elementTip = [&](const char* name, std::optional<CellIndex> at, int rows, int cols, const Matrix& values,
-                        std::array<Op, 1> ops) {
-    if (!at) return;
-    std::string text = std::string(name) + "(row " + std::to_string(at->row) + ", col " + std::to_string(at->col) + ")";
-    if (at->row < rows && at->col < cols) {
-      char v[32];
-      std::snprintf(v, sizeof v, " = %.4g", double(values.at(at->row, at->col)));
-      text += v;
-    } else {
-      text += " (outside the matrix)";
-    }
-    const int64_t e = block->lastEventAt(c, ops, at->row, at->col);
-    text += e >= 0 ? "\n" + describeEvent(events[std::size_t(e)]) : "\nnot touched by this block yet";
-    tooltip(text);
-  };
-  elementTip("M", hoverM, L.j, L.k, run->run.m, {Op::LoadM});
-  elementTip("N", hoverN, L.k, L.l, run->run.n, {Op::LoadN});
-  if (hoverP) {
-    std::string text = "P(row " + std::to_string(hoverP->row) + ", col " + std::to_string(hoverP->col) + ")";
-    if (hoverP->row < L.j && hoverP->col < L.l) {
-      const int64_t e = timeline.pStoreEvent(hoverP->row, hoverP->col);
-      const bool stored = timeline.pStored(c, hoverP->row, hoverP->col);
-      text += stored ? "\n" + describeEvent(events[std::size_t(e)]) : "\nnot stored yet";
-      text += "\n" + runningSumText(timeline, c, hoverP->row, hoverP->col);
-      if (const int64_t s = timeline.spoiledBy(c, hoverP->row, hoverP->col); s >= 0)
-        for (const CellMark& mark : raceMarks(timeline, c, block->bx(), block->by()))
-          if (mark.grid == "P" && mark.row == hoverP->row && mark.col == hoverP->col) text += "\n" + describeMark(mark);
-      if (stored && run->wrongAt(hoverP->row, hoverP->col)) text += "\nWRONG: differs from the host reference";
-    } else {
-      text += " (outside the matrix: no thread may store here)";
-    }
-    const Owner o = ownerOf(*hoverP);
-    text += "\nclick: select block (" + std::to_string(o.bx) + "," + std::to_string(o.by) + ") and follow " +
-            threadName(o.tx, o.ty);
-    tooltip(text);
-  }
-
-  // Legend.
-  if (legendInCorner) {
-    ImGui::SetCursorPos(origin);
-    ImGui::BeginChild("legend", ImVec2(side * float(ext.m.cols), side * float(ext.n.rows) + gap), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs);
-  } else {
-    ImGui::SetCursorPos(ImVec2(origin.x, origin.y + topH + side * ext.p.rows + 4.0f));
-  }
-  ImGui::Dummy(ImVec2(0, 0));
-  if (!shading) legendSwatch(theme.threadColour(0), "loaded by thread");
-  legendSwatch(theme.highlight, "current tile");
-  if (followedThread(ctx.state) >= 0) legendSwatch(theme.follow, "followed thread");
-  legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
-  legendSwatch(theme.pStored, "P stored");
-  legendSwatch(theme.error, timeline.realOrder() ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds");
-  if (shading) {
-    ImGui::NewLine();
-    uint32_t highest = 0;
-    for (uint32_t x : *mLoads) highest = std::max(highest, x);
-    loadLegend(theme, L.l, highest);
-  }
-  if (legendInCorner) ImGui::EndChild();
+  drawOverGrids(ctx, v, *run, *block, c);
+  elementTip("M", hoverM, L.j, L.k, run->run.m, *block, *run, c, Op::LoadM);
+  elementTip("N", hoverN, L.k, L.l, run->run.n, *block, *run, c, Op::LoadN);
+  if (hoverP) pTip(*hoverP, *block, *run, c);
+  drawMatricesLegend(ctx, v, at, *run, c);
 }
 
 }  // namespace tilescope::ui

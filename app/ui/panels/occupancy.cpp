@@ -3,8 +3,10 @@
 // own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
 // blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Below it,
 // the grid dealt onto the profile's SMs in waves at that occupancy (core/analysis/waves.h): a
-// row of SMs per wave, the last wave's idle SMs left open. Pure arithmetic: recomputed every
-// frame.
+// row of SMs per wave, the last wave's idle SMs left open. For rung 9, beside the waves, its
+// selector's choice on that profile (core/run/stream_k_plan.h): the tiling, one block per tile
+// or stream-K over how many blocks, and why, in words; and whether this run is that choice.
+// Pure arithmetic: recomputed every frame.
 #include <imgui.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "core/analysis/waves.h"
+#include "core/run/stream_k_plan.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 
@@ -59,12 +62,29 @@ void drawWavesPicture(const Waves& w) {
     ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
 }
 
+// Rung 9's selector on this profile, and this run against its choice (a run whose tiling or
+// grid was set by hand shows both).
+void drawStreamKChoice(const Run& run, const DeviceProfile& d) {
+  const StreamKChoice choice = chooseStreamK(run.config.dims, d);
+  ImGui::TextUnformatted("Rung 9's selector");
+  ImGui::TextWrapped("on %d SMs (%s): %s", d.smCount, d.name.c_str(), choice.reason.c_str());
+  const KernelLaunch& L = run.plan.launch;
+  const bool chosen = L.tiling == choice.tiling && int(L.persistentBlocks) == choice.persistentBlocks;
+  const std::string grid = L.persistentBlocks > 0 ? "stream-K over " + std::to_string(L.gridX) + " blocks"
+                                                  : "one block per tile (" + std::to_string(L.gridX) + ")";
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("this run: %s, %s%s", tilingText(L.tiling).c_str(), grid.c_str(),
+                     chosen ? ": the selector's choice" : ", not the selector's choice");
+  ImGui::PopStyleColor();
+}
+
 void drawWaves(const LoadedRun& run, const DeviceProfile& d, const Occupancy& o) {
   const Waves w = dealBlocks(int64_t(run.run.plan.launch.gridX) * run.run.plan.launch.gridY, d.smCount, o.blocksPerSm);
   ImGui::Separator();
   ImGui::TextUnformatted("The grid in waves");
   ImGui::TextWrapped("%s", describeWaves(w).c_str());
   drawWavesPicture(w);
+  if (run.run.config.kernel == KernelId::StreamK) drawStreamKChoice(run.run, d);
 }
 }  // namespace
 

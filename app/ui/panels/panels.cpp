@@ -8,31 +8,40 @@
 #include <imgui_internal.h>
 
 #include "core/timeline/block_geometry.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
 
-constexpr std::array kPanels{
-    PanelEntry{"Controls", Slot::Left, drawControlsPanel, true},
-    PanelEntry{"Lesson", Slot::Left, drawLessonPanel},
-    PanelEntry{"Counters", Slot::LeftBottom, drawCountersPanel, true},
-    PanelEntry{"Matrices", Slot::Center, drawMatricesPanel},
-    PanelEntry{"Shared memory", Slot::RightTop, drawSharedPanel},
-    PanelEntry{"Thread block", Slot::RightMiddle, drawThreadBlockPanel},
-    PanelEntry{"Source", Slot::RightBottom, drawSourcePanel},
-    PanelEntry{"Bug gallery", Slot::RightBottom, drawBugGalleryPanel},
-    PanelEntry{"Coalescing", Slot::Center, drawCoalescingPanel, false, PresenterRoom::Wide},
-    PanelEntry{"Copy engine", Slot::Center, drawCopyEnginePanel, false, PresenterRoom::Wide},
-    PanelEntry{"Bank conflicts", Slot::Center, drawBanksPanel, false, PresenterRoom::Wide},
-    PanelEntry{"Roofline", Slot::Center, drawRooflinePanel, false, PresenterRoom::Wide},
-    PanelEntry{"Timing", Slot::Center, drawTimingPanel, false, PresenterRoom::Whole},
-    PanelEntry{"Lab", Slot::Center, drawLabPanel},
-    PanelEntry{"Occupancy", Slot::LeftBottom, drawOccupancyPanel, true, PresenterRoom::Wide, true},
-    PanelEntry{"Thread life", Slot::LeftBottom, drawThreadLifePanel},
-    PanelEntry{"Hazards", Slot::RightBottom, drawHazardsPanel},
-    PanelEntry{"Timeline", Slot::Bottom, drawTimelinePanel},
+struct PanelDraw {
+  std::string_view name;
+  PanelFn draw;
 };
+// Each panel of panelList() with its draw function.
+constexpr std::array kDraws{
+    PanelDraw{"Controls", drawControlsPanel},
+    PanelDraw{"Lesson", drawLessonPanel},
+    PanelDraw{"Counters", drawCountersPanel},
+    PanelDraw{"Matrices", drawMatricesPanel},
+    PanelDraw{"Shared memory", drawSharedPanel},
+    PanelDraw{"Thread block", drawThreadBlockPanel},
+    PanelDraw{"Source", drawSourcePanel},
+    PanelDraw{"Bug gallery", drawBugGalleryPanel},
+    PanelDraw{"Coalescing", drawCoalescingPanel},
+    PanelDraw{"Copy engine", drawCopyEnginePanel},
+    PanelDraw{"Bank conflicts", drawBanksPanel},
+    PanelDraw{"Roofline", drawRooflinePanel},
+    PanelDraw{"Timing", drawTimingPanel},
+    PanelDraw{"Lab", drawLabPanel},
+    PanelDraw{"Occupancy", drawOccupancyPanel},
+    PanelDraw{"Thread life", drawThreadLifePanel},
+    PanelDraw{"Hazards", drawHazardsPanel},
+    PanelDraw{"Timeline", drawTimelinePanel},
+};
+
+void drawPanel(PanelContext& ctx, const PanelInfo& p) {
+  if (PanelFn draw = panelDraw(p.name)) draw(ctx);
+}
 
 struct Rect {
   float x, y, w, h;
@@ -152,13 +161,13 @@ float lowerLeftHeight(ImVec2 display) {
 
 // Where a panel goes: its slot, or on a projector the centre for a table too large for a side
 // column (the Occupancy panel).
-Slot placeOf(const PanelEntry& p, bool presenter) { return presenter && p.centreForPresenter ? Slot::Center : p.slot; }
+Slot placeOf(const PanelInfo& p, bool presenter) { return presenter && p.centreForPresenter ? Slot::Center : p.slot; }
 
 // The panel the projector layout shows under the lesson's text: the one the page names for that
 // slot, else the followed thread's life, else none.
-const PanelEntry* presenterLeftBottom(const PanelContext& ctx) {
+const PanelInfo* presenterLeftBottom(const PanelContext& ctx) {
   for (const std::string& name : ctx.state.lesson.pagePanels())
-    if (const PanelEntry* p = findPanel(name); p && placeOf(*p, true) == Slot::LeftBottom) return p;
+    if (const PanelInfo* p = findPanel(name); p && placeOf(*p, true) == Slot::LeftBottom) return p;
   return followedThread(ctx.state) >= 0 ? findPanel("Thread life") : nullptr;
 }
 
@@ -166,7 +175,7 @@ const PanelEntry* presenterLeftBottom(const PanelContext& ctx) {
 // left free last frame (its text whole), but at least a quarter of the height; a page that
 // names Thread life is about fig. 5.8's table, which then gets at least 40 % of it.
 float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
-  const PanelEntry* panel = ctx.state.lesson.presenter ? presenterLeftBottom(ctx) : nullptr;
+  const PanelInfo* panel = ctx.state.lesson.presenter ? presenterLeftBottom(ctx) : nullptr;
   if (!panel) return 0;
   float lesson = display.y * 0.5f;
   if (const ImGuiWindow* w = ImGui::FindWindowByName("Lesson"))
@@ -235,12 +244,12 @@ void drawNotice(PanelContext& ctx, const Rect& centre) {
 // The tabs of a slot that fit its bar with their labels whole, the front one always among
 // them, in the registry's order; the others behind a last tab, "+N", that lists them (ImGui
 // would otherwise shrink every label to "Matric..." when large text meets a narrow column).
-std::vector<const PanelEntry*> tabsThatFit(const std::vector<const PanelEntry*>& entries, const PanelEntry* front,
+std::vector<const PanelInfo*> tabsThatFit(const std::vector<const PanelInfo*>& entries, const PanelInfo* front,
                                            float avail) {
   const float gap = ImGui::GetStyle().ItemInnerSpacing.x;
   auto width = [](std::string_view label) { return ImGui::TabItemCalcSize(std::string(label).c_str(), false).x; };
   float all = -gap;
-  for (const PanelEntry* p : entries) all += width(p->name) + gap;
+  for (const PanelInfo* p : entries) all += width(p->name) + gap;
   if (all <= avail) return entries;
   const std::string more = "+" + std::to_string(entries.size());
   float used = width(front->name) + gap + width(more);  // the front tab and the "+N" tab
@@ -248,7 +257,7 @@ std::vector<const PanelEntry*> tabsThatFit(const std::vector<const PanelEntry*>&
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (entries[i] == front) keep[i] = true;
     else if (used + width(entries[i]->name) + gap <= avail) used += width(entries[i]->name) + gap, keep[i] = true;
-  std::vector<const PanelEntry*> fit;
+  std::vector<const PanelInfo*> fit;
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (keep[i]) fit.push_back(entries[i]);
   return fit;
@@ -256,21 +265,21 @@ std::vector<const PanelEntry*> tabsThatFit(const std::vector<const PanelEntry*>&
 
 // A slot's panels as tabs (the ones that fit whole, and "+N" for the rest); returns the panel
 // drawn, and records each tab's width against its label's in `rect` for the layout tests.
-std::string drawTabs(PanelContext& ctx, const std::vector<const PanelEntry*>& entries, const PanelEntry* front,
+std::string drawTabs(PanelContext& ctx, const std::vector<const PanelInfo*>& entries, const PanelInfo* front,
                      const std::string& slotName, WindowRect& rect) {
   std::string shown;
-  const std::vector<const PanelEntry*> fit = tabsThatFit(entries, front, ImGui::GetContentRegionAvail().x);
+  const std::vector<const PanelInfo*> fit = tabsThatFit(entries, front, ImGui::GetContentRegionAvail().x);
   if (!ImGui::BeginTabBar("tabs")) return shown;
   const auto active = ctx.state.view.activeTab.find(slotName);
-  for (const PanelEntry* p : fit) {
+  for (const PanelInfo* p : fit) {
     const bool select = active != ctx.state.view.activeTab.end() && active->second == p->name;
     if (ImGui::BeginTabItem(std::string(p->name).c_str(), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
-      p->draw(ctx);
+      drawPanel(ctx, *p);
       shown = p->name;
       ImGui::EndTabItem();
     }
   }
-  for (const PanelEntry* p : entries)
+  for (const PanelInfo* p : entries)
     if (std::find(fit.begin(), fit.end(), p) == fit.end()) rect.behindMore.emplace_back(p->name);
   if (!rect.behindMore.empty()) {
     if (ImGui::TabItemButton(("+" + std::to_string(rect.behindMore.size())).c_str(), ImGuiTabItemFlags_Trailing))
@@ -306,20 +315,11 @@ void measureWindow(WindowRect& w) {
 float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / (36.0f * kBaseFontPx), 1.0f, 3.0f); }
 
 
-std::string_view slotTitle(Slot slot) {
-  switch (slot) {
-    case Slot::Left: return "left";
-    case Slot::LeftBottom: return "left-bottom";
-    case Slot::Center: return "center";
-    case Slot::RightTop: return "right-top";
-    case Slot::RightMiddle: return "right-middle";
-    case Slot::RightBottom: return "right-bottom";
-    case Slot::Bottom: return "bottom";
-  }
-  return "?";
+PanelFn panelDraw(std::string_view name) {
+  for (const PanelDraw& d : kDraws)
+    if (d.name == name) return d.draw;
+  return nullptr;
 }
-
-std::span<const PanelEntry> panelRegistry() { return kPanels; }
 
 std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
   if (!shownRun(ctx.state)) return nullptr;
@@ -342,12 +342,6 @@ void endTable(PanelContext& ctx, std::string_view name) {
   ImGui::EndTable();
 }
 
-const PanelEntry* findPanel(std::string_view name) {
-  for (const auto& p : kPanels)
-    if (p.name == name) return &p;
-  return nullptr;
-}
-
 void drawPanels(PanelContext& ctx) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float lifeH = presenterLifeHeight(ctx, display);
@@ -356,21 +350,21 @@ void drawPanels(PanelContext& ctx) {
                                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   // The projector leaves out the controls, but never a panel the page's text names.
   auto slotEntries = [&](Slot slot) {
-    std::vector<const PanelEntry*> entries;
-    for (const auto& p : kPanels)
+    std::vector<const PanelInfo*> entries;
+    for (const PanelInfo& p : panelList())
       if (placeOf(p, presenter) == slot && !(p.hiddenForPresenter && presenter && !ctx.state.lesson.pageNames(p.name)))
         entries.push_back(&p);
     return entries;
   };
   // The panel last brought forward in a slot (the first one until then).
-  auto frontOf = [&](Slot slot, const std::vector<const PanelEntry*>& entries) {
+  auto frontOf = [&](Slot slot, const std::vector<const PanelInfo*>& entries) {
     if (presenter)  // a panel the page names comes first (Occupancy is shown in the centre there)
       for (const std::string& name : ctx.state.lesson.pagePanels())
-        for (const PanelEntry* p : entries)
+        for (const PanelInfo* p : entries)
           if (p->name == name) return p;
     const auto recorded = ctx.state.view.slotPanel.find(std::string(slotTitle(slot)));
-    const PanelEntry* front = entries[0];
-    for (const PanelEntry* p : entries)
+    const PanelInfo* front = entries[0];
+    for (const PanelInfo* p : entries)
       if (recorded != ctx.state.view.slotPanel.end() && recorded->second == p->name) front = p;
     return front;
   };
@@ -378,8 +372,8 @@ void drawPanels(PanelContext& ctx) {
   // source's) unless the page names one of the panels it would hide.
   PresenterRoom room = presenter ? frontOf(Slot::Center, slotEntries(Slot::Center))->presenterRoom : PresenterRoom::Centre;
   for (const std::string& name : ctx.state.lesson.pagePanels())
-    if (const PanelEntry* p = findPanel(name); p && (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle ||
-                                                     p->slot == Slot::RightBottom))
+    if (const PanelInfo* p = findPanel(name); p && (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle ||
+                                                    p->slot == Slot::RightBottom))
       room = PresenterRoom::Centre;
   const LoadedRun* run = shownRun(ctx.state);
   const bool bookSized = !run || std::max({run->run.plan.launch.j, run->run.plan.launch.k, run->run.plan.launch.l}) <= 16;
@@ -387,14 +381,14 @@ void drawPanels(PanelContext& ctx) {
                       lowerLeftHeight(display), room, run && ladderSharedShape(run->run.plan.launch).has_value()};
   for (int s = 0; s < kSlotCount; ++s) {
     const Slot slot = Slot(s);
-    std::vector<const PanelEntry*> entries = slotEntries(slot);
+    std::vector<const PanelInfo*> entries = slotEntries(slot);
     if (entries.empty()) continue;
     const Rect r = slotRect(slot, plan);
     // Nothing in the projector layout: the left column's lower panel when the page names none
     // and no thread is followed, the right column under a wide chart.
     if (r.w <= 0 || r.h <= 0) continue;
     const std::string slotName(slotTitle(slot));
-    const PanelEntry* front = presenter && slot == Slot::LeftBottom ? presenterLeftBottom(ctx) : frontOf(slot, entries);
+    const PanelInfo* front = presenter && slot == Slot::LeftBottom ? presenterLeftBottom(ctx) : frontOf(slot, entries);
     // On a projector a slot shows one panel, titled by it: no tab bar to truncate labels.
     if (presenter) entries = {front};
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
@@ -408,7 +402,7 @@ void drawPanels(PanelContext& ctx) {
     rect.x = r.x, rect.y = r.y, rect.width = r.w, rect.height = r.h;
     if (ImGui::Begin(title.c_str(), nullptr, flags)) {
       if (entries.size() == 1) {
-        entries[0]->draw(ctx);
+        drawPanel(ctx, *entries[0]);
         shown = entries[0]->name;
       } else {
         shown = drawTabs(ctx, entries, front, slotName, rect);

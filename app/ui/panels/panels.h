@@ -1,12 +1,15 @@
-// Panels: one file each (panel_<name>.cpp), one function each. A panel reads AppState,
+// Panels: one file each (panels/<name>.cpp), one function each. A panel reads AppState,
 // draws with ImGui (and grids through GridPainter), and changes nothing itself: it pushes
-// intents. See README.md, "For contributors: adding a panel".
+// intents and records what it drew in the frame's layout. The list of panels is plain data
+// (state/panel_list.h). See README.md, "For contributors: adding a panel".
 #pragma once
 #include <span>
 #include <string_view>
 
-#include "ui/state/app_state.h"
 #include "ui/panels/grid_view.h"
+#include "ui/state/app_state.h"
+#include "ui/state/frame_layout.h"
+#include "ui/state/panel_list.h"
 
 namespace tilescope::ui {
 
@@ -28,31 +31,9 @@ struct PanelContext {
   void emit(Intent intent) { intents.push_back(std::move(intent)); }
 };
 
-// Where a panel lives: the window is laid out by slot (layout.cpp) so that nothing
-// overlaps at 1280x720; panels sharing a slot become tabs of its window.
-enum class Slot { Left, LeftBottom, Center, RightTop, RightMiddle, RightBottom, Bottom };
-inline constexpr int kSlotCount = 7;
-std::string_view slotTitle(Slot slot);
-
 using PanelFn = void (*)(PanelContext&);
-
-// How much room a panel in front of the projector's centre takes: the matrices' (beside the
-// shared tiles and the block), the block's column too (a chart), or the source's as well (a
-// plot over a table as wide as the screen: the ladder's percentages).
-enum class PresenterRoom { Centre, Wide, Whole };
-
-struct PanelEntry {
-  std::string_view name;  // tab label, and the name `show` takes in scripts
-  Slot slot;
-  PanelFn draw;
-  bool hiddenForPresenter = false;  // the projector layout leaves it out (the controls)
-  PresenterRoom presenterRoom = PresenterRoom::Centre;
-  bool centreForPresenter = false;  // on a projector it goes to the centre (a table too large for a side column)
-};
-
-// Every panel, in tab order. Add new panels in panels.cpp.
-std::span<const PanelEntry> panelRegistry();
-const PanelEntry* findPanel(std::string_view name);
+// A panel's draw function, by its name in panelList() (state/panel_list.h), or null.
+PanelFn panelDraw(std::string_view name);
 
 // Draws every slot's window with its panels (tabs when a slot has several).
 void drawPanels(PanelContext& ctx);

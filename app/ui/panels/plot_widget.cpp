@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/state/app_state.h"
+#include "ui/state/frame_layout.h"
 #include "core/json_writer.h"
 #include "ui/panels/event_text.h"
 
@@ -96,20 +96,13 @@ bool crossesAny(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2
 // telling apart the two rungs that share one (rungMarker); rung 1 is tiled, its family's colour.
 Rgba seriesColour(const Theme& t, Family f, int rung) {
   if (rung >= 2) return t.threadColours[4 + (rung - 2) % 4];
-  switch (f) {
-    case Family::Naive:
-      return t.threadColours[0];
-    case Family::Tiled:
-      return t.threadColours[1];
-    case Family::TiledBounds:
-      return t.threadColours[2];
-    case Family::TiledDynamic:
-      return t.threadColours[3];
-    case Family::Lab:
+  switch (f.kind) {
+    case Family::Kind::Live:  // the live sweep's kernels, in the list's order (naive, tiled, ...)
+      return t.threadColours[f.live % 4];
+    case Family::Kind::Lab:
       return t.highlight;
-    case Family::Cublas:
-      return t.panelText;
-    case Family::Other:
+    case Family::Kind::Cublas:
+    case Family::Kind::Other:
       return t.panelText;
   }
   return t.panelText;
@@ -120,19 +113,31 @@ Marker rungMarker(int rung) {
   return kMarkers[(rung - 1 + 5) % 5];
 }
 
-PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& layout) {
-  PlotInteraction out;
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImVec2 size(std::max(spec.size.x, 160.0f), std::max(spec.size.y, 120.0f));
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const float font = ImGui::GetFontSize();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float px = theme.outlinePx;  // 1 normal, 2 in presentation mode
-  const Rgba text = theme.panelText, dim = withAlpha(text, 0.75f), frame = withAlpha(text, 0.45f);
-  const Rgba gridMajor = withAlpha(text, 0.17f), gridMinor = withAlpha(text, 0.07f), plotBg = theme.background;
+namespace {
 
-  // --- Ranges: every visible point and every reference line is inside. ---
+// A plot as laid out this frame: its sizes, colours, ranges and rectangles, shared by the
+// stages of drawPlot below.
+struct PlotFrame {
+  ImDrawList* draw = nullptr;
+  ImVec2 origin, size, mouse;
+  float font = 0, line = 0, px = 0;
+  Rgba text = 0, dim = 0, frame = 0, gridMajor = 0, gridMinor = 0, plotBg = 0;
+  AxisRange xr, yr;
+  float swatch = 0, legendEntryW = 0, yLabelSpacing = 0, xLabelW = 0, markerR = 0;
+  bool legendRight = false;
+  int legendColumns = 1;
+  bool hovered = false, clicked = false;
+  ImVec2 pMin, pMax, iMin, iMax;  // the data area, and inset by a marker
+  std::vector<std::pair<ImVec2, ImVec2>> legend;
+  bool mouseInData() const { return hovered && inside(mouse, pMin, pMax); }
+  ImVec2 toScreen(double x, double y) const {
+    return ImVec2(float(iMin.x + axisFraction(xr, x) * (iMax.x - iMin.x)),
+                  float(iMax.y - axisFraction(yr, y) * (iMax.y - iMin.y)));
+  }
+};
+
+// Ranges: every visible point and every reference line is inside.
+void fitPlotRanges(PlotFrame& f, const PlotSpec& spec) {
   DataBounds bounds;
   for (const PlotSeries& s : spec.series)
     for (const PlotPoint& p : s.points) bounds.add(p.x, p.y);
@@ -140,201 +145,253 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     bounds.yMin = std::min(bounds.yMin, l.y), bounds.yMax = std::max(bounds.yMax, l.y);
   if (!std::isfinite(bounds.xMin)) bounds.xMin = 1.0, bounds.xMax = 10.0;
   if (!std::isfinite(bounds.yMin)) bounds.yMin = 1.0, bounds.yMax = 10.0;
-  const AxisRange xr = spec.xRange ? *spec.xRange : fitRange(bounds.xMin, bounds.xMax, spec.xScale);
-  const AxisRange yr = spec.yRange ? *spec.yRange : fitRange(bounds.yMin, bounds.yMax, spec.yScale);
+  f.xr = spec.xRange ? *spec.xRange : fitRange(bounds.xMin, bounds.xMax, spec.xScale);
+  f.yr = spec.yRange ? *spec.yRange : fitRange(bounds.yMin, bounds.yMax, spec.yScale);
+}
 
-  // --- Geometry: y labels left, titles above and below; the legend goes right while that
-  // leaves the data a useful width (a tall, narrow plot still reads; one squashed flat by a
-  // legend below it does not), else below in as many columns as fit. ---
-  const float swatch = font * 2.0f;
-  float legendEntryW = 0.0f;
+// Geometry: y labels left, titles above and below; the legend goes right while that leaves
+// the data a useful width (a tall, narrow plot still reads; one squashed flat by a legend below
+// it does not), else below in as many columns as fit. Takes the widget's room (its button).
+void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
+  f.swatch = f.font * 2.0f;
   for (const PlotSeries& s : spec.series)
-    legendEntryW = std::max(legendEntryW, swatch + ImGui::CalcTextSize(s.name.c_str()).x + font * 0.7f);
-  const float yLabelSpacing = line * 1.4f;
+    f.legendEntryW = std::max(f.legendEntryW, f.swatch + ImGui::CalcTextSize(s.name.c_str()).x + f.font * 0.7f);
+  f.yLabelSpacing = f.line * 1.4f;
   float yLabelW = 0.0f;
-  for (const AxisTick& t : axisTicks(yr, size.y - 3.0f * line, yLabelSpacing))
+  for (const AxisTick& t : axisTicks(f.yr, f.size.y - 3.0f * f.line, f.yLabelSpacing))
     if (t.labelled) yLabelW = std::max(yLabelW, ImGui::CalcTextSize(t.label.c_str()).x);
-  const float xLabelW = ImGui::CalcTextSize(formatNumber(xr.hi).c_str()).x;
-  const float left = yLabelW + font * 0.7f;
-  const float top = line * 1.25f;
-  const float legendRightW = legendEntryW + font * 1.0f;
-  const bool legendRight = size.x - left - legendRightW >= std::max(6.0f * font, 0.25f * size.x);
-  const float right = legendRight ? legendRightW : xLabelW * 0.5f + font * 0.6f;
-  const float axisBottom = 2.0f * line + font * 0.3f;  // x labels and title
+  f.xLabelW = ImGui::CalcTextSize(formatNumber(f.xr.hi).c_str()).x;
+  const float left = yLabelW + f.font * 0.7f, top = f.line * 1.25f;
+  const float legendRightW = f.legendEntryW + f.font * 1.0f;
+  f.legendRight = f.size.x - left - legendRightW >= std::max(6.0f * f.font, 0.25f * f.size.x);
+  const float right = f.legendRight ? legendRightW : f.xLabelW * 0.5f + f.font * 0.6f;
+  const float axisBottom = 2.0f * f.line + f.font * 0.3f;  // x labels and title
   float legendBelow = 0.0f;
-  int legendColumns = 1;
-  if (!legendRight && !spec.series.empty()) {
-    legendColumns = std::max(1, int(size.x / std::max(legendEntryW, 1.0f)));
-    const int rows = (int(spec.series.size()) + legendColumns - 1) / legendColumns;
-    legendBelow = float(rows) * line + font * 0.3f;
+  if (!f.legendRight && !spec.series.empty()) {
+    f.legendColumns = std::max(1, int(f.size.x / std::max(f.legendEntryW, 1.0f)));
+    const int rows = (int(spec.series.size()) + f.legendColumns - 1) / f.legendColumns;
+    legendBelow = float(rows) * f.line + f.font * 0.3f;
   }
   // Too little height for a readable plot with the legend below it: the data and axes fill
   // what is visible and the legend moves below the fold (the window scrolls); never squash
   // the data below a minimum.
-  float dataH = size.y - top - axisBottom - legendBelow;
-  if (dataH < 9.0f * line) dataH = std::max(size.y - top - axisBottom, 6.0f * line);
-  size.y = top + dataH + axisBottom + legendBelow;
-  ImGui::InvisibleButton(spec.id.c_str(), size);
-  const bool widgetHovered = ImGui::IsItemHovered();
-  const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-  const ImVec2 pMin(std::round(origin.x + left), std::round(origin.y + top));
-  const ImVec2 pMax(std::round(origin.x + size.x - right), std::round(origin.y + top + dataH));
+  float dataH = f.size.y - top - axisBottom - legendBelow;
+  if (dataH < 9.0f * f.line) dataH = std::max(f.size.y - top - axisBottom, 6.0f * f.line);
+  f.size.y = top + dataH + axisBottom + legendBelow;
+  ImGui::InvisibleButton(spec.id.c_str(), f.size);
+  f.hovered = ImGui::IsItemHovered();
+  f.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  f.pMin = ImVec2(std::round(f.origin.x + left), std::round(f.origin.y + top));
+  f.pMax = ImVec2(std::round(f.origin.x + f.size.x - right), std::round(f.origin.y + top + dataH));
   // Markers at the ends of the ranges stay whole: data map into a rectangle inset by a marker.
-  const float markerR = std::max(3.0f, font * 0.30f);
-  const float inset = markerR + 3.0f * px;
-  const ImVec2 iMin(pMin.x + inset, pMin.y + inset), iMax(pMax.x - inset, pMax.y - inset);
-  auto toScreen = [&](double x, double y) {
-    return ImVec2(float(iMin.x + axisFraction(xr, x) * (iMax.x - iMin.x)),
-                  float(iMax.y - axisFraction(yr, y) * (iMax.y - iMin.y)));
-  };
-
-  // --- Axes, grid, tick labels, titles. ---
-  draw->AddRectFilled(pMin, pMax, plotBg);
-  for (const AxisTick& t : axisTicks(yr, iMax.y - iMin.y, yLabelSpacing)) {
-    const float y = std::round(toScreen(xr.lo, t.value).y);
-    draw->AddLine(ImVec2(pMin.x, y), ImVec2(pMax.x, y), t.labelled ? gridMajor : gridMinor, px);
-    if (!t.labelled) continue;
-    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-    draw->AddText(ImVec2(pMin.x - font * 0.4f - ts.x, y - ts.y * 0.5f), dim, t.label.c_str());
-  }
-  for (const AxisTick& t : axisTicks(xr, iMax.x - iMin.x, xLabelW + font * 1.2f)) {
-    const float x = std::round(toScreen(t.value, yr.lo).x);
-    draw->AddLine(ImVec2(x, pMin.y), ImVec2(x, pMax.y), t.labelled ? gridMajor : gridMinor, px);
-    if (!t.labelled) continue;
-    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-    draw->AddText(ImVec2(x - ts.x * 0.5f, pMax.y + font * 0.2f), dim, t.label.c_str());
-  }
-  draw->AddRect(pMin, pMax, frame, 0.0f, 0, px);
-  draw->AddText(ImVec2(origin.x, origin.y), text, spec.yTitle.c_str());
-  const ImVec2 xt = ImGui::CalcTextSize(spec.xTitle.c_str());
-  draw->AddText(ImVec2((pMin.x + pMax.x - xt.x) * 0.5f, pMax.y + line + font * 0.1f), text, spec.xTitle.c_str());
-
-  // --- Legend rectangles (drawn last; needed now for hover emphasis). ---
-  std::vector<std::pair<ImVec2, ImVec2>> legend;
+  f.markerR = std::max(3.0f, f.font * 0.30f);
+  const float inset = f.markerR + 3.0f * f.px;
+  f.iMin = ImVec2(f.pMin.x + inset, f.pMin.y + inset), f.iMax = ImVec2(f.pMax.x - inset, f.pMax.y - inset);
+  // The legend's rectangles (drawn last; needed now for hover emphasis).
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     ImVec2 at;
-    if (legendRight) {
-      at = ImVec2(pMax.x + font * 0.6f, pMin.y + float(i) * line);
+    if (f.legendRight) {
+      at = ImVec2(f.pMax.x + f.font * 0.6f, f.pMin.y + float(i) * f.line);
     } else {
-      const int col = int(i) % legendColumns, row = int(i) / legendColumns;
-      at = ImVec2(origin.x + float(col) * legendEntryW, pMax.y + 2.0f * line + font * 0.3f + float(row) * line);
+      const int col = int(i) % f.legendColumns, row = int(i) / f.legendColumns;
+      at = ImVec2(f.origin.x + float(col) * f.legendEntryW, f.pMax.y + 2.0f * f.line + f.font * 0.3f + float(row) * f.line);
     }
-    legend.emplace_back(at, ImVec2(at.x + legendEntryW, at.y + line));
+    f.legend.emplace_back(at, ImVec2(at.x + f.legendEntryW, at.y + f.line));
   }
-  int emphasised = -1;
-  for (std::size_t i = 0; i < legend.size(); ++i)
-    if (widgetHovered && inside(mouse, legend[i].first, legend[i].second)) emphasised = int(i);
+}
 
-  // --- Data: reference lines, then series in order (later ones on top). ---
-  std::vector<std::vector<PlotVec>> screen(spec.series.size());
-  for (std::size_t s = 0; s < spec.series.size(); ++s)
-    for (const PlotPoint& p : spec.series[s].points) {
-      const ImVec2 v = toScreen(p.x, p.y);
-      screen[s].push_back({v.x, v.y});
-    }
-  if (widgetHovered && inside(mouse, pMin, pMax)) out.hovered = nearestPoint(screen, {mouse.x, mouse.y}, font * 1.2);
-  if (out.hovered) emphasised = out.hovered->series;
+// Axes, grid, tick labels, titles.
+void drawAxes(const PlotFrame& f, const PlotSpec& spec) {
+  ImDrawList* draw = f.draw;
+  draw->AddRectFilled(f.pMin, f.pMax, f.plotBg);
+  for (const AxisTick& t : axisTicks(f.yr, f.iMax.y - f.iMin.y, f.yLabelSpacing)) {
+    const float y = std::round(f.toScreen(f.xr.lo, t.value).y);
+    draw->AddLine(ImVec2(f.pMin.x, y), ImVec2(f.pMax.x, y), t.labelled ? f.gridMajor : f.gridMinor, f.px);
+    if (!t.labelled) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+    draw->AddText(ImVec2(f.pMin.x - f.font * 0.4f - ts.x, y - ts.y * 0.5f), f.dim, t.label.c_str());
+  }
+  for (const AxisTick& t : axisTicks(f.xr, f.iMax.x - f.iMin.x, f.xLabelW + f.font * 1.2f)) {
+    const float x = std::round(f.toScreen(t.value, f.yr.lo).x);
+    draw->AddLine(ImVec2(x, f.pMin.y), ImVec2(x, f.pMax.y), t.labelled ? f.gridMajor : f.gridMinor, f.px);
+    if (!t.labelled) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+    draw->AddText(ImVec2(x - ts.x * 0.5f, f.pMax.y + f.font * 0.2f), f.dim, t.label.c_str());
+  }
+  draw->AddRect(f.pMin, f.pMax, f.frame, 0.0f, 0, f.px);
+  draw->AddText(ImVec2(f.origin.x, f.origin.y), f.text, spec.yTitle.c_str());
+  const ImVec2 xt = ImGui::CalcTextSize(spec.xTitle.c_str());
+  draw->AddText(ImVec2((f.pMin.x + f.pMax.x - xt.x) * 0.5f, f.pMax.y + f.line + f.font * 0.1f), f.text, spec.xTitle.c_str());
+}
 
-  const PlotLine* hoveredLine = nullptr;
-  if (widgetHovered && inside(mouse, pMin, pMax))
-    for (const PlotLine& l : spec.lines)
-      if (std::abs(toScreen(xr.lo, l.y).y - mouse.y) <= font * 0.4f) hoveredLine = &l;
+// The paths (roofs), each with its label just inside its right end; returns them as drawn and
+// the one under the pointer.
+const PlotPath* drawPaths(const PlotFrame& f, const PlotSpec& spec, std::vector<PlotPathRect>& rects,
+                          std::vector<std::vector<ImVec2>>& drawn) {
   const PlotPath* hoveredPath = nullptr;
-  draw->PushClipRect(pMin, pMax, true);
-  std::vector<PlotPathRect> pathRects;
-  std::vector<std::vector<ImVec2>> drawnPaths;  // on screen, so that a line's label avoids them
   for (const PlotPath& path : spec.paths) {
     PlotPathRect rect{path.label, path.colour, {}};
     std::vector<ImVec2> pts;
     for (auto [x, y] : path.points) {
-      pts.push_back(toScreen(x, y));
+      pts.push_back(f.toScreen(x, y));
       rect.points.push_back({x, y, pts.back().x, pts.back().y, {}});
     }
     for (std::size_t i = 1; i < pts.size(); ++i) {
-      if (path.dashed) dashedLine(draw, pts[i - 1], pts[i], path.colour, 1.5f * px + 0.5f, font * 0.6f);
-      else draw->AddLine(pts[i - 1], pts[i], path.colour, 2.2f * px);
-      if (widgetHovered && inside(mouse, pMin, pMax) &&
-          distanceToSegment({mouse.x, mouse.y}, {pts[i - 1].x, pts[i - 1].y}, {pts[i].x, pts[i].y}) <= font * 0.4f)
+      if (path.dashed) dashedLine(f.draw, pts[i - 1], pts[i], path.colour, 1.5f * f.px + 0.5f, f.font * 0.6f);
+      else f.draw->AddLine(pts[i - 1], pts[i], path.colour, 2.2f * f.px);
+      if (f.mouseInData() &&
+          distanceToSegment({f.mouse.x, f.mouse.y}, {pts[i - 1].x, pts[i - 1].y}, {pts[i].x, pts[i].y}) <= f.font * 0.4f)
         hoveredPath = &path;
     }
-    if (!pts.empty() && !path.label.empty() && path.labelOnPlot) {  // the label just inside the right end, above the path
+    if (!pts.empty() && !path.label.empty() && path.labelOnPlot) {
       const ImVec2 ts = ImGui::CalcTextSize(path.label.c_str());
-      const ImVec2 end(std::min(pts.back().x, pMax.x), std::clamp(pts.back().y, pMin.y, pMax.y));
-      // (never left of the data area: a path near its left edge has its label across it)
-      // Above the path's end, or under it where the path runs too near the top (a label on the
-      // line would hide the roof it names).
-      const float above = end.y - ts.y - font * 0.2f;
-      const ImVec2 at(std::max(pMin.x + font * 0.2f, end.x - ts.x - font * 0.4f),
-                      above >= pMin.y + 1.0f ? above : std::min(end.y + font * 0.3f, pMax.y - ts.y));
-      draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
-      draw->AddText(at, path.colour, path.label.c_str());
+      const ImVec2 end(std::min(pts.back().x, f.pMax.x), std::clamp(pts.back().y, f.pMin.y, f.pMax.y));
+      // Never left of the data area (a path near its left edge has its label across it); above
+      // the path's end, or under it where the path runs too near the top (a label on the line
+      // would hide the roof it names).
+      const float above = end.y - ts.y - f.font * 0.2f;
+      const ImVec2 at(std::max(f.pMin.x + f.font * 0.2f, end.x - ts.x - f.font * 0.4f),
+                      above >= f.pMin.y + 1.0f ? above : std::min(end.y + f.font * 0.3f, f.pMax.y - ts.y));
+      f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
+      f.draw->AddText(at, path.colour, path.label.c_str());
     }
-    pathRects.push_back(std::move(rect));
-    drawnPaths.push_back(std::move(pts));
+    rects.push_back(std::move(rect));
+    drawn.push_back(std::move(pts));
   }
+  return hoveredPath;
+}
+
+// The reference lines, each labelled where no path or series runs (`obstacles`).
+std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec& spec,
+                                             const std::vector<std::vector<ImVec2>>& obstacles) {
   std::vector<PlotLineRect> lineRects;
-  // What a line's label must not cover: the paths (roofs) and the series' polylines.
-  std::vector<std::vector<ImVec2>> obstacles = drawnPaths;
-  for (const auto& points : screen) {
-    std::vector<ImVec2>& pts = obstacles.emplace_back();
-    for (const PlotVec& v : points) pts.emplace_back(float(v.x), float(v.y));
-  }
   for (const PlotLine& l : spec.lines) {
-    const float y = std::round(toScreen(xr.lo, l.y).y);
-    dashedLine(draw, ImVec2(pMin.x, y), ImVec2(pMax.x, y), l.colour, 1.5f * px + 0.5f, font * 0.6f);
+    const float y = std::round(f.toScreen(f.xr.lo, l.y).y);
+    dashedLine(f.draw, ImVec2(f.pMin.x, y), ImVec2(f.pMax.x, y), l.colour, 1.5f * f.px + 0.5f, f.font * 0.6f);
     const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
     // Above the line at the right, else below it, else the same at the left: the first place
     // inside the plot that no path or series runs through, so the label never covers what it
     // is compared with (a ceiling's series reach it at the right); above at the right if none.
-    const float right = std::max(pMin.x + font * 0.2f, pMax.x - ts.x - font * 0.4f), left = pMin.x + font * 0.4f;
-    const float above = y - ts.y - font * 0.15f, below = y + font * 0.2f;
-    ImVec2 at(right, std::max(above, pMin.y));
+    const float right = std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), left = f.pMin.x + f.font * 0.4f;
+    const float above = y - ts.y - f.font * 0.15f, below = y + f.font * 0.2f;
+    ImVec2 at(right, std::max(above, f.pMin.y));
     for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
-      if (candidate.y < pMin.y || candidate.y + ts.y > pMax.y) continue;
+      if (candidate.y < f.pMin.y || candidate.y + ts.y > f.pMax.y) continue;
       if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
       at = candidate;
       break;
     }
-    draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(plotBg, 0.85f));
-    draw->AddText(at, l.colour, l.label.c_str());
+    f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
+    f.draw->AddText(at, l.colour, l.label.c_str());
     lineRects.push_back({l.label, l.y, y, l.colour});
   }
+  return lineRects;
+}
+
+// The series' polylines, then every marker (so no line crosses a marker and each point keeps
+// its colour), the hovered point ringed.
+void drawSeries(const PlotFrame& f, const PlotSpec& spec, const std::vector<std::vector<PlotVec>>& screen, int emphasised,
+                const std::optional<NearestHit>& hovered) {
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const PlotSeries& series = spec.series[s];
     std::vector<ImVec2> pts;
     for (const PlotVec& v : screen[s]) pts.emplace_back(float(v.x), float(v.y));
-    const float width = (series.emphasised ? 2.6f : 1.8f) * px + (int(s) == emphasised ? 1.5f * px : 0.0f);
-    if (pts.size() > 1) draw->AddPolyline(pts.data(), int(pts.size()), series.colour, 0, width);
+    const float width = (series.emphasised ? 2.6f : 1.8f) * f.px + (int(s) == emphasised ? 1.5f * f.px : 0.0f);
+    if (pts.size() > 1) f.draw->AddPolyline(pts.data(), int(pts.size()), series.colour, 0, width);
   }
-  // Markers after every line, so no line crosses a marker and each point keeps its colour.
   for (std::size_t s = 0; s < spec.series.size(); ++s)
     for (const PlotVec& v : screen[s])
-      drawHaloMarker(draw, spec.series[s].marker, ImVec2(float(v.x), float(v.y)), markerR, spec.series[s].colour,
-                     plotBg, 1.5f * px);
-  if (out.hovered) {
-    const PlotVec v = screen[out.hovered->series][out.hovered->point];
-    draw->AddCircle(ImVec2(float(v.x), float(v.y)), markerR + 4.0f * px, text, 20, 1.5f * px);
+      drawHaloMarker(f.draw, spec.series[s].marker, ImVec2(float(v.x), float(v.y)), f.markerR, spec.series[s].colour,
+                     f.plotBg, 1.5f * f.px);
+  if (hovered) {
+    const PlotVec v = screen[hovered->series][hovered->point];
+    f.draw->AddCircle(ImVec2(float(v.x), float(v.y)), f.markerR + 4.0f * f.px, f.text, 20, 1.5f * f.px);
   }
-  draw->PopClipRect();
+}
 
-  // --- Legend: a line through the series' marker, then its name. ---
+// The legend: a line through the series' marker, then its name.
+void drawLegend(const PlotFrame& f, const PlotSpec& spec, int emphasised) {
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     const PlotSeries& s = spec.series[i];
-    const auto [lo, hi] = legend[i];
-    if (int(i) == emphasised) draw->AddRectFilled(lo, hi, withAlpha(text, 0.10f), 3.0f);
+    const auto [lo, hi] = f.legend[i];
+    if (int(i) == emphasised) f.draw->AddRectFilled(lo, hi, withAlpha(f.text, 0.10f), 3.0f);
     const float cy = (lo.y + hi.y) * 0.5f;
-    draw->AddLine(ImVec2(lo.x + font * 0.2f, cy), ImVec2(lo.x + swatch - font * 0.4f, cy), s.colour,
-                  (s.emphasised ? 2.6f : 1.8f) * px);
-    drawHaloMarker(draw, s.marker, ImVec2(lo.x + swatch * 0.5f - font * 0.1f, cy), markerR, s.colour, plotBg, px);
-    draw->AddText(ImVec2(lo.x + swatch, cy - font * 0.5f), text, s.name.c_str());
+    f.draw->AddLine(ImVec2(lo.x + f.font * 0.2f, cy), ImVec2(lo.x + f.swatch - f.font * 0.4f, cy), s.colour,
+                    (s.emphasised ? 2.6f : 1.8f) * f.px);
+    drawHaloMarker(f.draw, s.marker, ImVec2(lo.x + f.swatch * 0.5f - f.font * 0.1f, cy), f.markerR, s.colour, f.plotBg, f.px);
+    f.draw->AddText(ImVec2(lo.x + f.swatch, cy - f.font * 0.5f), f.text, s.name.c_str());
   }
+}
 
-  // --- Read-out and legend clicks. ---
+// What the layout file reports of the plot.
+PlotRect plotRect(const PlotFrame& f, const PlotSpec& spec, const std::vector<std::vector<PlotVec>>& screen,
+                  std::vector<PlotLineRect> lineRects, std::vector<PlotPathRect> pathRects) {
+  PlotRect rect{spec.id,    spec.note, f.pMin.x, f.pMin.y, f.pMax.x - f.pMin.x, f.pMax.y - f.pMin.y, {}, std::move(lineRects),
+                spec.hidden, std::move(pathRects), f.xr.lo, f.xr.hi, f.yr.lo, f.yr.hi};
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const auto& [lo, hi] = f.legend[s];
+    PlotSeriesRect r{spec.series[s].name, spec.series[s].colour, {}, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y,
+                     spec.series[s].marker};
+    for (std::size_t i = 0; i < screen[s].size(); ++i)
+      r.points.push_back({spec.series[s].points[i].x, spec.series[s].points[i].y, float(screen[s][i].x),
+                          float(screen[s][i].y), spec.series[s].points[i].detail});
+    rect.series.push_back(std::move(r));
+  }
+  return rect;
+}
+
+}  // namespace
+
+PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& layout) {
+  PlotInteraction out;
+  PlotFrame f;
+  f.draw = ImGui::GetWindowDrawList();
+  f.origin = ImGui::GetCursorScreenPos();
+  f.size = ImVec2(std::max(spec.size.x, 160.0f), std::max(spec.size.y, 120.0f));
+  f.mouse = ImGui::GetIO().MousePos;
+  f.font = ImGui::GetFontSize();
+  f.line = ImGui::GetTextLineHeightWithSpacing();
+  f.px = theme.outlinePx;  // 1 normal, 2 in presentation mode
+  f.text = theme.panelText, f.dim = withAlpha(f.text, 0.75f), f.frame = withAlpha(f.text, 0.45f);
+  f.gridMajor = withAlpha(f.text, 0.17f), f.gridMinor = withAlpha(f.text, 0.07f), f.plotBg = theme.background;
+  fitPlotRanges(f, spec);
+  layOutPlot(f, spec);
+  drawAxes(f, spec);
+  int emphasised = -1;
+  for (std::size_t i = 0; i < f.legend.size(); ++i)
+    if (f.hovered && inside(f.mouse, f.legend[i].first, f.legend[i].second)) emphasised = int(i);
+
+  // Data: reference lines, then series in order (later ones on top).
+  std::vector<std::vector<PlotVec>> screen(spec.series.size());
+  for (std::size_t s = 0; s < spec.series.size(); ++s)
+    for (const PlotPoint& p : spec.series[s].points) {
+      const ImVec2 v = f.toScreen(p.x, p.y);
+      screen[s].push_back({v.x, v.y});
+    }
+  if (f.mouseInData()) out.hovered = nearestPoint(screen, {f.mouse.x, f.mouse.y}, f.font * 1.2);
+  if (out.hovered) emphasised = out.hovered->series;
+  const PlotLine* hoveredLine = nullptr;
+  if (f.mouseInData())
+    for (const PlotLine& l : spec.lines)
+      if (std::abs(f.toScreen(f.xr.lo, l.y).y - f.mouse.y) <= f.font * 0.4f) hoveredLine = &l;
+  f.draw->PushClipRect(f.pMin, f.pMax, true);
+  std::vector<PlotPathRect> pathRects;
+  std::vector<std::vector<ImVec2>> obstacles;  // on screen, so that a line's label avoids them
+  const PlotPath* hoveredPath = drawPaths(f, spec, pathRects, obstacles);
+  for (const auto& points : screen) {  // the series' polylines too
+    std::vector<ImVec2>& pts = obstacles.emplace_back();
+    for (const PlotVec& v : points) pts.emplace_back(float(v.x), float(v.y));
+  }
+  std::vector<PlotLineRect> lineRects = drawReferenceLines(f, spec, obstacles);
+  drawSeries(f, spec, screen, emphasised, out.hovered);
+  f.draw->PopClipRect();
+  drawLegend(f, spec, emphasised);
+
+  // Read-out and legend clicks.
   if (out.hovered) {
     const PlotSeries& s = spec.series[out.hovered->series];
     const PlotPoint& p = s.points[out.hovered->point];
-    std::string readout =
-        s.name + "\n" + spec.xName + " = " + formatNumber(p.x) + "\n" + formatNumber(p.y) + " " + spec.yName;
+    std::string readout = s.name + "\n" + spec.xName + " = " + formatNumber(p.x) + "\n" + formatNumber(p.y) + " " + spec.yName;
     if (!p.detail.empty()) readout += "\n" + p.detail;
     tooltip(readout);
   } else if (const PlotLine* l = hoveredLine) {
@@ -343,27 +400,9 @@ PlotInteraction drawPlot(const PlotSpec& spec, const Theme& theme, FrameLayout& 
     tooltip(path->label + (path->detail.empty() ? "" : "\n" + path->detail));
   } else if (emphasised >= 0) {
     tooltip(spec.series[emphasised].name + ": click to hide it");
-    if (clicked) out.legendClicked = emphasised;
+    if (f.clicked) out.legendClicked = emphasised;
   }
-
-  // --- What the layout file reports. ---
-  PlotRect rect{spec.id,    spec.note, pMin.x, pMin.y, pMax.x - pMin.x, pMax.y - pMin.y, {}, std::move(lineRects),
-                spec.hidden, std::move(pathRects), xr.lo, xr.hi, yr.lo, yr.hi};
-  for (std::size_t s = 0; s < spec.series.size(); ++s) {
-    PlotSeriesRect r{spec.series[s].name,
-                     spec.series[s].colour,
-                     {},
-                     legend[s].first.x,
-                     legend[s].first.y,
-                     legend[s].second.x - legend[s].first.x,
-                     legend[s].second.y - legend[s].first.y,
-                     spec.series[s].marker};
-    for (std::size_t i = 0; i < screen[s].size(); ++i)
-      r.points.push_back({spec.series[s].points[i].x, spec.series[s].points[i].y, float(screen[s][i].x),
-                          float(screen[s][i].y), spec.series[s].points[i].detail});
-    rect.series.push_back(std::move(r));
-  }
-  layout.plots.push_back(std::move(rect));
+  layout.plots.push_back(plotRect(f, spec, screen, std::move(lineRects), std::move(pathRects)));
   return out;
 }
 

@@ -47,31 +47,29 @@ struct Extent {
   }
 };
 
-}  // namespace
-
-void drawRooflinePanel(PanelContext& ctx) {
-  drawAnalysisProfileChoice(ctx);
-  const Theme& theme = ctx.theme();
-  const DeviceProfile profile = analysisProfile(ctx.state.analysis).profile;
-  const TimingState& t = ctx.state.timing;
-
-  // The timed kernels: the report the Timing panel shows and the ladder's (the same when live).
-  std::vector<const TimingDigest*> sources;
-  for (const TimingDigest* d : {t.shown(), t.ladderShown()})
-    if (d && std::find(sources.begin(), sources.end(), d) == sources.end()) sources.push_back(d);
-  const TimingReport* measuredOn = nullptr;  // whose device's roofs are drawn dashed
-  for (const TimingDigest* d : sources)
-    if (!measuredOn && d->report->ceilings.copyGBps > 0.0 && d->report->ceilings.fp32PeakGflops > 0.0)
-      measuredOn = d->report.get();
+// The timed kernels: the report the Timing panel shows and the ladder's (the same when live),
+// and the device whose measured roofs are drawn dashed, if any.
+struct RooflineSources {
+  std::vector<const TimingDigest*> digests;
+  const TimingReport* measuredOn = nullptr;
   std::optional<DeviceProfile> device;
-  if (measuredOn)
-    device = profileFromCeilings(measuredOn->device, measuredOn->ceilings.copyGBps,
-                                 measuredOn->ceilings.fp32PeakGflops, measuredOn->ceilings.peakDerivation);
+};
 
-  if (!t.probed) ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
-  else if (sources.empty()) ImGui::TextDisabled("No timings to place on the roofline (see the Timing tab).");
-  // Where the points come from: one line per device and kind (two recorded reports of one
-  // GPU say so once, with both dates).
+RooflineSources rooflineSources(const TimingState& t) {
+  RooflineSources r;
+  for (const TimingDigest* d : {t.shown(), t.ladderShown()})
+    if (d && std::find(r.digests.begin(), r.digests.end(), d) == r.digests.end()) r.digests.push_back(d);
+  for (const TimingDigest* d : r.digests)
+    if (!r.measuredOn && d->report->ceilings.copyGBps > 0.0 && d->report->ceilings.fp32PeakGflops > 0.0)
+      r.measuredOn = d->report.get();
+  if (const TimingReport* m = r.measuredOn)
+    r.device = profileFromCeilings(m->device, m->ceilings.copyGBps, m->ceilings.fp32PeakGflops, m->ceilings.peakDerivation);
+  return r;
+}
+
+// Where the points come from: one line per device and kind (two recorded reports of one GPU say
+// so once, with both dates).
+void drawProvenance(const std::vector<const TimingDigest*>& sources, const Theme& theme) {
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const TimingReport& r = *sources[i]->report;
     auto same = [&](const TimingDigest* d) { return d->report->recorded == r.recorded && d->report->device == r.device; };
@@ -84,6 +82,110 @@ void drawRooflinePanel(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), dates.c_str());
   }
+}
+
+// Points above their memory roof: "naive (32,32) 7.1x, ...", and the largest N among them.
+struct AboveRoof {
+  std::string words;
+  double n = 0;
+};
+
+// One point per timed kernel (each label once, the Timing tab's hidden series left out), and
+// cuBLAS's rate as a reference line.
+AboveRoof addKernelPoints(PlotSpec& spec, Extent& x, Extent& y, const RooflineSources& src, const PanelContext& ctx,
+                          const DeviceProfile& profile) {
+  const Theme& theme = ctx.theme();
+  const TimingState& t = ctx.state.timing;
+  std::vector<std::string> seen;
+  AboveRoof above;
+  const DeviceProfile& roofs = src.device ? *src.device : profile;
+  for (const TimingDigest* d : src.digests) {
+    for (const RooflineKernel& k : d->roofline) {
+      if (std::find(seen.begin(), seen.end(), k.label) != seen.end()) continue;
+      seen.push_back(k.label);
+      if (k.rung == 0 && !t.view.seriesShown(k.label)) {  // the Timing tab's choice of series, every rung
+        spec.hidden.push_back(k.label);
+        continue;
+      }
+      if (!(k.intensity > 0.0)) continue;  // no trace could be counted: no position to claim
+      const RooflinePlacement at = placeOnRoofline(roofs, k.intensity, k.gflops);
+      PlotSeries s{k.label, seriesColour(theme, k.family, k.rung), k.rung > 0 ? rungMarker(k.rung) : k.marker, false, {}};
+      s.points.push_back({k.intensity, k.gflops,
+                          "at N = " + formatNumber(k.n) + ", " + provenance(*d->report) +
+                              "\nbytes counted from a trace of " + k.tracedAs + "\n" + explainPlacement(roofs, at)});
+      x.add(k.intensity), y.add(k.gflops);
+      spec.series.push_back(std::move(s));
+      if (const double roof = roofs.bandwidthGBs * k.intensity; k.gflops > roof * 1.05 && k.intensity < ridgeIntensity(roofs)) {
+        char factor[160];
+        std::snprintf(factor, sizeof factor, "%s%s %.1fx", above.words.empty() ? "" : ", ", k.label.c_str(), k.gflops / roof);
+        above.words += factor;
+        above.n = std::max(above.n, k.n);
+      }
+    }
+    if (d->cublasLargest && d == src.digests.front()) {
+      const SeriesPoint& c = *d->cublasLargest;
+      // On a projector's narrower chart the label is shorter (N is in the read-out).
+      const bool presenter = ctx.state.lesson.presenter;
+      spec.lines.push_back({std::string(presenter ? "cuBLAS " : "cuBLAS SGEMM ") + formatNumber(c.gflops) + " GFLOP/s" +
+                                (presenter ? "" : " (N = " + formatNumber(c.n) + ")"),
+                            c.gflops, theme.panelText,
+                            "cuBLAS has no trace here, so no intensity of ours: its rate at N = " + formatNumber(c.n) +
+                                ", for reference (" + provenance(*d->report) + ")"});
+      y.add(c.gflops);
+    }
+  }
+  return above;
+}
+
+// The roofs (the profile's solid, the measured device's dashed) and this run's intensity as a
+// vertical line up to its roof.
+void addRoofs(PlotSpec& spec, const RooflineSources& src, const DeviceProfile& profile, const LoadedRun* run,
+              double runIntensity, const Theme& theme) {
+  const double xLo = spec.xRange->lo, xHi = spec.xRange->hi;
+  spec.paths.push_back(roofPath(profile, xLo, xHi, theme.highlight, false, profile.name + " roofs"));
+  if (src.device) {
+    spec.paths.push_back(roofPath(*src.device, xLo, xHi, theme.threadColours[5], true, src.measuredOn->device + " (measured)"));
+    spec.paths.back().labelOnPlot = false;  // it may lie on the profile's roof: named above the plot instead
+  }
+  if (runIntensity > 0.0) {
+    const RooflinePoint roof = rooflinePoint(profile, "", runIntensity);
+    PlotPath p{"this run", {{runIntensity, spec.yRange->lo}, {runIntensity, roof.attainableGflops}}, theme.error, true, {}};
+    p.detail = describe(run->run.config) + ": " + formatNumber(runIntensity) + " OP/B counted from its trace; the " +
+               profile.name + " roofs allow " + formatNumber(roof.attainableGflops) + " GFLOP/s there (" +
+               (roof.memoryBound ? "memory-bound" : "compute-bound") + ")";
+    spec.paths.push_back(std::move(p));
+  }
+}
+
+// The roofs' key: each part on the line while it fits, the device's name wrapped.
+void drawRoofsKey(const RooflineSources& src, const DeviceProfile& profile, const Theme& theme) {
+  ImGui::TextUnformatted("roofs:");
+  const std::string solid = "solid: " + profile.name + " profile";
+  sameLineIfFits(ImGui::CalcTextSize(solid.c_str()).x);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "%s", solid.c_str());
+  if (src.device) {
+    const std::string dashed = "dashed: " + src.measuredOn->device + ", measured";
+    sameLineIfFits(ImGui::CalcTextSize(dashed.c_str()).x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]));
+    ImGui::TextWrapped("%s", dashed.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (ImGui::IsItemHovered())
+    tooltip("Attainable GFLOP/s = min(FP32 peak, bandwidth x OP/B). Hover a roof for its figures, a point for "
+            "where it sits and why.");
+}
+
+}  // namespace
+
+void drawRooflinePanel(PanelContext& ctx) {
+  drawAnalysisProfileChoice(ctx);
+  const Theme& theme = ctx.theme();
+  const DeviceProfile profile = analysisProfile(ctx.state.analysis).profile;
+  const TimingState& t = ctx.state.timing;
+  const RooflineSources src = rooflineSources(t);
+  if (!t.probed) ImGui::TextDisabled("Looking for a GPU and the recorded timings...");
+  else if (src.digests.empty()) ImGui::TextDisabled("No timings to place on the roofline (see the Timing tab).");
+  drawProvenance(src.digests, theme);
 
   PlotSpec spec;
   spec.id = "roofline";
@@ -96,94 +198,27 @@ void drawRooflinePanel(PanelContext& ctx) {
   x.add(0.25);  // the chapter's naive kernel: always on the chart
   x.add(ridgeIntensity(profile));
   y.add(profile.peakGflops);
-  if (device) x.add(ridgeIntensity(*device)), y.add(device->peakGflops);
-
-  std::vector<std::string> seen;
-  std::string aboveRoof;  // points the memory roof cannot explain: the caches' part
-  double aboveN = 0;
-  for (const TimingDigest* d : sources) {
-    for (const RooflineKernel& k : d->roofline) {
-      if (std::find(seen.begin(), seen.end(), k.label) != seen.end()) continue;
-      seen.push_back(k.label);
-      if (k.rung == 0 && !t.view.seriesShown(k.label)) {  // the Timing tab's choice of series, every rung
-        spec.hidden.push_back(k.label);
-        continue;
-      }
-      if (!(k.intensity > 0.0)) continue;  // no trace could be counted: no position to claim
-      const DeviceProfile& roofs = device ? *device : profile;
-      const RooflinePlacement at = placeOnRoofline(roofs, k.intensity, k.gflops);
-      PlotSeries s{k.label, seriesColour(theme, k.family, k.rung), k.rung > 0 ? rungMarker(k.rung) : k.marker, false, {}};
-      s.points.push_back({k.intensity, k.gflops,
-                          "at N = " + formatNumber(k.n) + ", " + provenance(*d->report) +
-                              "\nbytes counted from a trace of " + k.tracedAs + "\n" + explainPlacement(roofs, at)});
-      x.add(k.intensity), y.add(k.gflops);
-      spec.series.push_back(std::move(s));
-      if (const double roof = roofs.bandwidthGBs * k.intensity; k.gflops > roof * 1.05 && k.intensity < ridgeIntensity(roofs)) {
-        char factor[160];
-        std::snprintf(factor, sizeof factor, "%s%s %.1fx", aboveRoof.empty() ? "" : ", ", k.label.c_str(), k.gflops / roof);
-        aboveRoof += factor;
-        aboveN = std::max(aboveN, k.n);
-      }
-    }
-    if (d->cublasLargest && d == sources.front()) {
-      const SeriesPoint& c = *d->cublasLargest;
-      // On a projector's narrower chart the label is shorter (N is in the read-out).
-      const bool presenter = ctx.state.lesson.presenter;
-      spec.lines.push_back({std::string(presenter ? "cuBLAS " : "cuBLAS SGEMM ") + formatNumber(c.gflops) + " GFLOP/s" +
-                                (presenter ? "" : " (N = " + formatNumber(c.n) + ")"),
-                            c.gflops, theme.panelText,
-                            "cuBLAS has no trace here, so no intensity of ours: its rate at N = " + formatNumber(c.n) +
-                                ", for reference (" + provenance(*d->report) + ")"});
-      y.add(c.gflops);
-    }
-  }
+  if (src.device) x.add(ridgeIntensity(*src.device)), y.add(src.device->peakGflops);
+  const AboveRoof above = addKernelPoints(spec, x, y, src, ctx, profile);
   const LoadedRun* run = shownRun(ctx.state);
   const auto analysis = run ? ctx.state.shown.analysis : nullptr;
   const double runIntensity = analysis ? analysis->traffic.intensity() : 0.0;
   if (runIntensity > 0.0) x.add(runIntensity);
-
   // Whole decades around everything; the lowest decade at most four below the peak, so the
   // roofs' bend stays large on screen.
   spec.xRange = fitRange(x.lo, x.hi * 1.5, AxisScale::Log10);
   spec.yRange = fitRange(std::max(y.lo, y.hi * 1e-4), y.hi * 1.2, AxisScale::Log10);
-  const double xLo = spec.xRange->lo, xHi = spec.xRange->hi;
-  spec.paths.push_back(roofPath(profile, xLo, xHi, theme.highlight, false, profile.name + " roofs"));
-  if (device) {
-    spec.paths.push_back(roofPath(*device, xLo, xHi, theme.threadColours[5], true, measuredOn->device + " (measured)"));
-    spec.paths.back().labelOnPlot = false;  // it may lie on the profile's roof: named above the plot instead
-  }
-  if (runIntensity > 0.0) {
-    const RooflinePoint roof = rooflinePoint(profile, "", runIntensity);
-    PlotPath p{"this run", {{runIntensity, spec.yRange->lo}, {runIntensity, roof.attainableGflops}}, theme.error, true, {}};
-    p.detail = describe(run->run.config) + ": " + formatNumber(runIntensity) + " OP/B counted from its trace; the " +
-               profile.name + " roofs allow " + formatNumber(roof.attainableGflops) + " GFLOP/s there (" +
-               (roof.memoryBound ? "memory-bound" : "compute-bound") + ")";
-    spec.paths.push_back(std::move(p));
-  }
-  if (!sources.empty()) spec.note = provenance(*sources.front()->report);
+  addRoofs(spec, src, profile, run, runIntensity, theme);
+  if (!src.digests.empty()) spec.note = provenance(*src.digests.front()->report);
   // A point above its memory roof is no error: its OP/B counts every 4-byte load, and L1 and L2
   // serve most of a naive kernel's loads, so DRAM moves far fewer bytes than it loads. The
   // model: each element of M and N once from DRAM is 2 N^3 FLOPs over 8 N^2 bytes, N / 4 OP/B.
-  if (!aboveRoof.empty())
+  if (!above.words.empty())
     recordedWrapped(ctx, "Roofline",
-                    "Above the memory roof: " + aboveRoof + ". Their OP/B counts every 4-byte load; L1 and L2 serve most of "
+                    "Above the memory roof: " + above.words + ". Their OP/B counts every 4-byte load; L1 and L2 serve most of "
                     "them, so DRAM moves far fewer bytes (modelled, each element of M and N fetched once: " +
-                        formatNumber(aboveN / 4.0) + " OP/B at N = " + formatNumber(aboveN) + ").");
-  // The roofs' key: each part on the line while it fits, the device's name wrapped.
-  ImGui::TextUnformatted("roofs:");
-  const std::string solid = "solid: " + profile.name + " profile";
-  sameLineIfFits(ImGui::CalcTextSize(solid.c_str()).x);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme.highlight), "%s", solid.c_str());
-  if (device) {
-    const std::string dashed = "dashed: " + measuredOn->device + ", measured";
-    sameLineIfFits(ImGui::CalcTextSize(dashed.c_str()).x);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]));
-    ImGui::TextWrapped("%s", dashed.c_str());
-    ImGui::PopStyleColor();
-  }
-  if (ImGui::IsItemHovered())
-    tooltip("Attainable GFLOP/s = min(FP32 peak, bandwidth x OP/B). Hover a roof for its figures, a point for "
-            "where it sits and why.");
+                        formatNumber(above.n / 4.0) + " OP/B at N = " + formatNumber(above.n) + ").");
+  drawRoofsKey(src, profile, theme);
   // The chart takes the rest of the panel; at least 14 lines high (the panel scrolls below
   // that), 9 on a projector, whose panel is laid out to hold it.
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -14,8 +14,8 @@
 #include "core/timeline/cell_marks.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
-#include "ui/panels/thread_story.h"
-#include "ui/panels/tile_state.h"
+#include "ui/model/thread_story.h"
+#include "ui/model/tile_state.h"
 
 namespace tilescope::ui {
 namespace {

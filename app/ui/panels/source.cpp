@@ -147,13 +147,53 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
   return {foldAround(lines, anchors, std::max(widest(readable.back(), 0), 0)), readable.back()};
 }
 
+// The lines, numbered, the step's lines banded (the current one in the highlight); records each
+// in `report`. Returns where the current line was drawn (-1: not shown).
+float drawCodeLines(PanelContext& ctx, const std::vector<CodeLine>& lines, const std::set<int>& stepLines, int currentLine,
+                    const Layout& l, float width, SourceRect& report) {
+  const Theme& theme = ctx.theme();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  float currentY = -1;
+  for (const CodeLine& line : lines) {
+    if (line.foldedTo) {  // a marker: which lines are left out, where they are
+      ImGui::TextDisabled("    ... lines %d-%d ...", line.number, line.foldedTo);
+      report.folded.push_back({line.number, line.foldedTo});
+      report.textHeight += lineHeight(line, l, width);
+      continue;
+    }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    // The indentation becomes the text's start, so a wrapped statement continues under itself
+    // (ImGui would otherwise break after the leading blanks and leave the number alone).
+    const std::size_t code = std::min(line.text.find_first_not_of(' '), line.text.size());
+    const float indent = indentOf(line.text, l, width);
+    const std::string_view statement = line.text.substr(code);
+    const float height = lineHeight(line, l, width);
+    if (stepLines.count(line.number)) {
+      const Rgba band = line.number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
+      draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + height), (band & 0x00ffffffu) | 0x50000000u);
+      if (line.number == currentLine) currentY = ImGui::GetCursorPosY();
+    }
+    ImGui::TextDisabled("%3d", line.number);
+    ImGui::SameLine(l.numberWidth + indent);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(statement.data(), statement.data() + statement.size());
+    ImGui::PopTextWrapPos();
+    report.width = width - l.numberWidth;  // the text column; wrapping keeps every line inside it
+    report.widestLine = std::max(report.widestLine, indent + ImGui::GetItemRectSize().x);
+    report.textHeight += height;
+    if (line.number == currentLine) report.currentText = std::string(line.text);
+    if (line.number == currentLine || &line == &lines.front())
+      recordTextAt(ctx, "Source", std::string(statement), ImGui::GetItemRectMin(), theme.panelText, theme.windowBg);
+  }
+  return currentY;
+}
+
 }  // namespace
 
 void drawSourcePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   const BlockTimeline* block = ctx.state.shown.block.get();
   if (!run || !block) return;
-  const Theme& theme = ctx.theme();
   // A built-in kernel's file as embedded, or the Lab tab's kernel as the student wrote it.
   const KernelInfo& info = kernelInfo(run->run.config.kernel);
   const std::optional<LabKernel>& lab = run->run.lab;
@@ -197,43 +237,11 @@ void drawSourcePanel(PanelContext& ctx) {
   }
   ImGui::BeginChild("code", ImVec2(0, 0), false);
   if (font) ImGui::PushFont(font);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
   const Layout l = currentLayout();
   const float width = ImGui::GetContentRegionAvail().x;
   report.fontPx = ImGui::GetFontSize();
   report.visibleHeight = ImGui::GetWindowHeight();
-  float currentY = -1;
-  for (const CodeLine& line : lines) {
-    if (line.foldedTo) {  // a marker: which lines are left out, where they are
-      ImGui::TextDisabled("    ... lines %d-%d ...", line.number, line.foldedTo);
-      report.folded.push_back({line.number, line.foldedTo});
-      report.textHeight += lineHeight(line, l, width);
-      continue;
-    }
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    // The indentation becomes the text's start, so a wrapped statement continues under itself
-    // (ImGui would otherwise break after the leading blanks and leave the number alone).
-    const std::size_t code = std::min(line.text.find_first_not_of(' '), line.text.size());
-    const float indent = indentOf(line.text, l, width);
-    const std::string_view statement = line.text.substr(code);
-    const float height = lineHeight(line, l, width);
-    if (stepLines.count(line.number)) {
-      const Rgba band = line.number == currentLine ? theme.highlight : theme.stateColour(ThreadState::Released);
-      draw->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + height), (band & 0x00ffffffu) | 0x50000000u);
-      if (line.number == currentLine) currentY = ImGui::GetCursorPosY();
-    }
-    ImGui::TextDisabled("%3d", line.number);
-    ImGui::SameLine(l.numberWidth + indent);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(statement.data(), statement.data() + statement.size());
-    ImGui::PopTextWrapPos();
-    report.width = width - l.numberWidth;  // the text column; wrapping keeps every line inside it
-    report.widestLine = std::max(report.widestLine, indent + ImGui::GetItemRectSize().x);
-    report.textHeight += height;
-    if (line.number == currentLine) report.currentText = std::string(line.text);
-    if (line.number == currentLine || &line == &lines.front())
-      recordTextAt(ctx, "Source", std::string(statement), ImGui::GetItemRectMin(), theme.panelText, theme.windowBg);
-  }
+  const float currentY = drawCodeLines(ctx, lines, stepLines, currentLine, l, width, report);
   // Keep the current line in view when it changes.
   if (currentY >= 0 && (currentY < ImGui::GetScrollY() || currentY > ImGui::GetScrollY() + ImGui::GetWindowHeight() - l.lineH))
     ImGui::SetScrollY(currentY - ImGui::GetWindowHeight() * 0.4f);

@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <string>
 
 #include "core/timeline/block_geometry.h"
@@ -12,7 +14,7 @@
 #include "ui/panels/panels.h"
 #include "ui/panels/state_glyph.h"
 #include "ui/panels/text_record.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
@@ -24,29 +26,23 @@ std::string legendText(ThreadState s, int count, bool compact = false) {
   return name + " " + std::to_string(count);
 }
 
-}  // namespace
+constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
+                                  ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
 
-void drawThreadBlockPanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) return;
+// The block's heading (not on a projector: the caption names the block), and the barrier's
+// arrivals as a progress bar while the step is a barrier.
+void blockHeading(const PanelContext& ctx, const BlockTimeline& block, const ThreadGrid& g, int threads, Cursor c) {
   const Theme& theme = ctx.theme();
-  const Timeline& t = run->timeline;
-  const KernelLaunch& L = run->run.plan.launch;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const ThreadGrid g = threadGrid(L);
-  const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
-
   if (ctx.state.lesson.presenter) {
     // on a projector the threads get the room (the caption names the block)
   } else if (g.byWarp) {
-    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block->bx(), block->by(),
+    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block.bx(), block.by(),
                        threads, ceilDiv(threads, kWarpSize));
   } else {
-    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block->bx(), block->by(), cols, rows,
+    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block.bx(), block.by(), g.cols, g.rows,
                        ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
   }
-  const int arrivals = block->barrierArrivals(c);
+  const int arrivals = block.barrierArrivals(c);
   if (arrivals >= 0) {
     const bool released = arrivals == threads;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
@@ -66,36 +62,44 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     ImGui::TextWrapped("no barrier at this step");
     ImGui::PopStyleColor();
   }
+}
 
-  std::vector<gfx::CellStyle> cells(std::size_t(rows) * std::size_t(cols));
-  std::vector<ThreadState> states(std::size_t(rows) * std::size_t(cols), ThreadState::Idle);
+// Each thread's state at the cursor, its cell's style, and how many threads are in each state.
+struct BlockCells {
+  std::vector<gfx::CellStyle> cells;
+  std::vector<ThreadState> states;
   int counts[6] = {};
+};
+
+BlockCells blockCells(const BlockTimeline& block, Cursor c, int rows, int cols, int threads, const Theme& theme) {
+  BlockCells b;
+  b.cells.resize(std::size_t(rows) * std::size_t(cols));
+  b.states.assign(std::size_t(rows) * std::size_t(cols), ThreadState::Idle);
   for (int i = 0; i < rows * cols; ++i) {
     if (i >= threads) {  // past the last warp's last thread
-      cells[std::size_t(i)] = {theme.cellGhost, theme.cellOutline, 0, gfx::kMarkNone};
+      b.cells[std::size_t(i)] = {theme.cellGhost, theme.cellOutline, 0, gfx::kMarkNone};
       continue;
     }
-    const ThreadState s = block->threadState(c, i);
-    states[std::size_t(i)] = s;
-    ++counts[int(s)];
+    const ThreadState s = block.threadState(c, i);
+    b.states[std::size_t(i)] = s;
+    ++b.counts[int(s)];
     // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
     Rgba fill = theme.stateColour(s);
     if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
-    cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
+    b.cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
-  // Grid on the left, legend (with live counts) in a column on its right. The projector layout
-  // lists only the states some thread is in, so the legend fits its smaller window.
-  constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
-                                    ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
-  const bool compact = ctx.state.lesson.presenter;
+  return b;
+}
+
+// Whether the legend goes under the grid (where that gives the threads larger cells: the
+// projector's narrow column, its lines wrapped to the column's width) rather than beside it;
+// `space` is what the grid then has.
+bool legendUnderGrid(const int (&counts)[6], bool compact, int rows, int cols, float maxCell, ImVec2& space) {
   float legendW = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
       legendW = std::max(legendW, ImGui::CalcTextSize(legendText(s, 0, compact).c_str()).x + ImGui::CalcTextSize("000").x);
   legendW += ImGui::GetFontSize() * 2.0f;
-  // The legend beside the grid, or under it where that gives the threads larger cells (the
-  // projector's narrow column), its lines wrapped there to the column's width.
-  const float maxCell = compact ? 80.0f : 40.0f * ctx.state.view.fontScale;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float swatch = ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
   float legendH = 0;
@@ -106,46 +110,70 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);
   const bool legendUnder = GridPainter::cellSide(rows, cols, under, maxCell) > GridPainter::cellSide(rows, cols, beside, maxCell);
-  ImGui::BeginGroup();
-  const auto hovered =
-      ctx.grids.draw({"block", rows, cols, std::move(cells), legendUnder ? under : beside, maxCell}, theme, ctx.layout);
-  {  // each thread's state as a glyph too, in the ink that reads on its fill
-    const GridRect& r = ctx.layout.grids.back();
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float side = std::min(r.cellWidth, r.cellHeight);
-    for (int i = 0; i < std::min(threads, rows * cols); ++i) {
-      const ImVec2 at(r.x + float(i % cols) * r.cellWidth + (r.cellWidth - side) * 0.5f,
-                      r.y + float(i / cols) * r.cellHeight + (r.cellHeight - side) * 0.5f);
-      Rgba fill = theme.stateColour(states[std::size_t(i)]);
-      drawStateGlyph(draw, states[std::size_t(i)], at, side, readableOn(fill));
-    }
+  space = legendUnder ? under : beside;
+  return legendUnder;
+}
+
+// Each thread's state as a glyph too, in the ink that reads on its fill.
+void drawGlyphs(const GridRect& r, const std::vector<ThreadState>& states, int threads, int cols, const Theme& theme) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float side = std::min(r.cellWidth, r.cellHeight);
+  for (int i = 0; i < std::min(threads, int(states.size())); ++i) {
+    const ImVec2 at(r.x + float(i % cols) * r.cellWidth + (r.cellWidth - side) * 0.5f,
+                    r.y + float(i / cols) * r.cellHeight + (r.cellHeight - side) * 0.5f);
+    drawStateGlyph(draw, states[std::size_t(i)], at, side, readableOn(theme.stateColour(states[std::size_t(i)])));
   }
+}
+
+// A hovered thread's tooltip; a click follows it (or stops following it).
+void threadHover(PanelContext& ctx, const BlockTimeline& block, Cursor c, std::optional<CellIndex> hovered, int cols,
+                 int threads, int followed) {
+  // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
+  const int linear = hovered ? hovered->row * cols + hovered->col : -1;
+  if (!hovered || linear >= threads) return;
+  const unsigned blockX = std::max(shownRun(ctx.state)->run.plan.launch.blockX, 1u);
+  const int hx = linear % int(blockX), hy = linear / int(blockX);
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ctx.emit(linear == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
+  tooltip("thread tx=" + std::to_string(hx) + ", ty=" + std::to_string(hy) + ", linear " + std::to_string(linear) +
+          ", warp " + std::to_string(linear / kWarpSize) + "\n" + std::string(threadStateName(block.threadState(c, linear))) +
+          (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps"));
+}
+
+}  // namespace
+
+void drawThreadBlockPanel(PanelContext& ctx) {
+  const LoadedRun* run = shownRun(ctx.state);
+  const BlockTimeline* block = ctx.state.shown.block.get();
+  if (!run || !block) return;
+  const Theme& theme = ctx.theme();
+  const Timeline& t = run->timeline;
+  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const ThreadGrid g = threadGrid(run->run.plan.launch);
+  const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
+  blockHeading(ctx, *block, g, threads, c);
+  BlockCells b = blockCells(*block, c, rows, cols, threads, theme);
+  // Grid on the left, legend (with live counts) in a column on its right. The projector layout
+  // lists only the states some thread is in, so the legend fits its smaller window.
+  const bool compact = ctx.state.lesson.presenter;
+  const float maxCell = compact ? 80.0f : 40.0f * ctx.state.view.fontScale;
+  ImVec2 space;
+  const bool legendUnder = legendUnderGrid(b.counts, compact, rows, cols, maxCell, space);
+  ImGui::BeginGroup();
+  const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(b.cells), space, maxCell}, theme, ctx.layout);
+  drawGlyphs(ctx.layout.grids.back(), b.states, threads, cols, theme);
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
-  // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
-  const int linearHovered = hovered ? hovered->row * cols + hovered->col : -1;
-  const int hx = linearHovered % int(std::max(L.blockX, 1u)), hy = linearHovered / int(std::max(L.blockX, 1u));
-  if (hovered && linearHovered < threads && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
-    ctx.emit(linearHovered == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
-  if (hovered && linearHovered < threads) {
-    const int linear = linearHovered;
-    std::string text = "thread tx=" + std::to_string(hx) + ", ty=" + std::to_string(hy) + ", linear " +
-                       std::to_string(linear) + ", warp " + std::to_string(linear / kWarpSize) + "\n" +
-                       std::string(threadStateName(block->threadState(c, linear))) +
-                       (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps");
-    tooltip(text);
-  }
+  threadHover(ctx, *block, c, hovered, cols, threads, followed);
   ImGui::EndGroup();
   if (!legendUnder) ImGui::SameLine();
   ImGui::BeginGroup();
-  for (int i = 0; i < 6; ++i) {
-    const ThreadState s = kShown[i];
-    if (compact && counts[int(s)] == 0) continue;
+  for (const ThreadState s : kShown) {
+    if (compact && b.counts[int(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), readableOn(theme.stateColour(s)));
     ImGui::SameLine();
-    recordedWrapped(ctx, "Thread block", legendText(s, counts[int(s)], compact));
+    recordedWrapped(ctx, "Thread block", legendText(s, b.counts[int(s)], compact));
   }
   ImGui::EndGroup();
 }

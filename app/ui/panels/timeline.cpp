@@ -12,7 +12,7 @@
 #include "ui/panels/panels.h"
 #include "ui/panels/state_glyph.h"
 #include "ui/panels/text_record.h"
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 

@@ -166,9 +166,7 @@ Status labCommandDone(AppState& state, const std::vector<std::string>& w) {
   return Ok{};
 }
 
-void writeLabJson(JsonWriter& j, const AppState& state) {
-  const LabState& s = state.lab;
-  const LabLayout& L = state.layout.lab;
+void writeLabJson(JsonWriter& j, const LabState& s, const LabLayout& L) {
   j.beginObject().field("path", s.path).field("modified", s.modified).field("restored", s.restored);
   j.field("editorLines", int(std::count(s.text.begin(), s.text.end(), '\n')) + (s.text.empty() || s.text.back() == '\n' ? 0 : 1));
   j.field("text", s.text).field("message", s.message).field("exercise", s.exercise);

@@ -19,6 +19,7 @@ std::optional<Intent> labCommandStart(const std::vector<std::string>& words);
 // The command's effect (the intent it pushes), or for run/check/expect what came of it.
 Status labCommandDone(AppState& state, const std::vector<std::string>& words);
 
-void writeLabJson(JsonWriter& j, const AppState& state);
+// The Lab tab in the layout file: its state and its editor as drawn (FrameLayout::lab).
+void writeLabJson(JsonWriter& j, const LabState& lab, const LabLayout& drawn);
 
 }  // namespace tilescope::ui

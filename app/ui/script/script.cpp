@@ -8,9 +8,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "ui/script/lab_script.h"
-#include "ui/panels/panels.h"
+#include "ui/state/panel_list.h"
 #include "ui/model/presets.h"
 
 namespace tilescope::ui {
@@ -190,6 +191,10 @@ Status ScriptRunner::fail(const ScriptLine& line, const std::string& message) co
   return failure(script_.file + ":" + std::to_string(line.number) + ": " + message);
 }
 
+namespace {
+bool isAnimation(const std::vector<std::string>& w) { return w[0] == "export" && (w[1] == "gif" || w[1] == "frames"); }
+}  // namespace
+
 Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requests) {
   if (framesToWait_ > 0) {
     if (--framesToWait_ > 0) return Ok{};
@@ -198,172 +203,206 @@ Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requ
   }
   while (next_ < script_.lines.size()) {
     const ScriptLine& line = script_.lines[next_];
-    const auto& w = line.words;
-    const std::string& c = w[0];
-    // `set profile` waits like the rest: "device" is known once the first run has come back.
-    const bool configures = c == "preset" || (c == "set" && w[1] != "profile") || (c == "lab" && !labCommandWaits(w));
-    // Every command but set/preset acts on the newest run, so it waits for it.
-    const bool viewCommand = c == "select" || c == "step" || c == "seek" || c == "show" || c == "follow";
-    if (!configures && (runPending || (!state.intents.empty() && !(viewCommand && viewOnly(state.intents))))) {
-      if (waitStarted_ < 0) waitStarted_ = state.now;
-      if (state.now - waitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the kernel run");
-      return Ok{};
-    }
-    waitStarted_ = -1.0;
-    // A timing sweep runs in the background (screenshots may show its progress); only
-    // `timing wait` waits for it.
-    const TimingState& timing = state.timing;
-    if (c == "timing" && w[1] == "wait" && (timing.running || timing.sweepRequested != timing.sweepSubmitted)) {
-      if (sweepWaitStarted_ < 0) sweepWaitStarted_ = state.now;
-      if (state.now - sweepWaitStarted_ > kRunTimeoutSeconds)
-        return fail(line, "timed out waiting for the timing sweep");
-      return Ok{};
-    }
-    sweepWaitStarted_ = -1.0;
-    if ((c == "screenshot" || c == "layout") && settle_ < kSettleFrames) {
-      ++settle_;
-      return Ok{};  // let the frame reflect every change first
-    }
-    if (c == "open" && !opening_) {
-      opening_ = true;  // ask now; the pass after the wait above sees whether it opened
-      state.intents.push_back(OpenTraceFile{rest(w, 1)});
-      return Ok{};
-    }
-    if (c == "lesson" && !lessonAsked_) {
-      lessonAsked_ = true;  // ask now; the page's commands run, then the wait above lets this through
-      const LessonState& ls = state.lesson;
-      if (w[1] == "next" || w[1] == "back") {
-        if (!ls.lesson()) return fail(line, "no lesson is open: use lesson NAME first");
-        state.intents.push_back(LessonGoTo{ls.page + (w[1] == "next" ? 1 : -1)});
-      } else {
-        state.intents.push_back(OpenLesson{w[1]});
-      }
-      return Ok{};
-    }
-    if (c == "lab" && !labAsked_) {
-      if (auto start = labCommandStart(w)) {
-        labAsked_ = true;  // ask now; the wait above holds the line until the job has come back
-        state.intents.push_back(std::move(*start));
-        return Ok{};
-      }
-    }
-    const bool animation = c == "export" && (w[1] == "gif" || w[1] == "frames");
-    if (animation && !exportAsked_) {
-      exportAsked_ = true;  // ask now; the frame loop writes it (the wait above), then the result is checked
-      state.intents.push_back(parseAnimation(w).first);
-      return Ok{};
-    }
+    if (std::optional<Status> held = holds(state, runPending, line)) return *held;
+    if (asks(state, line.words)) return Ok{};
     settle_ = 0;
     ++next_;
-    auto& q = state.intents;
-    int a = 0, b = 0, e = 0;
-    double d = 0;
-    if (c == "preset") {
-      q.push_back(ApplyPreset{w[1]});
-    } else if (c == "set") {
-      LaunchConfig config = state.request.config;
-      const std::string& what = w[1];
-      if (what == "kernel") config = withKernel(config, *kernelByName(w[2]));
-      else if (what == "tiling") config.tiling = *parseTilingOrDefault(w[2]);
-      else if (what == "size") parseInt(w[2], a), config.dims = {a, a, a};
-      else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
-      else if (what == "tile") parseInt(w[2], config.tile);
-      else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
-      else if (what == "pad") parseInt(w[2], config.pad);
-      else if (what == "profile") {
-        if (auto ok = checkAnalysisProfile(state.analysis, w[2]); !ok) return fail(line, ok.error().message);
-        q.push_back(SetAnalysisProfile{w[2]});
-      }
-      else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
-      else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
-      else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
-      else if (what == "presenter") q.push_back(SetPresenter{w[2] == "on"});
-      else if (what == "shading")
-        q.push_back(SetLoadShading{w[2] == "on" ? LoadShading::On : w[2] == "off" ? LoadShading::Off : LoadShading::Auto});
-      else if (what == "palette") q.push_back(SetPalette{w[2] == "vivid" ? Palette::Vivid : Palette::OkabeIto});
-      else if (what == "font-scale") parseDouble(w[2], d), q.push_back(SetFontScale{float(d)});
-      else if (what == "speed") parseDouble(w[2], d), q.push_back(SetSpeed{d});
-      else if (what == "granularity")
-        q.push_back(SetGranularity{w[2] == "phase" ? Granularity::Phase
-                                   : w[2] == "interval" ? Granularity::Interval : Granularity::KStep});
-      if (!(config == state.request.config)) {
-        q.push_back(SetConfig{config});
-        return Ok{};  // the next set line builds on this one once applyIntents has taken it
-      }
-    } else if (c == "select") {
-      parseInt(w[2], a), parseInt(w[3], b);
-      q.push_back(SelectBlock{a, b});
-    } else if (c == "step") {
-      parseInt(w[1], a);
-      q.push_back(Step{a});
-    } else if (c == "seek") {
-      if (w[1] == "start") q.push_back(SeekStart{});
-      else if (w[1] == "end") q.push_back(SeekEnd{});
-      else parseInt(w[2], a), q.push_back(SeekPhase{a});
-    } else if (c == "play" || c == "frames") {
-      parseInt(w[1], a);
-      if (c == "play") q.push_back(SetPlaying{true});
-      playing_ = c == "play";
-      framesToWait_ = a;
-      if (a > 0) return Ok{};
-    } else if (c == "show") {
-      q.push_back(ShowPanel{rest(w, 1)});
-    } else if (c == "timing") {
-      if (w[1] == "page") {
-        TimingView v = state.timing.view;
-        v.page = w[2] == "table" ? TimingPage::Table : w[2] == "ladder" ? TimingPage::Ladder : TimingPage::Plot;
-        q.push_back(TimingIntent{SetTimingView{v}});
-      } else if (w[1] == "sweep") {
-        const SweepKind kind = w[2] == "lecture" ? SweepKind::Lecture
-                               : w[2] == "ladder" ? SweepKind::Ladder
-                               : w[2] == "lab"    ? SweepKind::Lab
-                                                  : SweepKind::Live;
-        q.push_back(TimingIntent{StartSweep{SweepSpec{kind, {}}}});
-      } else if (w[1] == "cancel") {
-        q.push_back(TimingIntent{CancelSweep{}});
-      }  // wait: done above
-    } else if (c == "screenshot") {
-      requests.screenshot = w[1];
-      return Ok{};
-    } else if (c == "layout") {
-      requests.layout = w[1];
-      return Ok{};
-    } else if (c == "open") {
-      opening_ = false;
-      if (!state.request.error.empty()) return fail(line, state.request.error);
-    } else if (animation) {
-      exportAsked_ = false;
-      if (state.view.exportFailed) return fail(line, state.view.exported);
-      std::printf("tilescope: %s\n", state.view.exported.c_str());
-    } else if (c == "follow") {
-      if (w[1] == "off") q.push_back(FollowThread{-1, -1});
-      else parseInt(w[2], a), parseInt(w[3], b), q.push_back(FollowThread{a, b});
-    } else if (c == "export") {
-      const ExportKind kind = w[1] == "trace" ? ExportKind::TraceFile
-                              : w[1] == "chrome" ? ExportKind::ChromeJson : ExportKind::Png;
-      q.push_back(ExportView{kind, w[2]});
-    } else if (c == "lesson") {
-      lessonAsked_ = false;
-      if (!state.lesson.error.empty()) return fail(line, state.lesson.error);
-    } else if (c == "expect") {
-      const std::string& error = state.request.error;
-      if (w[1] == "no-error" && !error.empty()) return fail(line, "expected no error, the app shows: " + error);
-      if (w[1] == "error") {
-        const std::string want = rest(w, 2);
-        if (error.find(want) == std::string::npos)
-          return fail(line, "expected an error containing '" + want + "', the app shows: '" + error + "'");
-      }
-    } else if (c == "lab") {
-      labAsked_ = false;
-      if (auto s = labCommandDone(state, w); !s) return fail(line, s.error().message);
-      return Ok{};  // the next lab line builds on this one once applyIntents has taken it
-    } else if (c == "report") {
-      requests.report = true;
-    } else if (c == "quit") {
-      q.push_back(Quit{});
-      return Ok{};
-    }
+    bool yield = false;
+    if (auto s = perform(state, line, requests, yield); !s) return s;
+    if (yield) return Ok{};
     // "wait" needs nothing more: reaching it means the run is in.
+  }
+  return Ok{};
+}
+
+std::optional<Status> ScriptRunner::holds(const AppState& state, bool runPending, const ScriptLine& line) {
+  const auto& w = line.words;
+  const std::string& c = w[0];
+  // `set profile` waits like the rest: "device" is known once the first run has come back.
+  const bool configures = c == "preset" || (c == "set" && w[1] != "profile") || (c == "lab" && !labCommandWaits(w));
+  // Every command but set/preset acts on the newest run, so it waits for it.
+  const bool viewCommand = c == "select" || c == "step" || c == "seek" || c == "show" || c == "follow";
+  if (!configures && (runPending || (!state.intents.empty() && !(viewCommand && viewOnly(state.intents))))) {
+    if (waitStarted_ < 0) waitStarted_ = state.now;
+    if (state.now - waitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the kernel run");
+    return Status(Ok{});
+  }
+  waitStarted_ = -1.0;
+  // A timing sweep runs in the background (screenshots may show its progress); only
+  // `timing wait` waits for it.
+  const TimingState& timing = state.timing;
+  if (c == "timing" && w[1] == "wait" && (timing.running || timing.sweepRequested != timing.sweepSubmitted)) {
+    if (sweepWaitStarted_ < 0) sweepWaitStarted_ = state.now;
+    if (state.now - sweepWaitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the timing sweep");
+    return Status(Ok{});
+  }
+  sweepWaitStarted_ = -1.0;
+  if ((c == "screenshot" || c == "layout") && settle_ < kSettleFrames) {
+    ++settle_;
+    return Status(Ok{});  // let the frame reflect every change first
+  }
+  return std::nullopt;
+}
+
+bool ScriptRunner::asks(AppState& state, const std::vector<std::string>& w) {
+  const std::string& c = w[0];
+  if (c == "open" && !opening_) {
+    opening_ = true;  // ask now; the pass after the wait above sees whether it opened
+    state.intents.push_back(OpenTraceFile{rest(w, 1)});
+    return true;
+  }
+  if (c == "lesson" && !lessonAsked_) {
+    lessonAsked_ = true;  // ask now; the page's commands run, then the wait above lets this through
+    const LessonState& ls = state.lesson;
+    if (w[1] == "next" || w[1] == "back") {
+      // No lesson open: nothing is asked, and the line fails when it is performed.
+      if (ls.lesson()) state.intents.push_back(LessonGoTo{ls.page + (w[1] == "next" ? 1 : -1)});
+      else lessonAsked_ = false, noLesson_ = true;
+      return ls.lesson() != nullptr;
+    }
+    state.intents.push_back(OpenLesson{w[1]});
+    return true;
+  }
+  if (c == "lab" && !labAsked_) {
+    if (auto start = labCommandStart(w)) {
+      labAsked_ = true;  // ask now; the wait above holds the line until the job has come back
+      state.intents.push_back(std::move(*start));
+      return true;
+    }
+  }
+  if (isAnimation(w) && !exportAsked_) {
+    exportAsked_ = true;  // ask now; the frame loop writes it (the wait above), then the result is checked
+    state.intents.push_back(parseAnimation(w).first);
+    return true;
+  }
+  return false;
+}
+
+Status ScriptRunner::performSet(AppState& state, const ScriptLine& line, bool& yield) {
+  const auto& w = line.words;
+  auto& q = state.intents;
+  int a = 0, b = 0, e = 0;
+  double d = 0;
+  LaunchConfig config = state.request.config;
+  const std::string& what = w[1];
+  if (what == "kernel") config = withKernel(config, *kernelByName(w[2]));
+  else if (what == "tiling") config.tiling = *parseTilingOrDefault(w[2]);
+  else if (what == "size") parseInt(w[2], a), config.dims = {a, a, a};
+  else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
+  else if (what == "tile") parseInt(w[2], config.tile);
+  else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
+  else if (what == "pad") parseInt(w[2], config.pad);
+  else if (what == "profile") {
+    if (auto ok = checkAnalysisProfile(state.analysis, w[2]); !ok) return fail(line, ok.error().message);
+    q.push_back(SetAnalysisProfile{w[2]});
+  }
+  else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
+  else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
+  else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
+  else if (what == "presenter") q.push_back(SetPresenter{w[2] == "on"});
+  else if (what == "shading")
+    q.push_back(SetLoadShading{w[2] == "on" ? LoadShading::On : w[2] == "off" ? LoadShading::Off : LoadShading::Auto});
+  else if (what == "palette") q.push_back(SetPalette{w[2] == "vivid" ? Palette::Vivid : Palette::OkabeIto});
+  else if (what == "font-scale") parseDouble(w[2], d), q.push_back(SetFontScale{float(d)});
+  else if (what == "speed") parseDouble(w[2], d), q.push_back(SetSpeed{d});
+  else if (what == "granularity")
+    q.push_back(SetGranularity{w[2] == "phase" ? Granularity::Phase
+                               : w[2] == "interval" ? Granularity::Interval : Granularity::KStep});
+  if (!(config == state.request.config)) {
+    q.push_back(SetConfig{config});
+    yield = true;  // the next set line builds on this one once applyIntents has taken it
+  }
+  return Ok{};
+}
+
+void ScriptRunner::performTiming(AppState& state, const std::vector<std::string>& w) {
+  if (w[1] == "page") {
+    TimingView v = state.timing.view;
+    v.page = w[2] == "table" ? TimingPage::Table : w[2] == "ladder" ? TimingPage::Ladder : TimingPage::Plot;
+    state.intents.push_back(TimingIntent{SetTimingView{v}});
+  } else if (w[1] == "sweep") {
+    const SweepKind kind = w[2] == "lecture" ? SweepKind::Lecture
+                           : w[2] == "ladder" ? SweepKind::Ladder
+                           : w[2] == "lab"    ? SweepKind::Lab
+                                              : SweepKind::Live;
+    state.intents.push_back(TimingIntent{StartSweep{SweepSpec{kind, {}}}});
+  } else if (w[1] == "cancel") {
+    state.intents.push_back(TimingIntent{CancelSweep{}});
+  }  // wait: done in holds()
+}
+
+// The line's effect, now that what it waits for is in; `yield`: the rest waits for a later frame.
+Status ScriptRunner::perform(AppState& state, const ScriptLine& line, ScriptRequests& requests, bool& yield) {
+  const auto& w = line.words;
+  const std::string& c = w[0];
+  auto& q = state.intents;
+  int a = 0, b = 0;
+  yield = c == "screenshot" || c == "layout" || c == "lab" || c == "quit";
+  if (c == "preset") {
+    q.push_back(ApplyPreset{w[1]});
+  } else if (c == "set") {
+    return performSet(state, line, yield);
+  } else if (c == "select") {
+    parseInt(w[2], a), parseInt(w[3], b);
+    q.push_back(SelectBlock{a, b});
+  } else if (c == "step") {
+    parseInt(w[1], a);
+    q.push_back(Step{a});
+  } else if (c == "seek") {
+    if (w[1] == "start") q.push_back(SeekStart{});
+    else if (w[1] == "end") q.push_back(SeekEnd{});
+    else parseInt(w[2], a), q.push_back(SeekPhase{a});
+  } else if (c == "play" || c == "frames") {
+    parseInt(w[1], a);
+    if (c == "play") q.push_back(SetPlaying{true});
+    playing_ = c == "play";
+    framesToWait_ = a;
+    yield = a > 0;
+  } else if (c == "show") {
+    q.push_back(ShowPanel{rest(w, 1)});
+  } else if (c == "timing") {
+    performTiming(state, w);
+  } else if (c == "screenshot") {
+    requests.screenshot = w[1];
+  } else if (c == "layout") {
+    requests.layout = w[1];
+  } else if (c == "open") {
+    opening_ = false;
+    if (!state.request.error.empty()) return fail(line, state.request.error);
+  } else if (isAnimation(w)) {
+    exportAsked_ = false;
+    if (state.view.exportFailed) return fail(line, state.view.exported);
+    std::printf("tilescope: %s\n", state.view.exported.c_str());
+  } else if (c == "follow") {
+    if (w[1] == "off") q.push_back(FollowThread{-1, -1});
+    else parseInt(w[2], a), parseInt(w[3], b), q.push_back(FollowThread{a, b});
+  } else if (c == "export") {
+    const ExportKind kind = w[1] == "trace" ? ExportKind::TraceFile : w[1] == "chrome" ? ExportKind::ChromeJson : ExportKind::Png;
+    q.push_back(ExportView{kind, w[2]});
+  } else if (c == "lesson") {
+    lessonAsked_ = false;
+    if (std::exchange(noLesson_, false)) return fail(line, "no lesson is open: use lesson NAME first");
+    if (!state.lesson.error.empty()) return fail(line, state.lesson.error);
+  } else if (c == "expect") {
+    return expectError(line, state.request.error);
+  } else if (c == "lab") {
+    labAsked_ = false;  // the next lab line builds on this one once applyIntents has taken it
+    if (auto s = labCommandDone(state, w); !s) return fail(line, s.error().message);
+  } else if (c == "report") {
+    requests.report = true;
+  } else if (c == "quit") {
+    q.push_back(Quit{});
+  }
+  return Ok{};
+}
+
+Status ScriptRunner::expectError(const ScriptLine& line, const std::string& error) const {
+  const auto& w = line.words;
+  if (w[1] == "no-error" && !error.empty()) return fail(line, "expected no error, the app shows: " + error);
+  if (w[1] == "error") {
+    const std::string want = rest(w, 2);
+    if (error.find(want) == std::string::npos)
+      return fail(line, "expected an error containing '" + want + "', the app shows: '" + error + "'");
   }
   return Ok{};
 }

@@ -35,6 +35,7 @@
 //   report                         prints frame-time percentiles so far
 //   quit
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,16 @@ class ScriptRunner {
 
  private:
   Status fail(const ScriptLine& line, const std::string& message) const;
+  // What the line waits for (the run, a timing sweep, a settled frame): a status to return
+  // this frame, or nullopt when it may go on.
+  std::optional<Status> holds(const AppState& state, bool runPending, const ScriptLine& line);
+  // Lines that ask first and check the outcome on a later pass (open, lesson, lab run, export
+  // gif): true when the line asked this pass.
+  bool asks(AppState& state, const std::vector<std::string>& words);
+  Status perform(AppState& state, const ScriptLine& line, ScriptRequests& requests, bool& yield);
+  Status performSet(AppState& state, const ScriptLine& line, bool& yield);
+  void performTiming(AppState& state, const std::vector<std::string>& words);
+  Status expectError(const ScriptLine& line, const std::string& error) const;
   Script script_;
   std::size_t next_ = 0;
   int framesToWait_ = 0;  // for play/frames
@@ -85,6 +96,7 @@ class ScriptRunner {
   bool lessonAsked_ = false;        // a `lesson` line was asked for, its result not seen yet
   bool exportAsked_ = false;        // an `export gif|frames` line was asked for, not finished yet
   bool labAsked_ = false;           // a `lab run|check` line was asked for, its job not back yet
+  bool noLesson_ = false;           // a `lesson next|back` line found no lesson open
 };
 
 }  // namespace tilescope::ui

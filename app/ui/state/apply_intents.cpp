@@ -1,13 +1,11 @@
 #include "ui/state/apply_intents.h"
 
-#include "ui/export/animation_export.h"
-#include "ui/export/export_view.h"
 #include "ui/state/lab_apply.h"
 #include "ui/state/lesson_state.h"
 
 #include <algorithm>
 
-#include "ui/panels/panels.h"
+#include "ui/state/panel_list.h"
 #include "ui/model/presets.h"
 #include "ui/state/overloaded.h"
 
@@ -149,7 +147,7 @@ void applyViewIntent(AppState& state, const Intent& intent) {
                  [&](const SetPalette& i) { state.view.palette = i.palette; },
                  [&](const ToggleFullscreen&) { state.view.fullscreen = !state.view.fullscreen; },
                  [&](const ShowPanel& i) {
-                   if (const PanelEntry* p = findPanel(i.name)) bringToFront(state, p->slot, i.name);
+                   if (const PanelInfo* p = findPanel(i.name)) bringToFront(state, p->slot, i.name);
                  },
                  [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
                  [&](const SetAnalysisProfile& i) {
@@ -177,7 +175,6 @@ void applyViewIntent(AppState& state, const Intent& intent) {
                    setPresentation(state, i.on);
                    if (i.on) bringToFront(state, Slot::Left, "Lesson");
                  },
-                 [&](const ExportView& i) { exportView(state, i); },
                  [&](const FollowThread& i) {
                    state.view.followX = i.tx < 0 || i.ty < 0 ? -1 : i.tx;
                    state.view.followY = i.tx < 0 || i.ty < 0 ? -1 : i.ty;
@@ -185,7 +182,6 @@ void applyViewIntent(AppState& state, const Intent& intent) {
                      state.view.activeTab["left-bottom"] = state.view.slotPanel["left-bottom"] = "Thread life";
                  },
                  [&](const SetLoadShading& i) { state.view.loadShading = i.mode; },
-                 [&](const ExportAnimation& i) { startAnimationExport(state, i); },
                  [&](const Quit&) { state.quit = true; },
                  [](const auto&) {},
              },
@@ -194,8 +190,9 @@ void applyViewIntent(AppState& state, const Intent& intent) {
 
 }  // namespace
 
-void applyIntents(AppState& state, RunWorker& worker) {
+IntentQueue applyIntents(AppState& state, RunWorker& worker) {
   IntentQueue intents = std::exchange(state.intents, {});
+  IntentQueue exports;
   const LoadedRun* run = shownRun(state);
   const Timeline* timeline = run ? &run->timeline : nullptr;
   // Each intent belongs to one of the three groups; the others pass it by.
@@ -203,8 +200,11 @@ void applyIntents(AppState& state, RunWorker& worker) {
     applyRunIntent(state, worker, intent);
     applyPlaybackIntent(state, timeline, intent);
     applyViewIntent(state, intent);
+    if (std::holds_alternative<ExportView>(intent) || std::holds_alternative<ExportAnimation>(intent))
+      exports.push_back(intent);
   }
   state.theme = makeTheme(state.view.palette, state.view.presentation);
+  return exports;
 }
 
 namespace {

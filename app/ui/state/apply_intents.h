@@ -5,8 +5,9 @@
 
 namespace tilescope::ui {
 
-// Applies and clears state.intents. New configs are handed to `worker`.
-void applyIntents(AppState& state, RunWorker& worker);
+// Applies and clears state.intents. New configs are handed to `worker`. Returns the export
+// intents (ExportView, ExportAnimation), in order, for the export room above (export_view.h).
+IntentQueue applyIntents(AppState& state, RunWorker& worker);
 
 // Takes a finished run from the worker, if any: installs it when it answers the newest
 // request (and drops it when a newer one is pending). Returns true when the picture changed.

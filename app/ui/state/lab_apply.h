@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "ui/state/app_state.h"
+#include "ui/workers/run_worker.h"
 
 namespace tilescope::ui {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "ui/state/app_state.h"
-#include "ui/panels/panels.h"
+#include "ui/state/panel_list.h"
 
 namespace tilescope::ui {
 namespace {
@@ -18,7 +18,7 @@ namespace {
 std::vector<std::string> defaultTabs() {
   std::vector<std::string> lines;
   std::set<Slot> seen;
-  for (const PanelEntry& p : panelRegistry())
+  for (const PanelInfo& p : panelList())
     if (seen.insert(p.slot).second) lines.push_back("show " + std::string(p.slot == Slot::Left ? "Lesson" : p.name));
   return lines;
 }
@@ -36,7 +36,7 @@ Status checkPanelNames(const std::vector<Lesson>& lessons) {
       for (const std::string& name : page.panels)
         if (!findPanel(name)) {
           std::string known;
-          for (const PanelEntry& p : panelRegistry()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+          for (const PanelInfo& p : panelList()) known += (known.empty() ? "" : ", ") + std::string(p.name);
           return invalidInput(lesson.file + ":" + std::to_string(page.panelsLine) + ": no panel '" + name +
                               "' (the panels are " + known + ")");
         }

@@ -9,17 +9,9 @@
 
 #include "kernels/result.h"
 #include "core/run/run.h"
+#include "ui/model/loaded_run.h"
 
 namespace tilescope::ui {
-
-// Where a replayed run came from: what the Controls panel and the layout JSON show.
-struct ReplayInfo {
-  std::string file;           // as it was given to open
-  std::string toolVersion;    // the tilescope that wrote it
-  uint32_t formatVersion = 0;
-  std::string savedAt;        // the file's modification time, "2026-11-21 14:03" ("" when unknown):
-                              // the format stores no date, and copying a file keeps its time with cp -p
-};
 
 struct OpenedTrace {
   Run run;

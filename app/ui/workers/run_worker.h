@@ -22,17 +22,6 @@
 
 namespace tilescope::ui {
 
-// 8 Mi events (256 MiB of trace): 128x128 with T=16 (4.7 Mi) fits with room to spare.
-inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
-
-// The shown run: the core's finished run (verified, bounds report, timeline, load index, a
-// gallery launch's symptoms), with where it came from. Its analysis comes later, on its own
-// (RunWorker::pollAnalysis): the worker hands the run over as soon as its timeline is cut, so
-// a slider change is not held up by the analysis (tens of milliseconds at 64^3).
-struct LoadedRun : FinishedRun {
-  std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
-};
-
 struct RunRequest {
   uint64_t generation = 0;
   LaunchConfig config;

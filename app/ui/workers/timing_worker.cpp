@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "ui/state/app_state.h"
 #include "core/asset_paths.h"
+#include "core/run/backend.h"
+#include "core/run/stream_k_plan.h"
 
 namespace tilescope::ui {
 namespace {
@@ -20,6 +21,23 @@ std::string describeEnd(const std::string& title, std::size_t timed, std::size_t
   std::string out = text;
   if (failed > 0) out += ", " + std::to_string(failed) + " failed verification (not plotted)";
   return out;
+}
+
+// Rung 9 left to its selector, as `run` and `bench` do: the tiling and grid it picks for the
+// CUDA device's SMs (asked once, only when the sweep holds rung 9; the H100 profile when the
+// device cannot be asked).
+std::vector<TimingCase> withStreamKSelector(std::vector<TimingCase> cases) {
+  std::optional<DeviceProfile> device;
+  for (TimingCase& c : cases) {
+    if (c.kind != TimedKind::Kernel || c.config.kernel != KernelId::StreamK) continue;
+    if (!device) {
+      auto cuda = makeCudaBackend();
+      auto asked = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
+      device = asked ? *asked : *profileByName(kProfileWithoutGpu);
+    }
+    c.config = withStreamKChoice(c.config, chooseStreamK(c.config.dims, *device));
+  }
+  return cases;
 }
 
 }  // namespace
@@ -169,7 +187,7 @@ void TimingWorker::sweep(const Job& job) {
   }
   std::string error;
   const int sweepNumber = ++sweeps_;  // percentages of cuBLAS pair results of one sweep only
-  for (const TimingCase& c : job.cases) {
+  for (const TimingCase& c : withStreamKSelector(job.cases)) {
     if (cancel_) break;
     {
       std::lock_guard lock(mutex_);
@@ -224,18 +242,16 @@ Result<TimingReport> TimingWorker::timeLabCase(const Job& job, const TimingCase&
   return report;
 }
 
-void syncTiming(AppState& state, TimingWorker& worker) {
-  TimingState& t = state.timing;
+void syncTiming(TimingState& t, const LabState& lab, TimingWorker& worker) {
   if (t.cancelRequested) {
     worker.cancel();
     t.cancelRequested = false;
   }
   if (t.sweepRequested != t.sweepSubmitted) {
     t.sweepSubmitted = t.sweepRequested;
-    const bool lab = t.requestedSweep.kind == SweepKind::Lab;
     // The Lab tab's kernel as its editor and fields describe it now.
     std::optional<lab::LabRequest> request;
-    if (lab && !state.lab.text.empty()) request = labRequest(state.lab);
+    if (t.requestedSweep.kind == SweepKind::Lab && !lab.text.empty()) request = labRequest(lab);
     std::vector<TimingCase> cases = sweepCases(t.requestedSweep, request ? lab::labTimingName(*request) : "");
     const std::string title = std::string(sweepKindName(t.requestedSweep.kind)) +
                               (t.requestedSweep.kind == SweepKind::Lecture ? " table" : " sweep");  // "ladder sweep"

@@ -13,12 +13,12 @@
 
 #include "lab/lab.h"
 #include "core/timing/timing.h"
+#include "ui/model/lab_state.h"
 #include "ui/model/timing_state.h"
 #include "platform/worker_thread.h"
 
 namespace tilescope::ui {
 
-struct AppState;
 
 // $TILESCOPE_TIMINGS when set, else timings/h100.csv of the assets directory (asset_paths.h).
 Result<std::string> defaultRecordedTimingsPath();
@@ -87,6 +87,6 @@ class TimingWorker {
 
 // Once per frame, after applyIntents: hands new sweep requests and cancels to the worker and
 // copies its state back.
-void syncTiming(AppState& state, TimingWorker& worker);
+void syncTiming(TimingState& timing, const LabState& lab, TimingWorker& worker);
 
 }  // namespace tilescope::ui

@@ -60,6 +60,13 @@ void expectSameRun(const tilescope::Run& a, const tilescope::Run& b) {
   EXPECT_EQ(a.verification.wrong, b.verification.wrong);
 }
 
+// The reader refuses `bytes` with a message that holds `fragment`.
+void expectErrorIn(const std::vector<uint8_t>& bytes, const std::string& fragment) {
+  auto r = decodeRun(bytes, "split.tstrace");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find(fragment), std::string::npos) << r.error().message;
+}
+
 class TraceFileRoundTrip : public ::testing::TestWithParam<std::pair<LaunchConfig, bool>> {};
 
 TEST_P(TraceFileRoundTrip, DecodesToTheSameRun) {
@@ -94,8 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{rect(4, 2), true}));
 
 // A ladder trace (128-bit and staged accesses: rung 9 at one block per tile) opens again, and
-// the reader holds a workspace access (load_w, store_w) to element (0, its index). (A file does
-// not keep a persistent grid's block count yet, so a split grid's trace cannot be saved.)
+// the reader holds a workspace access (load_w, store_w) to element (0, its index).
 TEST(TraceFile, ALadderTraceRoundTripsAndWorkspaceEventsAreCheckedAtRowZero) {
   LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
   c.tiling = {32, 64, 8, 16, 32, 4, 4};
@@ -118,6 +124,43 @@ TEST(TraceFile, ALadderTraceRoundTripsAndWorkspaceEventsAreCheckedAtRowZero) {
   auto refused = decodeRun(encodeRun(forged), "forged.tstrace");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("workspace element"), std::string::npos) << refused.error().message;
+}
+
+// Rung 9 on a persistent grid that splits tiles: 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of
+// 4 k-steps; 3 blocks share the 8 iterations (stream_k_test.cpp counts them). The file keeps
+// the grid (GRID), so the plan it reopens with has 3 blocks, not one per tile, and the split
+// blocks' events (block 2 exists only in the persistent grid) are the launch's own.
+TEST(TraceFile, ASplitGridTraceKeepsItsPersistentBlocks) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 3;
+  const tilescope::Run run = runEmulated(c, true);
+  ASSERT_TRUE(run.trace);
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  int workspaceEvents = 0;
+  for (const Event& e : run.trace->events) workspaceEvents += e.op == Op::LoadW || e.op == Op::StoreW;
+  ASSERT_GT(workspaceEvents, 0) << "the grid splits tiles: partials go through the workspace";
+
+  const std::string path = ::testing::TempDir() + "stream_k_split_grid.tstrace";
+  ASSERT_TRUE(saveRun(run, path).ok());
+  auto back = loadRun(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->run.config.persistentBlocks, 3);
+  EXPECT_EQ(back->run.plan.launch.gridX, 3u);
+  EXPECT_EQ(back->run.plan.launch.persistentBlocks, 3u);
+  expectSameRun(run, back->run);
+  EXPECT_TRUE(back->run.verification.passed);
+
+  // Without its GRID section (as a reader that skips it would plan: one block per tile, 2
+  // blocks), block 2's events lie outside the launch and the file is refused, not misread.
+  tilescope::Run dropped = run;
+  dropped.config.persistentBlocks = 0;
+  expectErrorIn(encodeRun(dropped), "launch can produce");
+  // A stored grid the launch checks refuse (at most 65535 blocks) is an error in words.
+  tilescope::Run huge = run;
+  huge.config.persistentBlocks = 70000;
+  expectErrorIn(encodeRun(huge), "not valid");
 }
 
 TEST(TraceFile, SavesAndLoadsThroughTheFileSystem) {

@@ -1,4 +1,4 @@
-float hostScale(float x) { return 2.0f * x; }  // <- the mistake
+float hostScale(float x) { return 2.0f * x; }
 #define TILE_WIDTH 16
 __global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {
 
@@ -26,10 +26,10 @@ Pvalue += Mds[ty][k] * Nds[k][tx];
 }
 __syncthreads();
 }
-P[Row*Width + Col] = hostScale(Pvalue);
+P[Row*Width + Col] = hostScale(Pvalue);  // <- the mistake
 
 }
 // lab: from PMPP 4th ed., ch. 5, fig. 5.9 (the tiled kernel), with a mistake
 // lab: define TILE_WIDTH=2
 // lab: size 4
-// mistake: hostScale is a host function, called from the kernel at line 29
+// mistake: hostScale is a host function (line 1), called from the kernel at line 29: the lab names line 29

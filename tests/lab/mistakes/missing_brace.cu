@@ -1,5 +1,5 @@
 #define TILE_WIDTH 16
-__global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {  // <- the mistake
+__global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {
 
 __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
 __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
@@ -22,7 +22,7 @@ __syncthreads();
 
 for (int k = 0; k < TILE_WIDTH; ++k) {
 Pvalue += Mds[ty][k] * Nds[k][tx];
-
+// <- the mistake: the k loop's '}' belongs here
 __syncthreads();
 }
 P[Row*Width + Col] = Pvalue;
@@ -31,4 +31,5 @@ P[Row*Width + Col] = Pvalue;
 // lab: from PMPP 4th ed., ch. 5, fig. 5.9 (the tiled kernel), with a mistake
 // lab: define TILE_WIDTH=2
 // lab: size 4
-// mistake: the k loop's closing brace is missing: the kernel's '{' is never closed
+// mistake: the k loop's closing brace is missing (line 25): the kernel's '{' is never closed; the lab
+// names line 25, after the k loop's last use of k

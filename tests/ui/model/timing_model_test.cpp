@@ -78,6 +78,24 @@ TEST(RecordedTimings, SeriesAreGroupedByKernelThenTileWidth) {
   EXPECT_NE(t8->marker, t16->marker);  // same colour (kernel), told apart by the marker
 }
 
+// A family per kernel of the live sweep, from the kernels' liveSweep facts in the list's order
+// (so each keeps its colour); every other kernel shares Family::Other.
+TEST(TimingSeries, EachLiveSweepKernelHasAFamilyOfItsOwnFromItsFacts) {
+  std::vector<std::string> live;
+  for (const KernelInfo& k : kKernels) {
+    const Family f = liveFamily(k.id);
+    if (!k.liveSweep) {
+      EXPECT_EQ(f, Family::Other) << k.name;
+      continue;
+    }
+    EXPECT_EQ(f.kind, Family::Kind::Live) << k.name;
+    EXPECT_EQ(f.live, int(live.size())) << k.name;
+    live.emplace_back(familyName(f));
+  }
+  // The chapter's live sweep (bench/README.md): the four kernels of the lecture's plot.
+  EXPECT_EQ(live, (std::vector<std::string>{"naive", "tiled", "tiled-bounds", "tiled-dynamic"}));
+}
+
 TEST(RecordedTimings, TheDefaultFigureTellsTheLecturesStory) {
   int shown = 0;
   for (const TimingSeries& s : buildSeries(recordedH100())) shown += shownByDefault(s.label);

@@ -167,12 +167,12 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lecture, {}}}});
   EXPECT_EQ(state.timing.view.source, TimingSource::Live);
   EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lecture) << "the chooser shows the sweep that runs";
-  syncTiming(state, worker);  // hands the request over once
+  syncTiming(state.timing, state.lab, worker);  // hands the request over once
   EXPECT_EQ(state.timing.sweepSubmitted, state.timing.sweepRequested);
   const auto end = Clock::now() + 10s;
   while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
     std::this_thread::sleep_for(2ms);
-    syncTiming(state, worker);
+    syncTiming(state.timing, state.lab, worker);
   }
   ASSERT_TRUE(state.timing.live);
   EXPECT_EQ(state.timing.live->report->results.size(), lectureCases().size());
@@ -181,7 +181,7 @@ TEST(TimingWorker, IntentsReachTheWorkerThroughSyncTiming) {
   TimingView v = state.timing.view;
   v.source = TimingSource::Recorded;
   applyTimingIntent(state.timing, TimingIntent{SetTimingView{v}});
-  syncTiming(state, worker);
+  syncTiming(state.timing, state.lab, worker);
   EXPECT_FALSE(state.timing.running);
   EXPECT_EQ(state.timing.shown(), state.timing.recorded.get());
 }
@@ -216,6 +216,29 @@ TEST(TimingWorker, LadderPercentagesPairResultsOfOneSweep) {
   for (const LadderRow& row : s.live->ladder.rows) {
     EXPECT_FALSE(row.cells[0].percent) << "N = 256: cuBLAS now comes from another sweep";
     EXPECT_TRUE(row.cells[1].percent) << "N = 512: both still from the ladder sweep";
+  }
+}
+
+// Rung 9 in the live sweep runs as its selector picks, as `run` and `bench` run it: here (no
+// device to ask: the H100 profile, 132 SMs) N = 1024 is 32 tiles of 128 x 256, a quarter of one
+// wave, so stream-K over 132 blocks; N = 4096 is 512 tiles in 3.88 waves (97 % busy), so one
+// block per tile. The fake engine hands back the case it was given.
+TEST(TimingWorker, TheLiveSweepRunsRung9AtItsSelectorsChoice) {
+  TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms));
+  waitFor(worker, [](const TimingState& t) { return t.probed; });
+  std::vector<TimingCase> cases(2);
+  for (int i = 0; i < 2; ++i) {
+    cases[i].config.kernel = KernelId::StreamK;
+    cases[i].config.dims = i == 0 ? Dims{1024, 1024, 1024} : Dims{4096, 4096, 4096};
+  }
+  worker.start(cases, "custom sweep");
+  const TimingState s = waitFor(worker, [](const TimingState& t) { return !t.running && liveCount(t) == 2; });
+  ASSERT_EQ(liveCount(s), 2u);
+  const Tiling large{128, 256, 32, 64, 64, 8, 16};
+  for (const TimingResult& r : s.live->report->results) {
+    const LaunchConfig& c = r.what.config;
+    EXPECT_EQ(c.tiling, large);
+    EXPECT_EQ(c.persistentBlocks, c.dims.j == 1024 ? 132 : 0) << "N = " << c.dims.j;
   }
 }
 
@@ -309,11 +332,11 @@ TEST(TimingWorker, TheLabTabsKernelReachesTheLabSweepThroughSyncTiming) {
   state.lab.launch.defines = {{"TILE_WIDTH", "32"}};
   applyTimingIntent(state.timing, TimingIntent{StartSweep{SweepSpec{SweepKind::Lab, {}}}});
   EXPECT_EQ(state.timing.view.sweep.kind, SweepKind::Lab);
-  syncTiming(state, worker);
+  syncTiming(state.timing, state.lab, worker);
   const auto end = Clock::now() + 10s;
   while ((state.timing.running || !state.timing.live) && Clock::now() < end) {
     std::this_thread::sleep_for(2ms);
-    syncTiming(state, worker);
+    syncTiming(state.timing, state.lab, worker);
   }
   ASSERT_TRUE(state.timing.live);
   EXPECT_EQ(state.timing.lastSweep.rfind("lab sweep: timed 10 of 10", 0), 0u) << state.timing.lastSweep;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/timeline/timeline.h"
-#include "ui/workers/run_worker.h"
+#include "ui/model/loaded_run.h"
 
 namespace tilescope::ui {
 

@@ -1,20 +1,21 @@
 // The classroom's words and highlights for one step, from the trace (README.md, "For
 // teachers"): the step in words (the caption), and the footprint of a followed thread: what it
 // loaded from M and N, the Mds and Nds slots it wrote and reads, the P element it stores.
+// GUI-free (model/): the panels draw what these compute.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "ui/state/app_state.h"
 #include "core/timeline/thread_life.h"
-#include "ui/panels/grid_view.h"
+#include "core/timeline/timeline.h"
+#include "ui/model/loaded_run.h"
 
 namespace tilescope::ui {
 
-// The followed thread as a linear index into the shown block, or -1 (none, or outside the block).
-int followedThread(const AppState& state);
-// Whether M and N are shaded by their load counts (auto: when the launch is larger than 16x16).
-bool loadShadingOn(const AppState& state);
+// A cell of a grid on screen (row, column): what the views frame and link.
+struct CellIndex {
+  int row = 0, col = 0;
+};
 
 // "phase 1: thread (0,1) loads M(1,2) into Mds[1][0] and N(2,0) into Nds[1][0]",
 // "phase 0: all 4 threads wait at the read-after-write barrier (line 27)",

@@ -1,4 +1,4 @@
-#include "ui/panels/thread_story.h"
+#include "ui/model/thread_story.h"
 
 #include "core/timeline/cell_marks.h"
 
@@ -284,28 +284,6 @@ std::vector<GridCell> productElements(const Timeline& t, const BlockTimeline& bl
   return out;
 }
 
-}  // namespace
-
-int followedThread(const AppState& state) {
-  const LoadedRun* run = shownRun(state);
-  if (!run || state.view.followX < 0) return -1;
-  const KernelLaunch& L = run->run.plan.launch;
-  if (state.view.followX >= int(L.blockX) || state.view.followY >= int(L.blockY)) return -1;
-  return state.view.followY * int(L.blockX) + state.view.followX;
-}
-
-bool loadShadingOn(const AppState& state) {
-  const LoadedRun* run = shownRun(state);
-  if (!run) return false;
-  switch (state.view.loadShading) {
-    case LoadShading::On: return true;
-    case LoadShading::Off: return false;
-    case LoadShading::Auto: break;
-  }
-  const KernelLaunch& L = run->run.plan.launch;
-  return std::max({L.j, L.k, L.l}) > 16;
-}
-
 // Rung 9's fix-up in words: "reads the workspace element 40..43 and 296..299", "writes the
 // workspace element 7"; past two accesses, how many more.
 std::string workspaceWords(const std::vector<const Event*>& events) {
@@ -330,6 +308,46 @@ std::string workspaceWords(const std::vector<const Event*>& events) {
   if (more > 0) words += " and " + std::to_string(more) + " more";
   return words;
 }
+
+// A load step's words: "loads M(0,1) into Mds[0][1] and N(1,0) into Nds[0][1]", the verb once
+// while it stays the same, the workspace's part after; "" when the thread loads nothing.
+std::string loadStepWords(const std::vector<const Event*>& mine) {
+  std::string parts, verb;
+  for (std::string words : loadPhrases(loadItems(mine))) {
+    const std::string first = words.substr(0, words.find(' ') + 1);
+    if (!parts.empty() && first == verb && (verb == "loads " || verb == "stores ")) words = words.substr(verb.size());
+    verb = first;
+    parts += (parts.empty() ? "" : " and ") + words;
+  }
+  if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
+  return parts;
+}
+
+// A barrier step's words: how many threads wait at which barrier (the kernel's own comment on
+// its line says what it protects; else what came before it in the phase), and once all have
+// arrived, what that allows.
+std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+  const Timeline& t = run.timeline;
+  const auto& events = t.trace().events;
+  const int n = t.threadsPerBlock();
+  int line = 0;
+  for (uint32_t i : block.stepEvents(c.step)) line = events[i].line;
+  int before = c.step - 1;
+  while (before >= 0 && t.step(before).kind == StepKind::Barrier) --before;
+  const int stated = run.run.lab ? -1 : statedDependence(run.run.config.kernel, line);
+  const bool setUp = before < 0 || (stated == 1 && t.step(before).kind != StepKind::Load);  // what the kernel set up
+  const bool afterLoads = stated >= 0 ? stated == 1 : setUp || t.step(before).kind == StepKind::Load;
+  const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
+  const int arrived = std::max(block.barrierArrivals(c), 0);
+  std::string text = (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
+                     " threads wait at " + which + " (line " + std::to_string(line) + ")";
+  if (arrived >= n) text += setUp        ? ": what was set up before it is written, every thread may read it"
+                            : afterLoads ? ": the tiles are complete, the k loop may read them"
+                                         : ": every read is done, the next phase may overwrite the tiles";
+  return text;
+}
+
+}  // namespace
 
 std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
   const Timeline& t = run.timeline;
@@ -364,34 +382,12 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
 
   switch (st.kind) {
     case StepKind::Load: {
-      std::string parts, verb;
-      for (std::string words : loadPhrases(loadItems(mine))) {
-        // "loads A and B", "stores A ... and B ...": the verb once while it stays the same.
-        const std::string first = words.substr(0, words.find(' ') + 1);
-        if (!parts.empty() && first == verb && (verb == "loads " || verb == "stores ")) words = words.substr(verb.size());
-        verb = first;
-        parts += (parts.empty() ? "" : " and ") + words;
-      }
-      if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
+      const std::string parts = loadStepWords(mine);
       if (parts.empty()) return prefix + who + " loads nothing in this step";
       return prefix + who + " " + parts + others;
     }
     case StepKind::Barrier: {
-      int line = 0;
-      for (uint32_t i : stepEvents) line = events[i].line;
-      // What the barrier protects follows from what came before it in the phase.
-      int before = c.step - 1;
-      while (before >= 0 && t.step(before).kind == StepKind::Barrier) --before;
-      const int stated = run.run.lab ? -1 : statedDependence(run.run.config.kernel, line);
-      const bool setUp = before < 0 || (stated == 1 && t.step(before).kind != StepKind::Load);  // what the kernel set up
-      const bool afterLoads = stated >= 0 ? stated == 1 : setUp || t.step(before).kind == StepKind::Load;
-      const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
-      const int arrived = std::max(block.barrierArrivals(c), 0);
-      std::string text = prefix + (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
-                         " threads wait at " + which + " (line " + std::to_string(line) + ")";
-      if (arrived >= n) text += setUp        ? ": what was set up before it is written, every thread may read it"
-                                : afterLoads ? ": the tiles are complete, the k loop may read them"
-                                             : ": every read is done, the next phase may overwrite the tiles";
+      std::string text = prefix + barrierWords(run, block, c);
       if (followed) text += "; " + who + (t.done(c, c.step, thread) ? " has arrived" : " has not arrived yet");
       return text;
     }

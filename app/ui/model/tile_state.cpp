@@ -1,4 +1,4 @@
-#include "ui/panels/tile_state.h"
+#include "ui/model/tile_state.h"
 
 #include <algorithm>
 

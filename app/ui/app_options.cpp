@@ -1,4 +1,4 @@
-#include "ui/state/app_options.h"
+#include "ui/app_options.h"
 
 #include <algorithm>
 #include <cctype>

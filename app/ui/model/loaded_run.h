@@ -1,0 +1,33 @@
+// The run on screen as plain data: the core's finished run with where it came from. The
+// workers build it, AppState holds it, the panels read it; it lives in model/ so that the
+// state needs nothing from the workers (rooms: model <- state <- workers <- panels).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/finished/finished_run.h"
+
+namespace tilescope::ui {
+
+// 8 Mi events (256 MiB of trace): 128x128 with T=16 (4.7 Mi) fits with room to spare.
+inline constexpr uint64_t kAppMaxTraceEvents = uint64_t(8) << 20;
+
+// Where a replayed run came from (workers/replay.h): what the Controls panel and the layout JSON show.
+struct ReplayInfo {
+  std::string file;           // as it was given to open
+  std::string toolVersion;    // the tilescope that wrote it
+  uint32_t formatVersion = 0;
+  std::string savedAt;        // the file's modification time, "2026-11-21 14:03" ("" when unknown):
+                              // the format stores no date, and copying a file keeps its time with cp -p
+};
+
+// The shown run: the core's finished run (verified, bounds report, timeline, load index, a
+// gallery launch's symptoms), with where it came from. Its analysis comes later, on its own
+// (RunWorker::pollAnalysis): the worker hands the run over as soon as its timeline is cut, so
+// a slider change is not held up by the analysis (tens of milliseconds at 64^3).
+struct LoadedRun : FinishedRun {
+  std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
+};
+
+}  // namespace tilescope::ui

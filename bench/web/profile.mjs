@@ -1,0 +1,53 @@
+// Where a playing frame's time goes in the page (bench/README.md, "The web page"): Chromium's
+// own sampling profiler (CDP Profiler) over the page's main thread while the book's 4x4 plays in
+// the presenter at 1280x720, as bench.mjs measures it; prints the functions by self time (the
+// .wasm's function names: a site linked with --profiling-funcs, TILESCOPE_WEB_PROFILING=ON) and
+// the share of the main thread the page's work took. Figures, not a test.
+//   node bench/web/profile.mjs [--frames N] [--top N]
+import * as h from '../../tests/web/harness.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const FRAMES = option('--frames', 300), TOP = option('--top', 30);
+
+const site = await h.serveSite();
+const browser = await h.launchBrowser();
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 + h.TOOLS_PX }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  // Start-up and the lesson's run first, then the profile over the play only.
+  const script = 'lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\nframes 30\n' +
+                 `play ${FRAMES}\nreport\n`;
+  await page.goto(h.pageUrl(site.url, { script }));
+  await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
+  const frames0 = await page.evaluate(() => window.tilescopeFrames);
+  await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await h.scriptDone(page);
+  const { profile } = await cdp.send('Profiler.stop');
+  const seconds = (Date.now() - t0) / 1000;
+  const frames = (await page.evaluate(() => window.tilescopeFrames)) - frames0;
+  // Self time per function: samples x their time deltas.
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] || 0) / 1000;
+    const f = byId.get(id).callFrame;
+    const name = f.functionName || `(anonymous ${f.url.split('/').pop()})`;
+    self.set(name, (self.get(name) || 0) + dt);
+    total += dt;
+  });
+  const idle = (self.get('(idle)') || 0) + (self.get('(program)') || 0);
+  console.log(`profile of ${frames} frames in ${seconds.toFixed(1)} s (${(seconds * 1000 / frames).toFixed(1)} ms a frame): ` +
+              `${total.toFixed(0)} ms sampled, idle/program ${idle.toFixed(0)} ms, (garbage collector) ${(self.get('(garbage collector)') || 0).toFixed(0)} ms`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`${(ms / frames).toFixed(2).padStart(7)} ms/frame ${(100 * ms / total).toFixed(1).padStart(5)}%  ${name.slice(0, 140)}`);
+  await context.close();
+} finally {
+  await browser.close();
+  await site.close();
+}

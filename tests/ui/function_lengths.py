@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Lists the functions of C++ files longer than a limit (the style's 80 lines), longest first.
+
+    function_lengths.py [--limit 80] DIR_OR_FILE...
+
+A function's length runs from the first line of its signature to its closing brace. The scan
+strips comments, strings and character literals, then follows the braces: a brace opened after
+a parenthesised signature at namespace, class or file level opens a function (lambdas and blocks
+inside it count towards it). Good enough for this code base's style (no macros that open braces).
+"""
+import pathlib
+import re
+import sys
+
+STRIP = re.compile(r'//[^\n]*|/\*.*?\*/|R"(\w*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+CONTAINER = re.compile(r'\b(namespace|struct|class|enum|union)\b[^()]*$|^\s*extern\s+"C"\s*$')
+NOT_FUNCTION = re.compile(r'^\s*(if|for|while|switch|catch|do|else|return)\b|=\s*$|\[\]|\]\s*\(')
+
+
+def blank(m):
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def functions(text):
+    """(name, first line, last line) of every function defined in text."""
+    code = STRIP.sub(blank, text)
+    stack = []  # kinds: "container", "function", "block"
+    start = 0   # index where the text before the next brace begins
+    out = []
+    for i, ch in enumerate(code):
+        if ch == ";":
+            start = i + 1
+        elif ch == "{":
+            head = code[start:i]
+            in_function = "function" in stack
+            stripped = " ".join(head.split())
+            if CONTAINER.search(stripped) and not in_function:
+                kind = "container"
+            elif not in_function and "(" in head and not NOT_FUNCTION.search(stripped):
+                kind = "function"
+                first = code.count("\n", 0, start + len(head) - len(head.lstrip()))
+                name = re.findall(r"([~\w:]+)\s*\(", head)
+                stack.append(("function", first + 1, name[0] if name else "?"))
+                start = i + 1
+                continue
+            else:
+                kind = "block"
+            stack.append((kind, 0, ""))
+            start = i + 1
+        elif ch == "}":
+            if stack:
+                kind, first, name = stack.pop()
+                if kind == "function":
+                    out.append((name, first, code.count("\n", 0, i) + 1))
+            start = i + 1
+    return out
+
+
+def main(argv):
+    limit = 80
+    if len(argv) > 1 and argv[0] == "--limit":
+        limit, argv = int(argv[1]), argv[2:]
+    files = []
+    for a in argv or ["."]:
+        p = pathlib.Path(a)
+        files += [p] if p.is_file() else sorted(q for q in p.rglob("*") if q.suffix in (".cpp", ".h", ".cc"))
+    long = []
+    for f in files:
+        for name, first, last in functions(f.read_text(errors="replace")):
+            if last - first + 1 > limit:
+                long.append((last - first + 1, f"{f}:{first}", name))
+    for n, where, name in sorted(long, reverse=True):
+        print(f"{n:4d}  {name}  {where}")
+    print(f"{len(long)} functions over {limit} lines")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
