@@ -76,9 +76,10 @@ struct SlotPlan {
 
 // The projector's columns, in shares of the width: the lesson's text, the right column. In
 // the right column, in shares of the height: the shared tiles (Mds beside Nds, the book's 2x2
-// tiles at 56 px a cell at 720 lines), the thread block under them, the source the rest.
+// tiles at 56 px a cell at 720 lines), the thread block under them (2x2 threads at a sixteenth of the
+// height, the barrier's bar beside them), the source the rest.
 constexpr float kPresenterLeft = 0.27f, kPresenterRight = 0.32f;
-constexpr float kPresenterSharedH = 0.27f, kPresenterBlockH = 0.23f, kPresenterWideSharedH = 0.3f;
+constexpr float kPresenterSharedH = 0.27f, kPresenterBlockH = 0.2f, kPresenterWideSharedH = 0.3f;
 constexpr float kPresenterWideTilesW = 0.6f;  // the ladder's tiles' share of the top right, its block the rest
 
 Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {

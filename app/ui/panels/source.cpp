@@ -88,16 +88,19 @@ std::vector<CodeLine> codeLines(std::string_view text, bool dropHeader) {
 }
 
 // The lines kept within `radius` of an anchor (the current step's lines), with the signature
-// (up to the line that opens the body) and the last line; every other run of two lines or more
-// becomes one marker line, so what is left out is said, never silently scrolled away.
-std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius) {
+// (up to the line that opens the body); every other run of two lines or more becomes one marker
+// line, so what is left out is said, never silently scrolled away. The closing brace goes into
+// the last marker with the lines before it: a line of the projector's room for the step's code.
+// Where even the step's lines and the whole signature do not fit (the ladder's signatures
+// take four lines, each wrapped), `shortSignature` keeps only its first two lines.
+std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius,
+                                 bool shortSignature = false) {
   std::vector<bool> keep(lines.size(), false);
   for (std::size_t i = 0; i < lines.size(); ++i) {  // the signature, up to the line that opens the body
     keep[i] = true;
-    if (lines[i].text.find('{') != std::string_view::npos) break;
+    if (lines[i].text.find('{') != std::string_view::npos || (shortSignature && i >= 1)) break;
   }
   if (keep.size() > 1) keep[1] = true;  // a one-line signature: the body's first line with it
-  if (!keep.empty()) keep.back() = true;
   for (std::size_t i = 0; i < lines.size(); ++i)
     for (int a : anchors)
       if (std::abs(lines[i].number - a) <= radius) keep[i] = true;
@@ -122,7 +125,8 @@ struct CodeView {
 
 // The projector's view of the code, never below a readable size (minPx, the text's): whole at
 // the largest size that fits; else folded around the current step at the largest size that
-// keeps ten lines around it (a loop's body), else at the smallest with as many as fit.
+// keeps ten lines around it (a loop's body), else at the smallest with as many as fit (with
+// only the signature's first two lines if the step's lines need that room).
 CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& anchors, std::span<ImFont* const> fonts,
                        float minPx, float avail, float room) {
   std::vector<ImFont*> readable;
@@ -144,7 +148,9 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
   constexpr int kContext = 10;
   for (ImFont* font : readable)
     if (const int r = widest(font, kContext); r >= kContext) return {foldAround(lines, anchors, r), font};
-  return {foldAround(lines, anchors, std::max(widest(readable.back(), 0), 0)), readable.back()};
+  ImFont* smallest = readable.back();
+  if (const int r = widest(smallest, 0); r >= 0) return {foldAround(lines, anchors, r), smallest};
+  return {foldAround(lines, anchors, 0, true), smallest};
 }
 
 // The lines, numbered, the step's lines banded (the current one in the highlight); records each
@@ -235,7 +241,9 @@ void drawSourcePanel(PanelContext& ctx) {
     lines = std::move(view.lines);
     font = view.font;
   }
-  ImGui::BeginChild("code", ImVec2(0, 0), false);
+  // On a projector the code is folded to fit and never scrolls: no scrollbar, whose width, once
+  // shown, would wrap the lines taller than the fit measured and keep itself shown.
+  ImGui::BeginChild("code", ImVec2(0, 0), false, presenter ? ImGuiWindowFlags_NoScrollbar : 0);
   if (font) ImGui::PushFont(font);
   const Layout l = currentLayout();
   const float width = ImGui::GetContentRegionAvail().x;
