@@ -136,11 +136,11 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
   for (ImFont* font : readable)
     if (fitsAt(font, lines, avail, room)) return {lines, font};
   // The widest context that fits, by bisection (more context is never shorter); least - 1 if none.
-  auto widest = [&](ImFont* font, int least) {
+  auto widest = [&](ImFont* font, int least, bool shortSignature = false) {
     int lo = least - 1, hi = int(lines.size());
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (fitsAt(font, foldAround(lines, anchors, mid), avail, room)) lo = mid;
+      if (fitsAt(font, foldAround(lines, anchors, mid, shortSignature), avail, room)) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -150,7 +150,7 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
     if (const int r = widest(font, kContext); r >= kContext) return {foldAround(lines, anchors, r), font};
   ImFont* smallest = readable.back();
   if (const int r = widest(smallest, 0); r >= 0) return {foldAround(lines, anchors, r), smallest};
-  return {foldAround(lines, anchors, 0, true), smallest};
+  return {foldAround(lines, anchors, std::max(widest(smallest, 0, true), 0), true), smallest};
 }
 
 // The lines, numbered, the step's lines banded (the current one in the highlight); records each
