@@ -464,7 +464,9 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   const bool offscreen = animation_.active && animation_.request.width > 0;
   if (offscreen) drawWidth = animation_.request.width, drawHeight = animation_.request.height;
   // The projector layout's text follows the height drawn at.
-  if (state.lesson.presenter || state.view.fontScaleFromScreen) state.view.fontScale = presenterFontScale(float(drawHeight));
+  // (Presentation mode keeps its panels side by side: a smaller share, h / 617, 1.75 at 1080.)
+  if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
+  else if (state.view.fontScaleFromScreen) state.view.fontScale = std::clamp(float(drawHeight) / 617.0f, 1.0f, 3.0f);
   prepareAnimationFrame(animation_, state);
 
   refreshStyle(fonts_, state, style_);

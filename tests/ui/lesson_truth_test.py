@@ -19,6 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 import classroom_test as ct  # noqa: E402
+import presenter_walk as walk  # noqa: E402
 
 # Facts of the hardware and of the arithmetic every page may state without declaring them.
 HARDWARE = {
@@ -116,7 +117,7 @@ class LessonTruth(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.lessons = ct.lessons()
-        cls.folder, _ = sm.run_app(ct.presenter_script(cls.lessons) + "quit\n", extra_args=("--size", "1280x720"))
+        cls.folder = walk.folder((1280, 720))  # the shared walk (presenter_walk.py)
 
     def layout(self, name, page):
         return ct.load(self.folder, f"{name}-{page}.json")

@@ -15,32 +15,51 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 import classroom_test as ct  # noqa: E402
+import presenter_walk as walk  # noqa: E402
+import back_row_test as br  # noqa: E402
+
+
+def check_text_sizes(test):
+    """Issue 29 at this size too: every text a page talks about at a 36th of the height (the
+    font's whole pixels: 22 px at 800 lines, 30 at 1080; back_row_test.py holds 720 and 1080)."""
+    w, h = test.size
+    small = []
+    for name, pages in ct.lessons():
+        for page in range(pages):
+            small += br.small_texts(ct.load(test.folder, f"{name}-{page}.json"), f"{w}x{h} {name} page {page + 1}", round(h / 36))
+    test.assertEqual(small, [], "\n".join(sorted(set(small))))
 
 
 class Presenter800(unittest.TestCase, ct.PresenterChecks):
     @classmethod
     def setUpClass(cls):
         cls.size = (1280, 800)
-        cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1280x800"))
+        cls.folder = walk.folder(cls.size)
 
     def test_every_page_fits(self):
         self.check_pages(ct.lessons())
 
     def test_named_panels_and_cells(self):
         self.check_named_panels_and_cells(ct.lessons())
+
+    def test_texts_a_page_talks_about_are_large_enough(self):
+        check_text_sizes(self)
 
 
 class Presenter1080(unittest.TestCase, ct.PresenterChecks):
     @classmethod
     def setUpClass(cls):
         cls.size = (1920, 1080)
-        cls.folder, _ = sm.run_app(ct.presenter_script(ct.lessons()) + "quit\n", extra_args=("--size", "1920x1080"))
+        cls.folder = walk.folder(cls.size)
 
     def test_every_page_fits(self):
         self.check_pages(ct.lessons())
 
     def test_named_panels_and_cells(self):
         self.check_named_panels_and_cells(ct.lessons())
+
+    def test_texts_a_page_talks_about_are_large_enough(self):
+        check_text_sizes(self)
 
 
 class NoBlankScreen(unittest.TestCase):

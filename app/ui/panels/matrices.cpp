@@ -298,8 +298,9 @@ MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v, cons
   const float legendW = ImGui::GetFontSize() * 7.0f, legendH = at.line * (v.shading ? 10.0f : 6.5f);
   at.legendInCorner = at.side * float(v.ext.m.cols) >= legendW && at.side * float(v.ext.n.rows) + at.gap >= legendH;
   if (!at.legendInCorner)
-    at.side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - at.line * 3.5f),
-                                    at.maxCell);
+    at.side = GridPainter::cellSide(tallCells, wideCells,
+                                    ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - at.line * (v.shading ? 6.5f : 3.5f)),
+                                    at.maxCell);  // the shading's bar and its wrapped words under the swatches
   at.leftW = at.side * float(v.ext.m.cols) + at.gap;
   at.topH = at.side * float(v.ext.n.rows) + 2 * at.gap;
   // P's caption names the ringed block where it fits beside M (the legend says what the ring is).

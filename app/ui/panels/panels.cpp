@@ -49,17 +49,19 @@ struct Rect {
 
 // The projector layout (assets/guides/teacher.md, "At the projector"), in proportions of the
 // screen so that 1280x720 and 1920x1080 look alike (its text scales with the height,
-// presenterFontScale): the lesson's text on the left, with the Counters the page names or the
-// followed thread's life under it, in the room the text leaves; the matrices in the centre as
-// tall as the screen allows above the step in words and the timeline, with the shared tiles
-// over the thread block in a narrow column beside them (the book's figure is as wide as it is
-// tall, so the matrices' room is a square: 4x4 cells of 56 px at 720 lines need 8 x 56 px plus
-// their captions both ways; a band of tiles under the matrices took that height); the kernel
-// source the whole height of the right column. A chart in front of the centre takes the tiles'
-// column too (PresenterRoom::Wide: Roofline, Occupancy, Coalescing, Bank conflicts), the Timing
-// panel the source's too.
-// The ladder's tiles (Nds [bk][bn], rung 8's ring of stages) need a wider column than the
-// book's 2x2 ones, and its matrices (32x32 and more) are no longer cells to read one by one.
+// presenterFontScale: a 36th of it, 20 px at 720 lines, readable from the back row). At that
+// size four columns no longer fit, so there are three: the lesson's text on the left, with the
+// Counters the page names or the followed thread's life under it, in the room the text leaves
+// (more when the page names Thread life); the matrices in the centre as tall as the screen
+// allows above the step in words and the timeline (the book's figure is as wide as it is tall:
+// 4x4 cells of 56 px at 720 lines need 8 x 56 px plus their captions both ways); on the right
+// the shared tiles beside the thread block, and under them the kernel source, which folds
+// around the lines of the step (source.cpp) rather than shrink. A chart in front of the centre
+// (PresenterRoom::Wide or Whole: Roofline, Occupancy, Coalescing, Bank conflicts, Timing) is
+// the page's picture and takes the right column too, unless the page names a panel there.
+// The ladder's tiles (Nds [bk][bn], rung 8's ring of stages) take more of the top right than
+// the book's 2x2 ones, with its block beside them (its long kernels take the room under them),
+// and its matrices (32x32 and more) are no longer cells to read one by one.
 // What decides where the slots go this frame.
 struct SlotPlan {
   ImVec2 display;
@@ -72,26 +74,38 @@ struct SlotPlan {
   bool wideTiles = false;
 };
 
+// The projector's columns, in shares of the width: the lesson's text, the right column. In
+// the right column, in shares of the height: the shared tiles (Mds beside Nds, the book's 2x2
+// tiles at 56 px a cell at 720 lines), the thread block under them (2x2 threads at a sixteenth of the
+// height, the barrier's bar beside them), the source the rest.
+constexpr float kPresenterLeft = 0.27f, kPresenterRight = 0.32f;
+constexpr float kPresenterSharedH = 0.27f, kPresenterBlockH = 0.2f, kPresenterWideSharedH = 0.3f;
+constexpr float kPresenterWideTilesW = 0.6f;  // the ladder's tiles' share of the top right, its block the rest
+
 Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {
-  const float W = plan.display.x, H = plan.display.y, fontScale = plan.fontScale, lifeH = plan.lifeH;
+  const float W = plan.display.x, H = plan.display.y, lifeH = plan.lifeH;
   const PresenterRoom room = plan.room;
-  const bool wideTiles = plan.wideTiles;
-  const float left = std::round(W * 0.2f), right = std::round(W * 0.29f);
-  const float side = std::round(W * (wideTiles ? 0.2f : 0.115f));
-  const float centreW = W - left - right, matricesW = centreW - side;
-  const float band = std::round(std::min(kBaseFontPx * fontScale * 7.6f, H * 0.3f));  // caption (2-3 lines) + transport
-  const float top = H - band;
-  const float tilesH = std::round(top * 0.58f);  // Mds and Nds stacked over the block, its legend under it
-  const float bottomW = room == PresenterRoom::Whole ? W - left : centreW;
-  if (room != PresenterRoom::Centre && (slot == Slot::RightTop || slot == Slot::RightMiddle)) return {0, 0, 0, 0};
-  if (room == PresenterRoom::Whole && slot == Slot::RightBottom) return {0, 0, 0, 0};
+  const float left = std::round(W * kPresenterLeft), right = std::round(W * kPresenterRight);
+  const float centreW = W - left - right;
+  const float top = H - plan.bandH;
+  const float sharedH = std::round(H * (plan.wideTiles ? kPresenterWideSharedH : kPresenterSharedH));
+  // The ladder's blocks (16 to 256 threads) are not read thread by thread: they go beside its
+  // tiles, and their room under them to the source, whose long kernels fold around the step.
+  const float blockH = plan.wideTiles ? 0.0f : std::round(H * kPresenterBlockH);
+  const float tilesW = plan.wideTiles ? std::round(right * kPresenterWideTilesW) : right;
+  // A chart takes the right column (the tiles', the block's and the source's room) as well.
+  const float chartW = room == PresenterRoom::Centre ? centreW : W - left;
+  if (room != PresenterRoom::Centre && slot != Slot::Left && slot != Slot::LeftBottom && slot != Slot::Center &&
+      slot != Slot::Bottom)
+    return {0, 0, 0, 0};
   switch (slot) {
     case Slot::Left: return {0, 0, left, H - lifeH};
-    case Slot::Center: return {left, 0, room == PresenterRoom::Centre ? matricesW : bottomW, top};
-    case Slot::RightTop: return {left + matricesW, 0, side, tilesH};
-    case Slot::RightMiddle: return {left + matricesW, tilesH, side, top - tilesH};
-    case Slot::Bottom: return {left, top, bottomW, band};
-    case Slot::RightBottom: return {W - right, 0, right, H};
+    case Slot::Center: return {left, 0, chartW, top};
+    case Slot::RightTop: return {W - right, 0, tilesW, sharedH};
+    case Slot::RightMiddle:
+      return plan.wideTiles ? Rect{W - right + tilesW, 0, right - tilesW, sharedH} : Rect{W - right, sharedH, right, blockH};
+    case Slot::Bottom: return {left, top, chartW, plan.bandH};
+    case Slot::RightBottom: return {W - right, sharedH + blockH, right, H - sharedH - blockH};
     case Slot::LeftBottom: return {0, H - lifeH, left, lifeH};  // the named Counters or the followed thread's life, if any
   }
   return {0, 0, W, H};
@@ -120,12 +134,19 @@ Rect slotRect(Slot slot, const SlotPlan& plan) {
   return {0, 0, W, H};
 }
 
-// The normal layout's timeline band: as tall as its content was last frame (the step in words
-// wraps to two or three lines in large text), so the transport is never scrolled off screen.
-float timelineBandHeight(ImVec2 display, float fontScale) {
+// The timeline band: as tall as its content was last frame (the step in words wraps to two or
+// three lines in large text), so the transport is never scrolled off screen. The projector's,
+// under the matrices, is at least 7.6 lines of its text (a caption of two lines and the
+// transport), so the book's small matrices (cells read one by one) keep their size from page
+// to page; a longer caption takes more. Under a chart or larger matrices it is as low as its
+// content, the picture the page is about taller.
+float timelineBandHeight(ImVec2 display, float fontScale, bool presenter, PresenterRoom room, bool bookSized) {
   float wanted = 130.0f * fontScale;
   if (const ImGuiWindow* w = ImGui::FindWindowByName("Timeline"); w && w->ContentSize.y > 0)
     wanted = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
+  if (presenter && room == PresenterRoom::Centre && bookSized)
+    return std::round(std::clamp(wanted, kBaseFontPx * fontScale * 7.6f, display.y * 0.3f));
+  if (presenter) return std::round(std::clamp(wanted, kBaseFontPx * fontScale * 3.0f, display.y * 0.3f));
   return std::round(std::clamp(wanted, 110.0f, display.y * 0.40f));
 }
 
@@ -152,14 +173,17 @@ const PanelInfo* presenterLeftBottom(const PanelContext& ctx) {
 }
 
 // The projector layout's room under the lesson's text for that panel: what the lesson's page
-// left free last frame (its text whole), but at least a quarter of the height.
+// left free last frame (its text whole), but at least a quarter of the height; a page that
+// names Thread life is about fig. 5.8's table, which then gets at least 40 % of it.
 float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
-  if (!ctx.state.lesson.presenter || !presenterLeftBottom(ctx)) return 0;
+  const PanelInfo* panel = ctx.state.lesson.presenter ? presenterLeftBottom(ctx) : nullptr;
+  if (!panel) return 0;
   float lesson = display.y * 0.5f;
   if (const ImGuiWindow* w = ImGui::FindWindowByName("Lesson"))
     lesson = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
+  const bool named = panel->name == "Thread life" && ctx.state.lesson.pageNames("Thread life");
   const float wanted = display.y - lesson;
-  return std::round(std::clamp(wanted, display.y * 0.25f, display.y * 0.6f));
+  return std::round(std::clamp(wanted, display.y * (named ? 0.4f : 0.25f), display.y * (named ? 0.7f : 0.6f)));
 }
 
 // The followed thread's arrows over every window: each element it loaded in this phase to the
@@ -288,7 +312,9 @@ void measureWindow(WindowRect& w) {
 
 }  // namespace
 
-float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / 617.0f, 1.0f, 3.0f); }
+// A 36th of the height (a slide of 36 lines): 20 px at 720 lines, 30 at 1080.
+float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / (36.0f * kBaseFontPx), 1.0f, 3.0f); }
+
 
 PanelFn panelDraw(std::string_view name) {
   for (const PanelDraw& d : kDraws)
@@ -347,12 +373,12 @@ void drawPanels(PanelContext& ctx) {
   // source's) unless the page names one of the panels it would hide.
   PresenterRoom room = presenter ? frontOf(Slot::Center, slotEntries(Slot::Center))->presenterRoom : PresenterRoom::Centre;
   for (const std::string& name : ctx.state.lesson.pagePanels())
-    if (const PanelInfo* p = findPanel(name)) {
-      if (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle) room = PresenterRoom::Centre;
-      if (p->slot == Slot::RightBottom && room == PresenterRoom::Whole) room = PresenterRoom::Wide;
-    }
+    if (const PanelInfo* p = findPanel(name); p && (p->slot == Slot::RightTop || p->slot == Slot::RightMiddle ||
+                                                    p->slot == Slot::RightBottom))
+      room = PresenterRoom::Centre;
   const LoadedRun* run = shownRun(ctx.state);
-  const SlotPlan plan{display, ctx.state.view.fontScale, presenter, lifeH, timelineBandHeight(display, ctx.state.view.fontScale),
+  const bool bookSized = !run || std::max({run->run.plan.launch.j, run->run.plan.launch.k, run->run.plan.launch.l}) <= 16;
+  const SlotPlan plan{display, ctx.state.view.fontScale, presenter, lifeH, timelineBandHeight(display, ctx.state.view.fontScale, presenter, room, bookSized),
                       lowerLeftHeight(display), room, run && ladderSharedShape(run->run.plan.launch).has_value()};
   for (int s = 0; s < kSlotCount; ++s) {
     const Slot slot = Slot(s);

@@ -1,10 +1,10 @@
 // Source: the kernel that ran, as written (embedded at build time by kernels/), without its
 // facts, with the lines of the current step's events highlighted and the newest event's
 // line marked. Long lines wrap under themselves, so no statement is cut off at any width. The
-// projector layout never scrolls: it leaves out the file's header comment and picks the largest
-// code font at which every line fits the panel; a kernel too long for that at a readable size
-// (0.6 of the text's, the ladder's top rungs) shows the lines of the current step with as many
-// lines around them as fit, and folds the others into marked lines ("... lines 12-30 ...").
+// projector layout never scrolls and never shrinks the code below the presenter's text size
+// (a 36th of the height, readable from the back row): it leaves out the file's header comment
+// and shows the whole kernel if it fits; else the lines of the current step, the signature and
+// as many lines around them as fit, folding the others into marked lines ("... lines 12-30 ...").
 #include <imgui.h>
 
 #include <algorithm>
@@ -88,15 +88,19 @@ std::vector<CodeLine> codeLines(std::string_view text, bool dropHeader) {
 }
 
 // The lines kept within `radius` of an anchor (the current step's lines), with the signature
-// (up to the line that opens the body) and the last line; every other run of two lines or more
-// becomes one marker line, so what is left out is said, never silently scrolled away.
-std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius) {
+// (up to the line that opens the body); every other run of two lines or more becomes one marker
+// line, so what is left out is said, never silently scrolled away. The closing brace goes into
+// the last marker with the lines before it: a line of the projector's room for the step's code.
+// Where even the step's lines and the whole signature do not fit (the ladder's signatures
+// take four lines, each wrapped), `shortSignature` keeps only its first two lines.
+std::vector<CodeLine> foldAround(const std::vector<CodeLine>& lines, const std::set<int>& anchors, int radius,
+                                 bool shortSignature = false) {
   std::vector<bool> keep(lines.size(), false);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {  // the signature, up to the line that opens the body
     keep[i] = true;
-    if (lines[i].text.find('{') != std::string_view::npos) break;
+    if (lines[i].text.find('{') != std::string_view::npos || (shortSignature && i >= 1)) break;
   }
-  if (!keep.empty()) keep.back() = true;
+  if (keep.size() > 1) keep[1] = true;  // a one-line signature: the body's first line with it
   for (std::size_t i = 0; i < lines.size(); ++i)
     for (int a : anchors)
       if (std::abs(lines[i].number - a) <= radius) keep[i] = true;
@@ -119,9 +123,10 @@ struct CodeView {
   ImFont* font;
 };
 
-// The projector's view of the code, never below a readable size (0.6 of the text's): whole at
+// The projector's view of the code, never below a readable size (minPx, the text's): whole at
 // the largest size that fits; else folded around the current step at the largest size that
-// keeps ten lines around it (a loop's body), else at the smallest with as many as fit.
+// keeps ten lines around it (a loop's body), else at the smallest with as many as fit (with
+// only the signature's first two lines if the step's lines need that room).
 CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& anchors, std::span<ImFont* const> fonts,
                        float minPx, float avail, float room) {
   std::vector<ImFont*> readable;
@@ -131,11 +136,11 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
   for (ImFont* font : readable)
     if (fitsAt(font, lines, avail, room)) return {lines, font};
   // The widest context that fits, by bisection (more context is never shorter); least - 1 if none.
-  auto widest = [&](ImFont* font, int least) {
+  auto widest = [&](ImFont* font, int least, bool shortSignature = false) {
     int lo = least - 1, hi = int(lines.size());
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (fitsAt(font, foldAround(lines, anchors, mid), avail, room)) lo = mid;
+      if (fitsAt(font, foldAround(lines, anchors, mid, shortSignature), avail, room)) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -143,7 +148,9 @@ CodeView presenterView(const std::vector<CodeLine>& lines, const std::set<int>& 
   constexpr int kContext = 10;
   for (ImFont* font : readable)
     if (const int r = widest(font, kContext); r >= kContext) return {foldAround(lines, anchors, r), font};
-  return {foldAround(lines, anchors, std::max(widest(readable.back(), 0), 0)), readable.back()};
+  ImFont* smallest = readable.back();
+  if (const int r = widest(smallest, 0); r >= 0) return {foldAround(lines, anchors, r), smallest};
+  return {foldAround(lines, anchors, std::max(widest(smallest, 0, true), 0), true), smallest};
 }
 
 // The lines, numbered, the step's lines banded (the current one in the highlight); records each
@@ -199,7 +206,7 @@ void drawSourcePanel(PanelContext& ctx) {
   const std::string path = lab ? "lab: " + lab->fileName : "kernels/" + std::string(info.sourceFile);
   const auto source = lab ? std::optional<std::string_view>(lab->text) : kernelSource(info.id);
   const bool presenter = ctx.state.lesson.presenter;
-  ImGui::TextDisabled("%s", path.c_str());
+  if (!presenter || !source) ImGui::TextDisabled("%s", path.c_str());  // a projector's lesson names the kernel
   if (!source) {
     ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
     return;
@@ -222,16 +229,21 @@ void drawSourcePanel(PanelContext& ctx) {
   report.lines = lines.empty() ? 0 : lines.back().number;
   // The code's font: the mono font, or on a projector the largest size that shows it all.
   ImFont* font = ctx.monoFont;
+  // On a projector the statements follow each other at the font's own line height (no item
+  // spacing), so more of the kernel fits at the text's size.
+  if (presenter) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
   if (presenter && !ctx.codeFonts.empty()) {
     std::set<int> anchors = stepLines;
     if (currentLine >= 0) anchors.insert(currentLine);
-    const float minPx = 0.6f * kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
+    const float minPx = kBaseFontPx * presenterFontScale(ImGui::GetIO().DisplaySize.y);
     CodeView view = presenterView(lines, anchors, ctx.codeFonts, minPx, ImGui::GetContentRegionAvail().x,
                                   ImGui::GetContentRegionAvail().y);
     lines = std::move(view.lines);
     font = view.font;
   }
-  ImGui::BeginChild("code", ImVec2(0, 0), false);
+  // On a projector the code is folded to fit and never scrolls: no scrollbar, whose width, once
+  // shown, would wrap the lines taller than the fit measured and keep itself shown.
+  ImGui::BeginChild("code", ImVec2(0, 0), false, presenter ? ImGuiWindowFlags_NoScrollbar : 0);
   if (font) ImGui::PushFont(font);
   const Layout l = currentLayout();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -243,6 +255,7 @@ void drawSourcePanel(PanelContext& ctx) {
     ImGui::SetScrollY(currentY - ImGui::GetWindowHeight() * 0.4f);
   if (font) ImGui::PopFont();
   ImGui::EndChild();
+  if (presenter) ImGui::PopStyleVar();
 }
 
 }  // namespace tilescope::ui

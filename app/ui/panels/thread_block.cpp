@@ -29,34 +29,39 @@ std::string legendText(ThreadState s, int count, bool compact = false) {
 constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, ThreadState::Released,
                                   ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
 
-// The block's heading (not on a projector: the caption names the block), and the barrier's
-// arrivals as a progress bar while the step is a barrier.
-void blockHeading(const PanelContext& ctx, const BlockTimeline& block, const ThreadGrid& g, int threads, Cursor c) {
+// The barrier's arrivals as a progress bar while the step is a barrier; false if it is not.
+bool barrierBar(const PanelContext& ctx, const BlockTimeline& block, int threads, Cursor c) {
   const Theme& theme = ctx.theme();
-  if (ctx.state.lesson.presenter) {
-    // on a projector the threads get the room (the caption names the block)
-  } else if (g.byWarp) {
+  const int arrivals = block.barrierArrivals(c);
+  if (arrivals < 0) return false;
+  const bool released = arrivals == threads;
+  ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
+                                                         : theme.stateColour(ThreadState::Waiting));
+  // The longest wording that fits the bar (ImGui centres the label and cuts both ends).
+  char label[96];
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
+  for (const char* format : {"barrier: %d/%d arrived%s", "%d/%d arrived%s", "%d/%d"}) {
+    std::snprintf(label, sizeof label, format, arrivals, threads, released ? ", released" : "");
+    if (ImGui::CalcTextSize(label).x <= room) break;
+  }
+  ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
+  ImGui::PopStyleColor();
+  return true;
+}
+
+// The block's heading and the barrier's bar above the grid. Not on a projector: there the
+// caption names the block and the bar heads the legend's column (drawThreadBlockPanel), so
+// the threads keep the panel's height.
+void blockHeading(const PanelContext& ctx, const BlockTimeline& block, const ThreadGrid& g, int threads, Cursor c) {
+  if (ctx.state.lesson.presenter) return;
+  if (g.byWarp) {
     ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block.bx(), block.by(),
                        threads, ceilDiv(threads, kWarpSize));
   } else {
     ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block.bx(), block.by(), g.cols, g.rows,
                        ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
   }
-  const int arrivals = block.barrierArrivals(c);
-  if (arrivals >= 0) {
-    const bool released = arrivals == threads;
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
-                                                           : theme.stateColour(ThreadState::Waiting));
-    // The longest wording that fits the bar (ImGui centres the label and cuts both ends).
-    char label[96];
-    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
-    for (const char* format : {"barrier: %d/%d arrived%s", "%d/%d arrived%s", "%d/%d"}) {
-      std::snprintf(label, sizeof label, format, arrivals, threads, released ? ", released" : "");
-      if (ImGui::CalcTextSize(label).x <= room) break;
-    }
-    ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
-    ImGui::PopStyleColor();
-  } else if (!ctx.state.lesson.presenter) {  // on a projector the caption says so; the threads keep the room
+  if (!barrierBar(ctx, block, threads, c)) {
     // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no barrier at this step");
@@ -94,7 +99,7 @@ BlockCells blockCells(const BlockTimeline& block, Cursor c, int rows, int cols, 
 // Whether the legend goes under the grid (where that gives the threads larger cells: the
 // projector's narrow column, its lines wrapped to the column's width) rather than beside it;
 // `space` is what the grid then has.
-bool legendUnderGrid(const int (&counts)[6], bool compact, int rows, int cols, float maxCell, ImVec2& space) {
+bool legendUnderGrid(const int (&counts)[6], bool compact, int rows, int cols, float maxCell, ImVec2& space, bool bar) {
   float legendW = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[int(s)] > 0)
@@ -107,6 +112,7 @@ bool legendUnderGrid(const int (&counts)[6], bool compact, int rows, int cols, f
     if (!compact || counts[int(s)] > 0)
       legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)], compact).c_str(), nullptr, false,
                                                                         avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
+  if (bar) legendH += ImGui::GetFrameHeightWithSpacing();  // the barrier's bar heads the legend on a projector
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);
   const bool legendUnder = GridPainter::cellSide(rows, cols, under, maxCell) > GridPainter::cellSide(rows, cols, beside, maxCell);
@@ -157,7 +163,8 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const bool compact = ctx.state.lesson.presenter;
   const float maxCell = compact ? 80.0f : 40.0f * ctx.state.view.fontScale;
   ImVec2 space;
-  const bool legendUnder = legendUnderGrid(b.counts, compact, rows, cols, maxCell, space);
+  const bool barInLegend = compact && block->barrierArrivals(c) >= 0;
+  const bool legendUnder = legendUnderGrid(b.counts, compact, rows, cols, maxCell, space, barInLegend);
   ImGui::BeginGroup();
   const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(b.cells), space, maxCell}, theme, ctx.layout);
   drawGlyphs(ctx.layout.grids.back(), b.states, threads, cols, theme);
@@ -167,6 +174,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   ImGui::EndGroup();
   if (!legendUnder) ImGui::SameLine();
   ImGui::BeginGroup();
+  if (barInLegend) barrierBar(ctx, *block, threads, c);
   for (const ThreadState s : kShown) {
     if (compact && b.counts[int(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),

@@ -5,12 +5,15 @@
 // whole life does not fit (a 128x128 launch has 8 phases of 16 products), it is shortened: the
 // products of a phase beyond its first and last are elided (the current one stays), then the
 // phases other than the current one shrink to their loads, and at last are left out; then the
-// text gets smaller, and a register tile's long phase shows a window around the current entry.
+// text gets smaller (never on a projector), and a register tile's long phase shows a window
+// around the current entry.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/timeline/cell_marks.h"
 #include "ui/panels/panels.h"
@@ -79,12 +82,33 @@ std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor 
 // Lays the tokens out in lines of `width` pixels, continued lines indented; returns the height.
 struct Placed {
   float x, y, w;
-  std::size_t split = std::string::npos;  // a product too wide for a line: its values go on the next
+  // A product too wide for a line: its values go on the next, and a piece still too wide for
+  // the panel (a projector's large text) is wrapped at its spaces; the pieces, first to last.
+  std::vector<std::pair<std::size_t, std::size_t>> pieces;
 };
 // Where a token may be broken in two: before its values, "k0: M(0,0) x N(0,0)" | "(a x b, Pvalue = s)".
 std::size_t valuesStart(const std::string& text) {
   const std::size_t at = text.rfind(" (");
   return at == std::string::npos || at == 0 ? std::string::npos : at + 1;
+}
+// [begin, end) of `text` in lines no wider than `width`, broken at its spaces only (a number
+// stays whole); a word wider than the line has a line of its own.
+void wrapPiece(const std::string& text, std::size_t begin, std::size_t end, float width,
+               std::vector<std::pair<std::size_t, std::size_t>>& pieces) {
+  auto wide = [&](std::size_t b, std::size_t e) { return ImGui::CalcTextSize(text.c_str() + b, text.c_str() + e).x; };
+  while (begin < end) {
+    std::size_t last = text.find(' ', begin + 1);
+    if (last == std::string::npos || last > end) last = end;
+    for (std::size_t next = last; next < end && wide(begin, next) <= width;) {  // the longest run of words that fits
+      last = next;
+      next = text.find(' ', next + 1);
+      if (next == std::string::npos || next > end) next = end;
+      if (next == end && wide(begin, end) <= width) last = end;
+    }
+    pieces.emplace_back(begin, last);
+    begin = last;
+    while (begin < end && text[begin] == ' ') ++begin;
+  }
 }
 float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& at, float* widest = nullptr) {
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -99,17 +123,26 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
       y += line;
       x = tok.newLine || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
     }
-    Placed p{x, y, w};
-    if (const std::size_t cut = valuesStart(tok.text); x + w > width && cut != std::string::npos) {
-      // Too wide even on a line of its own: the entry, then its values on the next line.
-      const float w1 = ImGui::CalcTextSize(tok.text.c_str(), tok.text.c_str() + cut - 1).x + 2 * pad;
-      const float w2 = ImGui::CalcTextSize(tok.text.c_str() + cut).x + 2 * pad;
-      p = {x, y, std::max(w1, w2), cut};
-      y += line;
-      w = w2;
+    Placed p{x, y, w, {{0, tok.text.size()}}};
+    if (x + w > width) {
+      // Too wide even on a line of its own: the entry, then its values on the next line, each
+      // wrapped at its spaces where it is wider than the panel still.
+      p.pieces.clear();
+      const std::size_t cut = valuesStart(tok.text);
+      if (cut != std::string::npos) {
+        wrapPiece(tok.text, 0, cut - 1, width - x - 2 * pad, p.pieces);
+        wrapPiece(tok.text, cut, tok.text.size(), width - x - 2 * pad, p.pieces);
+      } else {
+        wrapPiece(tok.text, 0, tok.text.size(), width - x - 2 * pad, p.pieces);
+      }
+      p.w = 0;
+      for (const auto& [b, e] : p.pieces)
+        p.w = std::max(p.w, ImGui::CalcTextSize(tok.text.c_str() + b, tok.text.c_str() + e).x + 2 * pad);
+      y += line * float(p.pieces.size() - 1);
+      w = ImGui::CalcTextSize(tok.text.c_str() + p.pieces.back().first, tok.text.c_str() + p.pieces.back().second).x + 2 * pad;
     }
     at.push_back(p);
-    x += (p.split == std::string::npos ? p.w : w) + gap;
+    x += (p.pieces.size() == 1 ? p.w : w) + gap;
     if (widest) *widest = std::max(*widest, p.x + p.w);
   }
   return tokens.empty() ? 0 : y + line;
@@ -117,16 +150,20 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
 
 // The last resort for a phase longer than the panel at any size (a register tile's k loop):
 // the tokens within `radius` of the current one, "..." for what is left out on either side,
-// the line labels kept; the current entry is always among them.
+// the current entry's line label kept (the others too while `radius` > 0); the current entry
+// is always among them.
 std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   int current = -1;
   for (std::size_t i = 0; i < tokens.size(); ++i)
     if (!tokens[i].label && tokens[i].time == LifeTime::Current) current = int(i);
   if (current < 0) current = int(tokens.size()) - 1;
+  int ownLabel = current;
+  while (ownLabel > 0 && !tokens[std::size_t(ownLabel)].label) --ownLabel;
   std::vector<Token> out;
   bool elided = false;
   for (int i = 0; i < int(tokens.size()); ++i) {
-    if (tokens[std::size_t(i)].label || std::abs(i - current) <= radius) {
+    const bool label = tokens[std::size_t(i)].label && (radius > 0 || i == ownLabel);
+    if (label || std::abs(i - current) <= radius) {
       out.push_back(tokens[std::size_t(i)]);
       elided = false;
     } else if (!elided) {
@@ -159,8 +196,11 @@ LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::
   };
   // A product with its values may be wider than the column at any size: then the height alone
   // decides, at the largest size it fits.
+  // On a projector the text keeps the presenter's size (readable from the back row): the
+  // shortening and then the window around the current entry make the room instead.
+  const std::vector<float> scales = presenter ? std::vector<float>{1.0f} : std::vector<float>{1.0f, 0.85f, 0.7f};
   for (bool widthToo : {true, false})
-    for (float scale : {1.0f, 0.85f, 0.7f}) {
+    for (float scale : scales) {
       ImGui::SetWindowFontScale(scale);
       for (int detail = 0; detail <= 3; ++detail)
         if (tryTokens(lifeTokens(life, t, c, detail), widthToo)) return fit;
@@ -213,9 +253,8 @@ void drawThreadLifePanel(PanelContext& ctx) {
     const Token& tok = tokens[i];
     const ImVec2 p(origin.x + at[i].x, origin.y + at[i].y);
     ImU32 colour = tok.label ? dim : tok.time == LifeTime::Ahead ? dim : text;
-    const bool split = at[i].split != std::string::npos;
     const float lineStep = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().FramePadding.y;
-    const float tokenH = split ? lineStep + h : h;
+    const float tokenH = lineStep * float(at[i].pieces.size() - 1) + h;
     Rgba behind = theme.windowBg;
     if (!tok.label && tok.time == LifeTime::Current) {
       draw->AddRectFilled(p, ImVec2(p.x + at[i].w, p.y + tokenH), theme.follow, h * 0.2f);
@@ -223,9 +262,9 @@ void drawThreadLifePanel(PanelContext& ctx) {
       behind = theme.follow;
     }
     const float textY = p.y + ImGui::GetStyle().FramePadding.y * 0.5f;
-    const char* first = tok.text.c_str();
-    draw->AddText(ImVec2(p.x + pad, textY), colour, first, split ? first + at[i].split - 1 : nullptr);
-    if (split) draw->AddText(ImVec2(p.x + pad, textY + lineStep), colour, first + at[i].split);
+    for (std::size_t k = 0; k < at[i].pieces.size(); ++k)
+      draw->AddText(ImVec2(p.x + pad, textY + lineStep * float(k)), colour, tok.text.c_str() + at[i].pieces[k].first,
+                    tok.text.c_str() + at[i].pieces[k].second);
     ctx.layout.texts.push_back({"Thread life", tok.text, p.x, p.y, lineStep, Rgba(colour), behind});
     if (!tok.label)
       ctx.layout.life.push_back({tok.text, tok.time == LifeTime::Done ? "done" : tok.time == LifeTime::Current ? "current" : "ahead",

@@ -399,7 +399,7 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   // plot may be lower); in a short panel the table of percentages alone, which is what the
   // lesson talks about; never a panel that scrolls.
   const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
-  const float minPlotH = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 8.0f : 12.0f);
+  const float minPlotH = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 6.0f : 12.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.y >= tableH + minPlotH || avail.y < tableH) {
     spec.size = ImVec2(avail.x, std::max(avail.y - tableH, std::min(minPlotH, avail.y)));
