@@ -93,15 +93,10 @@ ChromeTimebase defaultChromeTimebase(const Run& run) {
   return ChromeTimebase::Logical;
 }
 
-void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase) {
-  JsonWriter json(out);
-  const Trace& t = *run.trace;
-  const KernelLaunch& L = t.launch;
-  const int threadsPerBlock = int(L.blockX * L.blockY);
-  const int warps = ceilDiv(threadsPerBlock, kWarpSize);
-  const bool clocks = timebase == ChromeTimebase::GpuClock;
+namespace {
 
-  json.beginObject();
+void writeHeader(JsonWriter& json, const Run& run, ChromeTimebase timebase) {
+  const bool clocks = timebase == ChromeTimebase::GpuClock;
   json.field("displayTimeUnit", "ns");
   json.key("otherData").beginObject();
   json.field("tool", "tilescope");
@@ -112,36 +107,111 @@ void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase
   json.field("time_unit", clocks ? "1 us = 1 GPU clock cycle, each block from its first barrier arrival"
                                  : "1 us = 1 trace event in canonical (emulator execution) order");
   json.endObject();
-  json.key("traceEvents").beginArray();
+}
 
-  std::vector<int> intervalOf(static_cast<std::size_t>(threadsPerBlock));
-  std::vector<std::vector<WarpInterval>> perWarp(static_cast<std::size_t>(warps));
-  std::size_t begin = 0;
+// The events [begin, end) of one block as each warp's intervals between barriers.
+void groupIntervals(const Trace& t, std::size_t begin, std::size_t end, std::vector<std::vector<WarpInterval>>& perWarp) {
   const auto& ev = t.events;
-  while (begin < ev.size()) {
-    std::size_t end = begin;
+  const KernelLaunch& L = t.launch;
+  const int threadsPerBlock = int(L.blockX * L.blockY);
+  std::vector<int> intervalOf(static_cast<std::size_t>(threadsPerBlock), 0);
+  for (auto& w : perWarp) w.clear();
+  for (std::size_t i = begin; i < end; ++i) {
+    const Event& e = ev[i];
+    const int thread = linearThread(e, L.blockX);
+    if (thread < 0 || thread >= threadsPerBlock) continue;
+    auto& intervals = perWarp[std::size_t(thread / kWarpSize)];
+    const int interval = intervalOf[std::size_t(thread)];
+    if (intervals.size() <= std::size_t(interval)) intervals.resize(std::size_t(interval) + 1);
+    addEvent(intervals[std::size_t(interval)], e, i - begin);
+    if (e.op == Op::Barrier) ++intervalOf[std::size_t(thread)];
+  }
+}
+
+struct SliceClock {
+  bool clocks = false;
+  uint64_t base = 0;  // the block's first barrier arrival
+};
+
+// One warp's intervals as slices, each closed one with its barrier as an instant.
+void writeWarpSlices(JsonWriter& json, const std::vector<WarpInterval>& intervals, int pid, int warp, int phases,
+                     SliceClock clock) {
+  uint64_t previousEnd = 0;
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    const WarpInterval& iv = intervals[i];
+    if (!iv.used) continue;
+    // Logical: the interval spans its events. Clocks: from the previous barrier (or the
+    // block's first arrival) to this one; an interval after the last barrier is drawn as a
+    // 1-cycle slice, since nothing timed its end.
+    uint64_t ts = iv.first, endTs = iv.last + 1;
+    if (clock.clocks) {
+      ts = i == 0 ? 0 : previousEnd;
+      endTs = iv.closed ? iv.barrierClock - clock.base : ts + 1;
+      if (endTs < ts) endTs = ts;
+      previousEnd = endTs;
+    }
+    json.beginObject()
+        .field("name", sliceName(iv, phases))
+        .field("cat", "interval")
+        .field("ph", "X")
+        .field("pid", pid)
+        .field("tid", warp)
+        .field("ts", ts)
+        .field("dur", endTs - ts);
+    json.key("args")
+        .beginObject()
+        .field("interval", int64_t(i))
+        .field("phase", iv.phase)
+        .field("global_loads", iv.loads)
+        .field("zero_fills", iv.zeroFills)
+        .field("shared_reads", iv.reads)
+        .field("stores", iv.stores)
+        .field("tile_copies", iv.copies)
+        .field("mbarrier_steps", iv.mbarrierSteps)
+        .field("out_of_bounds", iv.outOfBounds)
+        .endObject();
+    json.endObject();
+    if (!iv.closed) continue;
+    json.beginObject()
+        .field("name", "barrier (line " + std::to_string(iv.barrierLine) + ")")
+        .field("cat", "barrier")
+        .field("ph", "i")
+        .field("s", "t")
+        .field("pid", pid)
+        .field("tid", warp)
+        .field("ts", clock.clocks ? iv.barrierClock - clock.base : iv.barrierPos);
+    json.key("args").beginObject().field("interval", int64_t(i)).field("phase", iv.phase).endObject();
+    json.endObject();
+  }
+}
+
+}  // namespace
+
+void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase) {
+  JsonWriter json(out);
+  const Trace& t = *run.trace;
+  const KernelLaunch& L = t.launch;
+  const int threadsPerBlock = int(L.blockX * L.blockY);
+  const int warps = ceilDiv(threadsPerBlock, kWarpSize);
+  const bool clocks = timebase == ChromeTimebase::GpuClock;
+
+  json.beginObject();
+  writeHeader(json, run, timebase);
+  json.key("traceEvents").beginArray();
+  std::vector<std::vector<WarpInterval>> perWarp(static_cast<std::size_t>(warps));
+  const auto& ev = t.events;
+  for (std::size_t begin = 0, end = 0; begin < ev.size(); begin = end) {
     while (end < ev.size() && ev[end].blockX == ev[begin].blockX && ev[end].blockY == ev[begin].blockY) ++end;
     const int bx = ev[begin].blockX, by = ev[begin].blockY;
     const int pid = by * int(L.gridX) + bx;
-    std::fill(intervalOf.begin(), intervalOf.end(), 0);
-    for (auto& w : perWarp) w.clear();
-    for (std::size_t i = begin; i < end; ++i) {
-      const Event& e = ev[i];
-      const int thread = linearThread(e, L.blockX);
-      if (thread < 0 || thread >= threadsPerBlock) continue;
-      auto& intervals = perWarp[std::size_t(thread / kWarpSize)];
-      const int interval = intervalOf[std::size_t(thread)];
-      if (intervals.size() <= std::size_t(interval)) intervals.resize(std::size_t(interval) + 1);
-      addEvent(intervals[std::size_t(interval)], e, i - begin);
-      if (e.op == Op::Barrier) ++intervalOf[std::size_t(thread)];
-    }
-    uint64_t clockBase = UINT64_MAX;  // the block's first barrier arrival
+    groupIntervals(t, begin, end, perWarp);
+    SliceClock clock{clocks, UINT64_MAX};
     for (std::size_t i = begin; clocks && i < end; ++i)
-      if (ev[i].op == Op::Barrier) clockBase = std::min(clockBase, barrierClock(ev[i]));
-    if (clockBase == UINT64_MAX) clockBase = 0;
+      if (ev[i].op == Op::Barrier) clock.base = std::min(clock.base, barrierClock(ev[i]));
+    if (clock.base == UINT64_MAX) clock.base = 0;
 
-    writeMetadata(json, "process_name", pid, -1,
-                  "block (" + std::to_string(bx) + "," + std::to_string(by) + ")", pid);
+    writeMetadata(json, "process_name", pid, -1, "block (" + std::to_string(bx) + "," + std::to_string(by) + ")",
+                  pid);
     for (int w = 0; w < warps; ++w) {
       if (perWarp[std::size_t(w)].empty()) continue;
       const int lastThread = std::min(threadsPerBlock, (w + 1) * kWarpSize) - 1;
@@ -149,56 +219,8 @@ void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase
                     "warp " + std::to_string(w) + " (threads " + std::to_string(w * kWarpSize) + "-" +
                         std::to_string(lastThread) + ")",
                     w);
-      uint64_t previousEnd = 0;
-      for (std::size_t i = 0; i < perWarp[std::size_t(w)].size(); ++i) {
-        const WarpInterval& iv = perWarp[std::size_t(w)][i];
-        if (!iv.used) continue;
-        // Logical: the interval spans its events. Clocks: from the previous barrier (or the
-        // block's first arrival) to this one; an interval after the last barrier is drawn
-        // as a 1-cycle slice, since nothing timed its end.
-        uint64_t ts = iv.first, endTs = iv.last + 1;
-        if (clocks) {
-          ts = i == 0 ? 0 : previousEnd;
-          endTs = iv.closed ? iv.barrierClock - clockBase : ts + 1;
-          if (endTs < ts) endTs = ts;
-          previousEnd = endTs;
-        }
-        json.beginObject()
-            .field("name", sliceName(iv, t.phases))
-            .field("cat", "interval")
-            .field("ph", "X")
-            .field("pid", pid)
-            .field("tid", w)
-            .field("ts", ts)
-            .field("dur", endTs - ts);
-        json.key("args")
-            .beginObject()
-            .field("interval", int64_t(i))
-            .field("phase", iv.phase)
-            .field("global_loads", iv.loads)
-            .field("zero_fills", iv.zeroFills)
-            .field("shared_reads", iv.reads)
-            .field("stores", iv.stores)
-            .field("tile_copies", iv.copies)
-            .field("mbarrier_steps", iv.mbarrierSteps)
-            .field("out_of_bounds", iv.outOfBounds)
-            .endObject();
-        json.endObject();
-        if (iv.closed) {
-          json.beginObject()
-              .field("name", "barrier (line " + std::to_string(iv.barrierLine) + ")")
-              .field("cat", "barrier")
-              .field("ph", "i")
-              .field("s", "t")
-              .field("pid", pid)
-              .field("tid", w)
-              .field("ts", clocks ? iv.barrierClock - clockBase : iv.barrierPos);
-          json.key("args").beginObject().field("interval", int64_t(i)).field("phase", iv.phase).endObject();
-          json.endObject();
-        }
-      }
+      writeWarpSlices(json, perWarp[std::size_t(w)], pid, w, t.phases, clock);
     }
-    begin = end;
   }
   json.endArray();
   json.endObject();

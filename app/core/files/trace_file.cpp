@@ -245,6 +245,76 @@ std::optional<Error> Decoder::readOutcome(Reader& r) {
 }
 
 // Everything that must agree with the plan this build derives from the stored config.
+// What a launch lets its events name: a file must not be able to point a view anywhere else,
+// whatever its checksum says.
+struct EventReach {
+  KernelLaunch launch;
+  SharedLayout shared;
+  int phases = 1;
+  int coordinate = 0;  // every coordinate a kernel of this launch can form
+  int kSteps = 1;
+};
+
+EventReach eventReach(const LaunchPlan& plan) {
+  EventReach r;
+  r.launch = plan.launch;
+  r.shared = sharedLayout(plan.launch);
+  r.phases = std::max(plan.phases, 1);
+  const KernelLaunch& L = plan.launch;
+  // The matrices, the grid's coverage and the phases rounded up to whole tiles (the unchecked
+  // kernels reach that far).
+  r.coordinate = std::max({L.j, L.k, L.l, int(L.gridX * L.blockX), int(L.gridY * L.blockY),
+                           (plan.phases + 1) * std::max(L.tile, 1)});
+  r.kSteps = std::max({L.k, L.tile, 1});
+  return r;
+}
+
+// The coordinates of a matrix element or a zero fill, or nullptr when they are the launch's.
+const char* matrixOutOfRange(const Event& e, const EventReach& r) {
+  const KernelLaunch& L = r.launch;
+  if (zeroFilled(e)) {  // a boundary check's fill of a slot: no element of M or N was touched
+    return e.op == Op::StoreP || e.globalRow != -1 || e.globalCol != -1 ? "matrix element" : nullptr;
+  }
+  if (e.op != Op::LoadM && e.op != Op::LoadN && e.op != Op::StoreP) return nullptr;
+  const int rows = e.op == Op::LoadM ? L.j : e.op == Op::LoadN ? L.k : L.j;
+  const int cols = e.op == Op::LoadM ? L.k : L.l;
+  if (e.globalRow < -1 || e.globalRow > r.coordinate || e.globalCol < -1 || e.globalCol > r.coordinate)
+    return "matrix element";
+  const bool inside = e.globalRow >= 0 && e.globalRow < rows && e.globalCol >= 0 && e.globalCol < cols;
+  return inBounds(e) != inside ? "in-bounds flag" : nullptr;
+}
+
+// What of event `e` lies outside what its launch can produce, or nullptr when nothing does.
+const char* outOfRange(const Event& e, const EventReach& r) {
+  const KernelLaunch& L = r.launch;
+  const bool opOk = e.op != Op::None && uint8_t(e.op) < kOpCount;
+  if (!opOk || e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY ||
+      (e.flags & ~uint8_t(kInBounds | kZeroFill | kWide | kStagedRead | kStagedWrite)) != 0)
+    return "op, block, thread or flags";
+  if (e.phase < 0 || e.phase >= r.phases || e.k < -1 || e.k >= r.kSteps) return "phase or k";
+  // Rung 8's copy engine: a copy names its box's origin and first slot, an mbarrier step the
+  // barrier's index (sharedRow) and its array's declaration number (sharedCol).
+  if (e.op == Op::CopyM || e.op == Op::CopyN) {
+    if (e.globalRow < 0 || e.globalRow > r.coordinate || e.globalCol < 0 || e.globalCol > r.coordinate) return "box";
+    return e.sharedRow < 0 || e.sharedCol < 0 ? "shared slot" : nullptr;
+  }
+  if (e.op == Op::MbarrierInit || e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait)
+    return e.sharedRow < 0 || e.sharedCol < 0 || e.sharedCol >= kMaxSharedArrays ? "mbarrier" : nullptr;
+  // The workspace: element globalCol of an array beside M, N and P, always in bounds.
+  if (e.op == Op::LoadW || e.op == Op::StoreW) {
+    if (e.globalRow != 0 || e.globalCol < 0 || !inBounds(e) || zeroFilled(e)) return "workspace element";
+    return e.sharedRow != -1 || e.sharedCol != -1 ? "shared slot" : nullptr;
+  }
+  if (const char* what = matrixOutOfRange(e, r)) return what;
+  const bool touchesShared =
+      (e.op == Op::LoadM || e.op == Op::LoadN) ? e.sharedRow >= 0 : e.op == Op::ReadM || e.op == Op::ReadN;
+  if (touchesShared) {
+    const auto address = sharedAddress(e, r.shared);
+    return e.sharedRow < 0 || e.sharedCol < 0 || !address || *address >= r.shared.bytes ? "shared slot" : nullptr;
+  }
+  return e.sharedRow != -1 && e.op != Op::LoadM && e.op != Op::LoadN ? "shared slot" : nullptr;
+}
+
 std::optional<Error> Decoder::checkShapes() {
   Run& run = saved_.run;
   const LaunchConfig& c = run.config;
@@ -269,62 +339,11 @@ std::optional<Error> Decoder::checkShapes() {
   if (t.events.size() > plan->traceSlots)
     return invalidInput(name_ + ": the trace holds " + std::to_string(t.events.size()) + " events, more than the " +
                         std::to_string(plan->traceSlots) + " its launch can produce");
-  const KernelLaunch& L = plan->launch;
-  const SharedLayout shared = sharedLayout(L);
-  // Every coordinate a kernel of this launch can form: the matrices, the grid's coverage and
-  // the phases rounded up to whole tiles (the unchecked kernels reach that far).
-  const int reach = std::max({L.j, L.k, L.l, int(L.gridX * L.blockX), int(L.gridY * L.blockY),
-                              (plan->phases + 1) * std::max(L.tile, 1)});
-  const int kSteps = std::max({L.k, L.tile, 1});
-  auto inside = [](int row, int col, int rows, int cols) { return row >= 0 && row < rows && col >= 0 && col < cols; };
+  const EventReach reach = eventReach(*plan);
   for (std::size_t i = 0; i < t.events.size(); ++i) {
-    const Event& e = t.events[i];
-    auto reject = [&](const char* what) {
+    if (const char* what = outOfRange(t.events[i], reach))
       return invalidInput(name_ + ": trace event " + std::to_string(i) + " is not one this launch can produce (" +
                           what + " out of range)");
-    };
-    const bool opOk = e.op != Op::None && uint8_t(e.op) < kOpCount;
-    if (!opOk || e.blockX >= L.gridX || e.blockY >= L.gridY || e.threadX >= L.blockX || e.threadY >= L.blockY ||
-        (e.flags & ~uint8_t(kInBounds | kZeroFill | kWide | kStagedRead | kStagedWrite)) != 0)
-      return reject("op, block, thread or flags");
-    if (e.phase < 0 || e.phase >= std::max(plan->phases, 1) || e.k < -1 || e.k >= kSteps) return reject("phase or k");
-    // Rung 8's copy engine: a copy names its box's origin and first slot, an mbarrier step
-    // the barrier's index (sharedRow) and its array's declaration number (sharedCol).
-    if (e.op == Op::CopyM || e.op == Op::CopyN) {
-      if (e.globalRow < 0 || e.globalRow > reach || e.globalCol < 0 || e.globalCol > reach) return reject("box");
-      if (e.sharedRow < 0 || e.sharedCol < 0) return reject("shared slot");
-      continue;
-    }
-    if (e.op == Op::MbarrierInit || e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait) {
-      if (e.sharedRow < 0 || e.sharedCol < 0 || e.sharedCol >= kMaxSharedArrays) return reject("mbarrier");
-      continue;
-    }
-    // The workspace: element globalCol of an array beside M, N and P, always in bounds.
-    if (e.op == Op::LoadW || e.op == Op::StoreW) {
-      if (e.globalRow != 0 || e.globalCol < 0 || !inBounds(e) || zeroFilled(e)) return reject("workspace element");
-      if (e.sharedRow != -1 || e.sharedCol != -1) return reject("shared slot");
-      continue;
-    }
-    // Views index matrices and tiles with these: a file must not be able to point them
-    // anywhere else, whatever its checksum says.
-    if (zeroFilled(e)) {
-      // A boundary check's fill of a slot: no element of M or N was touched.
-      if (e.op == Op::StoreP || e.globalRow != -1 || e.globalCol != -1) return reject("matrix element");
-    } else if (e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::StoreP) {
-      const int rows = e.op == Op::LoadM ? L.j : e.op == Op::LoadN ? L.k : L.j;
-      const int cols = e.op == Op::LoadM ? L.k : L.l;
-      if (e.globalRow < -1 || e.globalRow > reach || e.globalCol < -1 || e.globalCol > reach)
-        return reject("matrix element");
-      if (inBounds(e) != inside(e.globalRow, e.globalCol, rows, cols)) return reject("in-bounds flag");
-    }
-    const bool touchesShared = (e.op == Op::LoadM || e.op == Op::LoadN) ? e.sharedRow >= 0 : e.op == Op::ReadM ||
-                                                                                                e.op == Op::ReadN;
-    if (touchesShared) {
-      const auto address = sharedAddress(e, shared);
-      if (e.sharedRow < 0 || e.sharedCol < 0 || !address || *address >= shared.bytes) return reject("shared slot");
-    } else if (e.sharedRow != -1 && e.op != Op::LoadM && e.op != Op::LoadN) {
-      return reject("shared slot");
-    }
   }
   if (auto order = checkCanonicalOrder(t); !order) return invalidInput(name_ + ": " + order.error().message);
   return std::nullopt;

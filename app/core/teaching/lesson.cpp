@@ -263,6 +263,58 @@ std::vector<std::string> figureNames(const std::string& text) {
   return names;
 }
 
+namespace {
+
+// A page's `text` line: a paragraph goes on until an empty `text`. "" or what is wrong.
+std::string addText(LessonPage& page, const std::string& words, bool& paragraphOpen) {
+  if (std::string unknown = unknownFigure(words); !unknown.empty()) {
+    std::string names;
+    for (const LessonFigure& f : kFigures) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    return "no figure " + unknown + " (the figures are " + names + ")";
+  }
+  if (words.empty()) {
+    paragraphOpen = false;
+  } else if (paragraphOpen) {
+    page.paragraphs.back() += " " + words;
+  } else {
+    page.paragraphs.push_back(words);
+    paragraphOpen = true;
+  }
+  return "";
+}
+
+// A page's `panels NAME[, NAME...]` line. "" or what is wrong.
+std::string setPanels(LessonPage& page, const std::string& rest, int number) {
+  if (!page.panels.empty()) return "a page has one panels line";
+  std::istringstream names(rest);
+  for (std::string name; std::getline(names, name, ',');) {
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (name.empty()) return "usage: panels NAME[, NAME...] (an empty name between commas)";
+    page.panels.push_back(name);
+  }
+  if (page.panels.empty()) return "usage: panels NAME[, NAME...]";
+  page.panelsLine = number;
+  return "";
+}
+
+// A page's `constants N[, N...] -- WHERE` line. "" or what is wrong.
+std::string addConstants(LessonPage& page, const std::string& rest) {
+  const std::size_t why = rest.find("--");
+  if (why == std::string::npos || rest.find_first_not_of(" -", why) == std::string::npos)
+    return "usage: constants N[, N...] -- WHERE THEY COME FROM";
+  std::istringstream numbers(rest.substr(0, why));
+  for (std::string n; std::getline(numbers, n, ',');) {
+    std::erase(n, ' ');
+    double x = 0;
+    if (!toNumber(n, x)) return "constants: '" + n + "' is not a number";
+    page.constants.push_back(n);
+  }
+  return "";
+}
+
+}  // namespace
+
 Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
   Lesson lesson;
   lesson.file = file;
@@ -316,48 +368,11 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     }
     if (lesson.pages.empty()) return bad(number, "'" + c + "' before the first page (start one with: page TITLE)");
     LessonPage& page = lesson.pages.back();
-    if (c == "text") {
-      const std::string words = restOf(line, "text");
-      if (std::string unknown = unknownFigure(words); !unknown.empty()) {
-        std::string names;
-        for (const LessonFigure& f : kFigures) names += (names.empty() ? "" : ", ") + std::string(f.name);
-        return bad(number, "no figure " + unknown + " (the figures are " + names + ")");
-      }
-      if (words.empty()) {
-        paragraphOpen = false;
-      } else if (paragraphOpen) {
-        page.paragraphs.back() += " " + words;
-      } else {
-        page.paragraphs.push_back(words);
-        paragraphOpen = true;
-      }
-      continue;
-    }
-    if (c == "panels") {
-      if (!page.panels.empty()) return bad(number, "a page has one panels line");
-      std::istringstream names(restOf(line, "panels"));
-      for (std::string name; std::getline(names, name, ',');) {
-        while (!name.empty() && name.front() == ' ') name.erase(name.begin());
-        while (!name.empty() && name.back() == ' ') name.pop_back();
-        if (name.empty()) return bad(number, "usage: panels NAME[, NAME...] (an empty name between commas)");
-        page.panels.push_back(name);
-      }
-      if (page.panels.empty()) return bad(number, "usage: panels NAME[, NAME...]");
-      page.panelsLine = number;
-      continue;
-    }
-    if (c == "constants") {
-      const std::string rest = restOf(line, "constants");
-      const std::size_t why = rest.find("--");
-      if (why == std::string::npos || rest.find_first_not_of(" -", why) == std::string::npos)
-        return bad(number, "usage: constants N[, N...] -- WHERE THEY COME FROM");
-      std::istringstream numbers(rest.substr(0, why));
-      for (std::string n; std::getline(numbers, n, ',');) {
-        std::erase(n, ' ');
-        double x = 0;
-        if (!toNumber(n, x)) return bad(number, "constants: '" + n + "' is not a number");
-        page.constants.push_back(n);
-      }
+    if (c == "text" || c == "panels" || c == "constants") {
+      const std::string problem = c == "text"     ? addText(page, restOf(line, "text"), paragraphOpen)
+                                  : c == "panels" ? setPanels(page, restOf(line, "panels"), number)
+                                                  : addConstants(page, restOf(line, "constants"));
+      if (!problem.empty()) return bad(number, problem);
       continue;
     }
     if (c == "bug") {
