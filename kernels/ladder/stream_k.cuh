@@ -5,7 +5,9 @@
 // one BK step of one tile), numbered tile by tile; block b takes iterations
 // [b x total / G, (b + 1) x total / G), so every SM gets the same share even when there are
 // fewer tiles than SMs (N = 1024 at 128 x 256: 32 tiles, 1024 iterations, 7.75 per SM of 132).
-// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8.
+// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8, which
+// runs this file's data-parallel build (SPLIT false, as cuBLAS picks a kernel per shape): rung
+// 8's loop with no scheduler in it, no workspace, no fix-up, the store after the loop.
 //   A tile whose iterations fall to several blocks is split. The block that owns its last
 // iteration finishes it: it waits until the earlier blocks have left their partial sums in a
 // global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
@@ -144,8 +146,9 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
     mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
-    // Data-parallel: the k-steps only, the store after the loop (rung 8's loop: a store inside
-    // it measured 79 % of cuBLAS at 4096 where rung 8 ran 95 %, the consumers' registers spilled).
+    // Data-parallel: the k-steps only, the store after the loop, as rung 8. With the store
+    // inside the loop the consumers spilled (a 112-byte stack) and ran 79 % of cuBLAS at 4096
+    // where rung 8 ran 95 % (bench/results/2026-11-26-h200-rung9b).
     if (!SPLIT) continue;
     bool tileEnds = (it + 1) % kTiles == 0;
     if (!tileEnds && it + 1 != end && n + 1 != count) continue;  // the segment goes on
