@@ -30,7 +30,8 @@ Result<DeviceWorkspace> streamKWorkspace(std::size_t floats, std::size_t counter
   // At least one element each: a launch with no split tile still passes valid pointers.
   if (Status s = partials.reserve(floats ? floats : 1); !s) return s.error();
   if (Status s = arrivals.reserve(counters ? counters : 1); !s) return s.error();
-  CUDA_TRY(cudaMemsetAsync(arrivals.data, 0, counters * sizeof(int)));
+  // No counters (one block per tile, no split): nothing to zero, and no memset queued.
+  if (counters) CUDA_TRY(cudaMemsetAsync(arrivals.data, 0, counters * sizeof(int)));
   return DeviceWorkspace{partials.data, arrivals.data};
 }
 

@@ -5,7 +5,9 @@
 // one BK step of one tile), numbered tile by tile; block b takes iterations
 // [b x total / G, (b + 1) x total / G), so every SM gets the same share even when there are
 // fewer tiles than SMs (N = 1024 at 128 x 256: 32 tiles, 1024 iterations, 7.75 per SM of 132).
-// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8.
+// With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8, which
+// runs this file's data-parallel build (SPLIT false, as cuBLAS picks a kernel per shape): rung
+// 8's loop with no scheduler in it, no workspace, no fix-up, the store after the loop.
 //   A tile whose iterations fall to several blocks is split. The block that owns its last
 // iteration finishes it: it waits until the earlier blocks have left their partial sums in a
 // global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
@@ -23,7 +25,7 @@
 // the blocks running at once share rows of M and columns of N in L2.
 //   Needs sm_90, and k and l multiples of 4, as rung 8.
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
                 const __grid_constant__ CUtensorMap nTiles, float* partials, int* arrivals) {
@@ -45,10 +47,13 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   long long total = (long long)tilesX * tilesY * kTiles;
   // This block's share of the iterations, walked from its second segment on and its first
   // segment (the end of a tile begun by earlier blocks) last: iteration n is begin + rotated(n).
-  int begin = int(blockIdx.x * total / gridDim.x), end = int((blockIdx.x + 1) * total / gridDim.x);
+  // Without SPLIT (the data-parallel grid, one block per tile) block b's share is tile b, in
+  // order: rung 8's loop, with no scheduler in it and no workspace.
+  int begin = SPLIT ? int(blockIdx.x * total / gridDim.x) : int(blockIdx.x) * kTiles;
+  int end = SPLIT ? int((blockIdx.x + 1) * total / gridDim.x) : begin + kTiles;
   int count = end - begin;
   int firstEnd = (begin / kTiles + 1) * kTiles;  // where the tile of `begin` ends
-  int firstLength = (firstEnd < end ? firstEnd : end) - begin;
+  int firstLength = SPLIT ? (firstEnd < end ? firstEnd : end) - begin : 0;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -63,8 +68,8 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     if (REALLOCATE) setmaxnregDec<40>();
     if (threadIdx.x == CONSUMERS) {
       for (int n = 0; n < count; ++n) {
-        int it = begin + (firstLength + n) % count;
-        int tile = it / kTiles, t = it % kTiles, s = n % STAGES;
+        int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
+        int tile = SPLIT ? it / kTiles : int(blockIdx.x), t = SPLIT ? it % kTiles : n, s = n % STAGES;
         int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
         int tileRow = band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
         int tileCol = tile % (GROUP_ROWS * tilesX) / rows;
@@ -91,8 +96,30 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   int segmentStart = begin + firstLength;  // the first iteration of the segment being summed
   if (segmentStart == end) segmentStart = begin;
 
+  // The whole tile summed in Pvalue: store it, as rung 8 does.
+  auto storeTile = [&](int tile) {
+    int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
+    int rowBase = (band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows) * BM;
+    int colBase = tile % (GROUP_ROWS * tilesX) / rows * BN;
+    bool nRowsAligned = l % 4 == 0;
+#pragma unroll
+    for (int y = 0; y < TM; ++y) {
+      int row = rowBase + warpRow*WM + y*LANES_M + laneRow;
+#pragma unroll
+      for (int c = 0; c < TN / 4; ++c) {
+        int col = colBase + warpCol*WN + c*NSPAN + laneCol*4;
+        if (nRowsAligned && row < j && col + 3 < l) {
+          *reinterpret_cast<float4*>(&P[row*l + col]) =
+              make_float4(Pvalue[y][c*4 + 0], Pvalue[y][c*4 + 1], Pvalue[y][c*4 + 2], Pvalue[y][c*4 + 3]);
+        } else {
+          for (int e = 0; e < 4; ++e)
+            if (row < j && col + e < l) P[row*l + col + e] = Pvalue[y][c*4 + e];
+        }
+      }
+    }
+  };
   for (int n = 0; n < count; ++n) {
-    int it = begin + (firstLength + n) % count;
+    int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
     int s = n % STAGES;
     mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
 #pragma unroll
@@ -119,6 +146,10 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
     mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
+    // Data-parallel: the k-steps only, the store after the loop, as rung 8. With the store
+    // inside the loop the consumers spilled (a 112-byte stack) and ran 79 % of cuBLAS at 4096
+    // where rung 8 ran 95 % (bench/results/2026-11-26-h200-rung9b).
+    if (!SPLIT) continue;
     bool tileEnds = (it + 1) % kTiles == 0;
     if (!tileEnds && it + 1 != end && n + 1 != count) continue;  // the segment goes on
 
@@ -145,33 +176,14 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
         }
       }
     }
-    if (tileEnds) {  // the whole tile is summed: store it, as rung 8 does
-      int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
-      int rowBase = (band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows) * BM;
-      int colBase = tile % (GROUP_ROWS * tilesX) / rows * BN;
-      bool nRowsAligned = l % 4 == 0;
-#pragma unroll
-      for (int y = 0; y < TM; ++y) {
-        int row = rowBase + warpRow*WM + y*LANES_M + laneRow;
-#pragma unroll
-        for (int c = 0; c < TN / 4; ++c) {
-          int col = colBase + warpCol*WN + c*NSPAN + laneCol*4;
-          if (nRowsAligned && row < j && col + 3 < l) {
-            *reinterpret_cast<float4*>(&P[row*l + col]) =
-                make_float4(Pvalue[y][c*4 + 0], Pvalue[y][c*4 + 1], Pvalue[y][c*4 + 2], Pvalue[y][c*4 + 3]);
-          } else {
-            for (int e = 0; e < 4; ++e)
-              if (row < j && col + e < l) P[row*l + col + e] = Pvalue[y][c*4 + e];
-          }
-        }
-      }
-    }
+    if (tileEnds) storeTile(tile);
 #pragma unroll
     for (int y = 0; y < TM; ++y)
 #pragma unroll
       for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
     segmentStart = it + 1 == end ? begin : it + 1;
   }
+  if (!SPLIT) storeTile(blockIdx.x);
 }
 
 // ---- facts ---------------------------------------------------------------------------
@@ -195,6 +207,10 @@ struct Facts : tma_pipeline::Facts {
       // 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps, 8 iterations: 3 blocks split
       // both tiles (3, 3, 2 iterations), 8 blocks take one each.
       .testGrids = {3, 8},
+      // Profiled as rung 8 is (one tile, the H100 tiling: the data-parallel build). The sizes
+      // that split tiles were profiled by hand (kernels/README.md, rung 9).
+      .ncuLaunches = {{{128, 64, 256}}},
+      .ncuShared = NcuShared::Conflicts,  // 0 on both sides, M's tile swizzled, as rung 8
   };
   // Rung 8's: (bm / wm) x (bn / wn) consumer warps and 128 producer threads; full[8] and
   // empty[8] mbarriers, 128 bytes static; the ring (4 stages at bm = 128, else 3, of
@@ -217,9 +233,12 @@ struct Facts : tma_pipeline::Facts {
     const long long total = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
     return L.persistentBlocks > 0 ? int(std::min<long long>(L.persistentBlocks, total)) : tileCount(L);
   }
-  // One partial slot per block: TM x TN floats per consumer thread.
+  // Whether a tile is shared by several blocks: not on one block per tile, which then runs
+  // the kernel's data-parallel build (SPLIT false: no scheduler, no workspace, no fix-up).
+  static bool splits(const KernelLaunch& L) { return gridBlocks(L) != tileCount(L); }
+  // One partial slot per block: TM x TN floats per consumer thread (none without a split).
   static long long partialFloats(const KernelLaunch& L) {
-    return (long long)gridBlocks(L) * consumers(L.tiling) * L.tiling.tm * L.tiling.tn;
+    return splits(L) ? (long long)gridBlocks(L) * consumers(L.tiling) * L.tiling.tm * L.tiling.tn : 0;
   }
   static LaunchShape shape(const KernelLaunch& L) {
     const Tiling& t = L.tiling;
@@ -241,10 +260,16 @@ struct Facts : tma_pipeline::Facts {
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return withTiling(kTilings, L.tiling, [&](auto I) {
       constexpr Tiling t = kTilings[decltype(I)::value];
-      auto w = x.workspace(a, std::size_t(partialFloats(L)), std::size_t(tileCount(L)));
-      x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t)>, L, a.M, a.N, a.P, L.j, L.k, L.l,
-               x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t)), x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None),
-               w.partials, w.arrivals);
+      const bool split = splits(L);
+      auto w = x.workspace(a, std::size_t(partialFloats(L)), split ? std::size_t(tileCount(L)) : 0);
+      auto mTiles = x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t));
+      auto nTiles = x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None);
+      if (split)
+        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true>, L, a.M, a.N, a.P, L.j, L.k,
+                 L.l, mTiles, nTiles, w.partials, w.arrivals);
+      else
+        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false>, L, a.M, a.N, a.P, L.j, L.k,
+                 L.l, mTiles, nTiles, w.partials, w.arrivals);
     });
   }
 };

@@ -34,7 +34,10 @@ namespace tilescope {
 //   97 % one block per tile is rung 8's grid at 95 to 97 %. The gain fell 0.21 points per
 //   point of busy from 73 % to 87 %, which puts the break-even near 94 %; from 90 % to 94 % the
 //   two lie within a point (one run's noise), and there the grid with no workspace and no
-//   fix-up is kept.
+//   fix-up is kept. Rechecked 2026-11-26 (bench/results/2026-11-26-h200-rung9b), one block per
+//   tile now rung 8's own loop (stream_k.cuh's data-parallel build, 94 to 96.5 % of cuBLAS):
+//   stream-K still wins at 73 % busy (3000: 84.6 against 80.5) and at 87 % (5000: 91.5 against
+//   90.9, +0.6 in both runs), so the threshold stands.
 // * Stream-K at the large tiling where the tiles leave the waves less busy: at 3000 and 5000
 //   measured (above); at 1024 and 1536 not yet timed (7.8 and 26.2 k-iterations per block).
 //   At rung 8's per-SM rate a block there runs 7.8 and 26.2 k-steps where rung 8's longest

@@ -191,8 +191,8 @@ TEST(NcuFixtures, TheLaddersKernelsAreHeldToTheirCounters) {
   // (its shared stores are the copy engine's, not counted), its bank conflicts 0 on both sides
   // with M's tile swizzled (unswizzled, ncu counted 6144 where the model gave 4096). At least
   // those: a rung measured later adds its rows (RowsAreTheLaunchesTheKernelsFactsName holds
-  // every launch a kernel's facts name to its rows).
-  EXPECT_GE(rows, 68);
+  // every launch a kernel's facts name to its rows). Rung 9 (2026-11-26, H200): rung 8's 8.
+  EXPECT_GE(rows, 76);
 }
 
 }  // namespace
