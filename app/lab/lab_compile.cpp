@@ -349,9 +349,8 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
   }
   r.diagnostics = parseDiagnostics(r.output, fileName);
   if (r.diagnostics.empty())
-    return failure("the compiler " + args[0] + " failed without an error message (" +
-                   (child->signal ? "signal " + std::to_string(child->signal) : "exit " + std::to_string(child->exitCode)) +
-                   "): " + r.output.substr(0, 400));
+    if (auto limit = compilerLimitDiagnostic(r.output, fileName)) r.diagnostics.push_back(*limit);
+  if (r.diagnostics.empty()) return failure(compilerFailureWords(child->signal, child->exitCode));
   (void)storeInCache(errors, r.output);
   return r;
 }
