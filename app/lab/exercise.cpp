@@ -166,6 +166,10 @@ Result<Exercise> parseExercise(std::string_view text, const std::string& fileNam
   if (x.sizes.empty()) return invalidInput(fileName + ": no sizes: line");
   if (x.checks.empty()) return invalidInput(fileName + ": no check: line");
   if (trim(x.starter).empty()) return invalidInput(fileName + ": no starter: kernel at the end");
+  for (const ExerciseCheck& c : x.checks)
+    for (const Dims& d : c.at)
+      if (std::none_of(x.sizes.begin(), x.sizes.end(), [&](const Dims& s) { return s.j == d.j && s.k == d.k && s.l == d.l; }))
+        return invalidInput(fileName + ": check " + checkName(c) + ": " + sizeName(d) + " is not one of the sizes: line's");
   return x;
 }
 

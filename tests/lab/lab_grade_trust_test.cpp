@@ -106,6 +106,22 @@ TEST(LabGradeTrust, AMetricIsMeasuredAtEverySizeNotTheFirstOnly) {
   EXPECT_FALSE(g.passed);
 }
 
+// The `at` of a metric check: parsed, named, and refused when it names no size of the exercise.
+TEST(LabGradeTrust, AMetricCheckNamesTheSizesItIsMeasuredAt) {
+  const std::string head = "title: t\ngoal: g\nsizes: 8,8,8 5,7,3\n";
+  auto x = parseExercise(head + "check: max global-loads-per-multiply-add 0.5 at 8,8,8\nstarter:\nk\n", "a.exercise");
+  ASSERT_TRUE(x.ok()) << x.error().message;
+  ASSERT_EQ(x->checks.size(), 1u);
+  EXPECT_EQ(checkName(x->checks[0]), "max global-loads-per-multiply-add 0.5 at 8x8x8");
+  auto y = parseExercise(head + "check: max bank-conflicts 0 at 4,4,4\nstarter:\nk\n", "b.exercise");
+  ASSERT_FALSE(y.ok());
+  EXPECT_NE(y.error().message.find("4x4x4 is not one of the sizes"), std::string::npos) << y.error().message;
+  auto z = parseExercise(head + "check: max bank-conflicts 0 on 8,8,8\nstarter:\nk\n", "c.exercise");
+  ASSERT_FALSE(z.ok());
+  EXPECT_NE(z.error().message.find("c.exercise:4: check max bank-conflicts 0 takes 'at J,K,L ...'"), std::string::npos)
+      << z.error().message;
+}
+
 // F12 (2): a read of P back does not exempt a thread from the accounting.
 TEST(LabGradeTrust, AReadOfPBackExemptsNoThread) {
   const Grade g = grade("bounds_jkl", "forge_read_back.cu");
