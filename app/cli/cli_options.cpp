@@ -35,8 +35,13 @@ commands:
                      cuBLAS (% of cuBLAS); --sizes N1,N2 (default 256..4096) or --size/--dims,
                      --repeats R, --warmup W, --no-cublas, --csv F, --json, and run's launch flags
   lab check EXERCISE FILE.cu   grade a kernel against an exercise (assets/exercises); exit 0
-                     when it passes, 1 when a check fails; 'lab exercises' lists them,
-                     'lab exercises --show NAME' prints one's goal and starter kernel
+                     when it passes, 1 when it does not (a failed check or a compile error);
+                     inputs from a fresh seed each time, printed (--seed N grades with N again);
+                     'lab exercises' lists them, 'lab exercises --show NAME' prints one's goal
+                     and starter kernel
+  lab grade EXERCISE DIR   grade every .cu in DIR (a class) in the sandbox: --csv F, --json F,
+                     --gradescope F, --classroom F, -j N, --timeout S, --seed N, --backend emu|cuda;
+                     exit 0 when every file was graded, 1 when some file could not be
   lessons            list the guided lessons; --show NAME prints one, --script NAME writes it
                      as an app script (tilescope --script); --dir DIR reads another directory
 
@@ -179,6 +184,7 @@ Status applyValueFlag(Options& o, const std::string& flag, const std::string& s,
     auto seed = parseSeed(s);
     if (!seed) return seed.error();
     o.config.seed = *seed;
+    o.seedGiven = true;
   } else if (flag == "--backend") {
     if (s == "emu" || s == "emulator") o.backend = BackendChoice::Emulator;
     else if (s == "cuda") o.backend = BackendChoice::Cuda;

@@ -15,7 +15,7 @@ struct Options {
   std::string command;
   LaunchConfig config;
   bool kernelGiven = false, tileGiven = false, blockGiven = false, sizeGiven = false;
-  bool padGiven = false, tilingGiven = false, gridBlocksGiven = false;
+  bool padGiven = false, tilingGiven = false, gridBlocksGiven = false, seedGiven = false;
   BackendChoice backend = BackendChoice::Auto;
   bool json = false;
   std::string out;  // empty: standard output

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <sstream>
 
 #include "core/json_writer.h"
@@ -121,6 +122,12 @@ lab::LabBackend gradingBackend(BackendChoice choice) {
   return choice == BackendChoice::Cuda ? lab::LabBackend::Cuda : lab::LabBackend::Emulator;
 }
 
+uint64_t gradingSeed(bool given, uint64_t seed) {
+  if (given) return seed;
+  std::random_device fresh;
+  return 1 + (uint64_t(fresh()) % 2147483646u);
+}
+
 Error escapedError(Error e) {
   e.message = forTerminal(e.message);
   return e;
@@ -172,7 +179,7 @@ std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
   if (has(Kind::NoHazards)) names.push_back("no hazards");
   for (const lab::ExerciseCheck& c : x.checks)
     if (c.kind == Kind::Max || c.kind == Kind::Min)
-      names.push_back(std::string(c.kind == Kind::Max ? "max " : "min ") + c.metric + " " + number(c.limit, "%g"));
+      names.push_back(lab::checkName(c));
   return names;
 }
 
@@ -189,7 +196,7 @@ std::string reportText(const FileGrade& g) {
 std::string csvHeader(const std::vector<std::string>& checks) {
   std::string s = "file,passed,verdict,checks_passed,checks_total";
   for (const std::string& c : checks) s += "," + csvField(c);
-  return s + ",seconds,error\n";
+  return s + ",seed,seconds,error\n";
 }
 
 std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks) {
@@ -201,7 +208,7 @@ std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks) {
     s += ",";
     if (item) s += item->value ? number(*item->value, "%.6g") : item->passed ? "pass" : "fail";
   }
-  return s + "," + number(g.seconds, "%.2f") + "," + csvField(g.error) + "\n";
+  return s + "," + std::to_string(g.grade.seed) + "," + number(g.seconds, "%.2f") + "," + csvField(g.error) + "\n";
 }
 
 std::string jsonHead(const std::string& exercise) {
@@ -219,6 +226,7 @@ std::string jsonFile(const FileGrade& g) {
     json.field("passed", g.graded && g.grade.passed).field("verdict", overallVerdict(g));
     json.field("checks_passed", passedChecks(g)).field("checks_total", int(g.grade.items.size()));
     json.field("seconds", g.seconds).field("error", validUtf8(g.error));
+    json.field("seed", g.grade.seed);  // reproduce with lab grade --seed N
     json.field("summary", validUtf8(m ? m->summary : g.error)).field("sandbox", m ? m->sandbox : "");
     // Where it ran: the backend the lab chose, and the device the GPU runner's reply named
     // (empty on the emulator, and for a file that never reached a runner).
@@ -248,9 +256,10 @@ std::string gradescopeResults(const std::vector<FileGrade>& grades, const std::v
     JsonWriter json(out);
     json.beginObject().field("score", score).field("max_score", maxScore(grades, checks));
     json.field("execution_time", seconds);
-    json.field("output", std::to_string(std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) {
-                           return g.graded && g.grade.passed;
-                         })) + " of " + std::to_string(grades.size()) + " files passed");
+    const auto passed = std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) { return g.graded && g.grade.passed; });
+    const std::string seed = grades.empty() ? "" : " (inputs drawn with seed " + std::to_string(grades.front().grade.seed) +
+                                                       ": the same grade again with --seed " + std::to_string(grades.front().grade.seed) + ")";
+    json.field("output", std::to_string(passed) + " of " + std::to_string(grades.size()) + " files passed" + seed);
     json.key("tests").beginArray();
     for (const PlatformTest& t : tests) {
       json.beginObject().field("name", validUtf8(t.name)).field("score", t.passed ? 1.0 : 0.0).field("max_score", 1.0);

@@ -34,6 +34,9 @@ int reportLabError(const Error& e);
 // Where `lab check` and `lab grade` run the kernels: the GPU runner with --backend cuda, else
 // the emulator (auto too: a grade does not depend on the machine it was given on).
 lab::LabBackend gradingBackend(BackendChoice choice);
+// The inputs' seed of `lab check` and `lab grade`: the one given (--seed N, to reproduce a
+// grade), else a fresh one per run (1 .. 2^31 - 1), so no student can know P in advance.
+uint64_t gradingSeed(bool given, uint64_t seed);
 
 // --- one file's grade -----------------------------------------------------------------------
 struct FileGrade {

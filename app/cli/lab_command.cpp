@@ -1,6 +1,8 @@
 // tilescope-cli lab: run a kernel of one's own (lab run), time it on the GPU next to cuBLAS
 // (lab time), and grade it against an exercise (lab check, lab exercises). The lab itself is
 // app/lab.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -258,7 +260,10 @@ int labRun(const Options& o, std::ostream& out) {
     out << describeOutcome(*outcome, 8, &forTerminal);
     if (!outcome->sandbox.empty()) out << "  " << outcome->sandbox << "\n";
   }
-  if (outcome->exitCode() != 0) std::cerr << "tilescope-cli: " << forTerminal(path) << ": " << forTerminal(outcome->summary) << "\n";
+  // The verdict once on a terminal (stdout has just shown it); a script that reads stdout as JSON
+  // or into a file still finds the reason on stderr.
+  if (outcome->exitCode() != 0 && (o.json || !isatty(STDOUT_FILENO)))
+    std::cerr << "tilescope-cli: " << forTerminal(path) << ": " << forTerminal(outcome->summary) << "\n";
   return outcome->exitCode();
 }
 

@@ -1,5 +1,5 @@
 // tilescope-cli lab grade EXERCISE DIR [--csv F] [--json F] [--gradescope F] [--classroom F] [-j N]
-// [--timeout S] [--backend emu|cuda] ...: every .cu in DIR graded against the exercise, each in the lab's sandbox, N
+// [--timeout S] [--backend emu|cuda] [--seed N] ...: every .cu in DIR graded against the exercise, each in the lab's sandbox, N
 // files at a time. One report per file on stdout, one CSV row per file, the JSON a course's
 // autograder reads, Gradescope's results.json, GitHub Classroom's runner result
 // (assets/guides/teacher.md, "Grading a class"). Exit 0 when every file was graded, whatever
@@ -73,9 +73,32 @@ Result<GradeFlags> parseGradeFlags(const Options& o) {
   return f;
 }
 
+// Why an entry of the class folder is not a file to grade ("" for a regular file). A link is
+// not followed: it could name a classmate's file (a copied grade) or any file of the teacher's.
+std::string notAFile(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto type = std::filesystem::symlink_status(file, ec).type();
+  using T = std::filesystem::file_type;
+  if (ec) return "cannot be read: " + ec.message();
+  switch (type) {
+    case T::regular: return "";
+    case T::symlink: return "not a regular file: a symbolic link (not followed); submit the file itself";
+    case T::directory: return "not a regular file: a folder";
+    case T::fifo: return "not a regular file: a named pipe (fifo)";
+    case T::block: case T::character: return "not a regular file: a device";
+    case T::socket: return "not a regular file: a socket";
+    default: return "not a regular file";
+  }
+}
+
 FileGrade gradeOne(const lab::Exercise& x, const std::filesystem::path& file, const lab::LabRequest& base) {
   FileGrade g;
   g.file = file.filename().string();
+  g.grade.seed = base.seed;
+  if (std::string why = notAFile(file); !why.empty()) {
+    g.error = why;
+    return g;
+  }
   const auto start = std::chrono::steady_clock::now();
   // Its size is checked before it is read; it is closed before its run starts.
   auto text = lab::readFileLimited(file, lab::kMaxSourceBytes);
@@ -143,15 +166,17 @@ int labGrade(const Options& o, std::ostream& out) {
   auto flags = parseGradeFlags(o);
   if (!flags) return reportLabError(flags.error());
   flags->base.backend = gradingBackend(o.backend);
+  flags->base.seed = gradingSeed(o.seedGiven, o.config.seed);
   if (o.operands.size() > (o.json ? 4u : 3u)) return reportLabError(invalidInput("unexpected argument '" + o.operands.back() + "'"));
   auto exercise = lab::findExercise(o.operands[1]);
   if (!exercise) return reportLabError(exercise.error());
   const std::filesystem::path dir = o.operands[2];
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return reportLabError(invalidInput("'" + dir.string() + "' is not a folder"));
+  // Every entry named *.cu gets a row; only a regular file is read (links are not followed).
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.is_regular_file(ec) && e.path().extension() == ".cu") files.push_back(e.path());
+    if (e.path().extension() == ".cu") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   if (files.empty()) return reportLabError(invalidInput("no .cu files in '" + dir.string() + "'"));
 
@@ -189,7 +214,8 @@ int labGrade(const Options& o, std::ostream& out) {
   if (auto s = writeWhole(flags->classroom, "--classroom", classroomResults(grades, checks)); !s) return reportLabError(s.error());
 
   const auto passed = std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) { return g.graded && g.grade.passed; });
-  out << passed << " of " << grades.size() << " files passed " << exercise->id << "\n";
+  out << passed << " of " << grades.size() << " files passed " << exercise->id << " (inputs drawn with seed "
+      << flags->base.seed << ": the same grades again with --seed " << flags->base.seed << ")\n";
   const bool allGraded = std::all_of(grades.begin(), grades.end(), [](const FileGrade& g) { return g.graded; });
   return allGraded ? kExitOk : kExitVerifyFailed;
 }

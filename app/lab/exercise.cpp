@@ -107,6 +107,14 @@ KeyResult parseCheck(Exercise& x, const std::string& value) {
     c.limit = std::strtod(limit.c_str(), &end);
     if (limit.empty() || *end) return "check " + kind + " " + metric + " needs a number";
     c.metric = metric;
+    std::string word, rest;
+    if (words >> word) {  // `at J,K,L ...`: the sizes it is measured at (else every size)
+      std::getline(words, rest);
+      if (word != "at" || trim(rest).empty()) return "check " + kind + " " + metric + " " + limit + " takes 'at J,K,L ...' after it, or nothing";
+      Exercise sizes;
+      if (KeyResult why = parseSizes(sizes, rest)) return why;
+      c.at = sizes.sizes;
+    }
   } else {
     return std::string("check is 'correct', 'no-hazards', or 'max|min METRIC LIMIT'");
   }
@@ -158,6 +166,10 @@ Result<Exercise> parseExercise(std::string_view text, const std::string& fileNam
   if (x.sizes.empty()) return invalidInput(fileName + ": no sizes: line");
   if (x.checks.empty()) return invalidInput(fileName + ": no check: line");
   if (trim(x.starter).empty()) return invalidInput(fileName + ": no starter: kernel at the end");
+  for (const ExerciseCheck& c : x.checks)
+    for (const Dims& d : c.at)
+      if (std::none_of(x.sizes.begin(), x.sizes.end(), [&](const Dims& s) { return s.j == d.j && s.k == d.k && s.l == d.l; }))
+        return invalidInput(fileName + ": check " + checkName(c) + ": " + sizeName(d) + " is not one of the sizes: line's");
   return x;
 }
 
@@ -203,33 +215,95 @@ Result<Exercise> findExercise(std::string_view idOrPath) {
   return invalidInput("no exercise '" + std::string(idOrPath) + "': the exercises are " + ids);
 }
 
+std::string sizeName(const Dims& d) {
+  return std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+}
+
+std::string checkName(const ExerciseCheck& c) {
+  using K = ExerciseCheck::Kind;
+  if (c.kind == K::Correct) return "correct";
+  if (c.kind == K::NoHazards) return "no hazards";
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", c.limit);
+  std::string name = std::string(c.kind == K::Max ? "max " : "min ") + c.metric + " " + limit;
+  for (std::size_t i = 0; i < c.at.size(); ++i) name += (i == 0 ? " at " : ", ") + sizeName(c.at[i]);
+  return name;
+}
+
+namespace {
+bool measuredAt(const ExerciseCheck& c, const Dims& d) {
+  return c.at.empty() || std::any_of(c.at.begin(), c.at.end(), [&](const Dims& a) { return a.j == d.j && a.k == d.k && a.l == d.l; });
+}
+
+// Why a failed metric matters, in the student's words, where one sentence says it.
+std::string metricHint(const std::string& metric, double worst) {
+  if (metric == "global-loads-per-multiply-add" && worst >= 1.0)
+    return " (each multiply-add reads M and N from global memory: the kernel does not use tiles in shared memory, "
+           "which this exercise is about)";
+  return "";
+}
+
+// A metric check over the sizes: each size's value, and the worst of them.
+struct MetricTally {
+  std::string detail, problem;  // "0.5 at 8x8x8, 0.62 at 5x7x3"; why a size could not be measured
+  std::optional<double> worst;
+};
+
+void tallyMetric(const ExerciseCheck& c, const LabOutcome& o, const std::string& at, MetricTally& t) {
+  auto v = measureMetric(c.metric, o);
+  if (!v) {
+    if (t.problem.empty()) t.problem = "at " + at + ": " + v.error().message;
+    return;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g at ", *v);
+  t.detail += (t.detail.empty() ? "" : ", ") + std::string(text) + at;
+  const bool max = c.kind == ExerciseCheck::Kind::Max;
+  if (!t.worst || (max ? *v > *t.worst : *v < *t.worst)) t.worst = *v;
+}
+
+LabRequest sizeRequest(const Exercise& x, const LabRequest& base, const std::string& source,
+                       const std::string& fileName, const Dims& d) {
+  LabRequest q = base;
+  q.source = source;
+  q.fileName = fileName;
+  q.dims = d;
+  q.defines = x.defines;
+  q.args = x.args;
+  q.block = x.block;
+  q.grid.reset();
+  q.gridCoarsenX = x.gridCoarsenX;
+  q.sharedBytes = x.sharedBytes;
+  return q;
+}
+
+// Why a size that ran cannot be checked from its trace, if it cannot.
+std::optional<std::string> untraced(const LabOutcome& o, const std::string& at) {
+  if (o.run && o.run->outcome.traceOverflowed)
+    return "the trace of " + at + " grew past its bound (a thread recorded more events than the lab traces); " +
+           "this size cannot be checked";
+  if (!o.run || !o.run->trace) return "the run at " + at + " left no trace (" + o.summary + "); this size cannot be checked";
+  return std::nullopt;
+}
+}  // namespace
+
 Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const std::string& fileName,
                             const LabRequest& base) {
   Grade g;
   g.passed = true;
+  g.seed = base.seed;
   auto add = [&](std::string check, bool passed, std::string detail) {
     g.items.push_back({std::move(check), passed, std::move(detail), std::nullopt});
     g.passed = g.passed && passed;
   };
-  const bool wantsCorrect = std::any_of(x.checks.begin(), x.checks.end(), [](auto& c) { return c.kind == ExerciseCheck::Kind::Correct; });
-  const bool wantsNoHazards = std::any_of(x.checks.begin(), x.checks.end(), [](auto& c) { return c.kind == ExerciseCheck::Kind::NoHazards; });
+  const auto wants = [&](ExerciseCheck::Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
   std::size_t hazards = 0;
-  std::string hazardWhere;
+  std::string hazardWhere, unchecked;
+  std::vector<MetricTally> metrics(x.checks.size());
   for (std::size_t i = 0; i < x.sizes.size(); ++i) {
-    LabRequest q = base;
-    q.source = source;
-    q.fileName = fileName;
-    q.dims = x.sizes[i];
-    q.defines = x.defines;
-    q.args = x.args;
-    q.block = x.block;
-    q.grid.reset();
-    q.gridCoarsenX = x.gridCoarsenX;
-    q.sharedBytes = x.sharedBytes;
-    auto o = runLab(q);
+    auto o = runLab(sizeRequest(x, base, source, fileName, x.sizes[i]));
     if (!o) return o.error();
-    const Dims& d = x.sizes[i];
-    const std::string at = std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
+    const std::string at = sizeName(x.sizes[i]);
     if (o->verdict == LabVerdict::CompileError) {
       add("compiles", false, o->summary);
       g.measured = std::move(*o);
@@ -240,32 +314,41 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
       g.measured = std::move(*o);
       return g;
     }
-    if (wantsCorrect) {
-      const bool right = o->run && o->run->verification.passed && o->boundsViolations.empty() &&
+    // A size without a trace is not graded as passing: neither its accounting nor its race
+    // check could run (a thread that records past the bound turned both off).
+    const std::optional<std::string> blind = untraced(*o, at);
+    if (blind && o->run) add("the trace accounts for P at " + at, false, *blind);
+    if (blind && unchecked.empty()) unchecked = *blind;
+    if (wants(ExerciseCheck::Kind::Correct)) {
+      const bool right = !blind && o->run && o->run->verification.passed && o->boundsViolations.empty() &&
                          o->outsideAllocation.empty() && o->verdict != LabVerdict::Deadlocked;
-      add("correct at " + at, right, right ? o->run->verification.summary() : o->summary);
+      add("correct at " + at, right, right ? o->run->verification.summary() : blind && o->run ? *blind : o->summary);
     }
     hazards += o->hazards.size();
     if (!o->hazards.empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
+    for (std::size_t c = 0; c < x.checks.size(); ++c)
+      if ((x.checks[c].kind == ExerciseCheck::Kind::Max || x.checks[c].kind == ExerciseCheck::Kind::Min) &&
+          measuredAt(x.checks[c], x.sizes[i]))
+        tallyMetric(x.checks[c], *o, at, metrics[c]);
     if (i == 0) g.measured = std::move(*o);
   }
-  if (wantsNoHazards)
-    add("no hazards", hazards == 0, hazards == 0 ? "the race detector found none" : std::to_string(hazards) + " hazard groups" + hazardWhere);
-  for (const ExerciseCheck& c : x.checks) {
-    if (c.kind != ExerciseCheck::Kind::Max && c.kind != ExerciseCheck::Kind::Min) continue;
-    const bool max = c.kind == ExerciseCheck::Kind::Max;
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", c.limit);
-    const std::string check = std::string(max ? "max " : "min ") + c.metric + " " + limit;
-    auto v = measureMetric(c.metric, *g.measured);
-    if (!v) {
-      add(check, false, v.error().message);
+  if (wants(ExerciseCheck::Kind::NoHazards)) {
+    if (hazards > 0) add("no hazards", false, std::to_string(hazards) + " hazard groups" + hazardWhere);
+    else if (!unchecked.empty()) add("no hazards", false, "the race check could not run: " + unchecked);
+    else add("no hazards", true, "the race detector found none");
+  }
+  for (std::size_t c = 0; c < x.checks.size(); ++c) {
+    const ExerciseCheck& k = x.checks[c];
+    if (k.kind != ExerciseCheck::Kind::Max && k.kind != ExerciseCheck::Kind::Min) continue;
+    const MetricTally& t = metrics[c];
+    if (!t.problem.empty() || !t.worst) {
+      add(checkName(k), false, t.problem.empty() ? "measured at no size (the exercise names none it grades)" : t.problem);
       continue;
     }
-    char measured[64];
-    std::snprintf(measured, sizeof measured, "measured %.4g", *v);
-    add(check, max ? *v <= c.limit + 1e-9 : *v >= c.limit - 1e-9, measured);
-    g.items.back().value = *v;
+    const bool max = k.kind == ExerciseCheck::Kind::Max;
+    const bool ok = max ? *t.worst <= k.limit + 1e-9 : *t.worst >= k.limit - 1e-9;
+    add(checkName(k), ok, "measured " + t.detail + (ok ? "" : metricHint(k.metric, *t.worst)));
+    g.items.back().value = *t.worst;
   }
   return g;
 }

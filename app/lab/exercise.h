@@ -5,10 +5,13 @@
 //   goal: one sentence; further goal: lines continue the paragraph
 //   define: TILE_WIDTH=4        block: 4x4      grid-coarsen-x: 2
 //   arg: NAME=VALUE             shared-bytes: 128
-//   sizes: 8,8,8 5,7,3          (J,K,L each; the metrics are measured at the first)
+//   sizes: 8,8,8 5,7,3          (J,K,L each)
 //   check: correct              verified at every size (no wrong element, nothing out of bounds)
 //   check: no-hazards           the race detector finds nothing at any size
-//   check: max METRIC LIMIT     / check: min METRIC LIMIT, METRIC one of kMetricNames
+//   check: max METRIC LIMIT     / check: min METRIC LIMIT, METRIC one of kMetricNames, measured at
+//                               every size and graded by its worst value; `... at 8,8,8` measures
+//                               it at the sizes named only (a figure that holds at those, e.g.
+//                               2 / TILE_WIDTH loads per multiply-add where the tiles divide P)
 //   starter:                    the rest of the file is the starter kernel
 // A malformed file is refused with its file and line.
 #pragma once
@@ -33,7 +36,13 @@ struct ExerciseCheck {
   enum class Kind { Correct, NoHazards, Max, Min } kind = Kind::Correct;
   std::string metric;
   double limit = 0.0;
+  std::vector<Dims> at;  // the sizes a metric is measured at; empty: every size
 };
+// "8x8x8"
+std::string sizeName(const Dims& d);
+// How a grade names the check: "max bank-conflicts 0", "max global-loads-per-multiply-add 0.5 at
+// 8x8x8"; "correct" and "no hazards" (whose items are named per size / once).
+std::string checkName(const ExerciseCheck& check);
 
 struct Exercise {
   std::string id;  // the file's name without .exercise
@@ -63,9 +72,13 @@ struct Grade {
   bool passed = false;
   std::vector<GradeItem> items;
   std::optional<LabOutcome> measured;  // the run at the first size
+  uint64_t seed = 1;  // the inputs' seed: the same seed gives the same grade (lab grade --seed N)
 };
 
-// Runs `source` at every size of the exercise; `base` gives the time limit and the cache.
+// Runs `source` at every size of the exercise; `base` gives the time limit, the cache and the
+// inputs' seed (`lab check` and `lab grade` draw a fresh one per run, so no answer can be
+// computed in advance). A size whose trace could not be recorded (a thread recorded past its
+// bound) fails its correctness, accounting and race checks: what cannot be checked is not passed.
 // An Error only where the lab refuses the kernel outright (bad input, no compiler).
 Result<Grade> gradeExercise(const Exercise& exercise, const std::string& source, const std::string& fileName,
                             const LabRequest& base = {});

@@ -316,10 +316,12 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
     return r;
   }
   if (std::string cachedErrors = loadFromCache(errors); !cachedErrors.empty()) {  // the same text failed before
-    r.cached = true;
-    r.output = std::move(cachedErrors);
-    r.diagnostics = parseDiagnostics(r.output, fileName);
-    return r;
+    r.diagnostics = parseDiagnostics(cachedErrors, fileName);
+    if (!r.diagnostics.empty()) {  // else compiled again: an entry that names no error is no answer
+      r.cached = true;
+      r.output = std::move(cachedErrors);
+      return r;
+    }
   }
   auto scratch = Scratch::create(cacheDir, "compile");
   if (!scratch) return scratch.error();
@@ -348,10 +350,14 @@ Result<CompileResult> compileForEmulator(const std::string& unit, std::string_vi
     return r;
   }
   r.diagnostics = parseDiagnostics(r.output, fileName);
-  if (r.diagnostics.empty())
-    return failure("the compiler " + args[0] + " failed without an error message (" +
-                   (child->signal ? "signal " + std::to_string(child->signal) : "exit " + std::to_string(child->exitCode)) +
-                   "): " + r.output.substr(0, 400));
+  if (r.diagnostics.empty()) {
+    // Stopped at a limit: the student's error, but not cached (another --memory-limit may pass).
+    if (auto limit = compilerLimitDiagnostic(r.output, fileName)) {
+      r.diagnostics.push_back(*limit);
+      return r;
+    }
+    return failure(compilerFailureWords(child->signal, child->exitCode));
+  }
   (void)storeInCache(errors, r.output);
   return r;
 }

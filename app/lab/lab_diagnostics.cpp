@@ -489,6 +489,36 @@ bool missingSemicolonWords(std::string_view m) {
 
 }  // namespace
 
+constexpr std::string_view kOverLimit = "the compiled kernel would be over the lab's limits";
+
+std::optional<LabDiagnostic> compilerLimitDiagnostic(std::string_view output, std::string_view fileName) {
+  for (const char* words : {"File size limit exceeded", "Killed signal", "virtual memory exhausted", "out of memory",
+                            "Cannot allocate memory"})
+    if (output.find(words) != std::string_view::npos)
+      return LabDiagnostic{std::string(fileName), 0, 1,
+                           std::string(kOverLimit) + " (the compiler was stopped: " + words +
+                               "): a very large __device__ or __constant__ array? A lab kernel's data are M, N and P"};
+  return std::nullopt;
+}
+
+std::string compilerFailureWords(int signal, int exitCode) {
+  return "the compiler stopped without an error message (" +
+         (signal ? "signal " + std::to_string(signal) : "exit " + std::to_string(exitCode)) +
+         "): the lab could not compile this file; if it is an ordinary kernel, tell your teacher";
+}
+
+namespace {
+// The line of the first __device__ / __constant__ array of the file, 0 if none.
+int firstGlobalArrayLine(const std::vector<SourceToken>& tokens) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].text != "__device__" && tokens[i].text != "__constant__") continue;
+    for (std::size_t k = i + 1; k < tokens.size() && tokens[k].text != ";" && tokens[k].text != "(" && tokens[k].text != "{"; ++k)
+      if (tokens[k].text == "[") return tokens[i].line;
+  }
+  return 0;
+}
+}  // namespace
+
 void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_view source) {
   const std::vector<SourceToken> tokens = tokenizeSource(source);
   int kernelLine = 0;
@@ -507,14 +537,20 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
       d.message += " (the compiler's line " + std::to_string(d.line) + " is past the end of your file: a #line directive?)";
       d.line = 0;
     }
+    if (d.line <= 0 && d.message.starts_with(kOverLimit)) d.line = firstGlobalArrayLine(tokens), d.column = 1;
     if (d.line <= 0) d.line = std::max(kernelLine, 1), d.column = 1;
     d.message += builtinSuggestion(d.message);
-    if (!missingSemicolonWords(d.message)) continue;
+    // g++ reads `x = 0.0f __syncthreads()` (after the lab's macro) as a call of `0.0f`: when the
+    // line starts with the barrier, that message is a missing ';' too.
+    const bool semicolonWords = missingSemicolonWords(d.message);
+    const bool callWords = d.message.find("cannot be used as a function") != std::string::npos;
+    if (!semicolonWords && !callWords) continue;
     // At the first token of its line (a __syncthreads() the lab's macro expanded, or the token
     // g++ names): the statement above runs into it, and the ';' belongs at that statement's end.
     const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const SourceToken& t) { return t.line == d.line; });
     if (first == tokens.end() || first == tokens.begin()) continue;
     const bool barrier = first->text == "__syncthreads";
+    if (!semicolonWords && !barrier) continue;
     const bool named = d.message.find("before '" + std::string(first->text) + "'") != std::string::npos;
     if (!barrier && !named && columnAfter(*first) - int(first->text.size()) != d.column) continue;  // g++ counts a tab as 8
     const SourceToken& before = *(first - 1);

@@ -335,4 +335,96 @@ std::optional<LabDiagnostic> checkNamespaceScope(const std::vector<SourceToken>&
   return ScopeChecker(tokens, text, fileName).run();
 }
 
+std::optional<LabDiagnostic> checkConditionalCode(const std::vector<PreprocessorToken>& tokens, std::string_view fileName) {
+  int depth = 0;
+  int openedAt = 0;  // the line of the outermost open #if
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const PreprocessorToken& t = tokens[i];
+    if (t.inDirective) {
+      // A directive's name is the token after its '#'.
+      if (i == 0 || tokens[i - 1].text != "#" || !tokens[i - 1].inDirective || t.kind != PreprocessorToken::Kind::Identifier)
+        continue;
+      if (t.text == "if" || t.text == "ifdef" || t.text == "ifndef") {
+        if (depth++ == 0) openedAt = t.line;
+      } else if (t.text == "endif" && depth > 0) {
+        --depth;
+      }
+      continue;
+    }
+    if (depth > 0)
+      return LabDiagnostic{std::string(fileName), t.line, t.column,
+                           "code inside the #if block of line " + std::to_string(openedAt) +
+                               ": the lab checks a file as written, while the compiler reads only the blocks whose "
+                               "condition holds, so a lab kernel keeps its code outside #if, #ifdef and #ifndef "
+                               "(they may hold #define lines: #ifndef TILE_WIDTH / #define TILE_WIDTH 16 / #endif)"};
+  }
+  return std::nullopt;
+}
+
+namespace {
+bool arithmeticWord(std::string_view w) {
+  static constexpr std::array kWords = {"float",   "double",   "int",     "unsigned", "signed",  "char",
+                                        "short",   "long",     "bool",    "size_t",   "int8_t",  "uint8_t",
+                                        "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"};
+  for (const char* a : kWords)
+    if (w == a) return true;
+  return false;
+}
+bool qualifierWord(std::string_view w) {
+  return w == "const" || w == "volatile" || w == "extern" || w == "static" || w == "__shared__" ||
+         w == "__align__" || w == "alignas" || w == "__restrict__";
+}
+// Names the file gives an arithmetic type: `typedef float real;`, `using real = float;`.
+std::unordered_set<std::string_view> arithmeticAliases(const std::vector<SourceToken>& t) {
+  std::unordered_set<std::string_view> names;
+  auto arithmetic = [&](std::size_t from, std::size_t to) {
+    bool any = false;
+    for (std::size_t k = from; k < to; ++k) {
+      if (!arithmeticWord(t[k].text) && !names.count(t[k].text) && !qualifierWord(t[k].text)) return false;
+      any = true;
+    }
+    return any;
+  };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    std::size_t semi = i;
+    while (semi < t.size() && t[semi].text != ";") ++semi;
+    if (semi >= t.size() || semi < i + 3) continue;
+    if (t[i].text == "typedef" && t[semi - 1].kind == TokenKind::Identifier && arithmetic(i + 1, semi - 1))
+      names.insert(t[semi - 1].text);
+    if (t[i].text == "using" && t[i + 2].text == "=" && arithmetic(i + 3, semi)) names.insert(t[i + 1].text);
+  }
+  return names;
+}
+}  // namespace
+
+std::optional<LabDiagnostic> checkSharedTypes(const std::vector<SourceToken>& t, std::string_view text,
+                                              std::string_view fileName) {
+  const auto aliases = arithmeticAliases(t);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].text != "__shared__") continue;
+    // The type: the words from __shared__ to the name (the identifier before '[', ';' or '=').
+    std::size_t end = i + 1;
+    while (end < t.size() && t[end].text != "[" && t[end].text != ";" && t[end].text != "=" && t[end].text != ",") ++end;
+    std::string type;
+    bool arithmetic = end > i + 2;
+    for (std::size_t k = i + 1; k + 1 < end; ++k) {
+      if (t[k].text == "(" || t[k].text == ")") continue;  // __align__(16)
+      if (qualifierWord(t[k].text) || t[k].kind == TokenKind::Number) continue;
+      type += (type.empty() ? "" : " ") + std::string(t[k].text);
+      arithmetic = arithmetic && (arithmeticWord(t[k].text) || aliases.count(t[k].text));
+    }
+    if (arithmetic) continue;
+    const std::size_t lineStart = text.rfind('\n', t[i].offset == 0 ? 0 : t[i].offset - 1);
+    const int column = int(t[i].offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    const std::string name = end > i + 1 ? std::string(t[end - 1].text) : "";
+    return LabDiagnostic{std::string(fileName), t[i].line, column,
+                         "the __shared__ variable '" + name + "' is of type '" + type +
+                             "': the lab records shared memory as arrays of numbers (float, int, ...), and the "
+                             "members of a struct, class or union would be read and written unseen; declare each "
+                             "tile as its own array: `__shared__ float " + (name.empty() ? "Tile" : name) +
+                             "[TILE_WIDTH][TILE_WIDTH];`"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace tilescope::lab

@@ -141,8 +141,11 @@ std::optional<LabDiagnostic> checkStudentSource(std::string_view text, std::stri
                                "' is the lab's own: the views and the recorder that observe a kernel are not the "
                                "kernel's to use (on a GPU they do not exist)"};
   }
+  if (auto d = checkConditionalCode(tokens, fileName)) return d;
   if (auto d = EscapeChecker(tokens, text, fileName).run()) return d;
-  return checkNamespaceScope(tokenizeSource(text), text, fileName);
+  const std::vector<SourceToken> code = tokenizeSource(text);
+  if (auto d = checkSharedTypes(code, text, fileName)) return d;
+  return checkNamespaceScope(code, text, fileName);
 }
 
 }  // namespace tilescope::lab

@@ -66,6 +66,9 @@ struct CompileMistake {
 TEST(LabMistakes, EachCompileErrorNamesTheStudentsFileAndLine) {
   const CompileMistake mistakes[] = {
       {"missing_semicolon.cu", "expected ';' at the end of this line"},  // g++ put it in the lab's macro
+      // A line ending in a literal or a name: g++ reads `0.0f __syncthreads()` as a call.
+      {"missing_semicolon_literal.cu", "expected ';' at the end of this line: the statement runs on into the __syncthreads()"},
+      {"missing_semicolon_name.cu", "expected ';' at the end of this line: the statement runs on into the __syncthreads()"},
       {"undeclared_name.cu", "'bz' was not declared"},
       {"missing_brace.cu", "a '}' is probably missing here: the for loop of line 23 uses 'k' last at line 24"},
       {"thread_idx_zx.cu", "'threadIdx.z' is a number"},

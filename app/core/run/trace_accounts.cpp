@@ -104,13 +104,23 @@ class Accountant {
     }
   }
 
-  // Pass 1 of a block: what its writes put into each slot.
-  void writes(std::size_t from, std::size_t to, std::unordered_map<uint64_t, Slot>& slots, bool copied[2]) const {
-    for (std::size_t i = from; i < to; ++i) {
+  // Pass 1 of a block: what its writes put into each slot. A write that is no element of its
+  // matrix (a boundary check's fill, or an address outside it) must write 0: any other value
+  // would let a thread put numbers of its own choosing into a tile and "multiply" them.
+  void writes(std::size_t from, std::size_t to, std::unordered_map<uint64_t, Slot>& slots, bool copied[2]) {
+    for (std::size_t i = from; i < to && !r_.problem; ++i) {
       const Event& e = t_.events[i];
       if (e.op == Op::CopyM || e.op == Op::CopyN) copied[e.op == Op::CopyN] = true;
       if ((e.op != Op::LoadM && e.op != Op::LoadN) || e.sharedRow < 0) continue;
       const bool fromMatrix = !(e.flags & kZeroFill) && inBounds(e);
+      if (!fromMatrix && e.value != 0.0f) {
+        const char* of = e.op == Op::LoadN ? "N" : "M";
+        problemAt(e, who(e) + " wrote " + number(e.value) + " into an " + of + " tile's slot (" +
+                         std::to_string(e.sharedRow) + "," + std::to_string(e.sharedCol) + ") at line " +
+                         std::to_string(e.line) + ", which is no element of " + of +
+                         " (a boundary fill must write 0), and not 0");
+        return;
+      }
       for (int w = 0; w < eventWidth(e.flags); ++w) {
         Slot& s = slots[key(e.sharedRow, e.sharedCol + w, e.op == Op::LoadN)];
         if (w == 0) s.values.push_back(e.value);
@@ -168,13 +178,12 @@ class Accountant {
     const Matrix& x = input(e);
     const bool checkable = !(e.flags & kZeroFill) && inBounds(e) && inside(x, e.globalRow, e.globalCol);
     if (checkable && !same(e.value, x.at(e.globalRow, e.globalCol))) {
-      // A read of P is recorded as a load (a kernel that reads back what it stored): it is
-      // accounted for by that store, and its thread's products cannot be told apart.
+      // A read of P is recorded as a load (a kernel that reads back what it stored): its value
+      // is accounted for by that store, and it is no multiply-add, so it is left out of the
+      // thread's products, which are still compared with what it stored (a read of P must not
+      // exempt a thread from this check: a kernel could hide its work behind one).
       auto p = stores_.find(key(e.globalRow, e.globalCol));
-      if (p != stores_.end() && p->second.holds(e.value)) {
-        s.skip = true;
-        return;
-      }
+      if (p != stores_.end() && p->second.holds(e.value)) return;
       problemAt(e, who(e) + " recorded a load of " + (&x == &n_ ? "N" : "M") + "[" + std::to_string(e.globalRow) +
                         "][" + std::to_string(e.globalCol) + "] at line " + std::to_string(e.line) + " as " +
                         number(e.value) + ", but that element is " + number(x.at(e.globalRow, e.globalCol)));

@@ -13,7 +13,9 @@
 //     timeline counts them) sum, over its steps, to the sum of the P elements it stored,
 //     within the verification's tolerance (a thread computing several elements by an outer
 //     product sums to their sum);
-//   - every element of P that holds a number was written by a recorded store of that number.
+//   - every element of P that holds a number was written by a recorded store of that number;
+//   - a shared write that is no element of its matrix (a boundary check's fill, an address
+//     outside the matrix) writes 0.
 // Reads and writes of a kernel's workspace (rung 9's partial sums and arrival counters) carry
 // no element of M, N or P: no rule checks their values, and a thread that made one has its
 // products skipped (part of its sum went to, or came from, another block's thread).
@@ -31,8 +33,9 @@ struct TraceAccounting {
   std::optional<std::string> problem;
   long threadsChecked = 0;  // threads whose products were compared with what they stored
   // Threads whose products could not be valued from the trace alone (a 128-bit read of a slot
-  // a tensor-map copy filled, a 128-bit read of M spanning four k steps, a kernel that reads
-  // P back, a thread that read or wrote the workspace); their loads and reads were still checked.
+  // a tensor-map copy filled, a 128-bit read of M spanning four k steps, a thread that read or
+  // wrote the workspace); their loads and reads were still checked. A read of P back exempts
+  // no thread: it is checked against what was stored there and left out of the products.
   long threadsSkipped = 0;
 };
 
