@@ -177,14 +177,14 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   const bool gpu = L.backend == "cuda";
   if (!r.error.empty()) return invalidInput(std::string(gpu ? "the GPU" : "the emulator") + " refused the launch: " + r.error);
   Run run;
-  run.lab = LabKernel{L.kernelName, q.fileName, q.source};
+  run.kernel = LabKernel{L.kernelName, q.fileName, q.source};
   run.config.dims = L.dims;
   run.config.seed = q.seed;
   run.config.blockX = int(L.block.x);
   run.config.blockY = int(L.block.y);
   run.config.tile = int(L.block.x);
   KernelLaunch& kl = run.plan.launch;
-  kl.lab = true;
+  kl.labTiles = SharedTileLayout{};  // placed from the declarations once the trace is in (below)
   kl.j = L.dims.j, kl.k = L.dims.k, kl.l = L.dims.l;
   kl.tile = int(L.block.x);
   kl.gridX = L.grid.x, kl.gridY = L.grid.y, kl.blockX = L.block.x, kl.blockY = L.block.y;

@@ -13,9 +13,9 @@
 //     -> LabOutcome: a verdict, and for a kernel that ran the same Run (inputs, P, Trace,
 //        verification) a built-in kernel gives, so every analysis and view works unchanged.
 //
-// A lab run's Run has plan.launch.lab set: its shared-memory layout comes from the kernel's
-// declarations (plan.launch.labTiles), not from a kernel file's facts; run.lab names the kernel,
-// its file and its text (run.config.kernel is not read for it).
+// A lab run's Run has a LabKernel for its kernel (run.kernel, core/run/run.h: the kernel's name,
+// its file and its text; no KernelId), and its launch's shared-memory layout comes from the
+// kernel's declarations (plan.launch.labTiles), not from a kernel file's facts.
 //
 // Nothing here throws or exits; the child process may crash, loop or deadlock, and the
 // outcome says which, in which thread and at which line where that is known. Safe to call

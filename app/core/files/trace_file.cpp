@@ -156,6 +156,7 @@ std::optional<Error> Decoder::readConfig(Reader& r) {
   if (!id) return bad(r.offset(), "unknown kernel '" + kernel + "' (written by another version of tilescope?)");
   LaunchConfig& c = saved_.run.config;
   c.kernel = *id;
+  saved_.run.kernel = BuiltInKernel{*id};
   c.dims = {v[0], v[1], v[2]};
   c.tile = v[3];
   c.blockX = v[4];

@@ -33,7 +33,8 @@ Result<LaunchPlan> planRun(const LaunchConfig& config, const RunOptions& options
 }  // namespace
 
 std::string kernelName(const Run& run) {
-  return run.lab ? run.lab->name : std::string(kernelInfo(run.config.kernel).name);
+  if (const LabKernel* lab = labKernel(run)) return lab->name;
+  return std::string(kernelInfo(std::get<BuiltInKernel>(run.kernel).id).name);
 }
 
 Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOptions& options) {
@@ -43,6 +44,7 @@ Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOp
   if (auto s = backend.supports(*plan); !s) return s.error();
 
   Run run;
+  run.kernel = BuiltInKernel{config.kernel};
   run.config = config;
   run.plan = *plan;
   run.backend = backend.name();
