@@ -17,8 +17,9 @@ const std::vector<std::string> kMetricNames = {"global-loads-per-multiply-add", 
 
 Result<double> measureMetric(std::string_view metric, const LabOutcome& o) {
   if (metric == "static-shared-bytes") return double(o.staticSharedBytes);
-  if (!o.run || !o.run->trace) return failure("no trace to measure " + std::string(metric) + " on (" + o.summary + ")");
-  const Trace& t = *o.run->trace;
+  if (!o.finished || !o.finished->run.trace)
+    return failure("no trace to measure " + std::string(metric) + " on (" + o.summary + ")");
+  const Trace& t = *o.finished->run.trace;
   const KernelLaunch& L = t.launch;
   if (metric == "global-loads-per-multiply-add") {
     uint64_t loads = 0;
@@ -241,12 +242,12 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
       return g;
     }
     if (wantsCorrect) {
-      const bool right = o->run && o->run->verification.passed && o->boundsViolations.empty() &&
+      const bool right = o->finished && o->finished->run.verification.passed && o->boundsViolations().empty() &&
                          o->outsideAllocation.empty() && o->verdict != LabVerdict::Deadlocked;
-      add("correct at " + at, right, right ? o->run->verification.summary() : o->summary);
+      add("correct at " + at, right, right ? o->finished->run.verification.summary() : o->summary);
     }
-    hazards += o->hazards.size();
-    if (!o->hazards.empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
+    hazards += o->hazards().size();
+    if (!o->hazards().empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
     if (i == 0) g.measured = std::move(*o);
   }
   if (wantsNoHazards)

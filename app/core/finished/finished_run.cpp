@@ -10,6 +10,7 @@ void finishInto(FinishedRun& into, Run run, const FinishOptions& options) {
   f->run = std::move(run);
   if (f->run.trace) {
     f->outOfBounds = findBoundsViolations(*f->run.trace);
+    if (options.hazards) f->hazards = searchHazards(*f->run.trace, kMaxHazardWork);
     if (options.timeline) {
       // A GPU trace's order inside an interval is a sort, not what ran: no race is replayed from it.
       f->timeline = Timeline::build(*f->run.trace, f->run.backend != "cuda");

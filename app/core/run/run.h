@@ -72,6 +72,12 @@ inline Result<Run> executeRun(Backend& backend, const LaunchConfig& config, bool
   return executeRun(backend, config, options);
 }
 
+// The part of a run after its launch, for executeRun and for a launch made elsewhere (the
+// lab's runner, a process of its own): the trace decoded from `slots` when `traced` (as
+// run.outcome says they were filled), then P verified against the double-precision reference.
+// `run` carries its kernel, config, plan, inputs, P and outcome.
+Status completeLaunch(Run& run, EventVector slots, bool traced);
+
 // The inputs for a config: M from seed, N from a seed derived from it.
 Matrix inputM(const LaunchConfig& config);
 Matrix inputN(const LaunchConfig& config);
