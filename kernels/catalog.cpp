@@ -32,7 +32,7 @@ HandResources kernelHandResources(const KernelLaunch& L) {
 }
 
 SharedTileLayout kernelSharedTiles(const KernelLaunch& L) {
-  if (L.lab) return L.labTiles;
+  if (L.labTiles) return *L.labTiles;
   return facts::visitKernel(L.kernel, [&](auto f) { return decltype(f)::tiles(L); });
 }
 

@@ -1,5 +1,7 @@
 // The parameters of one kernel launch, as the launchers take them. Plain host C++.
 #pragma once
+#include <optional>
+
 #include "kernels/catalog.h"
 
 namespace tilescope {
@@ -27,10 +29,10 @@ struct KernelLaunch {
   int pad = 0;                       // tiled-transposed: extra floats per tile row
   Tiling tiling;                     // the ladder's register-tiled kernels
   unsigned persistentBlocks = 0;     // stream-k: its grid (0: one block per tile, data-parallel)
-  // A kernel the lab compiled at run time (app/lab) has no facts in a kernel file: its
-  // shared tiles, as the analyses place them, come from its declarations instead.
-  bool lab = false;
-  SharedTileLayout labTiles{};
+  // Set for a kernel the lab compiled at run time (app/lab): it has no facts in a kernel file
+  // (`kernel` is not read), and its shared tiles, as the analyses place them, come from its
+  // declarations instead. Unset: the built-in kernel `kernel`.
+  std::optional<SharedTileLayout> labTiles;
 };
 
 }  // namespace tilescope

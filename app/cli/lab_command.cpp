@@ -178,16 +178,17 @@ void writeOutcomeJson(JsonWriter& json, const LabOutcome& o) {
         .field("line", o.where->line)
         .endObject();
   else json.null();
-  if (o.run) {
-    const Verification& v = o.run->verification;
+  if (o.finished) {  // what the finished run found, as `run` and `analyze` report a built-in kernel's
+    const FinishedRun& f = *o.finished;
+    const Verification& v = f.run.verification;
     json.field("verified", v.passed).field("max_rel_error", v.maxRelativeError).field("wrong", v.wrong);
-    json.field("out_of_bounds", uint64_t(o.boundsViolations.size()));
-    json.field("outside_allocation", uint64_t(o.run->outcome.outOfBoundsTotal));
-    json.field("traced", o.run->trace.has_value());
-    if (o.run->trace) {
+    json.field("out_of_bounds", uint64_t(f.outOfBounds.size()));
+    json.field("outside_allocation", uint64_t(f.run.outcome.outOfBoundsTotal));
+    json.field("traced", f.run.trace.has_value());
+    if (f.run.trace) {
       auto profile = profileByName("h100");
       json.key("analysis").beginObject();
-      writeAnalysisFields(json, analyzeTrace(*o.run->trace, *profile));
+      writeAnalysisFields(json, analyzeRun(f, *profile));
       json.endObject();
     }
   }
@@ -241,11 +242,11 @@ int labRun(const Options& o, std::ostream& out) {
   if (labInterrupted()) return reportInterrupt();
   if (!outcome) return reportLabError(outcome.error());
   if (!flags->traceOut.empty()) {
-    if (!outcome->run || !outcome->run->trace)
+    if (!outcome->finished || !outcome->finished->run.trace)
       return reportLabError(failure("--trace-out: the kernel left no trace (" + outcome->summary + ")"));
     std::ofstream file(flags->traceOut, std::ios::binary);
     JsonWriter json(file);
-    writeTraceJson(json, *outcome->run->trace);
+    writeTraceJson(json, *outcome->finished->run.trace);
     file << "\n";
     if (!file) return reportLabError(invalidInput("cannot write '" + flags->traceOut + "'"));
   }

@@ -17,8 +17,9 @@ const std::vector<std::string> kMetricNames = {"global-loads-per-multiply-add", 
 
 Result<double> measureMetric(std::string_view metric, const LabOutcome& o) {
   if (metric == "static-shared-bytes") return double(o.staticSharedBytes);
-  if (!o.run || !o.run->trace) return failure("no trace to measure " + std::string(metric) + " on (" + o.summary + ")");
-  const Trace& t = *o.run->trace;
+  if (!o.finished || !o.finished->run.trace)
+    return failure("no trace to measure " + std::string(metric) + " on (" + o.summary + ")");
+  const Trace& t = *o.finished->run.trace;
   const KernelLaunch& L = t.launch;
   if (metric == "global-loads-per-multiply-add") {
     uint64_t loads = 0;
@@ -279,10 +280,10 @@ LabRequest sizeRequest(const Exercise& x, const LabRequest& base, const std::str
 
 // Why a size that ran cannot be checked from its trace, if it cannot.
 std::optional<std::string> untraced(const LabOutcome& o, const std::string& at) {
-  if (o.run && o.run->outcome.traceOverflowed)
+  if (o.finished && o.finished->run.outcome.traceOverflowed)
     return "the trace of " + at + " grew past its bound (a thread recorded more events than the lab traces); " +
            "this size cannot be checked";
-  if (!o.run || !o.run->trace) return "the run at " + at + " left no trace (" + o.summary + "); this size cannot be checked";
+  if (!o.finished || !o.finished->run.trace) return "the run at " + at + " left no trace (" + o.summary + "); this size cannot be checked";
   return std::nullopt;
 }
 }  // namespace
@@ -317,15 +318,15 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
     // A size without a trace is not graded as passing: neither its accounting nor its race
     // check could run (a thread that records past the bound turned both off).
     const std::optional<std::string> blind = untraced(*o, at);
-    if (blind && o->run) add("the trace accounts for P at " + at, false, *blind);
+    if (blind && o->finished) add("the trace accounts for P at " + at, false, *blind);
     if (blind && unchecked.empty()) unchecked = *blind;
     if (wants(ExerciseCheck::Kind::Correct)) {
-      const bool right = !blind && o->run && o->run->verification.passed && o->boundsViolations.empty() &&
+      const bool right = !blind && o->finished && o->finished->run.verification.passed && o->boundsViolations().empty() &&
                          o->outsideAllocation.empty() && o->verdict != LabVerdict::Deadlocked;
-      add("correct at " + at, right, right ? o->run->verification.summary() : blind && o->run ? *blind : o->summary);
+      add("correct at " + at, right, right ? o->finished->run.verification.summary() : blind && o->finished ? *blind : o->summary);
     }
-    hazards += o->hazards.size();
-    if (!o->hazards.empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
+    hazards += o->hazards().size();
+    if (!o->hazards().empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
     for (std::size_t c = 0; c < x.checks.size(); ++c)
       if ((x.checks[c].kind == ExerciseCheck::Kind::Max || x.checks[c].kind == ExerciseCheck::Kind::Min) &&
           measuredAt(x.checks[c], x.sizes[i]))

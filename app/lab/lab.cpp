@@ -24,7 +24,6 @@
 #include "kernels/cuda/gpu_info.h"
 #endif
 #include "core/run/trace_accounts.h"
-#include "core/run/trace_decode.h"  // finishTrace, for both backends (a build without CUDA too)
 
 namespace tilescope::lab {
 
@@ -172,19 +171,21 @@ LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnost
   return o;
 }
 
-Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r) {
+// The Run of the launch the runner made: the lab kernel, the launch as resolved, the inputs
+// drawn as for a built-in kernel, the P and slots the runner returned, decoded and verified by
+// completeLaunch as executeRun's are. Its shared tiles are placed from the declarations.
+Result<Run> labRun(const LabRequest& q, const LabKernelSource& k, const LabOutcome& o, RunnerResponse& r) {
   const LabLaunch& L = o.launch;
   const bool gpu = L.backend == "cuda";
-  if (!r.error.empty()) return invalidInput(std::string(gpu ? "the GPU" : "the emulator") + " refused the launch: " + r.error);
   Run run;
-  run.lab = LabKernel{L.kernelName, q.fileName, q.source};
+  run.kernel = LabKernel{L.kernelName, q.fileName, q.source};
   run.config.dims = L.dims;
   run.config.seed = q.seed;
   run.config.blockX = int(L.block.x);
   run.config.blockY = int(L.block.y);
   run.config.tile = int(L.block.x);
   KernelLaunch& kl = run.plan.launch;
-  kl.lab = true;
+  kl.labTiles = SharedTileLayout{};  // placed from the declarations once the trace is in (below)
   kl.j = L.dims.j, kl.k = L.dims.k, kl.l = L.dims.l;
   kl.tile = int(L.block.x);
   kl.gridX = L.grid.x, kl.gridY = L.grid.y, kl.blockX = L.block.x, kl.blockY = L.block.y;
@@ -203,51 +204,48 @@ Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, R
   run.outcome.outOfBoundsTotal = r.outOfBoundsTotal;
   run.outcome.divergences = r.divergences;
   run.outcome.traceOverflowed = r.traceOverflowed;
-  if (!r.traceOverflowed) {
-    // The GPU decoded its trace on the device, as a built-in traced GPU launch does.
-    LaunchOutcome recorded;
-    recorded.slotsDecoded = r.slotsDecoded;
-    auto trace = finishTrace(run.plan, std::move(r.slots), recorded);
-    if (!trace) return trace.error();
+  run.outcome.slotsDecoded = r.slotsDecoded;  // the GPU decoded its trace on the device
+  if (auto s = completeLaunch(run, std::move(r.slots), !r.traceOverflowed); !s) return s.error();
+  if (run.trace) {
     int phases = 0;
-    for (const Event& e : trace->events) phases = std::max(phases, int(e.phase) + 1);  // a count, as plan.phases is for built-in kernels
-    run.plan.phases = trace->phases = phases;
-    run.trace = std::move(*trace);
+    for (const Event& e : run.trace->events) phases = std::max(phases, int(e.phase) + 1);  // a count, as plan.phases is for built-in kernels
+    run.plan.phases = run.trace->phases = phases;
   }
   run.plan.launch.labTiles = labTiles(k, r, run.trace ? &*run.trace : nullptr, L.block.x, L.sharedBytes);
   if (run.trace) run.trace->launch = run.plan.launch;
-  run.verification = verifyProduct(run.m, run.n, run.p);
   run.seconds = o.runSeconds;
+  return run;
+}
 
+Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r) {
+  const bool gpu = o.launch.backend == "cuda";
+  if (!r.error.empty()) return invalidInput(std::string(gpu ? "the GPU" : "the emulator") + " refused the launch: " + r.error);
+  auto run = labRun(q, k, o, r);
+  if (!run) return run.error();
+  // Bounds and hazards are the finished run's, found as for every run (the grade needs no timeline).
+  o.finished = finishRun(std::move(*run), FinishOptions{.timeline = false, .hazards = true, .startedAt = std::nullopt});
+  const FinishedRun& f = *o.finished;
   o.outsideAllocation = r.outOfBounds;
   if (gpu) o.gpu = r.gpu;
   for (const StaticSharedGeometry& g : r.geometry)
     if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
-  bool hazardsCapped = false;
-  if (run.trace) {
-    o.boundsViolations = findBoundsViolations(*run.trace);
-    HazardSearch search = searchHazards(*run.trace, kMaxHazardWork);
-    o.hazards = std::move(search.hazards);
-    hazardsCapped = search.capped;
-  }
-  judge(o, r, run.verification);
+  judge(o, r, f);
   // Nothing is graded from a trace that does not describe what computed P (a forged one). The
   // question is asked of a verified result only: a result that is already wrong fails as it is
   // and keeps its hint (an integer accumulator's truncated sums are the student's bug, and
   // their recorded products do not add up to P either).
-  if (run.trace && o.verdict == LabVerdict::Verified) {
-    if (auto problem = accountForP(*run.trace, run.m, run.n, run.p, !gpu).problem) {
+  if (f.run.trace && o.verdict == LabVerdict::Verified) {
+    if (auto problem = accountForP(*f.run.trace, f.run.m, f.run.n, f.run.p, !gpu).problem) {
       o.verdict = LabVerdict::WrongResult;
       o.summary = *problem + " (the run is not graded)";
       o.unaccounted = std::move(*problem);
     }
   }
-  if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) o.summary += wrongResultHint(run);
-  if (hazardsCapped)
+  if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) o.summary += wrongResultHint(f.run);
+  if (f.hazards && f.hazards->capped)
     o.summary += " (the race check stopped at its limit of " + std::to_string(kMaxHazardWork) +
                  " steps: more hazards may remain)";
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
-  o.run = std::move(run);
   return Ok{};
 }
 
@@ -309,8 +307,8 @@ void locateOnEmulator(const LabRequest& q, LabOutcome& o) {
     return;
   }
   std::optional<LabWhere> where = r->where;
-  if (!where && !r->boundsViolations.empty()) {
-    const Event& ev = r->boundsViolations.front().event;
+  if (!where && !r->boundsViolations().empty()) {
+    const Event& ev = r->boundsViolations().front().event;
     where = LabWhere{{ev.blockX, ev.blockY, 1}, {ev.threadX, ev.threadY, 1}, int(ev.line)};
   } else if (!where && !r->outsideAllocation.empty()) {
     const OutOfBoundsAccess& a = r->outsideAllocation.front();
@@ -324,7 +322,7 @@ void locateOnEmulator(const LabRequest& q, LabOutcome& o) {
     o.summary += "; the emulator, on the same launch: " + r->summary;
   }
   if (where) o.where = where;
-  o.boundsViolations = r->boundsViolations;
+  o.emulatorBounds = r->boundsViolations();
   o.outsideAllocation = r->outsideAllocation;
 }
 }  // namespace

@@ -13,9 +13,9 @@
 //     -> LabOutcome: a verdict, and for a kernel that ran the same Run (inputs, P, Trace,
 //        verification) a built-in kernel gives, so every analysis and view works unchanged.
 //
-// A lab run's Run has plan.launch.lab set: its shared-memory layout comes from the kernel's
-// declarations (plan.launch.labTiles), not from a kernel file's facts; run.lab names the kernel,
-// its file and its text (run.config.kernel is not read for it).
+// A lab run's Run has a LabKernel for its kernel (run.kernel, core/run/run.h: the kernel's name,
+// its file and its text; no KernelId), and its launch's shared-memory layout comes from the
+// kernel's declarations (plan.launch.labTiles), not from a kernel file's facts.
 //
 // Nothing here throws or exits; the child process may crash, loop or deadlock, and the
 // outcome says which, in which thread and at which line where that is known. Safe to call
@@ -23,6 +23,7 @@
 // cache safely (files are written under temporary names and renamed into place).
 #pragma once
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@
 
 #include "core/run/bounds_report.h"
 #include "core/analysis/races.h"
+#include "core/finished/finished_run.h"
 #include "core/run/run.h"
 #include "core/timing/timing.h"
 #include "kernels/launch_report.h"
@@ -167,10 +169,15 @@ struct LabOutcome {
   std::vector<LabDiagnostic> diagnostics;  // compile errors, the student's file first
   std::string compilerOutput;              // everything the compiler printed
   std::optional<LabWhere> where;           // crash, time-out, deadlock
-  std::optional<Run> run;                  // when the kernel ran to its end (or was abandoned at a barrier)
-  std::vector<BoundsViolation> boundsViolations;     // from the trace
+  // When the kernel ran to its end (or was abandoned at a barrier): its finished run
+  // (core/finished), made as every run's is: the Run (kernel: the LabKernel; inputs, P, trace,
+  // verification), the out-of-bounds report and the shared-memory hazards, computed there once.
+  // Shared by copies of the outcome.
+  std::shared_ptr<FinishedRun> finished;
+  // A GPU run that stopped (crashed, timed out): the out-of-bounds accesses the emulator found
+  // on the same launch (runLab asks it where); a finished run's own are finished->outOfBounds.
+  std::vector<BoundsViolation> emulatorBounds;
   std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
-  std::vector<Hazard> hazards;
   // The trace does not account for P (core/run/trace_accounts.h): what it leaves unexplained.
   // Such a run is reported as such and not graded (its verdict is a wrong result).
   std::optional<std::string> unaccounted;
@@ -182,6 +189,10 @@ struct LabOutcome {
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
   std::optional<TimingResult> timing;  // timeLab: what the GPU measured (times only when verified)
   int exitCode() const { return verdictExitCode(verdict); }
+  // The finished run's out-of-bounds report, else the emulator's for a GPU run that stopped.
+  const std::vector<BoundsViolation>& boundsViolations() const;
+  // The finished run's hazards (none without a finished run or a trace).
+  const std::vector<Hazard>& hazards() const;
 };
 
 // Runs the request. An Error only for input the lab refuses before compiling (an unmappable

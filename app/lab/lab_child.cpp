@@ -234,7 +234,7 @@ Result<LabOutcome> finishFromResponse(const LabRequest& q, const LabKernelSource
     if (auto s = checkReturnedEvents(*response, rq); !s) return s.error();
   if (o.launch.backend == "cuda")
     if (auto ended = gpuCompileOrFault(q, *response, o)) return std::move(*ended);
-  if (auto s = timing ? finishTiming(q, o, *response) : finishRun(q, kernel, o, std::move(*response)); !s)
+  if (auto s = timing ? finishTiming(q, o, *response) : finishLabRun(q, kernel, o, std::move(*response)); !s)
     return s.error();
   return o;
 }

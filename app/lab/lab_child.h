@@ -29,7 +29,7 @@ std::optional<std::string> gpuUnavailable();
 Result<std::filesystem::path> findRunner();
 Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced);
 LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics);
-Status finishRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r);
+Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r);
 Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r);
 
 }  // namespace tilescope::lab::detail

@@ -25,6 +25,16 @@ std::string describeDivergence(const BarrierDivergence& d) {
   return s;
 }
 
+// Here, not in lab.cpp: the page's lab (app/platform) builds this file and not that one.
+const std::vector<BoundsViolation>& LabOutcome::boundsViolations() const {
+  return finished ? finished->outOfBounds : emulatorBounds;
+}
+
+const std::vector<Hazard>& LabOutcome::hazards() const {
+  static const std::vector<Hazard> kNone;
+  return finished && finished->hazards ? finished->hazards->hazards : kNone;
+}
+
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentText student) {
   std::ostringstream s;
   // What came from the student (the file's name, the compiler's words about its lines, names
@@ -52,16 +62,16 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentTe
       << o.gpu->tracedRegistersPerThread << " traced), " << o.gpu->staticSharedBytes << " B static shared, "
       << o.gpu->localBytesPerThread << " B local\n";
   std::size_t shown = 0;
-  for (const BoundsViolation& v : o.boundsViolations)
+  for (const BoundsViolation& v : o.boundsViolations())
     if (shown++ < maxItems) s << "  " << v.describe() << "\n";
-  if (o.boundsViolations.empty())
+  if (o.boundsViolations().empty())
     for (const OutOfBoundsAccess& a : o.outsideAllocation)
       if (shown++ < maxItems)
         s << "  " << esc(a.array) << "[" << a.index << "] of " << a.count << " elements " << (a.write ? "written" : "read")
           << " by blockIdx (" << a.block.x << "," << a.block.y << ") threadIdx (" << a.thread.x << "," << a.thread.y
           << ") at line " << a.line << "\n";
   shown = 0;
-  for (const Hazard& h : o.hazards)
+  for (const Hazard& h : o.hazards())
     if (shown++ < maxItems)
       s << "  " << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
         << h.blockX << "," << h.blockY << "): " << threadName(h.first.threadX, h.first.threadY) << " line "

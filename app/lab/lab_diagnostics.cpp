@@ -604,7 +604,7 @@ std::string wrongResultHint(const Run& run) {
   std::snprintf(text, sizeof text, "; every wrong value of P is a whole number (P(%d,%d) = %g where %.4g is right)",
                 v.worstRow, v.worstCol, double(run.p.at(v.worstRow, v.worstCol)), expected);
   std::string hint = text;
-  const auto integer = run.lab && storeLine ? integerStoredAt(run.lab->text, storeLine) : std::nullopt;
+  const auto integer = labKernel(run) && storeLine ? integerStoredAt(labKernel(run)->text, storeLine) : std::nullopt;
   if (integer)
     return hint + ": P is stored at line " + std::to_string(storeLine) + " from '" + integer->first +
            "', an integer variable (line " + std::to_string(integer->second) +

@@ -31,8 +31,11 @@ std::string whereText(const LabWhere& w) {
   return s;
 }
 
-void judge(LabOutcome& o, const RunnerResponse& r, const Verification& verification) {
-  const bool outOfBounds = !o.boundsViolations.empty() || r.outOfBoundsTotal > 0;
+void judge(LabOutcome& o, const RunnerResponse& r, const FinishedRun& run) {
+  const Verification& verification = run.run.verification;
+  const std::vector<BoundsViolation>& bounds = run.outOfBounds;
+  const std::vector<Hazard>& hazards = o.hazards();
+  const bool outOfBounds = !bounds.empty() || r.outOfBoundsTotal > 0;
   if (!r.divergences.empty()) {
     const BarrierDivergence& d = r.divergences.front();
     o.verdict = LabVerdict::Deadlocked;
@@ -41,20 +44,20 @@ void judge(LabOutcome& o, const RunnerResponse& r, const Verification& verificat
                 std::to_string(d.block.y) + "): " + describeDivergence(d) + " (on a GPU the block hangs or computes garbage)";
   } else if (outOfBounds) {
     o.verdict = LabVerdict::OutOfBounds;
-    const std::size_t n = std::max<std::size_t>(o.boundsViolations.size(), r.outOfBoundsTotal);
+    const std::size_t n = std::max<std::size_t>(bounds.size(), r.outOfBoundsTotal);
     o.summary = "out-of-bounds: " + std::to_string(n) + " accesses outside their array" +
-                (o.boundsViolations.empty() ? "" : ", the first " + o.boundsViolations.front().describe()) +
-                (o.boundsViolations.empty() && !r.outOfBounds.empty()
+                (bounds.empty() ? "" : ", the first " + bounds.front().describe()) +
+                (bounds.empty() && !r.outOfBounds.empty()
                      ? ", the first " + r.outOfBounds.front().array + "[" + std::to_string(r.outOfBounds.front().index) +
                            "] at line " + std::to_string(r.outOfBounds.front().line)
                      : "");
   } else if (!verification.passed) {
     o.verdict = LabVerdict::WrongResult;
     o.summary = "wrong result: " + verification.summary();
-  } else if (!o.hazards.empty()) {
-    const Hazard& h = o.hazards.front();
+  } else if (!hazards.empty()) {
+    const Hazard& h = hazards.front();
     o.verdict = LabVerdict::Hazard;
-    o.summary = "hazard: " + std::to_string(o.hazards.size()) + " groups of shared-memory races, the first " +
+    o.summary = "hazard: " + std::to_string(hazards.size()) + " groups of shared-memory races, the first " +
                 std::string(hazardName(h.type)) + " on " + std::string(1, h.matrix) + "ds between line " +
                 std::to_string(h.first.line) + " and line " + std::to_string(h.second.line) +
                 " (the result is right here by the emulator's schedule; a GPU may not be so lucky)";

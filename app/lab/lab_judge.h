@@ -15,6 +15,6 @@ std::string signalName(int sig);
 std::string whereText(const LabWhere& w);
 // The verdict, in the order a student must fix things: a deadlock, then accesses outside their
 // arrays, then a wrong P, then races that happened to give the right P here.
-void judge(LabOutcome& o, const RunnerResponse& r, const Verification& verification);
+void judge(LabOutcome& o, const RunnerResponse& r, const FinishedRun& run);
 
 }  // namespace tilescope::lab

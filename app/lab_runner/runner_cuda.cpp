@@ -284,7 +284,7 @@ Status compileAndLoad(int argc, char** argv, RunnerResponse& response, Loaded& l
 Status traceRun(const RunnerRequest& q, const Loaded& loaded, RunnerResponse& response) {
   LaunchPlan plan;
   KernelLaunch& L = plan.launch;
-  L.lab = true;
+  L.labTiles = SharedTileLayout{};  // a lab kernel: the parent places its tiles
   L.j = q.j, L.k = q.k, L.l = q.l;
   L.tile = int(q.block.x);
   L.gridX = q.grid.x, L.gridY = q.grid.y, L.blockX = q.block.x, L.blockY = q.block.y;

@@ -69,14 +69,15 @@ void expectGpuEqualsEmulator(LabRequest q) {
     return;
   }
   EXPECT_EQ(g->launch.backend, "cuda");
-  ASSERT_TRUE(e->run && g->run);
+  ASSERT_TRUE(e->finished && g->finished);
   ASSERT_TRUE(g->gpu.has_value());
   EXPECT_GT(g->gpu->registersPerThread, 0) << "cuFuncGetAttribute(NUM_REGS) of the kernel as written";
   EXPECT_NE(describeOutcome(*g).find("registers per thread"), std::string::npos);
-  EXPECT_EQ(g->run->backend, "cuda");
-  ASSERT_TRUE(e->run->trace && g->run->trace);
-  ASSERT_EQ(e->run->trace->events.size(), g->run->trace->events.size());
-  const Comparison cmp = compareTraces(*e->run->trace, *g->run->trace, e->verdict == LabVerdict::Hazard);
+  EXPECT_EQ(g->finished->run.backend, "cuda");
+  ASSERT_TRUE(e->finished->run.trace && g->finished->run.trace);
+  ASSERT_EQ(e->finished->run.trace->events.size(), g->finished->run.trace->events.size());
+  const Comparison cmp =
+      compareTraces(*e->finished->run.trace, *g->finished->run.trace, e->verdict == LabVerdict::Hazard);
   EXPECT_EQ(cmp.differences, 0) << cmp.first;
   // The verdict comes from the trace and P; P is defined where no stored sum took in an
   // undefined value (a read past an allocation, a slot no one wrote yet).

@@ -105,13 +105,16 @@ TEST(LabRuns, TheRunNamesTheStudentsKernel) {
   q.sandbox = sandboxSupport().complete();  // where the kernel lacks Landlock or seccomp, unconfined
   auto outcome = runLab(q);
   ASSERT_TRUE(outcome.ok()) << outcome.error().message;
-  ASSERT_TRUE(outcome->run.has_value()) << outcome->summary;
-  ASSERT_TRUE(outcome->run->lab.has_value());
-  EXPECT_EQ(outcome->run->lab->name, "matrixMulKernel");  // the file's __global__ function
-  EXPECT_EQ(outcome->run->lab->fileName, "alice.cu");
-  EXPECT_EQ(outcome->run->lab->text, text);
-  EXPECT_EQ(kernelName(*outcome->run), "matrixMulKernel");
-  EXPECT_TRUE(outcome->run->plan.launch.lab);
+  ASSERT_TRUE(outcome->finished) << outcome->summary;
+  const tilescope::Run& run = outcome->finished->run;
+  const LabKernel* lab = labKernel(run);
+  ASSERT_NE(lab, nullptr);  // the run's kernel is the lab kernel, not a built-in one
+  EXPECT_FALSE(builtInKernel(run).has_value());
+  EXPECT_EQ(lab->name, "matrixMulKernel");  // the file's __global__ function
+  EXPECT_EQ(lab->fileName, "alice.cu");
+  EXPECT_EQ(lab->text, text);
+  EXPECT_EQ(kernelName(run), "matrixMulKernel");
+  EXPECT_TRUE(run.plan.launch.labTiles.has_value());
 }
 
 }  // namespace

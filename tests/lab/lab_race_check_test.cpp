@@ -42,11 +42,11 @@ Event access(Op op, int thread, int line, int phase, int word) {
 Trace labBlock() {
   Trace t;
   KernelLaunch& L = t.launch;
-  L.lab = true;
   L.j = L.k = L.l = 4;
   L.gridX = L.gridY = 1;
   L.blockX = L.blockY = 4;
-  L.labTiles.baseM = 0, L.labTiles.strideM = 4, L.labTiles.bytes = 64;
+  L.labTiles = SharedTileLayout{};
+  L.labTiles->baseM = 0, L.labTiles->strideM = 4, L.labTiles->bytes = 64;
   return t;
 }
 

@@ -156,6 +156,7 @@ std::optional<Error> Decoder::readConfig(Reader& r) {
   if (!id) return bad(r.offset(), "unknown kernel '" + kernel + "' (written by another version of tilescope?)");
   LaunchConfig& c = saved_.run.config;
   c.kernel = *id;
+  saved_.run.kernel = BuiltInKernel{*id};
   c.dims = {v[0], v[1], v[2]};
   c.tile = v[3];
   c.blockX = v[4];
@@ -521,6 +522,10 @@ Result<SavedRun> decodeRun(std::span<const uint8_t> bytes, const std::string& na
 }
 
 Status saveRun(const Run& run, const std::string& path) {
+  // A trace file names a built-in kernel and is replayed as one: a lab kernel's run would come
+  // back as the kernel its config happens to name.
+  if (const LabKernel* lab = labKernel(run))
+    return invalidInput("a lab kernel's run (" + lab->name + ") cannot be saved as a trace file: it names built-in kernels only");
   const std::vector<uint8_t> bytes = encodeRun(run);
   const std::string tmp = path + ".tmp";
   {

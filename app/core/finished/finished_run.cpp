@@ -10,6 +10,7 @@ void finishInto(FinishedRun& into, Run run, const FinishOptions& options) {
   f->run = std::move(run);
   if (f->run.trace) {
     f->outOfBounds = findBoundsViolations(*f->run.trace);
+    if (options.hazards) f->hazards = searchHazards(*f->run.trace, kMaxHazardWork);
     if (options.timeline) {
       // A GPU trace's order inside an interval is a sort, not what ran: no race is replayed from it.
       f->timeline = Timeline::build(*f->run.trace, f->run.backend != "cuda");
@@ -19,7 +20,9 @@ void finishInto(FinishedRun& into, Run run, const FinishOptions& options) {
   }
   // Gallery launches are tiny (a few thousand events at most): their symptoms are measured
   // here, so a caller has them with the picture.
-  if (auto launch = galleryLaunchOf(f->run.config)) f->gallery = FinishedRun::Gallery{*launch, examineRun(f->run)};
+  // (a lab kernel is none: its config names no built-in kernel).
+  if (builtInKernel(f->run))
+    if (auto launch = galleryLaunchOf(f->run.config)) f->gallery = FinishedRun::Gallery{*launch, examineRun(f->run)};
   const auto now = std::chrono::steady_clock::now();
   f->seconds = options.startedAt ? std::chrono::duration<double>(now - *options.startedAt).count()
                                  : f->run.seconds + std::chrono::duration<double>(now - start).count();

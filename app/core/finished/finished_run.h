@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/races.h"
 #include "core/run/bounds_report.h"
 #include "core/run/run.h"
 #include "core/teaching/bugs.h"
@@ -22,6 +23,9 @@ namespace tilescope {
 struct FinishedRun {
   Run run;
   std::vector<BoundsViolation> outOfBounds;  // from the trace: empty without one
+  // The trace's shared-memory hazards (races.h, bounded by kMaxHazardWork), searched when
+  // FinishOptions::hazards asks: the lab grades by them; the app's analysis report has its own.
+  std::optional<HazardSearch> hazards;
   Timeline timeline;                         // points into run.trace: a FinishedRun never moves
   LoadIndex loads;                           // the grid's global loads by step (load-count shading)
   bool hasTimeline = false;                  // timeline and loads were built (FinishOptions)
@@ -42,13 +46,14 @@ struct FinishedRun {
 
 struct FinishOptions {
   bool timeline = true;  // cut the timeline and index its loads (what the views draw from)
+  bool hazards = false;  // search the trace for shared-memory hazards (FinishedRun::hazards)
   // When the caller's work on this run began (a request, a file opened): `seconds` counts from
   // there; without it, the launch's own time plus the finishing.
   std::optional<std::chrono::steady_clock::time_point> startedAt;
 };
 
 // Finishes `run` (which carries its verification) into `into`: the bounds report, the
-// timeline, the gallery's symptoms. `into` may be a type that extends FinishedRun (the app's
+// hazards, the timeline, the gallery's symptoms, each as `options` ask. `into` may be a type that extends FinishedRun (the app's
 // shown run adds where it came from).
 void finishInto(FinishedRun& into, Run run, const FinishOptions& options = {});
 std::shared_ptr<FinishedRun> finishRun(Run run, const FinishOptions& options = {});

@@ -33,7 +33,8 @@ Result<LaunchPlan> planRun(const LaunchConfig& config, const RunOptions& options
 }  // namespace
 
 std::string kernelName(const Run& run) {
-  return run.lab ? run.lab->name : std::string(kernelInfo(run.config.kernel).name);
+  if (const LabKernel* lab = labKernel(run)) return lab->name;
+  return std::string(kernelInfo(std::get<BuiltInKernel>(run.kernel).id).name);
 }
 
 Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOptions& options) {
@@ -43,6 +44,7 @@ Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOp
   if (auto s = backend.supports(*plan); !s) return s.error();
 
   Run run;
+  run.kernel = BuiltInKernel{config.kernel};
   run.config = config;
   run.plan = *plan;
   run.backend = backend.name();
@@ -57,14 +59,19 @@ Result<Run> executeRun(Backend& backend, const LaunchConfig& config, const RunOp
   auto outcome = backend.launch(run.plan, run.m, run.n, run.p, traced ? &slots : nullptr);
   if (!outcome) return outcome.error();
   run.outcome = std::move(*outcome);
+  if (auto s = completeLaunch(run, std::move(slots), traced); !s) return s.error();
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+Status completeLaunch(Run& run, EventVector slots, bool traced) {
   if (traced) {
     auto trace = finishTrace(run.plan, std::move(slots), run.outcome);
     if (!trace) return trace.error();
     run.trace = std::move(*trace);
   }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.verification = verifyProduct(run.m, run.n, run.p);
-  return run;
+  return Ok{};
 }
 
 }  // namespace tilescope

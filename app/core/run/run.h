@@ -2,6 +2,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "core/run/backend.h"
 #include "core/run/reference.h"
@@ -9,16 +10,24 @@
 
 namespace tilescope {
 
-// A kernel the lab compiled from a student's file. It has no KernelId: config.kernel is not read
-// for it (plan.launch.lab is set, and its shared tiles come from its declarations); what ran is
-// named here.
+// A kernel the lab compiled from a student's file. It has no KernelId (its launch's shared
+// tiles come from its declarations: plan.launch.labTiles); what ran is named here.
 struct LabKernel {
   std::string name;      // the kernel's function name, "matrixMulKernel"
   std::string fileName;  // as the student named the file, "fig5_9.cu"
   std::string text;      // the file as it was run
 };
 
+// Which kernel a run ran: one of the built-in kernels (kernels/kernel_list.h) or a lab kernel.
+// Whoever makes a Run says which (executeRun: config.kernel; the lab: its LabKernel; a trace
+// file: the kernel it names); config.kernel is read only through a BuiltInKernel.
+struct BuiltInKernel {
+  KernelId id;
+};
+using RunKernel = std::variant<BuiltInKernel, LabKernel>;
+
 struct Run {
+  RunKernel kernel;  // built-in (then config.kernel is the same id) or lab
   LaunchConfig config;
   LaunchPlan plan;
   std::string backend;  // "emulator" or "cuda"
@@ -28,8 +37,15 @@ struct Run {
   LaunchOutcome outcome;
   Verification verification;
   double seconds = 0.0;  // wall time of launch + decode, for information only
-  std::optional<LabKernel> lab;  // a lab run: its kernel (config.kernel is then not read)
 };
+
+// The run's lab kernel, or null for a built-in kernel.
+inline const LabKernel* labKernel(const Run& run) { return std::get_if<LabKernel>(&run.kernel); }
+// The run's built-in kernel, or nothing for a lab kernel.
+inline std::optional<KernelId> builtInKernel(const Run& run) {
+  if (const auto* b = std::get_if<BuiltInKernel>(&run.kernel)) return b->id;
+  return std::nullopt;
+}
 
 // The kernel that ran, by name, for labels and file names: a lab kernel's function name, else
 // the kernel file's name ("tiled").
@@ -55,6 +71,12 @@ inline Result<Run> executeRun(Backend& backend, const LaunchConfig& config, bool
   options.tracing = traced ? Tracing::On : Tracing::Off;
   return executeRun(backend, config, options);
 }
+
+// The part of a run after its launch, for executeRun and for a launch made elsewhere (the
+// lab's runner, a process of its own): the trace decoded from `slots` when `traced` (as
+// run.outcome says they were filled), then P verified against the double-precision reference.
+// `run` carries its kernel, config, plan, inputs, P and outcome.
+Status completeLaunch(Run& run, EventVector slots, bool traced);
 
 // The inputs for a config: M from seed, N from a seed derived from it.
 Matrix inputM(const LaunchConfig& config);

@@ -53,7 +53,7 @@ bool touchesElement(const Event& e, int row, int col) {
 }
 
 std::optional<SharedTileShape> ladderSharedShape(const KernelLaunch& L) {
-  if (!registerTiled(L) || L.lab) return std::nullopt;
+  if (L.labTiles || !registerTiled(L)) return std::nullopt;
   const SharedTileLayout t = kernelSharedTiles(L);
   if (t.bytes == 0 || t.strideM <= 0 || t.strideN <= 0) return std::nullopt;
   SharedTileShape s;

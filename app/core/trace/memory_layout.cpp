@@ -21,7 +21,7 @@ GlobalLayout globalLayout(const KernelLaunch& L) {
 SharedLayout sharedLayout(const KernelLaunch& L) { return kernelSharedTiles(L); }
 
 bool wideReadOfMSpansK(const KernelLaunch& L) {
-  if (L.lab) return false;  // a lab kernel's tiles are described by what it wrote, not by facts
+  if (L.labTiles) return false;  // a lab kernel's tiles are described by what it wrote, not by facts
   for (const SharedArrayFacts& a : kernelSharedArrays(L))
     if (a.matrix == MatrixRole::M) return a.tileRowIsMatrixRow;
   return false;

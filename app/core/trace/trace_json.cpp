@@ -47,7 +47,7 @@ void writeEventJson(JsonWriter& json, const Event& e, unsigned blockX) {
 }
 
 void writeLaunchFields(JsonWriter& json, const KernelLaunch& L) {
-  json.field("kernel", L.lab ? std::string_view("lab") : kernelInfo(L.kernel).name);  // a lab kernel has no KernelId
+  json.field("kernel", L.labTiles ? std::string_view("lab") : kernelInfo(L.kernel).name);  // a lab kernel has no KernelId
   json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
   json.key("tile");
   if (kernelInfo(L.kernel).tiled) json.value(L.tile);

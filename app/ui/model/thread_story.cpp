@@ -334,7 +334,7 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   for (uint32_t i : block.stepEvents(c.step)) line = events[i].line;
   int before = c.step - 1;
   while (before >= 0 && t.step(before).kind == StepKind::Barrier) --before;
-  const int stated = run.run.lab ? -1 : statedDependence(run.run.config.kernel, line);
+  const int stated = builtInKernel(run.run) ? statedDependence(*builtInKernel(run.run), line) : -1;
   const bool setUp = before < 0 || (stated == 1 && t.step(before).kind != StepKind::Load);  // what the kernel set up
   const bool afterLoads = stated >= 0 ? stated == 1 : setUp || t.step(before).kind == StepKind::Load;
   const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";

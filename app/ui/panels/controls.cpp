@@ -269,7 +269,7 @@ void requestStatus(const AppState& s) {
   } else if (const LoadedRun* run = shownRun(s)) {
     const auto& v = run->run.verification;
     const Dims& d = run->run.config.dims;  // a lab run's config names no built-in kernel: say whose it is
-    const std::string what = run->run.lab ? "lab: " + run->run.lab->name + " (" + run->run.lab->fileName + ") " +
+    const std::string what = labKernel(run->run) ? "lab: " + labKernel(run->run)->name + " (" + labKernel(run->run)->fileName + ") " +
                                             std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l)
                                       : describe(run->run.config);
     ImGui::TextWrapped("%s on %s: %s (%.0f ms)", what.c_str(), run->run.backend.c_str(),

@@ -84,7 +84,7 @@ void drawWaves(const LoadedRun& run, const DeviceProfile& d, const Occupancy& o)
   ImGui::TextUnformatted("The grid in waves");
   ImGui::TextWrapped("%s", describeWaves(w).c_str());
   drawWavesPicture(w);
-  if (run.run.config.kernel == KernelId::StreamK) drawStreamKChoice(run.run, d);
+  if (builtInKernel(run.run) == KernelId::StreamK) drawStreamKChoice(run.run, d);
 }
 }  // namespace
 

@@ -202,7 +202,7 @@ void drawSourcePanel(PanelContext& ctx) {
   if (!run || !block) return;
   // A built-in kernel's file as embedded, or the Lab tab's kernel as the student wrote it.
   const KernelInfo& info = kernelInfo(run->run.config.kernel);
-  const std::optional<LabKernel>& lab = run->run.lab;
+  const LabKernel* lab = labKernel(run->run);
   const std::string path = lab ? "lab: " + lab->fileName : "kernels/" + std::string(info.sourceFile);
   const auto source = lab ? std::optional<std::string_view>(lab->text) : kernelSource(info.id);
   const bool presenter = ctx.state.lesson.presenter;

@@ -222,7 +222,7 @@ bool collectRunResult(AppState& state, RunWorker& worker) {
     return false;
   }
   r.error.clear();
-  if (result->loaded->replay || result->loaded->run.lab) {
+  if (result->loaded->replay || labKernel(result->loaded->run)) {
     // A trace file or a lab kernel is a new picture, like a preset: block (0,0), cursor where
     // phase 0's tiles are in; the controls take a trace file's config (so a slider change runs
     // it afresh here).

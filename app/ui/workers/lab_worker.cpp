@@ -38,7 +38,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
       result->error = grade.error().message;
       return grade.error();
     }
-    if (grade->measured && grade->measured->run) run = std::exchange(grade->measured->run, std::nullopt);
+    if (grade->measured && grade->measured->finished) run = std::move(grade->measured->finished->run);
     result->grade = std::move(*grade);
   } else {
     auto outcome = lab::runLab(q);
@@ -46,7 +46,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
       result->error = outcome.error().message;
       return outcome.error();
     }
-    run = std::exchange(outcome->run, std::nullopt);
+    if (outcome->finished) run = std::move(outcome->finished->run);
     result->outcome = std::move(*outcome);
   }
   if (result->grade && !result->grade->measured) return failure("the exercise has no sizes to run");
