@@ -203,7 +203,7 @@ void refreshStyle(Fonts& fonts, const AppState& state, StyleKey& key) {
 struct FrameTarget {
   bool interactive = false, offscreen = false;
   int width = 0, height = 0;
-  bool readsPixels = false;  // a screenshot, a PNG or an animation frame is taken from it
+  bool readsPixels = false;  // a screenshot is taken from it (a PNG export or an animation: drawFrame asks)
 };
 
 // The panels, drawn by ImGui and the grids into the window (or the export's target), and the
@@ -236,9 +236,10 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
       state.view.exportFailed = true;
     }
   } else {
-    // A page shows its canvas until it is drawn again: the same picture is not drawn twice.
-    if (window.showsAlready(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}) && !frame.readsPixels)
-      return;
+    // A page shows its canvas until it is drawn again: the same picture is not drawn twice,
+    // unless its pixels are read after it (the Export PNG button asks while the panels draw).
+    const bool readsPixels = frame.readsPixels || animation.active || !state.view.pngExport.empty();
+    if (window.showsAlready(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}) && !readsPixels) return;
     gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -299,10 +300,8 @@ class Session {
   Status loadScripts();
   void queueStart();
   bool drawAndWrite(bool newPicture, double start);
-  // Whether this frame's pixels are read after it is drawn (writeRequestedFiles, an animation).
-  bool readsPixels() const {
-    return animation_.active || !requests_.screenshot.empty() || !state_.view.pngExport.empty() || !screenshotPath_.empty();
-  }
+  // Whether a screenshot is taken of this frame once it is drawn (writeRequestedFiles).
+  bool readsPixels() const { return !requests_.screenshot.empty() || !screenshotPath_.empty(); }
   void end(int code, const std::string& message);  // a failure: print it, stop
 
   const AppOptions options_;
