@@ -4,8 +4,10 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/result.h"
+#include "platform/shown_picture.h"
 
 struct GLFWwindow;
 
@@ -34,6 +36,11 @@ class Window {
   void setFullscreen(bool on);
   void setTitle(const std::string& title);
   void swapBuffers();
+  // True when this frame's picture is exactly the one on screen (the last drawn frame's draw
+  // lists, size, clear colour and grid redraw count): then a page issues no GL at all and the
+  // browser keeps showing its canvas. Always false on the desktop, whose back buffer is
+  // undefined after a swap. The caller draws anyway when it reads the frame's pixels.
+  bool showsAlready(const ImDrawData& data, const PictureKey& key);
 
  private:
   Window() = default;
@@ -43,6 +50,7 @@ class Window {
     int x = 0, y = 0, width = 0, height = 0;
   } windowed_;  // the desktop's window before fullscreen
   std::string title_ = "tilescope";
+  std::vector<unsigned char> shown_, next_;  // the picture on screen, this frame's (a page)
 };
 
 }  // namespace tilescope::platform

@@ -203,6 +203,7 @@ void refreshStyle(Fonts& fonts, const AppState& state, StyleKey& key) {
 struct FrameTarget {
   bool interactive = false, offscreen = false;
   int width = 0, height = 0;
+  bool readsPixels = false;  // a screenshot is taken from it (a PNG export or an animation: drawFrame asks)
 };
 
 // The panels, drawn by ImGui and the grids into the window (or the export's target), and the
@@ -235,6 +236,10 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
       state.view.exportFailed = true;
     }
   } else {
+    // A page shows its canvas until it is drawn again: the same picture is not drawn twice,
+    // unless its pixels are read after it (the Export PNG button asks while the panels draw).
+    const bool readsPixels = frame.readsPixels || animation.active || !state.view.pngExport.empty();
+    if (window.showsAlready(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}) && !readsPixels) return;
     gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -295,6 +300,8 @@ class Session {
   Status loadScripts();
   void queueStart();
   bool drawAndWrite(bool newPicture, double start);
+  // Whether a screenshot is taken of this frame once it is drawn (writeRequestedFiles).
+  bool readsPixels() const { return !requests_.screenshot.empty() || !screenshotPath_.empty(); }
   void end(int code, const std::string& message);  // a failure: print it, stop
 
   const AppOptions options_;
@@ -474,7 +481,7 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   window_->setTitle(exportProgressTitle(animation_));  // export progress
 
   int fbWidth = 0, fbHeight = 0;
-  drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight},
+  drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight, readsPixels()},
             fbWidth, fbHeight, clock_);
 
   if (auto s = writeRequestedFiles(requests_, state, layout_, screenshotPath_, settle_, fbWidth, fbHeight); !s) {

@@ -99,7 +99,7 @@ class SharedArena {
 struct BlockRunner {
   Report* report = nullptr;
   ThreadBody* body = nullptr;
-  Fiber scheduler;
+  Fiber scheduler;  // runs runBlock for every block of the grid (runGrid, GridRun)
   std::vector<Fiber> fibers;
   std::vector<ThreadContext> contexts;
   std::vector<ThreadState> states;
@@ -243,6 +243,24 @@ std::size_t blockDynamicSharedBytes() { return currentThread->runner->shared->dy
 
 uint64_t logicalClock() { return currentThread->runner->clock++; }
 
+namespace {
+// One grid on the scheduler's fiber: every block in turn, then back to runGrid's caller.
+struct GridRun {
+  Dim3 grid, block;
+  BlockRunner* runner;
+  const StackPool* stacks;
+  Fiber caller;  // runGrid's own context, switched out while the grid runs
+
+  static void schedulerMain(void* arg) {
+    auto* run = static_cast<GridRun*>(arg);
+    for (unsigned z = 0; z < run->grid.z; ++z)
+      for (unsigned y = 0; y < run->grid.y; ++y)
+        for (unsigned x = 0; x < run->grid.x; ++x) run->runner->runBlock(run->grid, run->block, Dim3{x, y, z}, *run->stacks);
+    switchFiber(run->runner->scheduler, run->caller);  // never resumed: its stack goes with the grid
+  }
+};
+}  // namespace
+
 void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report) {
   const std::size_t n = std::size_t(block.x) * block.y * block.z;
   if (n == 0 || n > 1024) {
@@ -254,7 +272,7 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
                    std::to_string(kMaxDynamicSharedBytesOptIn) + "-byte limit per block (with the opt-in)";
     return;
   }
-  StackPool stacks(n);
+  StackPool stacks(n + 1);  // the threads' stacks, then the scheduler's
   if (!stacks.ok()) {
     report.error = "could not map fiber stacks for " + std::to_string(n) + " threads";
     return;
@@ -268,9 +286,13 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
   runner->barrierLines.resize(n);
   runner->shared = std::make_unique<SharedArena>(dynamicSharedBytes);
   ThreadContext* saved = currentThread;
-  for (unsigned z = 0; z < grid.z; ++z)
-    for (unsigned y = 0; y < grid.y; ++y)
-      for (unsigned x = 0; x < grid.x; ++x) runner->runBlock(grid, block, Dim3{x, y, z}, stacks);
+  // The scheduler runs on a fiber of its own, entered once per grid: a switch between it and a
+  // thread then saves and restores only the scheduler's few frames. In a page (asyncify) a
+  // switch unwinds and rewinds every frame of the context it leaves, and the caller's context
+  // holds the page's whole frame loop; natively the two extra switches per grid cost nothing.
+  GridRun run{grid, block, runner.get(), &stacks, {}};
+  initFiber(runner->scheduler, stacks.stack(n), kStackBytes, &GridRun::schedulerMain, &run);
+  switchFiber(run.caller, runner->scheduler);
   currentThread = saved;
 }
 

@@ -76,11 +76,11 @@ void recordStack(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntr
 
 namespace {
 // Asyncify saves the unwound WebAssembly frames of a fiber that is switched out: a fiber's own
-// part of its stack holds its kernel's frames; the thread's own context (the scheduler, called
-// from the page's frame loop through the app) gets a larger buffer of its own.
+// part of its stack holds its frames (a kernel's, or the scheduler's); the thread's own context
+// (runGrid's caller, under the page's frame loop and the app) gets a larger buffer of its own.
 constexpr std::size_t kAsyncifyBytes = 16 * 1024;
-constexpr std::size_t kSchedulerAsyncifyBytes = 256 * 1024;
-alignas(16) char schedulerAsyncify[kSchedulerAsyncifyBytes];
+constexpr std::size_t kThreadContextAsyncifyBytes = 256 * 1024;
+alignas(16) char threadContextAsyncify[kThreadContextAsyncifyBytes];
 
 void emscriptenStart(void* fiber) { fiberMain(fiber); }
 }  // namespace
@@ -94,9 +94,9 @@ void initFiber(Fiber& fiber, char* stackBase, std::size_t stackSize, FiberEntry 
 }
 
 void switchFiber(Fiber& from, Fiber& to) {
-  // The page's one thread leaves its own context: its frames are saved in the scheduler's
-  // buffer (only one such context is switched out at a time).
-  if (!from.initialised) emscripten_fiber_init_from_current_context(&from.context, schedulerAsyncify, kSchedulerAsyncifyBytes);
+  // The page's one thread leaves its own context (runGrid entering the scheduler's fiber): its
+  // frames are saved in this buffer (only one such context is switched out at a time).
+  if (!from.initialised) emscripten_fiber_init_from_current_context(&from.context, threadContextAsyncify, kThreadContextAsyncifyBytes);
   emscripten_fiber_swap(&from.context, &to.context);
 }
 

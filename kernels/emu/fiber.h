@@ -24,8 +24,8 @@ using FiberEntry = void (*)(void* arg);
 
 struct Fiber {
   // The stack this fiber runs on, [stackBottom, stackBottom + stackSize). initFiber sets it;
-  // for the context a thread starts on (the emulator's scheduler), which is never given to
-  // initFiber, it is filled in under ASan the first time that context switches away.
+  // for the context a thread starts on (runGrid's caller, which enters the scheduler's fiber),
+  // which is never given to initFiber, it is filled in under ASan the first time it switches away.
   const void* stackBottom = nullptr;
   std::size_t stackSize = 0;
   void* fakeStack = nullptr;  // ASan's fake stack of this fiber while it is switched out

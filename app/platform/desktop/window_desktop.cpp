@@ -95,4 +95,7 @@ void Window::setTitle(const std::string& title) {
 
 void Window::swapBuffers() { glfwSwapBuffers(window_); }
 
+// Every frame is drawn: after a swap the back buffer's contents are undefined.
+bool Window::showsAlready(const ImDrawData&, const PictureKey&) { return false; }
+
 }  // namespace tilescope::platform

@@ -32,6 +32,15 @@ Result<std::unique_ptr<Window>> Window::open(const WindowOptions&) {
   if (!glfwInit()) return unavailable("this browser could not start the page's window (GLFW)");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // The canvas as the app needs it: colour only, opaque, one sample (emscripten's GLFW asks for
+  // alpha, depth and stencil by default). Without alpha the browser composites the canvas as an
+  // opaque layer; without depth and stencil there is nothing more to allocate and clear each
+  // frame. Nothing draws with depth or stencil (ImGui and the grids turn both off); the PNG
+  // export reads the frame right after drawing it, so the buffer need not be preserved.
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_SAMPLES, 0);
   w->window_ = glfwCreateWindow(std::max(pageWidth(), 320), std::max(pageHeight(), 240), "tilescope", nullptr, nullptr);
   if (!w->window_) return unavailable("this browser gave the page no WebGL2 context (is WebGL turned off?)");
   glfwMakeContextCurrent(w->window_);
@@ -88,5 +97,17 @@ void Window::setTitle(const std::string& title) {
 }
 
 void Window::swapBuffers() {}  // the browser shows the canvas when the frame's callback returns
+
+// A frame that issues no GL leaves the canvas as it is (the browser composites it again only
+// once it is drawn), so a picture already on screen costs the page nothing to show again.
+bool Window::showsAlready(const ImDrawData& data, const PictureKey& key) {
+  if (!encodePicture(data, key, next_)) {
+    shown_.clear();
+    return false;
+  }
+  if (next_ == shown_) return true;
+  shown_.swap(next_);
+  return false;
+}
 
 }  // namespace tilescope::platform
