@@ -87,7 +87,9 @@ void* allocateEventStorage(std::size_t bytes) {
   if (void* p = takeKept(rounded)) return p;
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (!p) throw std::bad_alloc();
-  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is just slower
+  // Advice only: without huge pages it is just slower. Not for the mid-sized ones, kept for
+  // reuse anyway, whose first touch should not wait for the kernel to assemble huge pages.
+  if (rounded >= kLargeTrace) madvise(p, rounded, MADV_HUGEPAGE);
   return p;
 }
 
