@@ -29,6 +29,10 @@ class Window {
   GLFWwindow* glfw() const { return window_; }
   // Input: `wait` sleeps until input or a quarter second (the desktop, idle); a page never waits.
   void pollEvents(bool wait);
+  // Sleeps until input, wake() or `seconds` (the desktop; a page never waits).
+  void waitEvents(double seconds);
+  // Ends a waitEvents() or an idle pollEvents() early; any thread may call it.
+  static void wake();
   bool closeRequested() const;
   // ImGui's backends' NewFrame (DeltaTime is never 0: ImGui asserts on it).
   void newImGuiFrame();

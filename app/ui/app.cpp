@@ -373,6 +373,7 @@ int Session::start() {
   renderer_.emplace(std::move(*renderer));
   grids_.emplace(*renderer_);
   worker_.emplace();
+  worker_->onHandOver([] { platform::Window::wake(); });
   timingWorker_.emplace(defaultRecordedTimingsPath(), timingEngineFactory());
   findFonts(fonts_, state_);
   state_.now = clockSeconds();
@@ -409,11 +410,21 @@ bool Session::frame() {
   AppState& state = state_;
   RunWorker& worker = *worker_;
   TimingWorker& timingWorker = *timingWorker_;
-  const double start = clockSeconds();
+  double start = clockSeconds();
   clock_.cpuStart = threadCpuSeconds();
-  const bool busy = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                    timingWorker.busy() || animation_.active;
-  window_->pollEvents(interactive_ && !busy && !state.playback.playing);
+  const bool awaitingRun = state.request.generation != state.request.shownGeneration;
+  const bool busy = !worker.idle() || awaitingRun || timingWorker.busy() || animation_.active;
+  if (awaitingRun && !timingWorker.busy() && !animation_.active && !state.playback.playing && !lessonPage_ && !scene_) {
+    // Only a run is awaited: the old picture, drawn again, would take the cores the run needs
+    // (the software rasteriser's threads included). The worker wakes the loop as it hands the
+    // run over; a tenth of a second at most keeps the "running" note alive for a long one.
+    // The frame starts when the wait ends: the wait is not the frame's work.
+    window_->waitEvents(0.1);
+    start = clockSeconds();
+    clock_.cpuStart = threadCpuSeconds();
+  } else {
+    window_->pollEvents(interactive_ && !busy && !state.playback.playing);
+  }
   state.now = clockSeconds();
   if (window_->closeRequested()) state.quit = true;
   takeDeviceFacts(state, worker);

@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "core/analysis/analysis.h"
+#include "core/finished/finished_run.h"
 #include "core/run/device_profile.h"
 #include "core/run/run.h"
 #include "core/timeline/timeline.h"
@@ -68,6 +69,24 @@ void BM_SliderPipeline_Naive_64(benchmark::State& s) { sliderPipeline(s, KernelI
 BENCHMARK(BM_SliderPipeline_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SliderPipeline_Tiled_64_T32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SliderPipeline_Naive_64)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What stands between a slider's release and its new picture (the analysis follows on the
+// worker): the traced run and its finishing (bounds report, timeline, load index).
+void BM_PicturePath_Tiled_64_T16(benchmark::State& state) {
+  auto backend = makeEmulatorBackend();
+  LaunchConfig config;
+  config.dims = {64, 64, 64};
+  config.tile = 16;
+  for (auto _ : state) {
+    auto run = executeRun(*backend, config, true);
+    if (!run || !run->verification.passed) {
+      state.SkipWithError("run failed or did not verify");
+      return;
+    }
+    benchmark::DoNotOptimize(finishRun(std::move(*run)));
+  }
+}
+BENCHMARK(BM_PicturePath_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The pipeline's stages one by one, on one traced run of tiled 64^3 T=16.
 const Run& tiled64Run() {

@@ -9,8 +9,9 @@ namespace tilescope {
 
 AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources) {
   AnalysisReport r;
-  r.coalescing = analyzeCoalescing(trace);
-  r.banks = analyzeBankConflicts(trace);
+  WarpRequests requests = groupAllWarpRequests(trace);  // one walk for both spaces
+  r.coalescing = analyzeCoalescing(std::move(requests.global));
+  r.banks = analyzeBankConflicts(trace, std::move(requests.shared));
   r.hazards = findHazards(trace);
   r.traffic = measureTraffic(trace, r.coalescing);
   r.profile = profile;

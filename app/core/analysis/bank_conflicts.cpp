@@ -41,9 +41,14 @@ SharedRequest measureSharedRequest(WarpRequest request) {
 }
 
 BankReport analyzeBankConflicts(const Trace& trace) {
+  return analyzeBankConflicts(trace, groupWarpRequests(trace, MemorySpace::Shared));
+}
+
+BankReport analyzeBankConflicts(const Trace& trace, std::vector<WarpRequest> requests) {
   BankReport report;
+  report.requests.reserve(requests.size());
   std::map<std::tuple<int, char, bool>, BankHeat> heat;
-  for (auto& r : groupWarpRequests(trace, MemorySpace::Shared)) {
+  for (auto& r : requests) {
     SharedRequest s = measureSharedRequest(std::move(r));
     const WarpRequest& q = s.request;
     BankTotals& t = q.write ? report.stores : report.loads;

@@ -57,6 +57,8 @@ struct BankReport {
 SharedRequest measureSharedRequest(WarpRequest request);
 
 BankReport analyzeBankConflicts(const Trace& trace);
+// The same from the trace's shared requests, already grouped (groupAllWarpRequests).
+BankReport analyzeBankConflicts(const Trace& trace, std::vector<WarpRequest> requests);
 
 // The picture of one shared request: lanes stacked in their banks, words per bank, wavefronts.
 RequestPicture pictureOf(const SharedRequest& s);

@@ -37,8 +37,13 @@ GlobalRequest measureGlobalRequest(WarpRequest request) {
 }
 
 CoalescingReport analyzeCoalescing(const Trace& trace) {
+  return analyzeCoalescing(groupWarpRequests(trace, MemorySpace::Global));
+}
+
+CoalescingReport analyzeCoalescing(std::vector<WarpRequest> requests) {
   CoalescingReport report;
-  for (auto& r : groupWarpRequests(trace, MemorySpace::Global)) {
+  report.requests.reserve(requests.size());
+  for (auto& r : requests) {
     GlobalRequest g = measureGlobalRequest(std::move(r));
     if (g.request.write) {
       report.stores.add(g);

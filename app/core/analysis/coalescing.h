@@ -44,6 +44,8 @@ struct CoalescingReport {
 GlobalRequest measureGlobalRequest(WarpRequest request);
 
 CoalescingReport analyzeCoalescing(const Trace& trace);
+// The same from the trace's global requests, already grouped (groupAllWarpRequests).
+CoalescingReport analyzeCoalescing(std::vector<WarpRequest> requests);
 
 // The picture of one global request: lanes, addresses, sectors, lines, efficiency.
 RequestPicture pictureOf(const GlobalRequest& g);

@@ -69,5 +69,11 @@ inline bool requestInStep(const WarpRequest& r, int phase, int k) { return r.pha
 // Every request of the trace in the given space, block by block in canonical order; inside
 // a block, in the order of each request's first event.
 std::vector<WarpRequest> groupWarpRequests(const Trace& trace, MemorySpace space);
+// Both spaces in one walk of the trace (a merged load is a global read and a shared write):
+// what the analysis of a run uses, so the trace is grouped once.
+struct WarpRequests {
+  std::vector<WarpRequest> global, shared;
+};
+WarpRequests groupAllWarpRequests(const Trace& trace);
 
 }  // namespace tilescope

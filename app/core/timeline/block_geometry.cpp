@@ -9,14 +9,6 @@ namespace {
 
 bool registerTiled(const KernelLaunch& L) { return !L.tiling.empty() && L.tiling.bm > 0 && L.tiling.bn > 0; }
 
-EventCells run(int row, int col, uint8_t flags) {
-  EventCells out;
-  if (row < 0 || col < 0) return out;
-  out.count = eventWidth(flags);
-  for (int i = 0; i < out.count; ++i) out.at[std::size_t(i)] = {row, col + i};
-  return out;
-}
-
 }  // namespace
 
 PTile blockTileOfP(const KernelLaunch& L, int bx, int by) {
@@ -37,16 +29,6 @@ ThreadGrid threadGrid(const KernelLaunch& L) {
 }
 
 GridCell threadCell(const ThreadGrid& g, int linear) { return {linear / g.cols, linear % g.cols}; }
-
-EventCells elementsOf(const Event& e) {
-  if (e.op == Op::None || e.op == Op::Barrier) return {};
-  return run(e.globalRow, e.globalCol, e.flags);
-}
-
-EventCells slotsOf(const Event& e) {
-  if (e.op == Op::None || e.op == Op::Barrier || e.op == Op::StoreP) return {};
-  return run(e.sharedRow, e.sharedCol, e.flags);
-}
 
 bool touchesElement(const Event& e, int row, int col) {
   return e.globalRow == row && col >= e.globalCol && col < e.globalCol + eventWidth(e.flags);

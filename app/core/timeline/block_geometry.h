@@ -43,8 +43,22 @@ struct EventCells {
   const GridCell* begin() const { return at.data(); }
   const GridCell* end() const { return at.data() + count; }
 };
-EventCells elementsOf(const Event& e);
-EventCells slotsOf(const Event& e);
+// Inline: the timeline and the race finder ask this of every event.
+inline EventCells eventCellsAt(int row, int col, uint8_t flags) {
+  EventCells out;
+  if (row < 0 || col < 0) return out;
+  out.count = eventWidth(flags);
+  for (int i = 0; i < out.count; ++i) out.at[std::size_t(i)] = {row, col + i};
+  return out;
+}
+inline EventCells elementsOf(const Event& e) {
+  if (e.op == Op::None || e.op == Op::Barrier) return {};
+  return eventCellsAt(e.globalRow, e.globalCol, e.flags);
+}
+inline EventCells slotsOf(const Event& e) {
+  if (e.op == Op::None || e.op == Op::Barrier || e.op == Op::StoreP) return {};
+  return eventCellsAt(e.sharedRow, e.sharedCol, e.flags);
+}
 bool touchesElement(const Event& e, int row, int col);
 
 // The ladder's shared tiles as the Shared memory panel draws them, from the kernel's facts:

@@ -25,6 +25,7 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
     uint32_t element, block;
   };
   std::vector<Load> loads;
+  loads.reserve(std::size_t(timeline.countersAt(timeline.end()).globalLoads));  // an upper bound
   const auto& events = trace.events;
   const uint64_t tpb = uint64_t(x.threadsPerBlock_);
   timeline.forEachEventStep([&](std::size_t i, int step) {

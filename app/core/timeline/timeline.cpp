@@ -291,8 +291,10 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
   t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
   KStepProducts products(wideReadOfMSpansK(launch));
+  t.eventStep_.assign(trace.events.size(), 0);
   walkKeys(trace, t.blockBegin_, walker, [&](std::size_t i, const Event& e, uint64_t key) {
     const int s = t.keyToStep_[key];
+    t.eventStep_[i] = s;
     const uint32_t fmas = products.add(e);
     countEvent(stepTotals[std::size_t(s)], e, fmas);
     if (perThread)
@@ -314,17 +316,6 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.phaseLastStep_ = phaseLastSteps(t.steps_, trace.phases);
   t.buildRaceIndex();
   return t;
-}
-
-void Timeline::forEachEventStep(const std::function<void(std::size_t, int)>& visit) const {
-  const auto& events = trace_->events;
-  const unsigned blockX = trace_->launch.blockX;
-  KeyWalker walker(keySpan_, threadsPerBlock_, realOrder_);
-  for (std::size_t b = 0; b + 1 < blockBegin_.size(); ++b) {
-    walker.startBlock();
-    for (std::size_t i = blockBegin_[b]; i < blockBegin_[b + 1]; ++i)
-      visit(i, keyToStep_[std::size_t(walker.key(events[i], linearThread(events[i], blockX)))]);
-  }
 }
 
 std::pair<std::size_t, std::size_t> Timeline::blockRange(int bx, int by) const {

@@ -22,7 +22,7 @@
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
 // order (its canonical order is a sort), so it stays in lockstep and says why (orderNote).
 //
-// Cost. Timeline::build walks the trace twice (done once per run, off the UI thread);
+// Cost. Timeline::build walks the trace three times (done once per run, off the UI thread);
 // BlockTimeline::build walks one block (done when the selection changes). Per-frame queries
 // touch at most one step's events of one block, or one entry per P element.
 #pragma once
@@ -128,8 +128,14 @@ class Timeline {
   int64_t pStoreEvent(int row, int col) const { return pStoreEvent_[std::size_t(row) * std::size_t(pCols_) + col]; }
 
   // Calls visit(eventIndex, step) for every event of the trace, block by block in canonical
-  // order (LoadIndex sorts the grid's global loads by step with it).
-  void forEachEventStep(const std::function<void(std::size_t, int)>& visit) const;
+  // order (LoadIndex sorts the grid's global loads by step with it). Each event's step is
+  // worked out once, by build(): this reads it back.
+  template <class Visit>
+  void forEachEventStep(Visit&& visit) const {
+    for (std::size_t i = 0; i < eventStep_.size(); ++i) visit(i, eventStep_[i]);
+  }
+  // The step of event i of the trace.
+  int eventStep(std::size_t i) const { return eventStep_[i]; }
 
   // --- races and running sums (timeline_races.cpp) -----------------------------------------
   bool realOrder() const { return realOrder_; }
@@ -160,6 +166,7 @@ class Timeline {
   std::vector<std::size_t> blockBegin_;
   std::vector<StepInfo> steps_;
   std::vector<int> keyToStep_;    // dense key -> step index (-1 unused)
+  std::vector<int32_t> eventStep_;  // per event of the trace: its step (canonical order is block order)
   std::vector<std::array<uint32_t, 6>> stepThreadCounts_;  // [step * threadsPerBlock + thread]
   std::vector<Counters> cumulative_;                       // before each step
   std::vector<int> phaseLastStep_;

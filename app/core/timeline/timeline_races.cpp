@@ -41,7 +41,14 @@ void Timeline::buildRaceIndex() {
     float mValue = 0, nValue = 0;
   } open;
   std::vector<float> acc(sums ? threads : 0, 0.0f);
-  std::vector<std::pair<std::size_t, PartialSum>> entries;
+  // Each k step's sum with its thread, in canonical order; at most one per multiply-add.
+  std::vector<uint32_t> entryThread;
+  std::vector<PartialSum> entries;
+  if (sums) {
+    const uint64_t fmas = countersAt(end()).fmas;
+    entryThread.reserve(std::size_t(fmas));
+    entries.reserve(std::size_t(fmas));
+  }
   bool pairs = sums;
   auto close = [&] {
     if (open.thread == SIZE_MAX || !pairs) return;
@@ -51,7 +58,8 @@ void Timeline::buildRaceIndex() {
     }
     float& pvalue = acc[open.thread];
     pvalue += open.mValue * open.nValue;
-    entries.push_back({open.thread, PartialSum{open.step, open.mValue, open.nValue, pvalue}});
+    entryThread.push_back(uint32_t(open.thread));
+    entries.push_back(PartialSum{open.step, open.mValue, open.nValue, pvalue});
   };
   std::size_t nextStale = 0;
   forEachEventStep([&](std::size_t i, int step) {
@@ -76,14 +84,14 @@ void Timeline::buildRaceIndex() {
   });
   close();
   if (!pairs) return;
-  // Canonical order keeps each thread's program order, so a stable sort by thread keeps its
-  // k steps in order.
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Canonical order keeps each thread's program order, so a counting sort by thread (stable)
+  // keeps its k steps in order.
   sumBegin_.assign(threads + 1, 0);
-  for (const auto& e : entries) ++sumBegin_[e.first + 1];
+  for (const uint32_t t : entryThread) ++sumBegin_[std::size_t(t) + 1];
   for (std::size_t t = 0; t < threads; ++t) sumBegin_[t + 1] += sumBegin_[t];
-  sums_.reserve(entries.size());
-  for (const auto& e : entries) sums_.push_back(e.second);
+  std::vector<uint32_t> next(sumBegin_.begin(), sumBegin_.end() - 1);
+  sums_.resize(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) sums_[next[entryThread[i]]++] = entries[i];
 }
 
 bool Timeline::staleDone(Cursor c, std::size_t i) const {

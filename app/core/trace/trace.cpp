@@ -31,33 +31,55 @@ std::string_view opName(Op op) {
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
-constexpr std::size_t kLargeTrace = 32 * kHugePage;  // below this, plain malloc
+constexpr std::size_t kKeptTrace = std::size_t(1) << 20;  // below this, plain malloc
+constexpr std::size_t kLargeTrace = 32 * kHugePage;       // of these, only one is kept
 
 std::size_t roundedToHugePages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
-// The storage of the last large trace freed, for the next (EventAllocator's comment says why).
+// The storage of the last two traces freed, for the next (EventAllocator's comment says why):
+// the newest, and the one before it unless both are large (a second gigabyte idle is too much).
 struct KeptStorage {
+  struct Block {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+  };
   std::mutex mutex;
-  void* block = nullptr;
-  std::size_t bytes = 0;
+  Block newest, older;
 };
 KeptStorage& keptStorage() {
   static KeptStorage kept;
   return kept;
 }
 
-// The kept block when it holds `rounded` bytes without wasting more than as much again.
+// A kept block that holds `rounded` bytes without wasting more than as much again.
 void* takeKept(std::size_t rounded) {
   KeptStorage& k = keptStorage();
   std::lock_guard lock(k.mutex);
-  if (!k.block || k.bytes < rounded || k.bytes > 2 * rounded) return nullptr;
-  return std::exchange(k.block, nullptr);
+  for (KeptStorage::Block* b : {&k.newest, &k.older}) {
+    if (!b->p || b->bytes < rounded || b->bytes > 2 * rounded) continue;
+    b->bytes = 0;
+    return std::exchange(b->p, nullptr);
+  }
+  return nullptr;
+}
+
+// Keeps `p`; returns what no longer fits, for the caller to free outside the lock.
+KeptStorage::Block keep(void* p, std::size_t rounded) {
+  KeptStorage& k = keptStorage();
+  std::lock_guard lock(k.mutex);
+  KeptStorage::Block dropped = std::exchange(k.older, k.newest);
+  k.newest = {p, rounded};
+  if (k.older.p && k.older.bytes >= kLargeTrace && rounded >= kLargeTrace) {
+    if (dropped.p) std::free(std::exchange(dropped.p, nullptr));
+    dropped = std::exchange(k.older, KeptStorage::Block{});
+  }
+  return dropped;
 }
 
 }  // namespace
 
 void* allocateEventStorage(std::size_t bytes) {
-  if (bytes < kLargeTrace) {
+  if (bytes < kKeptTrace) {
     if (void* p = std::malloc(std::max<std::size_t>(bytes, 1))) return p;
     throw std::bad_alloc();
   }
@@ -65,24 +87,19 @@ void* allocateEventStorage(std::size_t bytes) {
   if (void* p = takeKept(rounded)) return p;
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (!p) throw std::bad_alloc();
-  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is just slower
+  // Advice only: without huge pages it is just slower. Not for the mid-sized ones, kept for
+  // reuse anyway, whose first touch should not wait for the kernel to assemble huge pages.
+  if (rounded >= kLargeTrace) madvise(p, rounded, MADV_HUGEPAGE);
   return p;
 }
 
 void releaseEventStorage(void* p, std::size_t bytes) {
   if (!p) return;
-  if (bytes < kLargeTrace) {
+  if (bytes < kKeptTrace) {
     std::free(p);
     return;
   }
-  KeptStorage& k = keptStorage();
-  void* older = nullptr;
-  {
-    std::lock_guard lock(k.mutex);
-    older = std::exchange(k.block, p);
-    k.bytes = roundedToHugePages(bytes);
-  }
-  std::free(older);
+  std::free(keep(p, roundedToHugePages(bytes)).p);
 }
 
 Status checkCanonicalOrder(const Trace& trace) {

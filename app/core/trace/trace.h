@@ -26,9 +26,11 @@ namespace tilescope {
 // anyway) and, for large traces, on 2 MiB boundaries with transparent huge pages asked
 // for, so filling a gigabyte takes thousands of page faults instead of hundreds of
 // thousands. Traces of the largest traceable sizes are about 1 GiB. The storage of the
-// last large trace freed is kept for the next one of about its size (a new run replaces
-// the one on screen): its pages are already faulted in, which the kernel otherwise zeroes
-// at first touch (about half of a 1.15 GiB GPU trace's capture time on an H200).
+// last traces freed (from 1 MiB up) is kept for the next ones of about their size (a new
+// run replaces the one on screen, and a run needs two buffers: its slots and its decoded
+// trace): their pages are already faulted in, which the kernel otherwise zeroes at first
+// touch (about half of a 1.15 GiB GPU trace's capture time on an H200; 15 % of a slider
+// change at 64^3 on the emulator).
 template <class T>
 struct EventAllocator {
   using value_type = T;

@@ -64,6 +64,10 @@ void Window::pollEvents(bool wait) {
   else glfwPollEvents();
 }
 
+void Window::waitEvents(double seconds) { glfwWaitEventsTimeout(seconds); }
+
+void Window::wake() { glfwPostEmptyEvent(); }
+
 bool Window::closeRequested() const { return glfwWindowShouldClose(window_); }
 
 void Window::newImGuiFrame() {

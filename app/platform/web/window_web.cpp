@@ -71,6 +71,10 @@ void Window::pollEvents(bool) {
   if (!fullscreen_ && (pw != w || ph != h)) glfwSetWindowSize(window_, pw, ph);
 }
 
+// A page never waits: the browser calls each frame.
+void Window::waitEvents(double) { pollEvents(false); }
+void Window::wake() {}
+
 bool Window::closeRequested() const { return false; }
 
 void Window::newImGuiFrame() {

@@ -24,8 +24,15 @@ void RunWorker::submit(const RunRequest& request) {
 }
 
 std::optional<RunResult> RunWorker::poll() {
-  std::lock_guard lock(mutex_);
-  return std::exchange(finished_, std::nullopt);
+  std::optional<RunResult> result;
+  bool analyseNow = false;
+  {
+    std::lock_guard lock(mutex_);
+    result = std::exchange(finished_, std::nullopt);
+    analyseNow = pollsSinceHandOver_ < kPollsBeforeAnalysis && ++pollsSinceHandOver_ == kPollsBeforeAnalysis;
+  }
+  if (analyseNow) thread_.wake();
+  return result;
 }
 
 std::optional<AnalysisResult> RunWorker::pollAnalysis() {
@@ -96,14 +103,18 @@ void RunWorker::runRequest(RunRequest request) {
   result.lab = std::exchange(labResult_, nullptr);
   if (loaded) result.loaded = std::move(*loaded);
   else result.error = loaded.error().message;
-  std::lock_guard lock(mutex_);
-  finished_ = std::move(result);  // an unpolled older result is stale: replace it
-  // The picture is out; the analysis comes in the next step. The worker stays busy (not
-  // idle) until it is published, so scripts that wait for the run see the analysis panels filled.
-  if (pending.run && queued_) deferred_ = std::move(pending);
-  else if (pending.run) owed_ = std::move(pending);
-  else if (deferred_) owed_ = std::exchange(deferred_, std::nullopt);
-  if (!owed_) running_ = false;
+  {
+    std::lock_guard lock(mutex_);
+    finished_ = std::move(result);  // an unpolled older result is stale: replace it
+    // The picture is out; the analysis comes in the next step. The worker stays busy (not
+    // idle) until it is published, so scripts that wait for the run see the analysis panels filled.
+    if (pending.run && queued_) deferred_ = std::move(pending);
+    else if (pending.run) owed_ = std::move(pending);
+    else if (deferred_) owed_ = std::exchange(deferred_, std::nullopt);
+    if (!owed_) running_ = false;
+    pollsSinceHandOver_ = 0;
+  }
+  if (handedOver_) handedOver_();
 }
 
 bool RunWorker::analyseOwed() {
@@ -111,6 +122,7 @@ bool RunWorker::analyseOwed() {
   DeviceProfile profile;
   {
     std::lock_guard lock(mutex_);
+    if (pollsSinceHandOver_ < kPollsBeforeAnalysis) return false;  // poll() wakes the thread
     profile = deviceProfile_ ? *deviceProfile_ : *profileByName(kProfileWithoutGpu);
   }
   auto report = std::make_shared<const AnalysisReport>(analyzeRun(*owed_->run, profile, std::move(owed_->resources)));

@@ -6,6 +6,7 @@
 #pragma once
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,7 +61,7 @@ class RunWorker {
   RunWorker& operator=(const RunWorker&) = delete;
 
   void submit(const RunRequest& request);
-  std::optional<RunResult> poll();
+  std::optional<RunResult> poll();  // once a frame: the analysis waits for the next frame's poll
   std::optional<AnalysisResult> pollAnalysis();  // after poll(): a run's analysis follows its run
   bool idle() const;  // nothing queued, nothing running, nothing unpolled
   // Whether the CUDA backend can be made here, or why not (asked once, off the UI thread).
@@ -69,6 +70,9 @@ class RunWorker {
   Result<DeviceProfile> deviceProfile() const;
   // Stops the lab job of this generation (and any older one) at once, or as it starts.
   void cancelLab(uint64_t generation);
+  // Called on the worker's thread each time a run is handed over (poll() has it): the frame
+  // loop waits for it instead of drawing the old picture again meanwhile. Set before submitting.
+  void onHandOver(std::function<void()> notify) { handedOver_ = std::move(notify); }
 
  private:
   // One piece of work: the start-up probe, a queued request, or the analysis the last run is
@@ -100,6 +104,12 @@ class RunWorker {
   std::atomic<bool> labCancel_{false};  // what the running lab job's child watches
   uint64_t labCancelFor_ = 0;           // lab jobs up to this generation are cancelled
   std::shared_ptr<const LabResult> labResult_;  // worker thread only
+  std::function<void()> handedOver_;
+  // The analysis starts at the second poll() after a hand-over: the frame loop polls once a
+  // frame, so the frame that draws the new picture is done by then and does not share the
+  // cores with the analysis (two here, with the software rasteriser's threads).
+  static constexpr int kPollsBeforeAnalysis = 2;
+  int pollsSinceHandOver_ = kPollsBeforeAnalysis;  // guarded by mutex_
   // A run handed over while a newer request was already waiting: its analysis is put off,
   // and dropped if the newer run replaces it on screen (the usual case while a slider is
   // dragged); if the newer request fails, the older run stays on screen and is analysed then.
