@@ -67,6 +67,23 @@ const ThreadLifeView* shownThreadLifeView(const AppState& state) {
   });
 }
 
+const SourceView* shownSourceView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  const BlockTimeline* block = state.shown.block.get();
+  if (!run || !block) return nullptr;
+  return &state.views.source.get(viewInputs(state), NoOptions{}, [&] { return sourceView(*run, *block, state.shown.cursor); });
+}
+
+const BanksView* shownBanksView(const AppState& state, int warp) {
+  const LoadedRun* run = shownRun(state);
+  const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
+  if (!run || !analysis) return nullptr;
+  const BanksOptions options{warp, analysis};
+  return &state.views.banks.get(viewInputs(state), options, [&] {
+    return banksView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  });
+}
+
 const TimelineView* shownTimelineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;

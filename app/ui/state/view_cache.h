@@ -9,8 +9,10 @@
 
 #include "core/timeline/timeline.h"
 #include "ui/model/loaded_run.h"
+#include "ui/model/banks_view.h"
 #include "ui/model/matrices_view.h"
 #include "ui/model/shared_view.h"
+#include "ui/model/source_view.h"
 #include "ui/model/thread_block_view.h"
 #include "ui/model/thread_life_view.h"
 #include "ui/model/timeline_view.h"
@@ -62,6 +64,8 @@ struct ViewCache {
   ViewSlot<ThreadBlockView, NoOptions> threadBlock;
   ViewSlot<SharedView, SharedViewOptions> shared;
   ViewSlot<ThreadLifeView, ThreadLifeOptions> threadLife;
+  ViewSlot<SourceView, NoOptions> source;
+  ViewSlot<BanksView, BanksOptions> banks;
   ViewSlot<TimelineView, TimelineViewOptions> timeline;
 };
 
@@ -74,6 +78,9 @@ const MatricesView* shownMatricesView(const AppState& state);
 const ThreadBlockView* shownThreadBlockView(const AppState& state);
 const SharedView* shownSharedView(const AppState& state);
 const ThreadLifeView* shownThreadLifeView(const AppState& state);
+const SourceView* shownSourceView(const AppState& state);
+// The Bank conflicts view of `warp` (the panel's slider or the followed thread's), once analysed.
+const BanksView* shownBanksView(const AppState& state, int warp);
 const TimelineView* shownTimelineView(const AppState& state);
 
 }  // namespace tilescope::ui

@@ -9,7 +9,11 @@
 
 #include "core/run/backend.h"
 #include "test_support.h"
+#include "core/finished/finished_run.h"
+#include "core/run/device_profile.h"
+#include "ui/model/banks_view.h"
 #include "ui/model/matrices_view.h"
+#include "ui/model/source_view.h"
 #include "ui/model/thread_block_view.h"
 #include "ui/model/timeline_view.h"
 
@@ -139,6 +143,57 @@ TEST(TimelineView, TwoPhasesAndThreadOneZerosStoryOfPhaseOne) {
   EXPECT_NE(v.caption.find("thread tx=1, ty=0"), std::string::npos) << v.caption;
   EXPECT_NE(v.caption.find("M(0,3) into Mds[0][1]"), std::string::npos) << v.caption;
   EXPECT_NE(v.caption.find("N(2,1) into Nds[0][1]"), std::string::npos) << v.caption;
+}
+
+TEST(SourceView, PhaseOnesLoadsMarkTheLinesThatFillMdsAndNds) {
+  const BookExample book;
+  const SourceView v = sourceView(*book.run, *book.block, book.stepOf(1, StepKind::Load));
+  ASSERT_TRUE(v.embedded);
+  EXPECT_EQ(v.path.rfind("kernels/", 0), 0u) << v.path;
+  // The two statements of fig. 5.9 that load the tiles: Mds[ty][tx] = ... and Nds[ty][tx] = ...
+  ASSERT_EQ(v.stepLines.size(), 2u);
+  std::vector<std::string> lines{""};
+  for (char ch : v.text) {
+    if (ch == '\n') lines.emplace_back();
+    else lines.back() += ch;
+  }
+  bool mds = false, nds = false;
+  for (int line : v.stepLines) {
+    ASSERT_TRUE(line >= 1 && std::size_t(line) <= lines.size()) << line;
+    const std::string& text = lines[std::size_t(line - 1)];
+    mds |= text.find("Mds[") != std::string::npos;
+    nds |= text.find("Nds[") != std::string::npos;
+  }
+  EXPECT_TRUE(mds && nds);
+  EXPECT_TRUE(v.stepLines.count(v.currentLine));
+}
+
+TEST(BanksView, AKStepOfTheBookReadsTwoWordsOfEachTileEachABroadcastToTwoLanes) {
+  const BookExample book;
+  const AnalysisReport analysis = analyzeRun(*book.run, *profileByName("h100"));
+  // Phase 0, k = 0: lanes (tx,ty) read Mds[ty][0] (lanes 0,1 one word, lanes 2,3 another) and
+  // Nds[0][tx] (lanes 0,2 one word, lanes 1,3 another): two words per request, no bank twice.
+  Cursor c{};
+  for (int s = 0; s < book.run->timeline.steps(); ++s)
+    if (book.run->timeline.step(s).phase == 0 && book.run->timeline.step(s).k == 0) c = {s, 4};
+  const BanksView v = banksView(*book.run, analysis, 0, 0, c, 0);
+  EXPECT_FALSE(v.noShared);
+  ASSERT_EQ(v.requests.size(), 2u);
+  for (const BankRequestView& r : v.requests) {
+    EXPECT_NE(r.heading.find("4 lanes -> 1 wavefront (0 conflicts)"), std::string::npos) << r.heading;
+    ASSERT_EQ(r.passes.size(), 1u);
+    int words = 0;
+    for (const auto& bank : r.passes[0].words)
+      for (const auto& entry : bank) {
+        ++words;
+        EXPECT_EQ(entry.second.size(), 2u) << "word " << entry.first;
+      }
+    EXPECT_EQ(words, 2);
+    EXPECT_EQ(r.passes[0].text, "no bank holds two different words: one pass; broadcasts: 2 words each served to several lanes at once");
+  }
+  EXPECT_TRUE(v.none.empty());
+  // Warp 1 does not exist in a block of four threads: nothing at this step, said in words.
+  EXPECT_FALSE(banksView(*book.run, analysis, 0, 0, c, 1).none.empty());
 }
 
 }  // namespace
