@@ -179,7 +179,10 @@ MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Curs
   dotReadElements(v, run, block, c);
   fillP(v, run, block, c, theme);
   v.following = options.followed >= 0;
-  if (v.following) v.footprint = threadFootprint(run, block, c, options.followed);
+  if (v.following) {
+    v.footprint = threadFootprint(run, block, c, options.followed);
+    v.links = followLinks(run, block, c, options.followed);
+  }
   return v;
 }
 

@@ -47,8 +47,9 @@ struct MatricesView {
   std::vector<TileBox> tileBoxes;    // shading: every block's tiles of that load step
   uint32_t mostLoads = 0;            // shading: the most any element of M has been loaded so far
   bool realOrder = false;            // the trace's own order (a race can show)
-  bool following = false;            // options.followed >= 0: footprint holds its cells
+  bool following = false;            // options.followed >= 0: footprint and links hold its cells
   ThreadFootprint footprint;
+  std::vector<FollowLink> links;     // its loads of this phase, element to slot (the arrows over every window)
 };
 
 MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,

@@ -84,6 +84,25 @@ const BanksView* shownBanksView(const AppState& state, int warp) {
   });
 }
 
+const CoalescingView* shownCoalescingView(const AppState& state, int warp) {
+  const LoadedRun* run = shownRun(state);
+  const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
+  if (!run || !analysis) return nullptr;
+  const CoalescingOptions options{warp, analysis};
+  return &state.views.coalescing.get(viewInputs(state), options, [&] {
+    return coalescingView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  });
+}
+
+const CopyEngineView* shownCopyEngineView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  const BlockTimeline* block = state.shown.block.get();
+  if (!run || !block) return nullptr;
+  return &state.views.copyEngine.get(viewInputs(state), NoOptions{}, [&] {
+    return copyEngineView(*run, *block, state.shown.cursor);
+  });
+}
+
 const TimelineView* shownTimelineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;

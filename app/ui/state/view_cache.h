@@ -10,6 +10,8 @@
 #include "core/timeline/timeline.h"
 #include "ui/model/loaded_run.h"
 #include "ui/model/banks_view.h"
+#include "ui/model/coalescing_view.h"
+#include "ui/model/copy_engine_view.h"
 #include "ui/model/matrices_view.h"
 #include "ui/model/shared_view.h"
 #include "ui/model/source_view.h"
@@ -66,6 +68,8 @@ struct ViewCache {
   ViewSlot<ThreadLifeView, ThreadLifeOptions> threadLife;
   ViewSlot<SourceView, NoOptions> source;
   ViewSlot<BanksView, BanksOptions> banks;
+  ViewSlot<CoalescingView, CoalescingOptions> coalescing;
+  ViewSlot<CopyEngineView, NoOptions> copyEngine;
   ViewSlot<TimelineView, TimelineViewOptions> timeline;
 };
 
@@ -79,8 +83,10 @@ const ThreadBlockView* shownThreadBlockView(const AppState& state);
 const SharedView* shownSharedView(const AppState& state);
 const ThreadLifeView* shownThreadLifeView(const AppState& state);
 const SourceView* shownSourceView(const AppState& state);
+const CopyEngineView* shownCopyEngineView(const AppState& state);
 // The Bank conflicts view of `warp` (the panel's slider or the followed thread's), once analysed.
 const BanksView* shownBanksView(const AppState& state, int warp);
+const CoalescingView* shownCoalescingView(const AppState& state, int warp);  // likewise
 const TimelineView* shownTimelineView(const AppState& state);
 
 }  // namespace tilescope::ui

@@ -12,6 +12,7 @@
 #include "core/finished/finished_run.h"
 #include "core/run/device_profile.h"
 #include "ui/model/banks_view.h"
+#include "ui/model/coalescing_view.h"
 #include "ui/model/matrices_view.h"
 #include "ui/model/source_view.h"
 #include "ui/model/thread_block_view.h"
@@ -97,6 +98,14 @@ TEST(MatricesView, FollowedThreadOneZeroHasLoadedTwoElementsOfEachMatrixByPhaseO
   EXPECT_EQ(v.footprint.p.row, 0);
   EXPECT_EQ(v.footprint.p.col, 1);
   EXPECT_FALSE(v.footprint.stored);
+  // The arrows of this phase: M(0,3) into Mds[ty][tx] = Mds[0][1], N(2,1) into Nds[0][1].
+  ASSERT_EQ(v.links.size(), 2u);
+  for (const FollowLink& link : v.links) {
+    EXPECT_EQ(link.element.row, link.isN ? 2 : 0);
+    EXPECT_EQ(link.element.col, link.isN ? 1 : 3);
+    EXPECT_EQ(link.slot.row, 0);
+    EXPECT_EQ(link.slot.col, 1);
+  }
 }
 
 TEST(MatricesView, AfterTheStoreEveryPElementIsStoredAndRight) {
@@ -194,6 +203,26 @@ TEST(BanksView, AKStepOfTheBookReadsTwoWordsOfEachTileEachABroadcastToTwoLanes) 
   EXPECT_TRUE(v.none.empty());
   // Warp 1 does not exist in a block of four threads: nothing at this step, said in words.
   EXPECT_FALSE(banksView(*book.run, analysis, 0, 0, c, 1).none.empty());
+}
+
+TEST(CoalescingView, PhaseZerosLoadsOfBlockZeroTouchOneSectorOfEachMatrix) {
+  const BookExample book;
+  const AnalysisReport analysis = analyzeRun(*book.run, *profileByName("h100"));
+  // Phase 0 of block (0,0): lane (tx,ty) loads M(ty,tx) and N(ty,tx), elements 0, 1, 4, 5 of a
+  // 4 x 4 row-major matrix: bytes 0-7 and 16-23, 16 bytes used of one 32-byte sector.
+  const CoalescingView v = coalescingView(*book.run, analysis, 0, 0, book.stepOf(0, StepKind::Load), 0);
+  EXPECT_TRUE(v.warpAccesses);
+  ASSERT_EQ(v.requests.size(), 2u);
+  for (const CoalescingRequestView& r : v.requests) {
+    EXPECT_FALSE(r.picture.write);
+    EXPECT_EQ(r.picture.lanes.size(), 4u);
+    EXPECT_EQ(r.picture.sectors.size(), 1u) << r.picture.array;
+    EXPECT_EQ(r.picture.bytesUsed, 16);
+    EXPECT_EQ(r.picture.bytesMoved, 32);
+  }
+  EXPECT_TRUE(v.none.empty());
+  // A k step reads shared memory only: no global access, said in words.
+  EXPECT_FALSE(coalescingView(*book.run, analysis, 0, 0, book.stepOf(0, StepKind::Compute), 0).none.empty());
 }
 
 }  // namespace

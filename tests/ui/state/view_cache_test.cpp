@@ -5,7 +5,9 @@
 
 #include <memory>
 
+#include "core/finished/finished_run.h"
 #include "core/run/backend.h"
+#include "core/run/device_profile.h"
 #include "test_support.h"
 #include "ui/state/app_state.h"
 
@@ -83,6 +85,26 @@ TEST(ViewCache, ANewRunABlockOrAnOptionRebuildsOnlyWhatDependsOnIt) {
   state.theme = makeTheme(Palette::Vivid, false);
   frames(state);
   EXPECT_EQ(state.views.threadBlock.builds, 4);
+}
+
+TEST(ViewCache, TheAnalysisViewsWaitForTheAnalysisAndFollowTheWarp) {
+  AppState state;
+  show(state, bookRun());
+  EXPECT_EQ(shownBanksView(state, 0), nullptr) << "the analysis comes after the run";
+  EXPECT_EQ(shownCoalescingView(state, 0), nullptr);
+  auto analyse = [&] {
+    state.shown.analysis = std::make_shared<const AnalysisReport>(analyzeRun(*shownRun(state), *profileByName("h100")));
+  };
+  analyse();
+  for (int i = 0; i < 10; ++i) ASSERT_NE(shownBanksView(state, 0), nullptr);
+  EXPECT_EQ(state.views.banks.builds, 1);
+  for (int i = 0; i < 10; ++i) ASSERT_NE(shownCoalescingView(state, 1), nullptr);  // another warp
+  EXPECT_EQ(state.views.coalescing.builds, 1);
+  shownBanksView(state, 1);
+  EXPECT_EQ(state.views.banks.builds, 2);
+  analyse();  // the same run analysed again (another profile): a new report
+  shownBanksView(state, 1);
+  EXPECT_EQ(state.views.banks.builds, 3);
 }
 
 }  // namespace
