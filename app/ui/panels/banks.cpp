@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/analysis/bank_conflicts.h"
+#include "ui/model/banks_view.h"
 #include "kernels/ceil_div.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
@@ -25,35 +25,8 @@ namespace {
 
 constexpr const char* kPanel = "Bank conflicts";
 
-// One pass of a request over the banks: per bank, its distinct words and the lanes of each.
-struct Pass {
-  int firstLane = 0, lastLane = 31;
-  std::array<std::map<uint64_t, std::vector<int>>, kBanks> words;
-  int tallest() const {
-    std::size_t most = 1;
-    for (const auto& w : words) most = std::max(most, w.size());
-    return int(most);
-  }
-};
-
-std::vector<Pass> passesOf(const WarpRequest& r) {
-  const bool wide = !r.lanes.empty() && r.lanes.front().bytes > kBankWidthBytes;
-  const int lanesPerPass = wide ? kWarpSize / 4 : kWarpSize;
-  std::vector<Pass> passes(std::size_t(kWarpSize / lanesPerPass));
-  for (std::size_t p = 0; p < passes.size(); ++p)
-    passes[p].firstLane = int(p) * lanesPerPass, passes[p].lastLane = int(p + 1) * lanesPerPass - 1;
-  for (const RequestLane& l : r.lanes)
-    for (uint64_t b = 0; b < l.bytes; b += kBankWidthBytes) {
-      const uint64_t word = (l.address + b) / kBankWidthBytes;
-      auto& lanes = passes[std::size_t(l.lane / lanesPerPass)].words[std::size_t(word % kBanks)][word];
-      if (lanes.empty() || lanes.back() != l.lane) lanes.push_back(l.lane);
-    }
-  std::erase_if(passes, [](const Pass& p) { return std::all_of(p.words.begin(), p.words.end(), [](const auto& w) { return w.empty(); }); });
-  return passes;
-}
-
 // The banks of one pass as columns, each distinct word one box; returns nothing, reserves its height.
-void drawPass(PanelContext& ctx, const Pass& pass, float col, float box) {
+void drawPass(PanelContext& ctx, const BankPass& pass, float col, float box) {
   const Theme& theme = ctx.theme();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -88,46 +61,16 @@ void drawPass(PanelContext& ctx, const Pass& pass, float col, float box) {
   ImGui::Dummy(ImVec2(col * kBanks, text + 2 + box * float(pass.tallest()) + text + 4));
 }
 
-// The pass in words: its broadcasts and its fullest bank.
-std::string passWords(const Pass& pass, bool quarters) {
-  int broadcastWords = 0, broadcastLanes = 0, worstBank = 0;
-  std::size_t worst = 0;
-  for (int b = 0; b < kBanks; ++b) {
-    const auto& words = pass.words[std::size_t(b)];
-    for (const auto& [word, lanes] : words)
-      if (lanes.size() > 1) ++broadcastWords, broadcastLanes += int(lanes.size());
-    if (words.size() > worst) worst = words.size(), worstBank = b;
-  }
-  std::string s = quarters ? "lanes " + std::to_string(pass.firstLane) + "-" + std::to_string(pass.lastLane) + ": " : "";
-  if (worst > 1) {
-    s += "conflict: bank " + std::to_string(worstBank) + " holds " + std::to_string(worst) +
-         " different words, served one after another (" + std::to_string(worst) + " passes)";
-  } else {
-    s += "no bank holds two different words: one pass";
-  }
-  if (broadcastWords > 0)
-    s += broadcastWords == 1 ? "; broadcast: one word served to " + std::to_string(broadcastLanes) + " lanes at once"
-                             : "; broadcasts: " + std::to_string(broadcastWords) + " words each served to several lanes at once";
-  return s;
-}
-
-void drawRequest(PanelContext& ctx, const SharedRequest& s) {
-  const RequestPicture pic = pictureOf(s);
-  ctx.layout.warpRequests.push_back(pic);
+void drawRequest(PanelContext& ctx, const BankRequestView& r) {
+  ctx.layout.warpRequests.push_back(r.picture);
   ImGui::Separator();
-  const int extra = s.wavefronts - s.minimumWavefronts;
-  char head[160];
-  std::snprintf(head, sizeof head, "%s %s, line %d: %zu lanes -> %d wavefront%s (%d conflict%s)", pic.write ? "write of" : "read of",
-                pic.array.c_str(), pic.line, pic.lanes.size(), pic.wavefronts, pic.wavefronts == 1 ? "" : "s", extra,
-                extra == 1 ? "" : "s");
-  recordedWrapped(ctx, kPanel, head);
-  const std::vector<Pass> passes = passesOf(s.request);
+  recordedWrapped(ctx, kPanel, r.heading);
   const float width = ImGui::GetContentRegionAvail().x;
   const float col = std::max(6.0f, width / float(kBanks));
   const float box = std::max(6.0f, std::min(col, ImGui::GetTextLineHeight() * 0.8f));
-  for (const Pass& pass : passes) {
+  for (const BankPass& pass : r.passes) {
     drawPass(ctx, pass, col, box);
-    recordedWrapped(ctx, kPanel, passWords(pass, passes.size() > 1));
+    recordedWrapped(ctx, kPanel, pass.text);
   }
 }
 
@@ -151,25 +94,22 @@ void drawBanksPanel(PanelContext& ctx) {
   if (!run) return;
   const auto analysis = shownAnalysis(ctx);
   if (!analysis) return;
-  const BankReport& b = analysis->banks;
   drawPad(ctx);
-  if (b.requests.empty()) {
+  if (analysis->banks.requests.empty()) {
     ImGui::TextDisabled("this kernel uses no shared memory");
     return;
   }
-  char totals[200];
-  std::snprintf(totals, sizeof totals, "all shared loads: %llu requests, %llu wavefronts (%llu conflicts); stores: %llu, %llu wavefronts",
-                (unsigned long long)b.loads.requests, (unsigned long long)b.loads.wavefronts,
-                (unsigned long long)b.loads.conflicts(), (unsigned long long)b.stores.requests,
-                (unsigned long long)b.stores.wavefronts);
-  recordedWrapped(ctx, kPanel, totals);
   const KernelLaunch& L = run->run.plan.launch;
   const int warps = ceilDiv(int(L.blockX * L.blockY), kWarpSize);
   int* warp = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("warp"), 0);
   *warp = std::clamp(*warp, 0, warps - 1);
   // A followed thread picks its warp (scripts and lessons follow a thread); else the slider.
-  if (const int followed = followedThread(ctx.state); followed >= 0) {
-    *warp = std::min(followed / kWarpSize, warps - 1);
+  const int followed = followedThread(ctx.state);
+  if (followed >= 0) *warp = std::min(followed / kWarpSize, warps - 1);
+  const BanksView* view = shownBanksView(ctx.state, *warp);
+  if (!view) return;
+  recordedWrapped(ctx, kPanel, view->totals);
+  if (followed >= 0) {
     char text[96];
     std::snprintf(text, sizeof text, "warp %d: the followed thread's (lanes = threads %d..%d)", *warp, *warp * kWarpSize,
                   *warp * kWarpSize + kWarpSize - 1);
@@ -178,24 +118,9 @@ void drawBanksPanel(PanelContext& ctx) {
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 8));
     ImGui::SliderInt("warp", warp, 0, warps - 1);
   }
-  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
-  const StepInfo& step = run->timeline.step(c.step);
-  // This step's requests of the warp, the most wavefronts first: the conflict before a broadcast.
-  std::vector<const SharedRequest*> here;
-  for (const SharedRequest& s : b.requests) {
-    const WarpRequest& r = s.request;
-    if (r.blockX == ctx.state.shown.bx && r.blockY == ctx.state.shown.by && r.warp == *warp && requestInStep(r, step.phase, step.k))
-      here.push_back(&s);
-  }
-  std::stable_sort(here.begin(), here.end(), [](const SharedRequest* a, const SharedRequest* z) { return a->wavefronts > z->wavefronts; });
   ImGui::BeginChild("requests", ImVec2(0, 0), false);  // scrolls on a projector
-  for (std::size_t i = 0; i < here.size() && i < 4; ++i) drawRequest(ctx, *here[i]);
-  if (here.empty()) {
-    char text[200];
-    std::snprintf(text, sizeof text, "warp %d makes no shared access at this step (%s): step to a load or a k step.", *warp,
-                  run->timeline.stepLabel(c.step).c_str());
-    recordedWrapped(ctx, kPanel, text);
-  }
+  for (const BankRequestView& r : view->requests) drawRequest(ctx, r);
+  if (!view->none.empty()) recordedWrapped(ctx, kPanel, view->none);
   ImGui::Separator();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped(

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "core/analysis/coalescing.h"
+#include "ui/model/coalescing_view.h"
 #include "core/trace/memory_layout.h"
 #include "kernels/ceil_div.h"
 #include "ui/panels/panels.h"
@@ -83,8 +83,9 @@ void drawRequest(PanelContext& ctx, const GlobalRequest& g, uint64_t base) {
 
 // One request of the warp: what it is in words, its picture, and each lane's byte address
 // relative to its array's start, as many to a row as the panel has room for (lane:byte).
-void drawOneRequest(PanelContext& ctx, const GlobalRequest& g, const GlobalLayout& arrays) {
-  const RequestPicture pic = pictureOf(g);
+void drawOneRequest(PanelContext& ctx, const CoalescingRequestView& r, const GlobalLayout& arrays) {
+  const GlobalRequest& g = r.request;
+  const RequestPicture& pic = r.picture;
   const uint64_t base = arrayBase(arrays, pic.array);
   ctx.layout.warpRequests.push_back(pic);
   ImGui::Separator();
@@ -148,36 +149,28 @@ void drawCoalescingPanel(PanelContext& ctx) {
   const KernelLaunch& L = run->run.plan.launch;
   const int warps = ceilDiv(int(L.blockX * L.blockY), kWarpSize);
   const int warp = chooseWarp(ctx, warps);
-  std::vector<const GlobalRequest*> mine;
-  for (const auto& g : c.requests)
-    if (g.request.blockX == ctx.state.shown.bx && g.request.blockY == ctx.state.shown.by && g.request.warp == warp)
-      mine.push_back(&g);
-  if (mine.empty()) {
+  const CoalescingView* view = shownCoalescingView(ctx.state, warp);
+  if (!view) return;
+  if (!view->warpAccesses) {
     ImGui::TextDisabled("this warp makes no global access");
     return;
   }
-  // The warp's requests of the cursor's step, each drawn large (the timeline picks the step).
-  const StepInfo& step = run->timeline.step(run->timeline.normalize(ctx.state.shown.cursor).step);
-  std::vector<const GlobalRequest*> now;
-  for (const GlobalRequest* g : mine)
-    if (requestInStep(g->request, step.phase, step.k)) now.push_back(g);
-  if (now.empty()) {
-    ImGui::TextWrapped("warp %d makes no global access at this step (%s): step to a load or a store.", warp,
-                       run->timeline.stepLabel(run->timeline.normalize(ctx.state.shown.cursor).step).c_str());
+  if (view->requests.empty()) {
+    ImGui::TextWrapped("%s", view->none.c_str());
     return;
   }
   // The pictures scroll inside the panel: on a projector two requests with their addresses are
   // taller than the room.
   ImGui::BeginChild("requests", ImVec2(0, 0), false);
   // Each array's own bytes: M's element (r, c) is byte 4 (r k + c) of M, whatever its base.
-  const GlobalLayout arrays = globalLayout(L);
+  const GlobalLayout& arrays = view->arrays;
   {
     char text[200];
     std::snprintf(text, sizeof text, "Addresses count bytes from each array's start (M at %llu, N at %llu, P at %llu).",
                   (unsigned long long)arrays.baseM, (unsigned long long)arrays.baseN, (unsigned long long)arrays.baseP);
     recordedWrapped(ctx, kPanel, text);
   }
-  for (const GlobalRequest* g : now) drawOneRequest(ctx, *g, arrays);
+  for (const CoalescingRequestView& r : view->requests) drawOneRequest(ctx, r, arrays);
   ImGui::TextWrapped("Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
                      "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");
   ImGui::EndChild();

@@ -138,23 +138,19 @@ void drawLegend(const Theme& theme) {
 }  // namespace
 
 void drawCopyEnginePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) return;
-  // Built per frame from one block's events (panels keep no state): about 20 000 at the lesson's
-  // tiling; at the H100's tiling on 256^3 it added a few ms to a frame on this 2-core machine.
-  const CopySchedule schedule = CopySchedule::build(run->timeline, *block);
-  if (!schedule.applies()) {
+  const CopyEngineView* view = shownCopyEngineView(ctx.state);
+  if (!view) return;
+  if (!view->applies) {
     ImGui::TextWrapped("This kernel moves no tile with the copy engine: its threads load every tile themselves. "
                        "Rung 8 (tma-pipeline) has the Tensor Memory Accelerator copy whole tiles into a ring of stages.");
     return;
   }
   const Theme& theme = ctx.theme();
   CopyEngineRect record;
-  record.ring = schedule.at(ctx.state.shown.cursor);
+  record.ring = view->ring;
   const CopyRing& ring = record.ring;
   ImGui::TextWrapped("Block (%d,%d): no thread loads a tile. The copy engine (TMA) writes each one into a ring of "
-                     "%d stages; copies issued: %d of %d.", block->bx(), block->by(), ring.stageCount,
+                     "%d stages; copies issued: %d of %d.", view->bx, view->by, ring.stageCount,
                      ring.copiesIssued, ring.copiesTotal);
   const float px = ImGui::GetFontSize(), gap = px * 0.8f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();

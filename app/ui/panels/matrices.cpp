@@ -15,52 +15,12 @@
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/model/thread_story.h"
-#include "ui/model/tile_state.h"
+#include "ui/model/matrices_view.h"
 
 namespace tilescope::ui {
 namespace {
 
 using gfx::CellStyle;
-
-struct Extent {
-  int rows, cols;
-};
-
-// Tiled kernels are shown padded to whole tiles, so a boundary phase's elements outside the
-// matrix (fig. 5.11) have cells to land in.
-struct Padded {
-  Extent m, n, p;
-};
-
-Padded paddedExtents(const LoadedRun& run) {
-  const KernelLaunch& L = run.run.plan.launch;
-  const int phases = run.run.plan.phases;
-  Padded out{{L.j, L.k}, {L.k, L.l}, {L.j, L.l}};
-  const int depth = L.tiling.bk > 0 ? L.tiling.bk : L.tile;  // k per phase
-  if (depth > 0 && phases > 0) {
-    const PTile tile = blockTileOfP(L, 0, 0);
-    const int covK = phases * depth;
-    const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
-    out.m = {std::max(L.j, covJ), std::max(L.k, covK)};
-    out.n = {std::max(L.k, covK), std::max(L.l, covL)};
-    out.p = {std::max(L.j, covJ), std::max(L.l, covL)};
-  }
-  return out;
-}
-
-std::vector<CellStyle> baseCells(Extent e, int realRows, int realCols, const Theme& theme) {
-  std::vector<CellStyle> cells(std::size_t(e.rows) * std::size_t(e.cols));
-  for (int r = 0; r < e.rows; ++r)
-    for (int c = 0; c < e.cols; ++c)
-      cells[std::size_t(r) * e.cols + c] = {(r < realRows && c < realCols) ? theme.cellIdle : theme.cellGhost,
-                                            theme.cellOutline, 0, gfx::kMarkNone};
-  return cells;
-}
-
-CellStyle* cellAt(std::vector<CellStyle>& cells, Extent e, int r, int c) {
-  if (r < 0 || c < 0 || r >= e.rows || c >= e.cols) return nullptr;
-  return &cells[std::size_t(r) * e.cols + c];
-}
 
 void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
   const float side = ImGui::GetTextLineHeight();
@@ -73,29 +33,6 @@ void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
   ImGui::Dummy(ImVec2(side, side));
   ImGui::SameLine();
   ImGui::TextWrapped("%s", label);
-}
-
-Rgba mix(Rgba a, Rgba b, float t) {
-  auto channel = [&](int shift) {
-    const float x = float((a >> shift) & 0xff) * (1.0f - t) + float((b >> shift) & 0xff) * t;
-    return uint32_t(std::lround(x)) << shift;
-  };
-  return channel(0) | channel(8) | channel(16) | 0xff000000u;
-}
-
-// Load-count shading: 0 loads keeps the idle fill; 1 .. `most` (the naive kernel's count for
-// the element: once per output it feeds) runs from pale to dark.
-Rgba loadShade(uint32_t count, int most, const Theme& theme) {
-  if (count == 0) return theme.cellIdle;
-  const float t = loadShadeFraction(count, most);
-  return mix(theme.loadsFew, theme.loadsMany, t);
-}
-
-void shadeByLoads(std::vector<CellStyle>& cells, Extent e, const std::vector<uint32_t>& counts, int rows, int cols,
-                  int most, const Theme& theme) {
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c)
-      cells[std::size_t(r) * e.cols + c].fill = loadShade(counts[std::size_t(r) * cols + c], most, theme);
 }
 
 // The shading's legend: a pale-to-dark bar from 1 to the naive kernel's count, and the most any
@@ -132,147 +69,28 @@ std::string runningSumText(const Timeline& timeline, Cursor c, int row, int col)
 // column, read off the screen); the tooltip always has it. The ink is black or white, whichever
 // reads on the cell's fill (a stored element's pale paper, a pending one's dark), and recorded
 // with that fill for the contrast test.
-void drawRunningSums(PanelContext& ctx, GridRect& g, const LoadedRun& run, Cursor c) {
-  const Theme& theme = ctx.theme();
-  const Timeline& timeline = run.timeline;
-  const KernelLaunch& L = timeline.trace().launch;
+void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
   if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + 4.0f || g.cellHeight < ImGui::GetTextLineHeight()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  for (int r = 0; r < int(L.j) && r < g.rows; ++r)
-    for (int col = 0; col < int(L.l) && col < g.cols; ++col) {
-      const PartialSum* p = timeline.runningSum(c, r, col);
-      if (!p) continue;
-      // Three significant digits where they fit, fewer where not: a small sum such as
-      // -0.000123 is written -0.0001 or -1e-04 rather than left out of its cell.
-      char text[24] = "";
-      ImVec2 size;
-      for (const char* format : {"%.3g", "%.2g", "%.1g", "%.0e"}) {
-        std::snprintf(text, sizeof text, format, double(p->sum));
-        size = ImGui::CalcTextSize(text);
-        if (size.x + 4.0f <= g.cellWidth) break;
-      }
-      if (size.x + 4.0f > g.cellWidth) continue;
-      const ImVec2 at(g.x + g.cellWidth * (float(col) + 0.5f) - size.x * 0.5f, g.y + g.cellHeight * (float(r) + 0.5f) - size.y * 0.5f);
-      const Rgba fill = !timeline.pStored(c, r, col) ? theme.pPending : run.wrongAt(r, col) ? theme.error : theme.pStored;
-      const Rgba ink = readableOn(fill);
-      draw->AddText(at, ink, text);
-      g.texts.push_back({r, col, text});
-      ctx.layout.texts.push_back({"Matrices", text, at.x, at.y, ImGui::GetFontSize(), ink, fill});
+  for (const RunningSum& s : v.sums) {
+    if (s.row >= g.rows || s.col >= g.cols) continue;
+    // Three significant digits where they fit, fewer where not: a small sum such as
+    // -0.000123 is written -0.0001 or -1e-04 rather than left out of its cell.
+    char text[24] = "";
+    ImVec2 size;
+    for (const char* format : {"%.3g", "%.2g", "%.1g", "%.0e"}) {
+      std::snprintf(text, sizeof text, format, double(s.sum));
+      size = ImGui::CalcTextSize(text);
+      if (size.x + 4.0f <= g.cellWidth) break;
     }
-}
-
-// What M, N and P show at the cursor, computed before anything is drawn: each cell's fill,
-// ring and marks, the marks the layout file records, the P elements a race spoiled.
-struct MatricesView {
-  Padded ext;
-  std::vector<CellStyle> m, n, p;
-  std::vector<CellMark> marks;
-  std::vector<CellIndex> spoiled;
-  bool shading = false;
-  int loadStep = -1;
-};
-
-// The current tiles: every element this block loads in the current load step is ringed; the
-// ones already loaded take their loader's colour (hatched when zero-filled, crossed out of bounds).
-void ringCurrentTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
-  const Timeline& timeline = run.timeline;
-  const auto& events = timeline.trace().events;
-  const KernelLaunch& L = run.run.plan.launch;
-  for (int step : currentLoadSteps(timeline, block, c))
-    for (uint32_t i : block.stepEvents(step)) {
-      const Event& e = events[i];
-      if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
-      auto& cells = e.op == Op::LoadM ? v.m : v.n;
-      const bool done = timeline.done(c, step, linearThread(e, L.blockX));
-      for (const GridCell& at : elementsOf(e)) {  // a 128-bit load colours its four elements
-        CellStyle* cell = cellAt(cells, e.op == Op::LoadM ? v.ext.m : v.ext.n, at.row, at.col);
-        if (!cell) continue;
-        cell->highlight = theme.highlight;
-        if (!done) continue;
-        if (zeroFilled(e)) {
-          cell->fill = theme.zeroFilled;
-          cell->marks |= gfx::kMarkHatch;
-        } else if (!inBounds(e)) {
-          cell->fill = theme.error;
-          cell->marks |= gfx::kMarkCross;
-          CellMark mark;
-          mark.grid = e.op == Op::LoadM ? "M" : "N", mark.row = at.row, mark.col = at.col;
-          mark.kind = CellMark::Kind::OutOfBounds;
-          mark.readerX = e.threadX, mark.readerY = e.threadY, mark.line = e.line, mark.value = e.value;
-          v.marks.push_back(mark);
-        } else if (!v.shading) {
-          cell->fill = theme.threadColour(linearThread(e, L.blockX));
-        }
-      }
-    }
-}
-
-// Elements whose shared slot is read at this k step get a dot.
-void dotReadElements(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c) {
-  const auto& events = run.timeline.trace().events;
-  const TileState tiles = tileStateAt(run, block, c);
-  for (bool isM : {true, false})
-    for (int r = 0; r < tiles.dims(isM).rows && tiles.reading; ++r)
-      for (int col = 0; col < tiles.dims(isM).cols; ++col) {
-        const SlotState& s = tiles.slot(isM, r, col);
-        if (s.readers.empty() || s.loadEvent < 0) continue;
-        const Event& e = events[std::size_t(s.loadEvent)];
-        // A 128-bit load filled four slots from four consecutive elements.
-        const int offset = (e.flags & kWide) && e.sharedRow == r ? col - e.sharedCol : 0;
-        if (CellStyle* cell = cellAt(isM ? v.m : v.n, isM ? v.ext.m : v.ext.n, e.globalRow, e.globalCol + offset))
-          cell->marks |= gfx::kMarkDot;
-      }
-}
-
-// P: stored so far (all blocks in lockstep), wrong ones red; a race's spoiled elements; the
-// selected block's tile ringed.
-void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
-  const Timeline& timeline = run.timeline;
-  const KernelLaunch& L = run.run.plan.launch;
-  for (int r = 0; r < L.j; ++r)
-    for (int col = 0; col < L.l; ++col) {
-      if (!timeline.pStored(c, r, col)) continue;
-      CellStyle& cell = v.p[std::size_t(r) * v.ext.p.cols + col];
-      const bool wrong = run.wrongAt(r, col);
-      cell.fill = wrong ? theme.error : theme.pStored;
-      if (!wrong) continue;
-      cell.marks |= gfx::kMarkCross;
-      CellMark mark;
-      mark.grid = "P", mark.row = r, mark.col = col, mark.kind = CellMark::Kind::Wrong;
-      mark.value = run.run.p.at(r, col);
-      v.marks.push_back(mark);
-    }
-  // A race: P elements whose running sum took a stale value, from that step on (framed red,
-  // before the wrong value is stored).
-  for (const CellMark& mark : raceMarks(timeline, c, block.bx(), block.by()))
-    if (mark.grid == "P") {
-      v.spoiled.push_back({mark.row, mark.col});
-      v.marks.push_back(mark);
-    }
-  const PTile blockTile = blockTileOfP(L, block.bx(), block.by());  // bm x bn on the ladder
-  for (int r = 0; r < blockTile.rows; ++r)
-    for (int col = 0; col < blockTile.cols; ++col)
-      if (CellStyle* cell = cellAt(v.p, v.ext.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
-}
-
-MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme, bool shading) {
-  const KernelLaunch& L = run.run.plan.launch;
-  MatricesView v;
-  v.ext = paddedExtents(run);
-  v.shading = shading;
-  v.m = baseCells(v.ext.m, L.j, L.k, theme);
-  v.n = baseCells(v.ext.n, L.k, L.l, theme);
-  v.p = baseCells(v.ext.p, L.j, L.l, theme);
-  // Across all blocks, how often each element has come from global memory so far.
-  if (shading) {
-    shadeByLoads(v.m, v.ext.m, run.loads.mCounts(c), L.j, L.k, L.l, theme);
-    shadeByLoads(v.n, v.ext.n, run.loads.nCounts(c), L.k, L.l, L.j, theme);
+    if (size.x + 4.0f > g.cellWidth) continue;
+    const ImVec2 at(g.x + g.cellWidth * (float(s.col) + 0.5f) - size.x * 0.5f,
+                    g.y + g.cellHeight * (float(s.row) + 0.5f) - size.y * 0.5f);
+    const Rgba ink = readableOn(s.fill);
+    draw->AddText(at, ink, text);
+    g.texts.push_back({s.row, s.col, text});
+    ctx.layout.texts.push_back({"Matrices", text, at.x, at.y, ImGui::GetFontSize(), ink, s.fill});
   }
-  v.loadStep = block.loadStepAt(c.step);
-  ringCurrentTiles(v, run, block, c, theme);
-  dotReadElements(v, run, block, c);
-  fillP(v, run, block, c, theme);
-  return v;
 }
 
 // Where the three grids go: N above P, M left of P, captions above each grid, the legend in the
@@ -284,31 +102,31 @@ struct MatricesPlace {
   char pCaption[96] = {};
 };
 
-MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v, const KernelLaunch& L, const BlockTimeline& block) {
+MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v) {
   MatricesPlace at;
   at.line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   at.gap = at.line + 6.0f;
-  const int wideCells = v.ext.m.cols + v.ext.p.cols, tallCells = v.ext.n.rows + v.ext.p.rows;
+  const int wideCells = v.m.cols + v.p.cols, tallCells = v.n.rows + v.p.rows;
   // The projector layout lets the cells grow to fill the centre; presentation mode (the P key)
   // grows them with the text, as far as the room allows.
   at.maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f * ctx.state.view.fontScale;
   at.side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - at.gap, avail.y - 2 * at.gap), at.maxCell);
   // The swatches (one wraps), and with load shading its bar and two lines under it.
   const float legendW = ImGui::GetFontSize() * 7.0f, legendH = at.line * (v.shading ? 10.0f : 6.5f);
-  at.legendInCorner = at.side * float(v.ext.m.cols) >= legendW && at.side * float(v.ext.n.rows) + at.gap >= legendH;
+  at.legendInCorner = at.side * float(v.m.cols) >= legendW && at.side * float(v.n.rows) + at.gap >= legendH;
   if (!at.legendInCorner)
     at.side = GridPainter::cellSide(tallCells, wideCells,
                                     ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - at.line * (v.shading ? 6.5f : 3.5f)),
                                     at.maxCell);  // the shading's bar and its wrapped words under the swatches
-  at.leftW = at.side * float(v.ext.m.cols) + at.gap;
-  at.topH = at.side * float(v.ext.n.rows) + 2 * at.gap;
+  at.leftW = at.side * float(v.m.cols) + at.gap;
+  at.topH = at.side * float(v.n.rows) + 2 * at.gap;
   // P's caption names the ringed block where it fits beside M (the legend says what the ring is).
-  std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d), block (%d,%d) ringed", L.j, L.l, block.bx(), block.by());
+  std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d), block (%d,%d) ringed", v.j, v.l, v.bx, v.by);
   if (at.leftW + ImGui::CalcTextSize(at.pCaption).x > avail.x)
-    std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d)", L.j, L.l);
+    std::snprintf(at.pCaption, sizeof at.pCaption, "P (%d x %d)", v.j, v.l);
   // On a projector the grids stand in the middle of the centre, not at its left edge.
-  const float rightW = std::max(at.side * float(v.ext.p.cols), ImGui::CalcTextSize(at.pCaption).x);
+  const float rightW = std::max(at.side * float(v.p.cols), ImGui::CalcTextSize(at.pCaption).x);
   const float spare = ctx.state.lesson.presenter ? std::max(0.0f, avail.x - at.leftW - rightW) : 0.0f;
   at.origin = ImVec2(ImGui::GetCursorPos().x + std::floor(spare * 0.5f), ImGui::GetCursorPos().y);
   return at;
@@ -333,21 +151,21 @@ Owner ownerOf(const LoadedRun& run, CellIndex at) {
 
 // What is drawn over the grids: every block's current tiles faintly (load shading), a race's
 // spoiled P elements, the running sums, the followed thread's footprint.
-void drawOverGrids(PanelContext& ctx, const MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+void drawOverGrids(PanelContext& ctx, const MatricesView& v) {
   const Theme& theme = ctx.theme();
   GridRect* rects[3] = {};  // N, M, P as drawn
   for (GridRect& g : ctx.layout.grids)
     for (int i = 0; i < 3; ++i)
       if (g.name == std::array{"N", "M", "P"}[std::size_t(i)]) rects[i] = &g;
-  if (v.shading && rects[0] && rects[1] && v.loadStep >= 0) {
+  if (rects[0] && rects[1]) {
     const Rgba faint = (theme.highlight & 0x00ffffffu) | 0x90000000u;
-    for (const TileBox& box : run.loads.tilesOfStep(v.loadStep))
+    for (const TileBox& box : v.tileBoxes)
       frameBox(*rects[box.isN ? 0 : 1], box.row0, box.col0, box.row1, box.col1, faint, 1.5f);
   }
   if (rects[2]) frameCells(*rects[2], v.spoiled, theme.error, theme.followPx * 1.6f);
-  if (rects[2]) drawRunningSums(ctx, *rects[2], run, c);
-  if (const int followed = followedThread(ctx.state); followed >= 0 && rects[0] && rects[1] && rects[2]) {
-    const ThreadFootprint f = threadFootprint(run, block, c, followed);
+  if (rects[2]) drawRunningSums(ctx, *rects[2], v);
+  if (v.following && rects[0] && rects[1] && rects[2]) {
+    const ThreadFootprint& f = v.footprint;
     frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);
     frameCells(*rects[0], f.nLoads, theme.follow, theme.followPx);
     if (f.pTile.size() > 1)  // a register tile: every element it computes
@@ -397,15 +215,14 @@ void pTip(CellIndex at, const BlockTimeline& block, const LoadedRun& run, Cursor
   tooltip(text);
 }
 
-void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const MatricesPlace& at, const LoadedRun& run,
-                        Cursor c) {
+void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const MatricesPlace& at) {
   const Theme& theme = ctx.theme();
   if (at.legendInCorner) {
     ImGui::SetCursorPos(at.origin);
-    ImGui::BeginChild("legend", ImVec2(at.side * float(v.ext.m.cols), at.side * float(v.ext.n.rows) + at.gap), false,
+    ImGui::BeginChild("legend", ImVec2(at.side * float(v.m.cols), at.side * float(v.n.rows) + at.gap), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs);
   } else {
-    ImGui::SetCursorPos(ImVec2(at.origin.x, at.origin.y + at.topH + at.side * v.ext.p.rows + 4.0f));
+    ImGui::SetCursorPos(ImVec2(at.origin.x, at.origin.y + at.topH + at.side * v.p.rows + 4.0f));
   }
   ImGui::Dummy(ImVec2(0, 0));
   if (!v.shading) legendSwatch(theme.threadColour(0), "loaded by thread");
@@ -413,12 +230,10 @@ void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const Ma
   if (followedThread(ctx.state) >= 0) legendSwatch(theme.follow, "followed thread");
   legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
   legendSwatch(theme.pStored, "P stored");
-  legendSwatch(theme.error, run.timeline.realOrder() ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds");
+  legendSwatch(theme.error, v.realOrder ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds");
   if (v.shading) {
     ImGui::NewLine();
-    uint32_t highest = 0;
-    for (uint32_t x : run.loads.mCounts(c)) highest = std::max(highest, x);
-    loadLegend(theme, run.run.plan.launch.l, highest);
+    loadLegend(theme, v.l, v.mostLoads);
   }
   if (at.legendInCorner) ImGui::EndChild();
 }
@@ -428,46 +243,47 @@ void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const Ma
 void drawMatricesPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) {
+  const MatricesView* view = shownMatricesView(ctx.state);
+  if (!run || !block || !view) {
     // A refused first request never runs: the centre's notice says why (panels.cpp).
     ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show yet");
     return;
   }
+  const MatricesView& v = *view;
   const Theme& theme = ctx.theme();
-  const KernelLaunch& L = run->run.plan.launch;
-  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
-  MatricesView v = matricesView(*run, *block, c, theme, loadShadingOn(ctx.state));
   ctx.layout.marks.insert(ctx.layout.marks.end(), v.marks.begin(), v.marks.end());
 
-  const MatricesPlace at = placeMatrices(ctx, v, L, *block);
+  const MatricesPlace at = placeMatrices(ctx, v);
   auto place = [&](float x, float y, const char* caption) {
     ImGui::SetCursorPos(ImVec2(at.origin.x + x, at.origin.y + y));
     ImGui::TextUnformatted(caption);
     ImGui::SetCursorPos(ImVec2(at.origin.x + x, at.origin.y + y + at.line));
   };
-  auto grid = [&](const char* name, Extent e, std::vector<CellStyle>& cells) {
-    return ctx.grids.draw({name, e.rows, e.cols, std::move(cells), ImVec2(at.side * e.cols, at.side * e.rows), at.maxCell},
-                          theme, ctx.layout);
+  auto grid = [&](const char* name, GridExtent e, const std::vector<gfx::CellStyle>& cells) {
+    return ctx.grids.draw({name, e.rows, e.cols, cells, ImVec2(at.side * e.cols, at.side * e.rows), at.maxCell}, theme,
+                          ctx.layout);
   };
   char caption[96];
-  std::snprintf(caption, sizeof caption, "N (%d x %d)", L.k, L.l);
+  std::snprintf(caption, sizeof caption, "N (%d x %d)", v.k, v.l);
   place(at.leftW, 0, caption);
-  const auto hoverN = grid("N", v.ext.n, v.n);
-  std::snprintf(caption, sizeof caption, "M (%d x %d)", L.j, L.k);
+  const auto hoverN = grid("N", v.n, v.nCells);
+  std::snprintf(caption, sizeof caption, "M (%d x %d)", v.j, v.k);
   place(0, at.topH - at.gap, caption);
-  const auto hoverM = grid("M", v.ext.m, v.m);
+  const auto hoverM = grid("M", v.m, v.mCells);
   place(at.leftW, at.topH - at.gap, at.pCaption);
-  const auto hoverP = grid("P", v.ext.p, v.p);
+  const auto hoverP = grid("P", v.p, v.pCells);
   if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     const Owner o = ownerOf(*run, *hoverP);
     ctx.emit(SelectBlock{o.bx, o.by});
     ctx.emit(FollowThread{o.tx, o.ty});
   }
-  drawOverGrids(ctx, v, *run, *block, c);
-  elementTip("M", hoverM, L.j, L.k, run->run.m, *block, *run, c, Op::LoadM);
-  elementTip("N", hoverN, L.k, L.l, run->run.n, *block, *run, c, Op::LoadN);
+  drawOverGrids(ctx, v);
+  // The tooltips ask the trace about the one hovered cell, only while it is hovered.
+  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
+  elementTip("M", hoverM, v.j, v.k, run->run.m, *block, *run, c, Op::LoadM);
+  elementTip("N", hoverN, v.k, v.l, run->run.n, *block, *run, c, Op::LoadN);
   if (hoverP) pTip(*hoverP, *block, *run, c);
-  drawMatricesLegend(ctx, v, at, *run, c);
+  drawMatricesLegend(ctx, v, at);
 }
 
 }  // namespace tilescope::ui

@@ -189,17 +189,15 @@ float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
 // The followed thread's arrows over every window: each element it loaded in this phase to the
 // shared slot it went to (the grids as drawn this frame).
 void drawFollowArrows(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  const int thread = followedThread(ctx.state);
-  if (!run || !block || thread < 0) return;
+  const MatricesView* view = shownMatricesView(ctx.state);  // the followed thread's links come with it
+  if (!view || !view->following) return;
   auto grid = [&](const char* name) -> const GridRect* {
     for (const GridRect& g : ctx.layout.grids)
       if (g.name == name) return &g;
     return nullptr;
   };
   const Theme& theme = ctx.theme();
-  for (const FollowLink& link : followLinks(*run, *block, ctx.state.shown.cursor, thread)) {
+  for (const FollowLink& link : view->links) {
     const GridRect* from = grid(link.isN ? "N" : "M");
     const GridRect* to = grid(link.isN ? "Nds" : "Mds");
     if (!from || !to || link.element.row >= from->rows || link.element.col >= from->cols) continue;

@@ -10,62 +10,12 @@
 #include <algorithm>
 #include <string>
 
-#include "core/timeline/block_geometry.h"
-#include "core/timeline/cell_marks.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
-#include "ui/model/thread_story.h"
-#include "ui/model/tile_state.h"
+#include "ui/model/shared_view.h"
 
 namespace tilescope::ui {
 namespace {
-
-std::vector<gfx::CellStyle> slotCells(const TileState& tiles, bool isM, const Theme& theme,
-                                      const EventVector& events, unsigned blockX) {
-  const TileDims d = tiles.dims(isM);
-  std::vector<gfx::CellStyle> cells(std::size_t(d.rows) * std::size_t(d.cols));
-  for (int r = 0; r < d.rows; ++r)
-    for (int c = 0; c < d.cols; ++c) {
-      const SlotState& s = tiles.slot(isM, r, c);
-      gfx::CellStyle& cell = cells[std::size_t(r) * d.cols + c];
-      cell = {theme.cellIdle, theme.cellOutline, 0, gfx::kMarkNone};
-      if (s.loaded) {
-        const Event& e = events[std::size_t(s.loadEvent)];
-        if (zeroFilled(e)) cell.fill = theme.zeroFilled, cell.marks |= gfx::kMarkHatch;
-        else if (!inBounds(e)) cell.fill = theme.error, cell.marks |= gfx::kMarkCross;
-        else cell.fill = theme.threadColour(linearThread(e, blockX));
-      }
-      if (!s.readers.empty()) {
-        cell.marks |= gfx::kMarkDot;
-        cell.highlight = theme.readRing;
-      }
-    }
-  return cells;
-}
-
-// The slots any lane of `warp` reads at this step.
-std::vector<CellIndex> warpReads(const TileState& tiles, bool isM, int warp) {
-  std::vector<CellIndex> out;
-  const TileDims d = tiles.dims(isM);
-  for (int r = 0; r < d.rows; ++r)
-    for (int c = 0; c < d.cols; ++c)
-      for (int reader : tiles.slot(isM, r, c).readers)
-        if (reader / kWarpSize == warp) {
-          out.push_back({r, c});
-          break;
-        }
-  return out;
-}
-
-// The caption over each tile: its declaration, read the way the kernel indexes it.
-std::string tileCaption(bool isM, const std::optional<SharedTileShape>& shape, const Tiling& t) {
-  if (!shape) return isM ? "Mds[ty][k]" : "Nds[k][tx]";
-  const std::string bk = std::to_string(t.bk), buffers = shape->buffers > 1 ? "[" + std::to_string(shape->buffers) + "]" : "";
-  if (isM)
-    return shape->mTransposed ? "Mds" + buffers + "[" + bk + "][" + std::to_string(shape->mCols) + "]: M's tile transposed, [k][m]"
-                              : "Mds[" + std::to_string(shape->mRows) + "][" + bk + "]: [m][k]";
-  return "Nds" + buffers + "[" + bk + "][" + std::to_string(shape->nCols) + "]: [k][n]";
-}
 
 // The double buffer's halves: a line between them, and each one's name in the gutter left of
 // its first row, so that no label covers a cell.
@@ -99,104 +49,87 @@ struct TileArrangement {
   bool stacked = false;
   ImVec2 each;  // the room of each tile with its caption
 };
-TileArrangement arrangeTiles(const TileState& tiles, const std::optional<SharedTileShape>& shape, const Tiling& t,
-                             ImVec2 avail, float maxCell) {
+TileArrangement arrangeTiles(const SharedView& v, ImVec2 avail, float maxCell) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 beside((avail.x - style.ItemSpacing.x) * 0.5f, avail.y);
   const ImVec2 above(avail.x, (avail.y - style.ItemSpacing.y) * 0.5f);
   auto smallerCell = [&](ImVec2 each) {
     float least = maxCell;
-    for (bool isM : {true, false}) {
-      const float caption = ImGui::CalcTextSize(tileCaption(isM, shape, t).c_str(), nullptr, false, each.x).y +
-                            style.ItemSpacing.y;
-      const TileDims d = tiles.dims(isM);
-      least = std::min(least, GridPainter::cellSide(d.rows, d.cols, ImVec2(each.x, each.y - caption), maxCell));
+    for (const SharedTileView& t : v.tile) {
+      const float caption = ImGui::CalcTextSize(t.caption.c_str(), nullptr, false, each.x).y + style.ItemSpacing.y;
+      least = std::min(least, GridPainter::cellSide(t.dims.rows, t.dims.cols, ImVec2(each.x, each.y - caption), maxCell));
     }
     return least;
   };
   const float sideBySide = smallerCell(beside), stacked = smallerCell(above);
-  const bool stack = stacked != sideBySide ? stacked > sideBySide : shape && shape->mCols > shape->mRows;
+  const bool stack = stacked != sideBySide ? stacked > sideBySide : v.wideM;
   return {stack, stack ? above : beside};
+}
+
+// A hovered slot's tooltip: who wrote it, who reads it now, a race's mark.
+void slotTip(const LoadedRun& run, const SharedView& v, int i, CellIndex at) {
+  const SharedTileView& t = v.tile[std::size_t(i)];
+  const SlotState& s = v.tiles.slot(i == 0, at.row, at.col);
+  std::string text = t.name + "[" + std::to_string(at.row) + "][" + std::to_string(at.col) + "]\n";
+  text += s.loaded ? describeEvent(run.timeline.trace().events[std::size_t(s.loadEvent)]) : "not written in this phase yet";
+  if (!s.readers.empty()) {
+    text += "\nread at this step by " + std::to_string(s.readers.size()) + " thread(s):";
+    for (std::size_t k = 0; k < s.readers.size() && k < 16; ++k)
+      text += (k ? "; " : " ") + threadName(s.readers[k] % v.blockX, s.readers[k] / v.blockX);
+    if (s.readers.size() > 16) text += " ...";
+  }
+  for (const CellMark& m : t.stale)
+    if (m.row == at.row && m.col == at.col) text += "\n" + describeMark(m);
+  tooltip(text);
 }
 
 }  // namespace
 
 void drawSharedPanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) return;
+  const SharedView* view = shownSharedView(ctx.state);
+  if (!run || !view) return;
+  const SharedView& v = *view;
   const Theme& theme = ctx.theme();
-  const auto& events = run->timeline.trace().events;
-  const KernelLaunch& L = run->run.plan.launch;
-  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
-  const TileState tiles = tileStateAt(*run, *block, c);
-  const auto shape = ladderSharedShape(L);
-  if (tiles.empty() || (L.tile == 0 && !shape)) {
-    ImGui::TextWrapped("%s reads M and N straight from global memory: no shared memory.",
-                       std::string(kernelInfo(L.kernel).name).c_str());
+  if (v.noShared) {
+    ImGui::TextWrapped("%s reads M and N straight from global memory: no shared memory.", v.kernelName.c_str());
     return;
   }
   // On a projector the caption says what the step does: the tiles get the room instead.
   if (!ctx.state.lesson.presenter)
-    ImGui::TextWrapped("block (%d,%d), %s", block->bx(), block->by(),
-                       tiles.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
+    ImGui::TextWrapped("block (%d,%d), %s", v.bx, v.by,
+                       v.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const int followed = followedThread(ctx.state);
-  const ThreadFootprint f = followed >= 0 ? threadFootprint(*run, *block, c, followed) : ThreadFootprint{};
   // On a projector (and in presentation mode) the tiles grow with the text.
   const float maxCell = ctx.state.lesson.presenter ? 120.0f : 48.0f * ctx.state.view.fontScale;
-  const auto [stacked, each] = arrangeTiles(tiles, shape, L.tiling, avail, maxCell);
-  // A race, where it happens: the slots read stale in this barrier interval so far.
-  const std::vector<CellMark> marks = raceMarks(run->timeline, c, block->bx(), block->by());
+  const auto [stacked, each] = arrangeTiles(v, avail, maxCell);
   std::optional<CellIndex> hover[2];
   for (int i = 0; i < 2; ++i) {
-    const bool isM = i == 0;
+    const SharedTileView& t = v.tile[std::size_t(i)];
     if (i && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each.x);
-    ImGui::TextWrapped("%s", tileCaption(isM, shape, L.tiling).c_str());
+    ImGui::TextWrapped("%s", t.caption.c_str());
     ImGui::PopTextWrapPos();
-    const TileDims d = tiles.dims(isM);
     const ImVec2 space(each.x, each.y - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
-    const float gutter = shape ? bufferGutter(shape->buffers, d, space, maxCell) : 0.0f;
+    const float gutter = v.ladder ? bufferGutter(v.buffers, t.dims, space, maxCell) : 0.0f;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gutter);
-    hover[i] = ctx.grids.draw({isM ? "Mds" : "Nds", d.rows, d.cols, slotCells(tiles, isM, theme, events, L.blockX),
-                               ImVec2(space.x - gutter, space.y), maxCell},
+    hover[i] = ctx.grids.draw({t.name, t.dims.rows, t.dims.cols, t.cells, ImVec2(space.x - gutter, space.y), maxCell},
                               theme, ctx.layout);
-    if (shape) labelBuffers(ctx.layout.grids.back(), shape->buffers, gutter, theme);
-    std::vector<CellIndex> stale;
-    for (const CellMark& m : marks)
-      if (m.grid == (isM ? "Mds" : "Nds")) {
-        stale.push_back({m.row, m.col});
-        ctx.layout.marks.push_back(m);
-      }
-    frameCells(ctx.layout.grids.back(), stale, theme.error, theme.followPx * 1.6f);
+    if (v.ladder) labelBuffers(ctx.layout.grids.back(), v.buffers, gutter, theme);
+    ctx.layout.marks.insert(ctx.layout.marks.end(), t.stale.begin(), t.stale.end());
+    frameCells(ctx.layout.grids.back(), t.staleCells, theme.error, theme.followPx * 1.6f);
     // The followed thread's slots: those it wrote this phase, and those it reads at this k step;
     // on the ladder also what its whole warp reads (one request per warp: its footprint).
-    if (followed >= 0) {
-      if (shape && tiles.reading)
-        frameCells(ctx.layout.grids.back(), warpReads(tiles, isM, followed / kWarpSize), theme.follow, 1.0f);
-      frameCells(ctx.layout.grids.back(), isM ? f.mdsWritten : f.ndsWritten, theme.follow, theme.followPx);
-      frameCells(ctx.layout.grids.back(), isM ? f.mdsRead : f.ndsRead, theme.follow, theme.followPx * 1.6f);
+    if (v.following) {
+      if (!t.warpReads.empty()) frameCells(ctx.layout.grids.back(), t.warpReads, theme.follow, 1.0f);
+      frameCells(ctx.layout.grids.back(), t.written, theme.follow, theme.followPx);
+      frameCells(ctx.layout.grids.back(), t.read, theme.follow, theme.followPx * 1.6f);
     }
     ImGui::EndGroup();
   }
-  for (int i = 0; i < 2; ++i) {
-    if (!hover[i]) continue;
-    const SlotState& s = tiles.slot(i == 0, hover[i]->row, hover[i]->col);
-    std::string text = std::string(i == 0 ? "Mds" : "Nds") + "[" + std::to_string(hover[i]->row) + "][" +
-                       std::to_string(hover[i]->col) + "]\n";
-    text += s.loaded ? describeEvent(events[std::size_t(s.loadEvent)]) : "not written in this phase yet";
-    if (!s.readers.empty()) {
-      text += "\nread at this step by " + std::to_string(s.readers.size()) + " thread(s):";
-      for (std::size_t k = 0; k < s.readers.size() && k < 16; ++k)
-        text += (k ? "; " : " ") + threadName(s.readers[k] % int(L.blockX), s.readers[k] / int(L.blockX));
-      if (s.readers.size() > 16) text += " ...";
-    }
-    for (const CellMark& m : marks)
-      if (m.grid == (i == 0 ? "Mds" : "Nds") && m.row == hover[i]->row && m.col == hover[i]->col) text += "\n" + describeMark(m);
-    tooltip(text);
-  }
+  for (int i = 0; i < 2; ++i)
+    if (hover[i]) slotTip(*run, v, i, *hover[i]);
 }
 
 }  // namespace tilescope::ui

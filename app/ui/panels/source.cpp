@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/kernel_sources.h"
+#include "ui/model/source_view.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
 
@@ -197,29 +197,19 @@ float drawCodeLines(PanelContext& ctx, const std::vector<CodeLine>& lines, const
 }  // namespace
 
 void drawSourcePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) return;
-  // A built-in kernel's file as embedded, or the Lab tab's kernel as the student wrote it.
-  const KernelInfo& info = kernelInfo(run->run.config.kernel);
-  const LabKernel* lab = labKernel(run->run);
-  const std::string path = lab ? "lab: " + lab->fileName : "kernels/" + std::string(info.sourceFile);
-  const auto source = lab ? std::optional<std::string_view>(lab->text) : kernelSource(info.id);
+  const SourceView* view = shownSourceView(ctx.state);
+  if (!view) return;
+  const std::string& path = view->path;
   const bool presenter = ctx.state.lesson.presenter;
-  if (!presenter || !source) ImGui::TextDisabled("%s", path.c_str());  // a projector's lesson names the kernel
-  if (!source) {
+  if (!presenter || !view->embedded) ImGui::TextDisabled("%s", path.c_str());  // a projector's lesson names the kernel
+  if (!view->embedded) {
     ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
     return;
   }
-  const Timeline& t = run->timeline;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const auto& events = t.trace().events;
-  std::set<int> stepLines;
-  for (uint32_t i : block->stepEvents(c.step)) stepLines.insert(events[i].line);
-  const int64_t current = block->currentEvent(c);
-  const int currentLine = current >= 0 ? events[std::size_t(current)].line : -1;
+  const std::set<int>& stepLines = view->stepLines;
+  const int currentLine = view->currentLine;
 
-  std::vector<CodeLine> lines = codeLines(lab ? *source : kernelBody(*source), presenter);
+  std::vector<CodeLine> lines = codeLines(view->text, presenter);
   SourceRect& report = ctx.layout.source;
   report = SourceRect{};
   report.file = path;

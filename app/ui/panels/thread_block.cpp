@@ -4,17 +4,16 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include "core/timeline/block_geometry.h"
 #include "ui/panels/event_text.h"
-#include "kernels/ceil_div.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/state_glyph.h"
 #include "ui/panels/text_record.h"
-#include "ui/model/thread_story.h"
+#include "ui/model/thread_block_view.h"
 
 namespace tilescope::ui {
 namespace {
@@ -30,21 +29,19 @@ constexpr ThreadState kShown[] = {ThreadState::Loading, ThreadState::Waiting, Th
                                   ThreadState::Computing, ThreadState::Stored, ThreadState::Idle};
 
 // The barrier's arrivals as a progress bar while the step is a barrier; false if it is not.
-bool barrierBar(const PanelContext& ctx, const BlockTimeline& block, int threads, Cursor c) {
+bool barrierBar(const PanelContext& ctx, const ThreadBlockView& v) {
   const Theme& theme = ctx.theme();
-  const int arrivals = block.barrierArrivals(c);
-  if (arrivals < 0) return false;
-  const bool released = arrivals == threads;
-  ImGui::PushStyleColor(ImGuiCol_PlotHistogram, released ? theme.stateColour(ThreadState::Released)
-                                                         : theme.stateColour(ThreadState::Waiting));
+  if (!v.barrier()) return false;
+  ImGui::PushStyleColor(ImGuiCol_PlotHistogram, v.released() ? theme.stateColour(ThreadState::Released)
+                                                             : theme.stateColour(ThreadState::Waiting));
   // The longest wording that fits the bar (ImGui centres the label and cuts both ends).
   char label[96];
   const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
   for (const char* format : {"barrier: %d/%d arrived%s", "%d/%d arrived%s", "%d/%d"}) {
-    std::snprintf(label, sizeof label, format, arrivals, threads, released ? ", released" : "");
+    std::snprintf(label, sizeof label, format, v.arrivals, v.threads, v.released() ? ", released" : "");
     if (ImGui::CalcTextSize(label).x <= room) break;
   }
-  ImGui::ProgressBar(float(arrivals) / float(threads), ImVec2(-1, 0), label);
+  ImGui::ProgressBar(float(v.arrivals) / float(v.threads), ImVec2(-1, 0), label);
   ImGui::PopStyleColor();
   return true;
 }
@@ -52,16 +49,15 @@ bool barrierBar(const PanelContext& ctx, const BlockTimeline& block, int threads
 // The block's heading and the barrier's bar above the grid. Not on a projector: there the
 // caption names the block and the bar heads the legend's column (drawThreadBlockPanel), so
 // the threads keep the panel's height.
-void blockHeading(const PanelContext& ctx, const BlockTimeline& block, const ThreadGrid& g, int threads, Cursor c) {
+void blockHeading(const PanelContext& ctx, const ThreadBlockView& v) {
   if (ctx.state.lesson.presenter) return;
-  if (g.byWarp) {
-    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", block.bx(), block.by(),
-                       threads, ceilDiv(threads, kWarpSize));
+  if (v.byWarp) {
+    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", v.bx, v.by, v.threads, v.warps);
   } else {
-    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", block.bx(), block.by(), g.cols, g.rows,
-                       ceilDiv(threads, kWarpSize), threads > kWarpSize ? "s" : "");
+    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", v.bx, v.by, v.cols, v.rows, v.warps,
+                       v.threads > kWarpSize ? "s" : "");
   }
-  if (!barrierBar(ctx, block, threads, c)) {
+  if (!barrierBar(ctx, v)) {
     // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no barrier at this step");
@@ -69,48 +65,21 @@ void blockHeading(const PanelContext& ctx, const BlockTimeline& block, const Thr
   }
 }
 
-// Each thread's state at the cursor, its cell's style, and how many threads are in each state.
-struct BlockCells {
-  std::vector<gfx::CellStyle> cells;
-  std::vector<ThreadState> states;
-  int counts[6] = {};
-};
-
-BlockCells blockCells(const BlockTimeline& block, Cursor c, int rows, int cols, int threads, const Theme& theme) {
-  BlockCells b;
-  b.cells.resize(std::size_t(rows) * std::size_t(cols));
-  b.states.assign(std::size_t(rows) * std::size_t(cols), ThreadState::Idle);
-  for (int i = 0; i < rows * cols; ++i) {
-    if (i >= threads) {  // past the last warp's last thread
-      b.cells[std::size_t(i)] = {theme.cellGhost, theme.cellOutline, 0, gfx::kMarkNone};
-      continue;
-    }
-    const ThreadState s = block.threadState(c, i);
-    b.states[std::size_t(i)] = s;
-    ++b.counts[int(s)];
-    // Odd warps are shaded darker (and outlined lighter), so warp boundaries show at a glance.
-    Rgba fill = theme.stateColour(s);
-    if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
-    b.cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
-  }
-  return b;
-}
-
 // Whether the legend goes under the grid (where that gives the threads larger cells: the
 // projector's narrow column, its lines wrapped to the column's width) rather than beside it;
 // `space` is what the grid then has.
-bool legendUnderGrid(const int (&counts)[6], bool compact, int rows, int cols, float maxCell, ImVec2& space, bool bar) {
+bool legendUnderGrid(const std::array<int, 6>& counts, bool compact, int rows, int cols, float maxCell, ImVec2& space, bool bar) {
   float legendW = 0;
   for (ThreadState s : kShown)
-    if (!compact || counts[int(s)] > 0)
+    if (!compact || counts[std::size_t(s)] > 0)
       legendW = std::max(legendW, ImGui::CalcTextSize(legendText(s, 0, compact).c_str()).x + ImGui::CalcTextSize("000").x);
   legendW += ImGui::GetFontSize() * 2.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float swatch = ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
   float legendH = 0;
   for (ThreadState s : kShown)
-    if (!compact || counts[int(s)] > 0)
-      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[int(s)], compact).c_str(), nullptr, false,
+    if (!compact || counts[std::size_t(s)] > 0)
+      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[std::size_t(s)], compact).c_str(), nullptr, false,
                                                                         avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
   if (bar) legendH += ImGui::GetFrameHeightWithSpacing();  // the barrier's bar heads the legend on a projector
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
@@ -132,56 +101,49 @@ void drawGlyphs(const GridRect& r, const std::vector<ThreadState>& states, int t
 }
 
 // A hovered thread's tooltip; a click follows it (or stops following it).
-void threadHover(PanelContext& ctx, const BlockTimeline& block, Cursor c, std::optional<CellIndex> hovered, int cols,
-                 int threads, int followed) {
+void threadHover(PanelContext& ctx, const ThreadBlockView& v, std::optional<CellIndex> hovered, int followed) {
   // Cell (row, col) is linear thread row * cols + col in both layouts; threadIdx from it.
-  const int linear = hovered ? hovered->row * cols + hovered->col : -1;
-  if (!hovered || linear >= threads) return;
-  const unsigned blockX = std::max(shownRun(ctx.state)->run.plan.launch.blockX, 1u);
-  const int hx = linear % int(blockX), hy = linear / int(blockX);
+  const int linear = hovered ? hovered->row * v.cols + hovered->col : -1;
+  if (!hovered || linear >= v.threads) return;
+  const int hx = linear % v.blockX, hy = linear / v.blockX;
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ctx.emit(linear == followed ? FollowThread{-1, -1} : FollowThread{hx, hy});
   tooltip("thread tx=" + std::to_string(hx) + ", ty=" + std::to_string(hy) + ", linear " + std::to_string(linear) +
-          ", warp " + std::to_string(linear / kWarpSize) + "\n" + std::string(threadStateName(block.threadState(c, linear))) +
+          ", warp " + std::to_string(linear / kWarpSize) + "\n" + std::string(threadStateName(v.states[std::size_t(linear)])) +
           (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps"));
 }
 
 }  // namespace
 
 void drawThreadBlockPanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!run || !block) return;
+  const ThreadBlockView* view = shownThreadBlockView(ctx.state);
+  if (!view) return;
+  const ThreadBlockView& v = *view;
   const Theme& theme = ctx.theme();
-  const Timeline& t = run->timeline;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const ThreadGrid g = threadGrid(run->run.plan.launch);
-  const int threads = t.threadsPerBlock(), rows = g.rows, cols = g.cols;
-  blockHeading(ctx, *block, g, threads, c);
-  BlockCells b = blockCells(*block, c, rows, cols, threads, theme);
+  blockHeading(ctx, v);
   // Grid on the left, legend (with live counts) in a column on its right. The projector layout
   // lists only the states some thread is in, so the legend fits its smaller window.
   const bool compact = ctx.state.lesson.presenter;
   const float maxCell = compact ? 80.0f : 40.0f * ctx.state.view.fontScale;
   ImVec2 space;
-  const bool barInLegend = compact && block->barrierArrivals(c) >= 0;
-  const bool legendUnder = legendUnderGrid(b.counts, compact, rows, cols, maxCell, space, barInLegend);
+  const bool barInLegend = compact && v.barrier();
+  const bool legendUnder = legendUnderGrid(v.counts, compact, v.rows, v.cols, maxCell, space, barInLegend);
   ImGui::BeginGroup();
-  const auto hovered = ctx.grids.draw({"block", rows, cols, std::move(b.cells), space, maxCell}, theme, ctx.layout);
-  drawGlyphs(ctx.layout.grids.back(), b.states, threads, cols, theme);
+  const auto hovered = ctx.grids.draw({"block", v.rows, v.cols, v.cells, space, maxCell}, theme, ctx.layout);
+  drawGlyphs(ctx.layout.grids.back(), v.states, v.threads, v.cols, theme);
   const int followed = followedThread(ctx.state);
-  if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / cols, followed % cols}}, theme.follow, theme.followPx);
-  threadHover(ctx, *block, c, hovered, cols, threads, followed);
+  if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / v.cols, followed % v.cols}}, theme.follow, theme.followPx);
+  threadHover(ctx, v, hovered, followed);
   ImGui::EndGroup();
   if (!legendUnder) ImGui::SameLine();
   ImGui::BeginGroup();
-  if (barInLegend) barrierBar(ctx, *block, threads, c);
+  if (barInLegend) barrierBar(ctx, v);
   for (const ThreadState s : kShown) {
-    if (compact && b.counts[int(s)] == 0) continue;
+    if (compact && v.counts[std::size_t(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
     drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), readableOn(theme.stateColour(s)));
     ImGui::SameLine();
-    recordedWrapped(ctx, "Thread block", legendText(s, b.counts[int(s)], compact));
+    recordedWrapped(ctx, "Thread block", legendText(s, v.counts[std::size_t(s)], compact));
   }
   ImGui::EndGroup();
 }

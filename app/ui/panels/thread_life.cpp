@@ -15,69 +15,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/timeline/cell_marks.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
-#include "ui/model/thread_story.h"
+#include "ui/model/thread_life_view.h"
 
 namespace tilescope::ui {
 namespace {
 
-struct Token {
-  std::string text;
-  LifeTime time = LifeTime::Done;
-  bool label = false;    // "phase 0:" at the start of a line
-  bool newLine = false;  // starts a line
-};
-
-std::vector<Token> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor c, int detail) {
-  std::vector<Token> out;
-  const int currentPhase = t.step(t.normalize(c).step).phase;
-  const bool phased = life.phases.size() > 1 || t.phases() > 0;
-  for (const LifePhase& p : life.phases) {
-    const bool current = p.phase == currentPhase;
-    if (detail >= 3 && !current) continue;  // the last resort: the current phase alone
-    out.push_back({phased ? "phase " + std::to_string(p.phase) + ":" : "k loop:", LifeTime::Done, true, true});
-    int products = 0, lastK = -1;
-    for (const LifeEntry& e : p.entries)
-      if (e.kind == LifeEntry::Kind::Multiply) ++products, lastK = std::max(lastK, e.k);
-    bool elided = false;
-    for (const LifeEntry& e : p.entries) {
-      const LifeTime time = lifeTime(e, t, c);
-      // Shortening: level 1 elides middle products, level 2 keeps only the loads of other phases.
-      bool keep = true;
-      if (detail >= 1 && e.kind == LifeEntry::Kind::Multiply && products > 3)
-        keep = e.k == 0 || e.k == lastK || time == LifeTime::Current;
-      if (detail >= 2 && !current) keep = e.kind == LifeEntry::Kind::Load;
-      if (!keep) {
-        if (!elided && e.kind == LifeEntry::Kind::Multiply) out.push_back({"...", time});
-        elided = true;
-        continue;
-      }
-      elided = false;
-      std::string text = e.text();
-      if (e.kind == LifeEntry::Kind::Multiply && e.k >= 0) text = "k" + std::to_string(e.k) + ": " + text;
-      // Fig. 5.8's Pvalue column, once the product has happened (the values are what was read).
-      if (time != LifeTime::Ahead && !e.valuesText().empty()) text += " (" + e.valuesText() + ")";
-      out.push_back({text, time});
-    }
-  }
-  if (detail >= 1 && life.stores.size() > 2) {  // a register tile's stores: one line, first to last
-    LifeTime time = LifeTime::Done;
-    for (const LifeEntry& s : life.stores)
-      if (const LifeTime one = lifeTime(s, t, c); one == LifeTime::Current || (one == LifeTime::Ahead && time == LifeTime::Done))
-        time = one;
-    out.push_back({"store:", LifeTime::Done, true, true});
-    out.push_back({life.stores.front().text() + " ... " + life.stores.back().text() + " (" +
-                       std::to_string(life.stores.size()) + " elements)", time});
-    return out;
-  }
-  for (const LifeEntry& s : life.stores) {
-    out.push_back({"store:", LifeTime::Done, true, true});
-    out.push_back({s.text(), lifeTime(s, t, c)});
-  }
-  return out;
-}
+using Token = LifeToken;
 
 // Lays the tokens out in lines of `width` pixels, continued lines indented; returns the height.
 struct Placed {
@@ -184,7 +129,7 @@ struct LifeFit {
 };
 // On a projector the book's name of the thread gives way first (drawThreadLifePanel) and a
 // register tile's stores are one line, so the text shrinks less often.
-LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::string& title, bool presenter) {
+LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool presenter) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
@@ -203,9 +148,9 @@ LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::
     for (float scale : scales) {
       ImGui::SetWindowFontScale(scale);
       for (int detail = 0; detail <= 3; ++detail)
-        if (tryTokens(lifeTokens(life, t, c, detail), widthToo)) return fit;
+        if (tryTokens(life.tokens[std::size_t(detail)], widthToo)) return fit;
     }
-  const std::vector<Token> phase = lifeTokens(life, t, c, 3);
+  const std::vector<Token>& phase = life.tokens[kLifeDetails - 1];
   for (int radius = int(phase.size()); radius > 0; --radius)
     if (tryTokens(around(phase, radius), false)) return fit;
   tryTokens(around(phase, 0), false);
@@ -215,29 +160,20 @@ LifeFit fitLife(const ThreadLife& life, const Timeline& t, Cursor c, const std::
 }  // namespace
 
 void drawThreadLifePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  const int thread = followedThread(ctx.state);
-  if (!run || !block || thread < 0) {
+  const ThreadLifeView* view = shownThreadLifeView(ctx.state);
+  if (!view || view->thread < 0) {
     ImGui::TextWrapped("Click a thread in the Thread block panel, or a P cell, to follow its whole life here: what it "
                        "loads into which slots, the products of its k loop, and the element it stores.");
     return;
   }
   const Theme& theme = ctx.theme();
-  const Timeline& t = run->timeline;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
-  const ThreadLife life = threadLife(t, *block, thread);
-  const KernelLaunch& L = run->run.plan.launch;
-  // The app's notation, and the book's thread_{ty,tx} (fig. 5.8 names threads by row, then column).
-  const int tx = thread % int(L.blockX), ty = thread / int(L.blockX);
-  std::string title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) +
-                      "}) of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
+  std::string title = view->title;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  LifeFit fit = fitLife(life, t, c, title, ctx.state.lesson.presenter);
+  LifeFit fit = fitLife(*view, title, ctx.state.lesson.presenter);
   if (ctx.state.lesson.presenter && fit.titleH + fit.height > avail.y) {
     // A projector's short panel: the book's name of the thread gives way before the entries do.
-    title = threadName(tx, ty) + " of block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + ")";
-    fit = fitLife(life, t, c, title, true);
+    title = view->shortTitle;
+    fit = fitLife(*view, title, true);
   }
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;

@@ -12,26 +12,24 @@
 #include "ui/panels/panels.h"
 #include "ui/panels/state_glyph.h"
 #include "ui/panels/text_record.h"
-#include "ui/model/thread_story.h"
+#include "ui/model/timeline_view.h"
 
 namespace tilescope::ui {
 
 namespace {
 
 // The step in words: what the current step does, from the trace (large on the projector).
-void drawStepCaption(PanelContext& ctx, const LoadedRun& run, Cursor c, bool presenter) {
-  const BlockTimeline* block = ctx.state.shown.block.get();
-  if (!block) return;
+void drawStepCaption(PanelContext& ctx, const TimelineView& v, bool presenter) {
+  if (!v.hasCaption) return;
   const Theme& theme = ctx.theme();
-  const std::string caption = stepCaption(run, *block, c, followedThread(ctx.state));
   ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
   if (font) ImGui::PushFont(font);
   ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
-  ImGui::TextWrapped("%s", caption.c_str());
+  ImGui::TextWrapped("%s", v.caption.c_str());
   ImGui::PopStyleColor();
-  ctx.layout.caption = caption;
+  ctx.layout.caption = v.caption;
   ctx.layout.captionFontPx = ImGui::GetFontSize();
-  recordText(ctx, "Timeline", caption, theme.highlight, theme.windowBg);
+  recordText(ctx, "Timeline", v.caption, theme.highlight, theme.windowBg);
   ctx.layout.captionHeight = ImGui::GetItemRectSize().y;
   if (font) ImGui::PopFont();
 }
@@ -84,112 +82,84 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool compact) {
 
 }
 
-// The state glyph that stands for a step's kind on the strip (state_glyph.h).
-ThreadState glyphOf(StepKind k) {
-  switch (k) {
-    case StepKind::Load: return ThreadState::Loading;
-    case StepKind::Compute: return ThreadState::Computing;
-    case StepKind::Store: return ThreadState::Stored;
-    case StepKind::Barrier: return ThreadState::Waiting;
-    default: return ThreadState::Idle;
-  }
-}
-
 // Each phase's name over its part of the strip, on a patch of the window's background so it
 // reads whatever the steps' fills are; "P3" where "phase 3" is too wide, nothing where neither fits.
-void labelPhases(PanelContext& ctx, const Timeline& t, ImVec2 p0, float stepW, float stripH) {
+void labelPhases(PanelContext& ctx, const TimelineView& v, ImVec2 p0, float stepW, float stripH) {
   const Theme& theme = ctx.theme();
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const int steps = t.steps();
-  for (int s = 0; s < steps;) {
-    int end = s;
-    while (end < steps && t.step(end).phase == t.step(s).phase) ++end;
-    const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(end);
-    for (const std::string& label : {"phase " + std::to_string(t.step(s).phase), "P" + std::to_string(t.step(s).phase)}) {
+  for (const PhaseSpan& span : v.phases) {
+    const float x0 = p0.x + stepW * float(span.first), x1 = p0.x + stepW * float(span.end);
+    for (const std::string& label : {"phase " + std::to_string(span.phase), "P" + std::to_string(span.phase)}) {
       const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-      if (t.phases() <= 0 || size.x + 6 > x1 - x0 || size.y > stripH) continue;
+      if (size.x + 6 > x1 - x0 || size.y > stripH) continue;
       const ImVec2 at((x0 + x1 - size.x) * 0.5f, p0.y + (stripH - size.y) * 0.5f);
       draw->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y), theme.windowBg, 3.0f);
       draw->AddText(at, theme.panelText, label.c_str());
       recordTextAt(ctx, "Timeline", label, at, theme.panelText, theme.windowBg);
       break;
     }
-    s = end;
   }
 }
 
 // The strip: one segment per fine step, coloured by kind and marked with its glyph where there
 // is room; phase boundaries drawn over it, each phase named; the cursor as a bar; click or drag
 // to seek.
-void drawStrip(PanelContext& ctx, const Timeline& t, Cursor c, bool compact) {
+void drawStrip(PanelContext& ctx, const TimelineView& v, bool compact) {
   const Theme& theme = ctx.theme();
   const float stripH = compact ? ImGui::GetFrameHeight() : ImGui::GetFontSize() * 1.6f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::InvisibleButton("strip", ImVec2(width, stripH));
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const int steps = t.steps();
+  const int steps = int(v.steps.size());
   const float stepW = width / float(steps);
   for (int s = 0; s < steps; ++s) {
-    const StepInfo& st = t.step(s);
-    Rgba colour = theme.cellIdle;
-    switch (st.kind) {
-      case StepKind::Load: colour = theme.stateColour(ThreadState::Loading); break;
-      case StepKind::Compute: colour = theme.stateColour(ThreadState::Computing); break;
-      case StepKind::Store: colour = theme.pStored; break;
-      case StepKind::Barrier: colour = theme.stateColour(ThreadState::Waiting); break;
-      default: break;
-    }
+    const StripStep& st = v.steps[std::size_t(s)];
     const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
-    const bool doneStep = t.done(c, s, t.threadsPerBlock() - 1);
-    draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), doneStep ? colour : (colour & 0x00ffffffu) | 0x60000000u);
-    if (doneStep && stepW >= stripH * 0.6f)
-      drawStateGlyph(draw, glyphOf(st.kind), ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f,
-                     readableOn(colour));
-    if (s > 0 && st.phase != t.step(s - 1).phase)
-      draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
+    draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), st.done ? st.colour : (st.colour & 0x00ffffffu) | 0x60000000u);
+    if (st.done && stepW >= stripH * 0.6f)
+      drawStateGlyph(draw, st.glyph, ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f,
+                     readableOn(st.colour));
+    if (st.phaseStart) draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
   }
-  labelPhases(ctx, t, p0, stepW, stripH);
-  const float cx = p0.x + width * float(t.position(c) / double(steps));
+  labelPhases(ctx, v, p0, stepW, stripH);
+  const float cx = p0.x + width * float(v.position / double(steps));
   draw->AddRectFilled(ImVec2(cx - 1.5f, p0.y - 3), ImVec2(cx + 1.5f, p0.y + stripH + 3), theme.highlight);
   if (ImGui::IsItemActive() || (ImGui::IsItemHovered() && ImGui::IsMouseClicked(0))) {
     const double pos = double(ImGui::GetMousePos().x - p0.x) / double(width) * double(steps);
     ctx.emit(SeekPosition{pos});
   } else if (ImGui::IsItemHovered()) {
     const int s = std::clamp(int((ImGui::GetMousePos().x - p0.x) / stepW), 0, steps - 1);
-    tooltip(t.stepLabel(s) + "\nclick or drag to seek");
+    tooltip(v.steps[std::size_t(s)].label + "\nclick or drag to seek");
   }
-
 }
 
 }  // namespace
 
 void drawTimelinePanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  if (!run) {
+  const TimelineView* view = shownTimelineView(ctx.state);
+  if (!view) {
     // Nothing may be coming: a first request that failed (a --open file that did not open).
     ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
     return;
   }
-  const Timeline& t = run->timeline;
-  const Playback& play = ctx.state.playback;
-  const Cursor c = t.normalize(ctx.state.shown.cursor);
+  const TimelineView& v = *view;
   const bool presenter = ctx.state.lesson.presenter;
 
-  drawStepCaption(ctx, *run, c, presenter);
+  drawStepCaption(ctx, v, presenter);
   const bool compact = presenter || ctx.state.view.presentation;
-  drawTransport(ctx, play, compact);
-  drawStrip(ctx, t, c, compact);
+  drawTransport(ctx, ctx.state.playback, compact);
+  drawStrip(ctx, v, compact);
 
   if (presenter) return;  // the caption says where we are
   // Where we are, in words.
   char where[256];
-  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", c.step + 1, t.steps(),
-                t.stepLabel(c.step).c_str(), t.phasesDone(c), t.phases());
+  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", v.step + 1, int(v.steps.size()),
+                v.stepLabel.c_str(), v.phasesDone, v.phaseCount);
   ImGui::TextUnformatted(where);
-  if (c.threads < t.threadsPerBlock()) {
+  if (v.threadsThrough < v.threadsPerBlock) {
     ImGui::SameLine();
-    ImGui::TextDisabled("  %d/%d threads through it", c.threads, t.threadsPerBlock());
+    ImGui::TextDisabled("  %d/%d threads through it", v.threadsThrough, v.threadsPerBlock);
   }
 }
 

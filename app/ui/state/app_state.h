@@ -24,6 +24,7 @@
 #include "ui/model/timing_state.h"
 #include "ui/state/intents.h"
 #include "ui/state/lesson_state.h"
+#include "ui/state/view_cache.h"
 #include "ui/theme.h"
 
 namespace tilescope::ui {
@@ -98,6 +99,9 @@ struct AppState {
   LessonState lesson;               // the guided lesson on screen, if any
   FontsInUse fonts;
   LabState lab;                        // the Lab tab: the student's kernel, its launch and outcome (lab_state.h)
+  // The panels' views of the shown run, rebuilt when the cursor, the run, the block or a view's
+  // options change (view_cache.h): mutable, a cache of what the fields above already say.
+  mutable ViewCache views;
 };
 
 // The shown run, or null before the first run arrives.

@@ -1,0 +1,189 @@
+// The Matrices panel's view (matrices_view.h): everything M, N and P show at one cursor.
+#include "ui/model/matrices_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/timeline/block_geometry.h"
+#include "ui/model/tile_state.h"
+
+namespace tilescope::ui {
+namespace {
+
+using gfx::CellStyle;
+
+void paddedExtents(MatricesView& v, const LoadedRun& run) {
+  const KernelLaunch& L = run.run.plan.launch;
+  const int phases = run.run.plan.phases;
+  v.m = {L.j, L.k}, v.n = {L.k, L.l}, v.p = {L.j, L.l};
+  const int depth = L.tiling.bk > 0 ? L.tiling.bk : L.tile;  // k per phase
+  if (depth > 0 && phases > 0) {
+    const PTile tile = blockTileOfP(L, 0, 0);
+    const int covK = phases * depth;
+    const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
+    v.m = {std::max(L.j, covJ), std::max(L.k, covK)};
+    v.n = {std::max(L.k, covK), std::max(L.l, covL)};
+    v.p = {std::max(L.j, covJ), std::max(L.l, covL)};
+  }
+}
+
+std::vector<CellStyle> baseCells(GridExtent e, int realRows, int realCols, const Theme& theme) {
+  std::vector<CellStyle> cells(std::size_t(e.rows) * std::size_t(e.cols));
+  for (int r = 0; r < e.rows; ++r)
+    for (int c = 0; c < e.cols; ++c)
+      cells[std::size_t(r) * e.cols + c] = {(r < realRows && c < realCols) ? theme.cellIdle : theme.cellGhost,
+                                            theme.cellOutline, 0, gfx::kMarkNone};
+  return cells;
+}
+
+CellStyle* cellAt(std::vector<CellStyle>& cells, GridExtent e, int r, int c) {
+  if (r < 0 || c < 0 || r >= e.rows || c >= e.cols) return nullptr;
+  return &cells[std::size_t(r) * e.cols + c];
+}
+
+Rgba mix(Rgba a, Rgba b, float t) {
+  auto channel = [&](int shift) {
+    const float x = float((a >> shift) & 0xff) * (1.0f - t) + float((b >> shift) & 0xff) * t;
+    return uint32_t(std::lround(x)) << shift;
+  };
+  return channel(0) | channel(8) | channel(16) | 0xff000000u;
+}
+
+// Load-count shading: 0 loads keeps the idle fill; 1 .. `most` (the naive kernel's count for
+// the element: once per output it feeds) runs from pale to dark.
+Rgba loadShade(uint32_t count, int most, const Theme& theme) {
+  if (count == 0) return theme.cellIdle;
+  return mix(theme.loadsFew, theme.loadsMany, loadShadeFraction(count, most));
+}
+
+void shadeByLoads(std::vector<CellStyle>& cells, GridExtent e, const std::vector<uint32_t>& counts, int rows, int cols,
+                  int most, const Theme& theme) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      cells[std::size_t(r) * e.cols + c].fill = loadShade(counts[std::size_t(r) * cols + c], most, theme);
+}
+
+CellMark outOfBoundsMark(const Event& e, const GridCell& at) {
+  CellMark mark;
+  mark.grid = e.op == Op::LoadM ? "M" : "N", mark.row = at.row, mark.col = at.col;
+  mark.kind = CellMark::Kind::OutOfBounds;
+  mark.readerX = e.threadX, mark.readerY = e.threadY, mark.line = e.line, mark.value = e.value;
+  return mark;
+}
+
+// The current tiles: every element this block loads in the current load step is ringed; the
+// ones already loaded take their loader's colour (hatched when zero-filled, crossed out of bounds).
+void ringCurrentTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const Timeline& timeline = run.timeline;
+  const auto& events = timeline.trace().events;
+  const KernelLaunch& L = run.run.plan.launch;
+  for (int step : currentLoadSteps(timeline, block, c))
+    for (uint32_t i : block.stepEvents(step)) {
+      const Event& e = events[i];
+      if (e.op != Op::LoadM && e.op != Op::LoadN) continue;
+      const bool isM = e.op == Op::LoadM;
+      const bool done = timeline.done(c, step, linearThread(e, L.blockX));
+      for (const GridCell& at : elementsOf(e)) {  // a 128-bit load colours its four elements
+        CellStyle* cell = cellAt(isM ? v.mCells : v.nCells, isM ? v.m : v.n, at.row, at.col);
+        if (!cell) continue;
+        cell->highlight = theme.highlight;
+        if (!done) continue;
+        if (zeroFilled(e)) {
+          cell->fill = theme.zeroFilled;
+          cell->marks |= gfx::kMarkHatch;
+        } else if (!inBounds(e)) {
+          cell->fill = theme.error;
+          cell->marks |= gfx::kMarkCross;
+          v.marks.push_back(outOfBoundsMark(e, at));
+        } else if (!v.shading) {
+          cell->fill = theme.threadColour(linearThread(e, L.blockX));
+        }
+      }
+    }
+}
+
+// Elements whose shared slot is read at this k step get a dot.
+void dotReadElements(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+  const auto& events = run.timeline.trace().events;
+  const TileState tiles = tileStateAt(run, block, c);
+  for (bool isM : {true, false})
+    for (int r = 0; r < tiles.dims(isM).rows && tiles.reading; ++r)
+      for (int col = 0; col < tiles.dims(isM).cols; ++col) {
+        const SlotState& s = tiles.slot(isM, r, col);
+        if (s.readers.empty() || s.loadEvent < 0) continue;
+        const Event& e = events[std::size_t(s.loadEvent)];
+        // A 128-bit load filled four slots from four consecutive elements.
+        const int offset = (e.flags & kWide) && e.sharedRow == r ? col - e.sharedCol : 0;
+        if (CellStyle* cell = cellAt(isM ? v.mCells : v.nCells, isM ? v.m : v.n, e.globalRow, e.globalCol + offset))
+          cell->marks |= gfx::kMarkDot;
+      }
+}
+
+// P: stored so far (all blocks in lockstep), wrong ones red, each running sum; a race's
+// spoiled elements; the selected block's tile ringed.
+void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const Timeline& timeline = run.timeline;
+  const KernelLaunch& L = run.run.plan.launch;
+  for (int r = 0; r < L.j; ++r)
+    for (int col = 0; col < L.l; ++col) {
+      const bool stored = timeline.pStored(c, r, col), wrong = run.wrongAt(r, col);
+      const Rgba fill = !stored ? theme.pPending : wrong ? theme.error : theme.pStored;
+      if (const PartialSum* sum = timeline.runningSum(c, r, col)) v.sums.push_back({r, col, sum->sum, fill});
+      if (!stored) continue;
+      CellStyle& cell = v.pCells[std::size_t(r) * v.p.cols + col];
+      cell.fill = fill;
+      if (!wrong) continue;
+      cell.marks |= gfx::kMarkCross;
+      CellMark mark;
+      mark.grid = "P", mark.row = r, mark.col = col, mark.kind = CellMark::Kind::Wrong;
+      mark.value = run.run.p.at(r, col);
+      v.marks.push_back(mark);
+    }
+  // A race: P elements whose running sum took a stale value, from that step on (framed red,
+  // before the wrong value is stored).
+  for (const CellMark& mark : raceMarks(timeline, c, block.bx(), block.by()))
+    if (mark.grid == "P") {
+      v.spoiled.push_back({mark.row, mark.col});
+      v.marks.push_back(mark);
+    }
+  const PTile blockTile = blockTileOfP(L, block.bx(), block.by());  // bm x bn on the ladder
+  for (int r = 0; r < blockTile.rows; ++r)
+    for (int col = 0; col < blockTile.cols; ++col)
+      if (CellStyle* cell = cellAt(v.pCells, v.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
+}
+
+}  // namespace
+
+MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
+                          const MatricesOptions& options) {
+  const KernelLaunch& L = run.run.plan.launch;
+  const Cursor c = run.timeline.normalize(cursor);
+  MatricesView v;
+  paddedExtents(v, run);
+  v.j = L.j, v.k = L.k, v.l = L.l, v.bx = block.bx(), v.by = block.by();
+  v.shading = options.shading;
+  v.realOrder = run.timeline.realOrder();
+  v.mCells = baseCells(v.m, L.j, L.k, theme);
+  v.nCells = baseCells(v.n, L.k, L.l, theme);
+  v.pCells = baseCells(v.p, L.j, L.l, theme);
+  v.loadStep = block.loadStepAt(c.step);
+  // Across all blocks, how often each element has come from global memory so far.
+  if (v.shading) {
+    const std::vector<uint32_t>& mCounts = run.loads.mCounts(c);
+    shadeByLoads(v.mCells, v.m, mCounts, L.j, L.k, L.l, theme);
+    for (uint32_t x : mCounts) v.mostLoads = std::max(v.mostLoads, x);
+    shadeByLoads(v.nCells, v.n, run.loads.nCounts(c), L.k, L.l, L.j, theme);
+    if (v.loadStep >= 0) v.tileBoxes = run.loads.tilesOfStep(v.loadStep);
+  }
+  ringCurrentTiles(v, run, block, c, theme);
+  dotReadElements(v, run, block, c);
+  fillP(v, run, block, c, theme);
+  v.following = options.followed >= 0;
+  if (v.following) {
+    v.footprint = threadFootprint(run, block, c, options.followed);
+    v.links = followLinks(run, block, c, options.followed);
+  }
+  return v;
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,85 @@
+// The Thread life panel's view (thread_life_view.h).
+#include "ui/model/thread_life_view.h"
+
+#include <algorithm>
+
+#include "ui/model/thread_story.h"
+
+namespace tilescope::ui {
+namespace {
+
+// One phase's entries at shortening level `detail`.
+void phaseTokens(std::vector<LifeToken>& out, const LifePhase& p, const Timeline& t, Cursor c, int detail, bool current) {
+  int products = 0, lastK = -1;
+  for (const LifeEntry& e : p.entries)
+    if (e.kind == LifeEntry::Kind::Multiply) ++products, lastK = std::max(lastK, e.k);
+  bool elided = false;
+  for (const LifeEntry& e : p.entries) {
+    const LifeTime time = lifeTime(e, t, c);
+    // Shortening: level 1 elides middle products, level 2 keeps only the loads of other phases.
+    bool keep = true;
+    if (detail >= 1 && e.kind == LifeEntry::Kind::Multiply && products > 3)
+      keep = e.k == 0 || e.k == lastK || time == LifeTime::Current;
+    if (detail >= 2 && !current) keep = e.kind == LifeEntry::Kind::Load;
+    if (!keep) {
+      if (!elided && e.kind == LifeEntry::Kind::Multiply) out.push_back({"...", time});
+      elided = true;
+      continue;
+    }
+    elided = false;
+    std::string text = e.text();
+    if (e.kind == LifeEntry::Kind::Multiply && e.k >= 0) text = "k" + std::to_string(e.k) + ": " + text;
+    // Fig. 5.8's Pvalue column, once the product has happened (the values are what was read).
+    if (time != LifeTime::Ahead && !e.valuesText().empty()) text += " (" + e.valuesText() + ")";
+    out.push_back({text, time});
+  }
+}
+
+std::vector<LifeToken> lifeTokens(const ThreadLife& life, const Timeline& t, Cursor c, int detail) {
+  std::vector<LifeToken> out;
+  const int currentPhase = t.step(c.step).phase;
+  const bool phased = life.phases.size() > 1 || t.phases() > 0;
+  for (const LifePhase& p : life.phases) {
+    const bool current = p.phase == currentPhase;
+    if (detail >= 3 && !current) continue;  // the last resort: the current phase alone
+    out.push_back({phased ? "phase " + std::to_string(p.phase) + ":" : "k loop:", LifeTime::Done, true, true});
+    phaseTokens(out, p, t, c, detail, current);
+  }
+  if (detail >= 1 && life.stores.size() > 2) {  // a register tile's stores: one line, first to last
+    LifeTime time = LifeTime::Done;
+    for (const LifeEntry& s : life.stores)
+      if (const LifeTime one = lifeTime(s, t, c); one == LifeTime::Current || (one == LifeTime::Ahead && time == LifeTime::Done))
+        time = one;
+    out.push_back({"store:", LifeTime::Done, true, true});
+    out.push_back({life.stores.front().text() + " ... " + life.stores.back().text() + " (" +
+                       std::to_string(life.stores.size()) + " elements)", time});
+    return out;
+  }
+  for (const LifeEntry& s : life.stores) {
+    out.push_back({"store:", LifeTime::Done, true, true});
+    out.push_back({s.text(), lifeTime(s, t, c)});
+  }
+  return out;
+}
+
+}  // namespace
+
+ThreadLifeView threadLifeView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor,
+                              const ThreadLifeOptions& options) {
+  ThreadLifeView v;
+  v.thread = options.followed;
+  if (v.thread < 0) return v;
+  const Timeline& t = run.timeline;
+  const Cursor c = t.normalize(cursor);
+  const ThreadLife life = threadLife(t, block, v.thread);
+  const int blockX = std::max(int(run.run.plan.launch.blockX), 1);
+  // The app's notation, and the book's thread_{ty,tx} (fig. 5.8 names threads by row, then column).
+  const int tx = v.thread % blockX, ty = v.thread / blockX;
+  const std::string of = " of block (" + std::to_string(block.bx()) + "," + std::to_string(block.by()) + ")";
+  v.title = threadName(tx, ty) + " (the book's thread_{" + std::to_string(ty) + "," + std::to_string(tx) + "})" + of;
+  v.shortTitle = threadName(tx, ty) + of;
+  for (int detail = 0; detail < kLifeDetails; ++detail) v.tokens[std::size_t(detail)] = lifeTokens(life, t, c, detail);
+  return v;
+}
+
+}  // namespace tilescope::ui

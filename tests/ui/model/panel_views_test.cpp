@@ -1,0 +1,229 @@
+// The panels' views (app/ui/model/*_view.h), built without a window from the book's 4 x 4
+// example (fig. 5.7 .. 5.8: M, N and P 4 x 4, TILE_WIDTH 2, four blocks of 2 x 2 threads).
+// The facts are the book's, counted by hand from its indexing: in phase ph, thread (tx,ty) of
+// block (bx,by) loads Mds[ty][tx] = M(by*2+ty, ph*2+tx) and Nds[ty][tx] = N(ph*2+ty, bx*2+tx).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "core/run/backend.h"
+#include "test_support.h"
+#include "core/finished/finished_run.h"
+#include "core/run/device_profile.h"
+#include "ui/model/banks_view.h"
+#include "ui/model/coalescing_view.h"
+#include "ui/model/matrices_view.h"
+#include "ui/model/source_view.h"
+#include "ui/model/thread_block_view.h"
+#include "ui/model/timeline_view.h"
+
+namespace tilescope::ui {
+namespace {
+
+struct BookExample {
+  std::shared_ptr<LoadedRun> run;
+  std::shared_ptr<BlockTimeline> block;  // block (0,0)
+  Theme theme = makeTheme(Palette::OkabeIto, false);
+
+  BookExample() {
+    auto emulator = makeEmulatorBackend();
+    auto traced = executeRun(*emulator, testing::tiledConfig(KernelId::Tiled, {4, 4, 4}, 2, testing::freshSeed()), true);
+    EXPECT_TRUE(traced.ok()) << traced.error().message;
+    run = std::make_shared<LoadedRun>();
+    finishInto(*run, std::move(*traced));
+    block = std::make_shared<BlockTimeline>(BlockTimeline::build(run->timeline, 0, 0));
+  }
+  // The first step of `kind` in phase `phase`, every thread through it (threads = 4).
+  Cursor stepOf(int phase, StepKind kind) const {
+    const Timeline& t = run->timeline;
+    for (int s = 0; s < t.steps(); ++s)
+      if (t.step(s).phase == phase && t.step(s).kind == kind) return {s, t.threadsPerBlock()};
+    ADD_FAILURE() << "no such step";
+    return {};
+  }
+};
+
+int ringed(const std::vector<gfx::CellStyle>& cells) {
+  return int(std::count_if(cells.begin(), cells.end(), [](const gfx::CellStyle& c) { return c.highlight != 0; }));
+}
+
+TEST(MatricesView, PhaseOneRingsTheSecondTilesEachElementInItsLoadersColour) {
+  const BookExample book;
+  const MatricesView v = matricesView(*book.run, *book.block, book.stepOf(1, StepKind::Load), book.theme, {});
+  ASSERT_EQ(v.m.rows, 4);
+  ASSERT_EQ(v.m.cols, 4);
+  // Block (0,0), phase 1: M(0..1, 2..3) and N(2..3, 0..1), four elements each.
+  EXPECT_EQ(ringed(v.mCells), 4);
+  EXPECT_EQ(ringed(v.nCells), 4);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) {
+      const gfx::CellStyle& m = v.mCells[std::size_t(r * 4 + 2 + c)];
+      const gfx::CellStyle& n = v.nCells[std::size_t((2 + r) * 4 + c)];
+      EXPECT_NE(m.highlight, 0u) << "M(" << r << "," << 2 + c << ")";
+      EXPECT_NE(n.highlight, 0u) << "N(" << 2 + r << "," << c << ")";
+      // Loaded by thread (tx=c, ty=r), linear r * 2 + c.
+      EXPECT_EQ(m.fill, book.theme.threadColour(r * 2 + c));
+      EXPECT_EQ(n.fill, book.theme.threadColour(r * 2 + c));
+    }
+  // P: nothing stored before the last phase; block (0,0)'s 2 x 2 tile ringed; every P element
+  // has its running sum after phase 0: M(r,0) N(0,c) + M(r,1) N(1,c).
+  EXPECT_EQ(ringed(v.pCells), 4);
+  for (int i : {0, 1, 4, 5}) EXPECT_NE(v.pCells[std::size_t(i)].highlight, 0u);
+  ASSERT_EQ(v.sums.size(), 16u);
+  const Matrix& M = book.run->run.m;
+  const Matrix& N = book.run->run.n;
+  for (const RunningSum& s : v.sums) {
+    const float expected = M.at(s.row, 0) * N.at(0, s.col) + M.at(s.row, 1) * N.at(1, s.col);
+    EXPECT_NEAR(s.sum, expected, 1e-5f * (1.0f + std::abs(expected))) << "P(" << s.row << "," << s.col << ")";
+    EXPECT_EQ(s.fill, book.theme.pPending);
+  }
+  EXPECT_TRUE(v.marks.empty()) << "in bounds, right, no race";
+}
+
+TEST(MatricesView, FollowedThreadOneZeroHasLoadedTwoElementsOfEachMatrixByPhaseOne) {
+  const BookExample book;
+  // Thread (1,0) is linear 1: M(0,1) and N(0,1) in phase 0, M(0,3) and N(2,1) in phase 1; it computes P(0,1).
+  const MatricesView v = matricesView(*book.run, *book.block, book.stepOf(1, StepKind::Load), book.theme, {false, 1});
+  ASSERT_TRUE(v.following);
+  auto has = [](const std::vector<CellIndex>& cells, int r, int c) {
+    return std::any_of(cells.begin(), cells.end(), [&](CellIndex x) { return x.row == r && x.col == c; });
+  };
+  EXPECT_EQ(v.footprint.mLoads.size(), 2u);
+  EXPECT_TRUE(has(v.footprint.mLoads, 0, 1));
+  EXPECT_TRUE(has(v.footprint.mLoads, 0, 3));
+  EXPECT_EQ(v.footprint.nLoads.size(), 2u);
+  EXPECT_TRUE(has(v.footprint.nLoads, 0, 1));
+  EXPECT_TRUE(has(v.footprint.nLoads, 2, 1));
+  EXPECT_EQ(v.footprint.p.row, 0);
+  EXPECT_EQ(v.footprint.p.col, 1);
+  EXPECT_FALSE(v.footprint.stored);
+  // The arrows of this phase: M(0,3) into Mds[ty][tx] = Mds[0][1], N(2,1) into Nds[0][1].
+  ASSERT_EQ(v.links.size(), 2u);
+  for (const FollowLink& link : v.links) {
+    EXPECT_EQ(link.element.row, link.isN ? 2 : 0);
+    EXPECT_EQ(link.element.col, link.isN ? 1 : 3);
+    EXPECT_EQ(link.slot.row, 0);
+    EXPECT_EQ(link.slot.col, 1);
+  }
+}
+
+TEST(MatricesView, AfterTheStoreEveryPElementIsStoredAndRight) {
+  const BookExample book;
+  const Timeline& t = book.run->timeline;
+  const MatricesView v = matricesView(*book.run, *book.block, {t.steps() - 1, t.threadsPerBlock()}, book.theme, {});
+  for (const gfx::CellStyle& c : v.pCells) EXPECT_EQ(c.fill, book.theme.pStored);
+  for (const RunningSum& s : v.sums) EXPECT_EQ(s.fill, book.theme.pStored);
+}
+
+TEST(ThreadBlockView, HalfTheBlockArrivedAtTheBarrierAfterPhaseOnesLoads) {
+  const BookExample book;
+  Cursor c = book.stepOf(1, StepKind::Barrier);
+  c.threads = 2;
+  const ThreadBlockView v = threadBlockView(*book.run, *book.block, c, book.theme);
+  EXPECT_EQ(v.rows, 2);
+  EXPECT_EQ(v.cols, 2);
+  EXPECT_EQ(v.threads, 4);
+  EXPECT_EQ(v.warps, 1);
+  EXPECT_EQ(v.arrivals, 2);
+  EXPECT_FALSE(v.released());
+  EXPECT_EQ(v.counts[std::size_t(ThreadState::Waiting)], 2);
+  int total = 0;
+  for (int n : v.counts) total += n;
+  EXPECT_EQ(total, 4);
+  EXPECT_EQ(v.cells.size(), 4u);
+  c.threads = 4;
+  EXPECT_TRUE(threadBlockView(*book.run, *book.block, c, book.theme).released());
+}
+
+TEST(TimelineView, TwoPhasesAndThreadOneZerosStoryOfPhaseOne) {
+  const BookExample book;
+  const TimelineView v = timelineView(*book.run, book.block.get(), book.stepOf(1, StepKind::Load), book.theme, {1});
+  ASSERT_EQ(v.phases.size(), 2u);
+  EXPECT_EQ(v.phases[0].phase, 0);
+  EXPECT_EQ(v.phases[1].phase, 1);
+  EXPECT_EQ(v.phases[1].first, v.phases[0].end);
+  EXPECT_EQ(int(v.steps.size()), book.run->timeline.steps());
+  EXPECT_EQ(v.phaseCount, 2);
+  EXPECT_TRUE(v.steps[std::size_t(v.phases[1].first)].phaseStart);
+  EXPECT_TRUE(v.steps[std::size_t(v.step)].done);
+  EXPECT_FALSE(v.steps.back().done) << "the store is still ahead";
+  ASSERT_TRUE(v.hasCaption);
+  EXPECT_NE(v.caption.find("thread tx=1, ty=0"), std::string::npos) << v.caption;
+  EXPECT_NE(v.caption.find("M(0,3) into Mds[0][1]"), std::string::npos) << v.caption;
+  EXPECT_NE(v.caption.find("N(2,1) into Nds[0][1]"), std::string::npos) << v.caption;
+}
+
+TEST(SourceView, PhaseOnesLoadsMarkTheLinesThatFillMdsAndNds) {
+  const BookExample book;
+  const SourceView v = sourceView(*book.run, *book.block, book.stepOf(1, StepKind::Load));
+  ASSERT_TRUE(v.embedded);
+  EXPECT_EQ(v.path.rfind("kernels/", 0), 0u) << v.path;
+  // The two statements of fig. 5.9 that load the tiles: Mds[ty][tx] = ... and Nds[ty][tx] = ...
+  ASSERT_EQ(v.stepLines.size(), 2u);
+  std::vector<std::string> lines{""};
+  for (char ch : v.text) {
+    if (ch == '\n') lines.emplace_back();
+    else lines.back() += ch;
+  }
+  bool mds = false, nds = false;
+  for (int line : v.stepLines) {
+    ASSERT_TRUE(line >= 1 && std::size_t(line) <= lines.size()) << line;
+    const std::string& text = lines[std::size_t(line - 1)];
+    mds |= text.find("Mds[") != std::string::npos;
+    nds |= text.find("Nds[") != std::string::npos;
+  }
+  EXPECT_TRUE(mds && nds);
+  EXPECT_TRUE(v.stepLines.count(v.currentLine));
+}
+
+TEST(BanksView, AKStepOfTheBookReadsTwoWordsOfEachTileEachABroadcastToTwoLanes) {
+  const BookExample book;
+  const AnalysisReport analysis = analyzeRun(*book.run, *profileByName("h100"));
+  // Phase 0, k = 0: lanes (tx,ty) read Mds[ty][0] (lanes 0,1 one word, lanes 2,3 another) and
+  // Nds[0][tx] (lanes 0,2 one word, lanes 1,3 another): two words per request, no bank twice.
+  Cursor c{};
+  for (int s = 0; s < book.run->timeline.steps(); ++s)
+    if (book.run->timeline.step(s).phase == 0 && book.run->timeline.step(s).k == 0) c = {s, 4};
+  const BanksView v = banksView(*book.run, analysis, 0, 0, c, 0);
+  EXPECT_FALSE(v.noShared);
+  ASSERT_EQ(v.requests.size(), 2u);
+  for (const BankRequestView& r : v.requests) {
+    EXPECT_NE(r.heading.find("4 lanes -> 1 wavefront (0 conflicts)"), std::string::npos) << r.heading;
+    ASSERT_EQ(r.passes.size(), 1u);
+    int words = 0;
+    for (const auto& bank : r.passes[0].words)
+      for (const auto& entry : bank) {
+        ++words;
+        EXPECT_EQ(entry.second.size(), 2u) << "word " << entry.first;
+      }
+    EXPECT_EQ(words, 2);
+    EXPECT_EQ(r.passes[0].text, "no bank holds two different words: one pass; broadcasts: 2 words each served to several lanes at once");
+  }
+  EXPECT_TRUE(v.none.empty());
+  // Warp 1 does not exist in a block of four threads: nothing at this step, said in words.
+  EXPECT_FALSE(banksView(*book.run, analysis, 0, 0, c, 1).none.empty());
+}
+
+TEST(CoalescingView, PhaseZerosLoadsOfBlockZeroTouchOneSectorOfEachMatrix) {
+  const BookExample book;
+  const AnalysisReport analysis = analyzeRun(*book.run, *profileByName("h100"));
+  // Phase 0 of block (0,0): lane (tx,ty) loads M(ty,tx) and N(ty,tx), elements 0, 1, 4, 5 of a
+  // 4 x 4 row-major matrix: bytes 0-7 and 16-23, 16 bytes used of one 32-byte sector.
+  const CoalescingView v = coalescingView(*book.run, analysis, 0, 0, book.stepOf(0, StepKind::Load), 0);
+  EXPECT_TRUE(v.warpAccesses);
+  ASSERT_EQ(v.requests.size(), 2u);
+  for (const CoalescingRequestView& r : v.requests) {
+    EXPECT_FALSE(r.picture.write);
+    EXPECT_EQ(r.picture.lanes.size(), 4u);
+    EXPECT_EQ(r.picture.sectors.size(), 1u) << r.picture.array;
+    EXPECT_EQ(r.picture.bytesUsed, 16);
+    EXPECT_EQ(r.picture.bytesMoved, 32);
+  }
+  EXPECT_TRUE(v.none.empty());
+  // A k step reads shared memory only: no global access, said in words.
+  EXPECT_FALSE(coalescingView(*book.run, analysis, 0, 0, book.stepOf(0, StepKind::Compute), 0).none.empty());
+}
+
+}  // namespace
+}  // namespace tilescope::ui

@@ -1,0 +1,111 @@
+// The panels' views are built once per cursor move, not once per frame (state/view_cache.h):
+// a panel that asks for its view every frame gets the one already built until the cursor, the
+// run, the block or the view's options change.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/finished/finished_run.h"
+#include "core/run/backend.h"
+#include "core/run/device_profile.h"
+#include "test_support.h"
+#include "ui/state/app_state.h"
+
+namespace tilescope::ui {
+namespace {
+
+std::shared_ptr<const LoadedRun> bookRun() {
+  auto emulator = makeEmulatorBackend();
+  auto traced = executeRun(*emulator, testing::tiledConfig(KernelId::Tiled, {4, 4, 4}, 2, testing::freshSeed()), true);
+  EXPECT_TRUE(traced.ok()) << traced.error().message;
+  auto run = std::make_shared<LoadedRun>();
+  finishInto(*run, std::move(*traced));
+  return run;
+}
+
+void show(AppState& state, std::shared_ptr<const LoadedRun> run) {
+  state.shown.block = std::make_shared<const BlockTimeline>(BlockTimeline::build(run->timeline, 0, 0));
+  state.shown.loaded = std::move(run);
+}
+
+// Ten frames at one cursor: what the frame loop does while nothing moves.
+void frames(const AppState& state) {
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_NE(shownMatricesView(state), nullptr);
+    ASSERT_NE(shownThreadBlockView(state), nullptr);
+    ASSERT_NE(shownTimelineView(state), nullptr);
+  }
+}
+
+TEST(ViewCache, NoRunNoViews) {
+  AppState state;
+  EXPECT_EQ(shownMatricesView(state), nullptr);
+  EXPECT_EQ(shownTimelineView(state), nullptr);
+  EXPECT_EQ(state.views.matrices.builds, 0);
+}
+
+TEST(ViewCache, EachViewIsBuiltOncePerCursorMoveNotPerFrame) {
+  AppState state;
+  show(state, bookRun());
+  frames(state);
+  EXPECT_EQ(state.views.matrices.builds, 1);
+  EXPECT_EQ(state.views.threadBlock.builds, 1);
+  EXPECT_EQ(state.views.timeline.builds, 1);
+  for (int step = 1; step <= 3; ++step) {  // three cursor moves, ten frames each
+    state.shown.cursor = {step, shownRun(state)->timeline.threadsPerBlock()};
+    frames(state);
+  }
+  EXPECT_EQ(state.views.matrices.builds, 4);
+  EXPECT_EQ(state.views.threadBlock.builds, 4);
+  EXPECT_EQ(state.views.timeline.builds, 4);
+}
+
+TEST(ViewCache, ANewRunABlockOrAnOptionRebuildsOnlyWhatDependsOnIt) {
+  AppState state;
+  show(state, bookRun());
+  frames(state);
+  // Following a thread changes the Matrices and Timeline views' options, not the Thread block's.
+  state.view.followX = 1, state.view.followY = 0;
+  frames(state);
+  EXPECT_EQ(state.views.matrices.builds, 2);
+  EXPECT_EQ(state.views.timeline.builds, 2);
+  EXPECT_EQ(state.views.threadBlock.builds, 1);
+  // Another block of the same run: every view.
+  state.shown.block = std::make_shared<const BlockTimeline>(BlockTimeline::build(shownRun(state)->timeline, 1, 0));
+  frames(state);
+  EXPECT_EQ(state.views.threadBlock.builds, 2);
+  EXPECT_EQ(shownMatricesView(state)->bx, 1);
+  // A new run (the same launch again): every view, though nothing else changed.
+  show(state, bookRun());
+  frames(state);
+  EXPECT_EQ(state.views.matrices.builds, 4);
+  EXPECT_EQ(state.views.threadBlock.builds, 3);
+  EXPECT_EQ(state.views.timeline.builds, 4);
+  // The other palette recolours every view.
+  state.theme = makeTheme(Palette::Vivid, false);
+  frames(state);
+  EXPECT_EQ(state.views.threadBlock.builds, 4);
+}
+
+TEST(ViewCache, TheAnalysisViewsWaitForTheAnalysisAndFollowTheWarp) {
+  AppState state;
+  show(state, bookRun());
+  EXPECT_EQ(shownBanksView(state, 0), nullptr) << "the analysis comes after the run";
+  EXPECT_EQ(shownCoalescingView(state, 0), nullptr);
+  auto analyse = [&] {
+    state.shown.analysis = std::make_shared<const AnalysisReport>(analyzeRun(*shownRun(state), *profileByName("h100")));
+  };
+  analyse();
+  for (int i = 0; i < 10; ++i) ASSERT_NE(shownBanksView(state, 0), nullptr);
+  EXPECT_EQ(state.views.banks.builds, 1);
+  for (int i = 0; i < 10; ++i) ASSERT_NE(shownCoalescingView(state, 1), nullptr);  // another warp
+  EXPECT_EQ(state.views.coalescing.builds, 1);
+  shownBanksView(state, 1);
+  EXPECT_EQ(state.views.banks.builds, 2);
+  analyse();  // the same run analysed again (another profile): a new report
+  shownBanksView(state, 1);
+  EXPECT_EQ(state.views.banks.builds, 3);
+}
+
+}  // namespace
+}  // namespace tilescope::ui
