@@ -1,0 +1,191 @@
+// The explanations added to a compiler's messages and to a wrong result (lab_diagnostics.h):
+// a near miss of a CUDA built-in, a missing ';' before the barrier, a compiler stopped at the
+// lab's limits, and an integer accumulator behind whole-number values of P.
+#include "lab_diagnostics.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "core/run/reference.h"
+#include "core/trace/trace.h"
+#include "kernels/rewrite/declaration_rewrite.h"
+#include "lab_compile.h"
+
+namespace tilescope::lab {
+namespace {
+
+// Levenshtein distance of two short names (at most 40 characters each are compared).
+int editDistance(std::string_view a, std::string_view b) {
+  a = a.substr(0, 40), b = b.substr(0, 40);
+  std::vector<int> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = int(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = int(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The name an "undeclared" message is about: g++'s 'NAME' was not declared, NVRTC's
+// identifier "NAME" is undefined.
+std::string_view undeclaredName(std::string_view m) {
+  if (m.starts_with("'") && m.find("' was not declared") != std::string_view::npos) return m.substr(1, m.find('\'', 1) - 1);
+  if (m.starts_with("identifier \"") && m.find("\" is undefined") != std::string_view::npos)
+    return m.substr(12, m.find('"', 12) - 12);
+  return {};
+}
+
+// "; did you mean '__syncthreads'?" for a near miss of a CUDA built-in.
+std::string builtinSuggestion(std::string_view message) {
+  const std::string_view name = undeclaredName(message);
+  if (name.empty() || message.find("did you mean") != std::string_view::npos) return {};
+  for (std::string_view b : {"__syncthreads", "threadIdx", "blockIdx", "blockDim", "gridDim", "__shared__", "__syncwarp",
+                             "atomicAdd", "warpSize", "__device__", "__global__"})
+    if (name != b && editDistance(name, b) <= 2) return "; did you mean '" + std::string(b) + "'?";
+  return {};
+}
+
+bool endsStatement(std::string_view t) {
+  return t == ";" || t == "{" || t == "}" || t == ")" || t == ":" || t == "else" || t == "do";
+}
+
+bool missingSemicolonWords(std::string_view m) {
+  return m.starts_with("expected ';'") || m.starts_with("expected ',' or ';'") || m.starts_with("expected a \";\"") ||
+         m.find("void expression") != std::string_view::npos || m.find("apparent call") != std::string_view::npos ||
+         m.find("operator()") != std::string_view::npos;
+}
+
+}  // namespace
+
+constexpr std::string_view kOverLimit = "the compiled kernel would be over the lab's limits";
+
+std::optional<LabDiagnostic> compilerLimitDiagnostic(std::string_view output, std::string_view fileName) {
+  for (const char* words : {"File size limit exceeded", "Killed signal", "virtual memory exhausted", "out of memory",
+                            "Cannot allocate memory"})
+    if (output.find(words) != std::string_view::npos)
+      return LabDiagnostic{std::string(fileName), 0, 1,
+                           std::string(kOverLimit) + " (the compiler was stopped: " + words +
+                               "): a very large __device__ or __constant__ array? A lab kernel's data are M, N and P"};
+  return std::nullopt;
+}
+
+std::string compilerFailureWords(int signal, int exitCode) {
+  return "the compiler stopped without an error message (" +
+         (signal ? "signal " + std::to_string(signal) : "exit " + std::to_string(exitCode)) +
+         "): the lab could not compile this file; if it is an ordinary kernel, tell your teacher";
+}
+
+namespace {
+// The line of the first __device__ / __constant__ array of the file, 0 if none.
+int firstGlobalArrayLine(const std::vector<SourceToken>& tokens) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].text != "__device__" && tokens[i].text != "__constant__") continue;
+    for (std::size_t k = i + 1; k < tokens.size() && tokens[k].text != ";" && tokens[k].text != "(" && tokens[k].text != "{"; ++k)
+      if (tokens[k].text == "[") return tokens[i].line;
+  }
+  return 0;
+}
+}  // namespace
+
+void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_view source) {
+  const std::vector<SourceToken> tokens = tokenizeSource(source);
+  int kernelLine = 0;
+  for (const SourceToken& t : tokens)
+    if (t.kind == TokenKind::Identifier && t.text == "__global__") {
+      kernelLine = t.line;
+      break;
+    }
+  auto columnAfter = [&](const SourceToken& t) {
+    const std::size_t lineStart = source.rfind('\n', t.offset);
+    return int(t.offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + t.text.size()) + 1;
+  };
+  const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
+  for (LabDiagnostic& d : diagnostics) {
+    if (!source.empty() && d.line > lines) {  // the file's own #line renumbered it
+      d.message += " (the compiler's line " + std::to_string(d.line) + " is past the end of your file: a #line directive?)";
+      d.line = 0;
+    }
+    if (d.line <= 0 && d.message.starts_with(kOverLimit)) d.line = firstGlobalArrayLine(tokens), d.column = 1;
+    if (d.line <= 0) d.line = std::max(kernelLine, 1), d.column = 1;
+    d.message += builtinSuggestion(d.message);
+    // g++ reads `x = 0.0f __syncthreads()` (after the lab's macro) as a call of `0.0f`: when the
+    // line starts with the barrier, that message is a missing ';' too.
+    const bool semicolonWords = missingSemicolonWords(d.message);
+    const bool callWords = d.message.find("cannot be used as a function") != std::string::npos;
+    if (!semicolonWords && !callWords) continue;
+    // At the first token of its line (a __syncthreads() the lab's macro expanded, or the token
+    // g++ names): the statement above runs into it, and the ';' belongs at that statement's end.
+    const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const SourceToken& t) { return t.line == d.line; });
+    if (first == tokens.end() || first == tokens.begin()) continue;
+    const bool barrier = first->text == "__syncthreads";
+    if (!semicolonWords && !barrier) continue;
+    const bool named = d.message.find("before '" + std::string(first->text) + "'") != std::string::npos;
+    if (!barrier && !named && columnAfter(*first) - int(first->text.size()) != d.column) continue;  // g++ counts a tab as 8
+    const SourceToken& before = *(first - 1);
+    if (endsStatement(before.text)) continue;
+    d.message = "expected ';' at the end of this line: the statement runs on into " +
+                std::string(barrier ? "the __syncthreads() of " : "") + "line " + std::to_string(d.line);
+    d.line = before.line;
+    d.column = columnAfter(before);
+  }
+}
+
+namespace {
+
+// The integer variable P's store at `storeLine` takes its value from (`P[...] = Pvalue;`
+// with `int Pvalue` declared before it): its name and its declaration's line.
+std::optional<std::pair<std::string, int>> integerStoredAt(std::string_view source, int storeLine) {
+  const std::vector<SourceToken> tokens = tokenizeSource(source);
+  std::size_t i = 0;
+  while (i < tokens.size() && (tokens[i].line != storeLine || tokens[i].text != "=")) ++i;
+  if (i + 2 >= tokens.size() || tokens[i + 1].kind != TokenKind::Identifier || tokens[i + 2].text != ";") return std::nullopt;
+  const std::string_view name = tokens[i + 1].text;
+  for (std::size_t d = i; d-- > 1;)
+    if (tokens[d].text == name)
+      for (std::string_view type : {"int", "long", "short", "unsigned", "char", "size_t"})
+        if (tokens[d - 1].text == type) return std::pair{std::string(name), tokens[d].line};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string wrongResultHint(const Run& run) {
+  const Verification& v = run.verification;
+  if (v.passed || v.wrongCells.empty() || v.worstRow < 0) return {};
+  long wrong = 0, whole = 0;
+  for (std::size_t i = 0; i < v.wrongCells.size() && i < run.p.values.size(); ++i)
+    if (v.wrongCells[i]) {
+      const float x = run.p.values[i];
+      ++wrong;
+      whole += std::isfinite(x) && x == std::trunc(x);
+    }
+  const double expected = referenceElement(run.m, run.n, v.worstRow, v.worstCol);
+  if (wrong == 0 || whole != wrong || expected == std::trunc(expected)) return {};
+  int storeLine = 0;
+  if (run.trace)
+    for (const Event& e : run.trace->events)
+      if (e.op == Op::StoreP) {
+        storeLine = e.line;
+        break;
+      }
+  char text[320];
+  std::snprintf(text, sizeof text, "; every wrong value of P is a whole number (P(%d,%d) = %g where %.4g is right)",
+                v.worstRow, v.worstCol, double(run.p.at(v.worstRow, v.worstCol)), expected);
+  std::string hint = text;
+  const auto integer = labKernel(run) && storeLine ? integerStoredAt(labKernel(run)->text, storeLine) : std::nullopt;
+  if (integer)
+    return hint + ": P is stored at line " + std::to_string(storeLine) + " from '" + integer->first +
+           "', an integer variable (line " + std::to_string(integer->second) +
+           "): each sum into it drops the fraction; make it a float";
+  if (storeLine) hint += ", stored at line " + std::to_string(storeLine);
+  return hint + ": the sum lost its fractions, as an int accumulator or an integer division does";
+}
+
+}  // namespace tilescope::lab
