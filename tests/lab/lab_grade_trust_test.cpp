@@ -68,8 +68,8 @@ TEST(LabGradeTrust, TheGradeKeepsItsSeedAndASolutionPassesAtAnother) {
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_TRUE(g->passed) << items(*g);
   EXPECT_EQ(g->seed, 987654321u);
-  ASSERT_TRUE(g->measured && g->measured->run);
-  EXPECT_EQ(g->measured->run->config.seed, 987654321u);
+  ASSERT_TRUE(g->measured && g->measured->finished);
+  EXPECT_EQ(g->measured->finished->run.config.seed, 987654321u);
   // The forgery's tables are seed 1's: at another seed its P is simply wrong.
   EXPECT_FALSE(grade("bounds_jkl", "forge_zero_fill_constants.cu", 2).passed);
 }
