@@ -1,7 +1,6 @@
 // tilescope-cli lab check EXERCISE FILE.cu and lab exercises: grading a kernel against an
 // exercise (app/lab/exercise.h), for a student or a teacher's script over a class; an
 // exercise's goal and starter (lab exercises --show NAME).
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -70,12 +69,8 @@ void showExercise(const lab::Exercise& x, bool json, std::ostream& out) {
   std::string sizes, checks;
   for (const Dims& d : x.sizes) sizes += (sizes.empty() ? " " : ", ") + std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l);
   for (const lab::ExerciseCheck& c : x.checks) {
-    using K = lab::ExerciseCheck::Kind;
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", c.limit);
     checks += checks.empty() ? "" : ", ";
-    checks += c.kind == K::Correct ? "correct at every size" : c.kind == K::NoHazards ? "no hazards"
-              : (c.kind == K::Max ? "max " : "min ") + c.metric + " " + limit;
+    checks += c.kind == lab::ExerciseCheck::Kind::Correct ? "correct at every size" : lab::checkName(c);
   }
   if (!launch.empty()) out << "launched with" << launch << "\n";
   out << "graded at" << sizes << ": " << checks << "\n\nstarter (copy it into a file, then: tilescope-cli lab check "
