@@ -140,5 +140,23 @@ TEST(LabFinishedRun, AMissingFirstBarrierIsTheSameHazardInBoth) {
   EXPECT_EQ(both.lab.hazards().size(), 16u);
 }
 
+// A lab run finished without a timeline (the lab grades without one) gets only its timeline
+// added: the same decoded trace (its events where they were), fig. 5.9's 2 x 2 blocks and
+// 4 / 2 = 2 phases at 4x4x4, T = 2.
+TEST(LabFinishedRun, AddTimelineCutsOnlyTheTimeline) {
+  Both both = runBoth(KernelId::Tiled, {4, 4, 4}, 2);
+  ASSERT_TRUE(both.lab.finished && both.lab.finished->run.trace) << both.lab.summary;
+  FinishedRun& f = *both.lab.finished;
+  EXPECT_FALSE(f.hasTimeline);
+  const Event* events = f.run.trace->events.data();
+  const std::size_t hazardsFound = f.hazards->hazards.size();
+  addTimeline(f);
+  ASSERT_TRUE(f.hasTimeline);
+  EXPECT_EQ(f.run.trace->events.data(), events);
+  EXPECT_EQ(f.timeline.blocks(), 4);
+  EXPECT_EQ(f.timeline.phases(), 2);
+  EXPECT_EQ(f.hazards->hazards.size(), hazardsFound);
+}
+
 }  // namespace
 }  // namespace tilescope::lab
