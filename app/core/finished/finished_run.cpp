@@ -56,7 +56,9 @@ Result<std::shared_ptr<FinishedRun>> runAndFinish(Backend& backend, const Launch
 }
 
 AnalysisReport analyzeRun(const FinishedRun& finished, const DeviceProfile& profile, KernelResources resources) {
-  return analyzeTrace(*finished.run.trace, profile, std::move(resources));
+  // Hazards searched when the run was finished (the lab's) are the analysis's: searched once.
+  return analyzeTrace(*finished.run.trace, profile, std::move(resources),
+                      finished.hazards ? &finished.hazards->hazards : nullptr);
 }
 
 }  // namespace tilescope

@@ -68,6 +68,7 @@ Result<std::shared_ptr<FinishedRun>> runAndFinish(Backend& backend, const Launch
 
 // The memory-access analysis of a finished run's trace (it must have one) for `profile`, with
 // registers from `resources` (the compiled kernel's on a GPU; empty: the profile's estimate).
+// Its hazards are the finished run's when they were searched there (FinishOptions::hazards).
 AnalysisReport analyzeRun(const FinishedRun& finished, const DeviceProfile& profile, KernelResources resources = {});
 
 }  // namespace tilescope
