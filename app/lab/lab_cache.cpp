@@ -126,7 +126,12 @@ std::string hex(uint64_t v) {
 }
 
 Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes) {
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  // The name is looked at once, by this open: a file swapped for a link, or for a fifo or a
+  // device, after a folder's scan is refused here (O_NOFOLLOW; O_NONBLOCK so a fifo cannot hold
+  // the open), and what was opened is read only when it is a regular file.
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0 && errno == ELOOP)
+    return failure("cannot read " + file.string() + ": not a regular file: a symbolic link (not followed)");
   if (fd < 0) return failure("cannot read " + file.string() + ": " + std::strerror(errno));
   struct stat st{};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

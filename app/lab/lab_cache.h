@@ -44,7 +44,9 @@ std::string hex(uint64_t v);
 // student's source, a cache entry being written). The whole file, or empty when unreadable.
 std::string readFileBytes(const std::filesystem::path& file);
 // The whole file when it holds at most `maxBytes` (its size is checked before anything is
-// read); InvalidInput naming both sizes when it holds more.
+// read); InvalidInput naming both sizes when it holds more. A symbolic link is not followed and
+// anything but a regular file (a fifo, a device, a folder) is refused: the check is made on the
+// open descriptor itself, so a file swapped for a link after a folder was scanned is refused too.
 Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes);
 // Written 0600, never through a symbolic link.
 Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes);
