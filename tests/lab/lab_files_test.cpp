@@ -69,5 +69,53 @@ TEST_F(LabFiles, AFileSwappedForAFifoIsRefusedWithoutWaiting) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
 }
 
+// --- the compile cache's bound ----------------------------------------------------------------
+
+// Five 1 MiB entries used one, two, ... five hours ago (each with its .sum), the embedded
+// headers' folder and a file being written: trimmed to 3 MiB and a little, the two oldest go
+// with their .sum files, everything else stays.
+TEST_F(LabFiles, TheCompileCacheKeepsItsBoundOldestOut) {
+  const std::string mib(1 << 20, 'x');
+  const auto now = fs::file_time_type::clock::now();
+  for (int i = 1; i <= 5; ++i) {
+    const fs::path entry = dir_ / ("e" + std::to_string(i) + ".so");
+    ASSERT_TRUE(lab::storeInCache(entry, mib));
+    fs::last_write_time(entry, now - std::chrono::hours(i));
+  }
+  fs::create_directories(dir_ / "include-0123");
+  put(dir_ / "include-0123" / "big.h", mib + mib);
+  put(dir_ / "e9.so.tmp-1-2-3", mib);
+  lab::trimCache(dir_, (3u << 20) + 100, 60s);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_TRUE(fs::exists(dir_ / ("e" + std::to_string(i) + ".so"))) << i;
+    EXPECT_TRUE(fs::exists(dir_ / ("e" + std::to_string(i) + ".so.sum"))) << i;
+  }
+  for (int i = 4; i <= 5; ++i) {
+    EXPECT_FALSE(fs::exists(dir_ / ("e" + std::to_string(i) + ".so"))) << i;
+    EXPECT_FALSE(fs::exists(dir_ / ("e" + std::to_string(i) + ".so.sum"))) << i;
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "include-0123" / "big.h"));
+  EXPECT_TRUE(fs::exists(dir_ / "e9.so.tmp-1-2-3"));
+}
+
+// An entry loaded is used now: the oldest entry, loaded, outlives the others. Entries used in the
+// last minute stay even over the bound (a parallel run may be copying one).
+TEST_F(LabFiles, TheCompileCacheTrimsTheLeastRecentlyUsed) {
+  const auto now = fs::file_time_type::clock::now();
+  for (int i = 1; i <= 3; ++i) {
+    const fs::path entry = dir_ / ("e" + std::to_string(i) + ".so");
+    ASSERT_TRUE(lab::storeInCache(entry, "entry " + std::to_string(i)));
+    fs::last_write_time(entry, now - std::chrono::hours(i));
+  }
+  EXPECT_EQ(lab::loadFromCache(dir_ / "e3.so"), "entry 3");  // the oldest, used now
+  lab::trimCache(dir_, 0, 60s);
+  EXPECT_FALSE(fs::exists(dir_ / "e1.so"));
+  EXPECT_FALSE(fs::exists(dir_ / "e2.so"));
+  EXPECT_TRUE(fs::exists(dir_ / "e3.so")) << "an entry used in the last minute was removed";
+  lab::trimCache(dir_, 0, 0s);
+  EXPECT_FALSE(fs::exists(dir_ / "e3.so"));
+  EXPECT_FALSE(fs::exists(dir_ / "e3.so.sum"));
+}
+
 }  // namespace
 }  // namespace tilescope
