@@ -117,5 +117,29 @@ TEST_F(LabFiles, TheCompileCacheTrimsTheLeastRecentlyUsed) {
   EXPECT_FALSE(fs::exists(dir_ / "e3.so.sum"));
 }
 
+// --- the test-only entry ----------------------------------------------------------------------
+
+// runLabWithoutChecksForTesting skips the source and import checks; it lives in
+// tilescope_lab_testing, which only tests link. Built with symbols, a program that contains it
+// carries its name: the sandbox test does (the check can see it), the CLI and the app do not.
+std::string slurp(const fs::path& p) {
+  std::stringstream s;
+  s << std::ifstream(p, std::ios::binary).rdbuf();
+  return s.str();
+}
+
+bool containsTestingEntry(const char* program) { return slurp(program).find("runLabWithoutChecksForTesting") != std::string::npos; }
+
+TEST(LabTestingEntry, IsInNoShippedProgram) {
+  ASSERT_TRUE(containsTestingEntry(TILESCOPE_WITH_TESTING_ENTRY)) << "the check cannot see the entry where it is";
+  EXPECT_FALSE(containsTestingEntry(TILESCOPE_CLI)) << "tilescope-cli contains the test-only entry";
+  EXPECT_FALSE(containsTestingEntry(TILESCOPE_RUNNER)) << "tilescope-lab-runner contains the test-only entry";
+#ifdef TILESCOPE_APP  // the desktop app, where it is built (CI builds it before its tests)
+  if (fs::exists(TILESCOPE_APP)) {
+    EXPECT_FALSE(containsTestingEntry(TILESCOPE_APP)) << "the app contains the test-only entry";
+  }
+#endif
+}
+
 }  // namespace
 }  // namespace tilescope
