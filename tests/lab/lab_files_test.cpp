@@ -141,5 +141,74 @@ TEST(LabTestingEntry, IsInNoShippedProgram) {
 #endif
 }
 
+// --- names that must stay distinct ------------------------------------------------------------
+
+// Hostile names: a quote, a comma, a newline, a space where another has the newline, bytes that
+// are not UTF-8 (two different ones), the text "\xff" where another has the byte, a backslash, a
+// formula and the same behind a quote.
+const std::vector<std::string> kHostileNames = {
+    "a\"b.cu", "a,b.cu", "a\nb.cu", "a b.cu", "a\xff.cu", "a\xfe.cu", "a\\xff.cu", "a\\.cu", "=1+1.cu", "'=1+1.cu",
+    "a\r\n.cu", "a\\x0d\\x0a.cu"};
+
+// One CSV record (RFC 4180) read back: its fields, unquoted.
+std::vector<std::string> csvRecord(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  return fields;
+}
+
+TEST(GradeOutputNames, TwoNamesAreNeverOneCsvField) {
+  std::set<std::string> seen;
+  for (const std::string& name : kHostileNames) {
+    const std::string field = cli::csvField(name);
+    for (char c : field) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20) << field;
+    EXPECT_TRUE(seen.insert(field).second) << "two names print as " << field;
+    cli::FileGrade g;
+    g.file = name, g.error = "not graded";
+    const std::string row = cli::csvRow(g, {"compiles"});
+    ASSERT_EQ(row.back(), '\n');
+    const std::vector<std::string> fields = csvRecord(row.substr(0, row.size() - 1));
+    ASSERT_EQ(fields.size(), 9u) << row;  // file, passed, verdict, passed, total, 1 check, seed, seconds, error
+    EXPECT_EQ(fields[0], field.front() == '"' ? csvRecord(field)[0] : field);
+  }
+  EXPECT_EQ(cli::csvField("a\nb.cu"), "a\\x0ab.cu");
+  EXPECT_EQ(cli::csvField("a\xff.cu"), "a\\xff.cu");
+  EXPECT_EQ(cli::csvField("a\\xff.cu"), "a\\\\xff.cu");
+  EXPECT_EQ(cli::csvField("'=1+1.cu"), "''=1+1.cu");
+  EXPECT_EQ(cli::csvField("a,b.cu"), "\"a,b.cu\"");
+}
+
+TEST(GradeOutputNames, TwoNamesAreNeverOneJsonName) {
+  std::vector<cli::FileGrade> grades;
+  for (const std::string& name : kHostileNames) {
+    cli::FileGrade g;
+    g.file = name, g.error = "not graded";
+    grades.push_back(g);
+  }
+  std::string files = cli::jsonHead("bounds_jkl");
+  for (std::size_t i = 0; i < grades.size(); ++i) files += (i ? ",\n" : "") + cli::jsonFile(grades[i]);
+  files += cli::jsonTail();
+  for (const std::string& text : {files, cli::gradescopeResults(grades, {"compiles"}), cli::classroomResults(grades, {"compiles"})}) {
+    std::string error;
+    auto json = testing::JsonReader::parse(text, &error);
+    ASSERT_TRUE(json) << error << "\n" << text;
+  }
+  std::set<std::string> seen;
+  for (const std::string& name : kHostileNames) EXPECT_TRUE(seen.insert(cli::jsonName(name)).second) << cli::jsonName(name);
+  EXPECT_EQ(cli::jsonName("a\xff.cu"), "a\\xff.cu");
+  EXPECT_EQ(cli::jsonName("a\\xff.cu"), "a\\\\xff.cu");
+  EXPECT_EQ(cli::jsonName("a\nb.cu"), "a\nb.cu");  // JsonWriter writes the newline as \n
+  EXPECT_NE(files.find("\"a\\nb.cu\""), std::string::npos) << files;
+  EXPECT_NE(files.find("\"a\\\\xff.cu\""), std::string::npos) << files;
+  EXPECT_NE(files.find("\"a\\\\\\\\xff.cu\""), std::string::npos) << files;
+}
+
 }  // namespace
 }  // namespace tilescope
