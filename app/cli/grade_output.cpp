@@ -62,12 +62,13 @@ std::vector<PlatformTest> platformTests(const std::vector<FileGrade>& grades) {
   std::vector<PlatformTest> tests;
   const bool oneFile = grades.size() == 1;
   for (const FileGrade& g : grades) {
-    const std::string prefix = oneFile ? "" : g.file + ": ";
+    const std::string file = jsonName(g.file);  // two files are never one name (nor one test)
+    const std::string prefix = oneFile ? "" : file + ": ";
     if (!g.graded) {
-      tests.push_back({prefix + "graded", "not graded: " + g.error, false, g.file});
+      tests.push_back({prefix + "graded", "not graded: " + g.error, false, file});
       continue;
     }
-    for (const lab::GradeItem& i : g.grade.items) tests.push_back({prefix + i.check, i.detail, i.passed, g.file});
+    for (const lab::GradeItem& i : g.grade.items) tests.push_back({prefix + i.check, i.detail, i.passed, file});
   }
   return tests;
 }
@@ -133,15 +134,31 @@ Error escapedError(Error e) {
   return e;
 }
 
-std::string csvField(std::string_view text) {
-  std::string s;
-  for (char c : validUtf8(text)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n' || c == '\r' || c == '\t') s += ' ';
-    else if (u < 0x20 || u == 0x7f) s += hexByte(u);
-    else s += c;
+namespace {
+// A student's bytes, each readable and none ambiguous: well-formed UTF-8 as it is, but for the
+// control bytes when `controls` (JSON escapes its own); every other byte \xNN; a backslash
+// doubled (so that a name holding the text "\xff" and one holding the byte 0xff stay two names).
+std::string distinctText(std::string_view s, bool controls) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8Sequence(s, i, cp);
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if (n == 0 || (n == 1 && controls && (byte < 0x20 || byte == 0x7f))) out += hexByte(byte);
+    else if (n == 1 && byte == '\\') out += "\\\\";
+    else out.append(s.substr(i, n));
+    i += n == 0 ? 1 : n;
   }
-  if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')) s.insert(0, "'");
+  return out;
+}
+}  // namespace
+
+std::string jsonName(std::string_view name) { return distinctText(name, false); }
+
+std::string csvField(std::string_view text) {
+  std::string s = distinctText(text, true);
+  if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\'')) s.insert(0, "'");
   if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -222,7 +239,7 @@ std::string jsonFile(const FileGrade& g) {
   {
     JsonWriter json(out);
     const lab::LabOutcome* m = g.grade.measured ? &*g.grade.measured : nullptr;
-    json.beginObject().field("file", validUtf8(g.file)).field("graded", g.graded);
+    json.beginObject().field("file", jsonName(g.file)).field("graded", g.graded);
     json.field("passed", g.graded && g.grade.passed).field("verdict", overallVerdict(g));
     json.field("checks_passed", passedChecks(g)).field("checks_total", int(g.grade.items.size()));
     json.field("seconds", g.seconds).field("error", validUtf8(g.error));

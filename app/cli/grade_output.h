@@ -19,11 +19,17 @@ namespace tilescope::cli {
 // ESC, DEL, the C1 controls), bytes that are not UTF-8 and the bidirectional overrides as
 // \xNN or \u{NNNN}. The result is one line.
 std::string forTerminal(std::string_view text);
-// For JSON: well-formed UTF-8 as it is, every other byte replaced by U+FFFD (JsonWriter
+// For JSON text: well-formed UTF-8 as it is, every other byte replaced by U+FFFD (JsonWriter
 // escapes the control bytes).
 std::string validUtf8(std::string_view text);
-// One CSV field: control bytes as \xNN (newlines as a space), valid UTF-8, a leading = + - @
-// (which a spreadsheet reads as a formula) behind a ', quoted when it holds a comma or a quote.
+// A student's file name for JSON (the grades, Gradescope's and Classroom's test names): valid
+// UTF-8 in which two different names never read the same: every byte that is not UTF-8 as the
+// text \xNN, a backslash as \\ (JsonWriter escapes the control bytes, a newline as \n).
+std::string jsonName(std::string_view name);
+// One CSV field, one line, and two different texts never the same field: control bytes
+// (newlines included) and bytes that are not UTF-8 as \xNN, a backslash as \\, a leading
+// = + - @ (which a spreadsheet reads as a formula) or ' behind a ', quoted (RFC 4180) when it
+// holds a comma or a quote.
 std::string csvField(std::string_view text);
 // A lab error as the terminal gets it: its message (which may quote a student's file name or
 // line) through forTerminal. reportLabError (lab_command.cpp) reports one as reportError does:

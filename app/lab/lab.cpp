@@ -223,7 +223,8 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
   auto run = labRun(q, k, o, r);
   if (!run) return run.error();
   // Bounds and hazards are the finished run's, found as for every run (the grade needs no timeline).
-  o.finished = finishRun(std::move(*run), FinishOptions{.timeline = false, .hazards = true, .startedAt = std::nullopt});
+  o.finished = q.newFinishedRun ? q.newFinishedRun() : std::make_shared<FinishedRun>();
+  finishInto(*o.finished, std::move(*run), FinishOptions{.timeline = false, .hazards = true, .startedAt = std::nullopt});
   const FinishedRun& f = *o.finished;
   o.outsideAllocation = r.outOfBounds;
   if (gpu) o.gpu = r.gpu;

@@ -23,6 +23,7 @@
 // cache safely (files are written under temporary names and renamed into place).
 #pragma once
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,10 @@ struct LabRequest {
   uint64_t seed = 1;            // M and N are drawn as for a built-in kernel (core/run.h)
   std::string cacheDir;         // compiled kernels; empty: $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab
   const std::atomic<bool>* cancel = nullptr;  // set it to stop the child (reported as timed out)
+  // Makes the object a run is finished into (LabOutcome::finished): a type that extends
+  // FinishedRun, such as the app's shown run, so that the caller shows the lab's own finished
+  // run (adding only its timeline: addTimeline) instead of finishing it again. Empty: a FinishedRun.
+  std::function<std::shared_ptr<FinishedRun>()> newFinishedRun;
 };
 
 // The launch settings a file asks for in its header comment lines, e.g.

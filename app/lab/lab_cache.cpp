@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -126,7 +127,12 @@ std::string hex(uint64_t v) {
 }
 
 Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes) {
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  // The name is looked at once, by this open: a file swapped for a link, or for a fifo or a
+  // device, after a folder's scan is refused here (O_NOFOLLOW; O_NONBLOCK so a fifo cannot hold
+  // the open), and what was opened is read only when it is a regular file.
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0 && errno == ELOOP)
+    return failure("cannot read " + file.string() + ": not a regular file: a symbolic link (not followed)");
   if (fd < 0) return failure("cannot read " + file.string() + ": " + std::strerror(errno));
   struct stat st{};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -216,6 +222,7 @@ Status storeInCache(const std::filesystem::path& entry, std::string_view bytes) 
     std::filesystem::remove(sum, ec);
     return failure("cannot store " + entry.string() + " in the lab's cache");
   }
+  trimCache(entry.parent_path(), kCacheMaxBytes);
   return Ok{};
 }
 
@@ -223,10 +230,44 @@ std::string loadFromCache(const std::filesystem::path& entry) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(entry, ec)) return {};
   std::string bytes = readFileBytes(entry);
-  if (!bytes.empty() && readFileBytes(entry.string() + ".sum") == hex(fnv1a(bytes))) return bytes;
+  if (!bytes.empty() && readFileBytes(entry.string() + ".sum") == hex(fnv1a(bytes))) {
+    (void)utimensat(AT_FDCWD, entry.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);  // used now: trimmed last
+    return bytes;
+  }
   std::filesystem::remove(entry, ec);  // altered or half-written: compiled again
   std::filesystem::remove(entry.string() + ".sum", ec);
   return {};
+}
+
+void trimCache(const std::filesystem::path& cache, uint64_t maxBytes, std::chrono::seconds spare) {
+  namespace fs = std::filesystem;
+  struct Entry {
+    fs::path path;
+    uint64_t bytes = 0;
+    fs::file_time_type used;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool sum = name.size() > 4 && name.compare(name.size() - 4, 4, ".sum") == 0;
+    if (!e.is_regular_file(ec) || e.is_symlink(ec) || sum || name.find(".tmp-") != std::string::npos) continue;
+    Entry x{e.path(), e.file_size(ec), e.last_write_time(ec)};
+    if (ec) continue;  // removed meanwhile by a parallel run
+    x.bytes += fs::file_size(x.path.string() + ".sum", ec);
+    if (ec) ec.clear();
+    total += x.bytes;
+    entries.push_back(std::move(x));
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  const auto now = fs::file_time_type::clock::now();
+  for (const Entry& x : entries) {
+    if (total <= maxBytes || now - x.used < spare) break;  // the rest are newer
+    fs::remove(x.path, ec);
+    fs::remove(x.path.string() + ".sum", ec);
+    total -= x.bytes;
+  }
 }
 
 }  // namespace tilescope::lab

@@ -5,6 +5,8 @@
 // A child never loads from the cache: the entry's checked bytes are copied into its scratch
 // directory, so what runs is exactly what was hashed.
 #pragma once
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -44,7 +46,9 @@ std::string hex(uint64_t v);
 // student's source, a cache entry being written). The whole file, or empty when unreadable.
 std::string readFileBytes(const std::filesystem::path& file);
 // The whole file when it holds at most `maxBytes` (its size is checked before anything is
-// read); InvalidInput naming both sizes when it holds more.
+// read); InvalidInput naming both sizes when it holds more. A symbolic link is not followed and
+// anything but a regular file (a fifo, a device, a folder) is refused: the check is made on the
+// open descriptor itself, so a file swapped for a link after a folder was scanned is refused too.
 Result<std::string> readFileLimited(const std::filesystem::path& file, uint64_t maxBytes);
 // Written 0600, never through a symbolic link.
 Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes);
@@ -56,10 +60,22 @@ Status writeFileBytes(const std::filesystem::path& file, std::string_view bytes)
 bool removeTree(const std::filesystem::path& root);
 
 // `bytes` as cache entry `entry` (and its hash beside it, ENTRY.sum), written under temporary
-// names and renamed into place: a parallel run sees all of it or nothing.
+// names and renamed into place: a parallel run sees all of it or nothing. Then the cache is
+// trimmed to kCacheMaxBytes (trimCache).
 Status storeInCache(const std::filesystem::path& entry, std::string_view bytes);
 // The bytes of `entry` when its hash matches them; empty when it is missing, and when it does
-// not match (the entry is then removed, so the next run recompiles it).
+// not match (the entry is then removed, so the next run recompiles it). An entry loaded is
+// marked used now (its modification time), which keeps it from being trimmed first.
 std::string loadFromCache(const std::filesystem::path& entry);
+
+// The compile cache's bound: what a class leaves behind is otherwise kept for good (one kernel
+// with a 60 MiB initialised __device__ array is a 60 MiB entry; a class of such files, 2 GB).
+inline constexpr uint64_t kCacheMaxBytes = uint64_t(1) << 30;  // 1 GiB
+// Removes the least recently used entries of `cache` (each with its .sum), oldest first, until
+// its entries hold at most `maxBytes`. Entries used less than `spare` ago stay even over the
+// bound (a parallel run may be about to copy one into its scratch). Folders (the embedded
+// headers, a run's scratch) and files being written are not entries and stay.
+void trimCache(const std::filesystem::path& cache, uint64_t maxBytes,
+               std::chrono::seconds spare = std::chrono::seconds(60));
 
 }  // namespace tilescope::lab

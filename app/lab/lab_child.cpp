@@ -324,9 +324,3 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, 
 }
 
 }  // namespace tilescope::lab::detail
-
-namespace tilescope::lab {
-Result<LabOutcome> runLabWithoutChecksForTesting(const LabRequest& request) {
-  return detail::runInChild(request, nullptr, detail::Checks{false, false});
-}
-}  // namespace tilescope::lab

@@ -6,7 +6,8 @@
 // longer meets one. These entries compile the file with the same compiler, flags and headers
 // as runLab and run it in the same sandbox, skipping only those two checks, so that a test can
 // hand the runner code that opens files, forks or floods its output and see each stopped.
-// Nothing in the CLI or the app calls them.
+// Defined in lab_testing.cpp, the library tilescope_lab_testing, which only tests link: the CLI
+// and the app do not contain it (tests/lab/lab_files_test.cpp reads their symbols).
 #pragma once
 #include "lab.h"
 

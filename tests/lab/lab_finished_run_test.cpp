@@ -140,5 +140,37 @@ TEST(LabFinishedRun, AMissingFirstBarrierIsTheSameHazardInBoth) {
   EXPECT_EQ(both.lab.hazards().size(), 16u);
 }
 
+// `lab run --json` and the app's analysis of a lab run report the hazards the lab searched,
+// without a second search: with all but one of the 16 groups taken out of the finished run,
+// its analysis reports that one; a run finished without a search is searched by the analysis.
+TEST(LabFinishedRun, TheAnalysisReadsTheHazardsTheFinishedRunSearched) {
+  Both both = runBoth(KernelId::TiledNoFirstSync, {4, 4, 4}, 2);
+  ASSERT_TRUE(both.builtIn && both.lab.finished && both.lab.finished->hazards) << both.lab.summary;
+  const DeviceProfile h100 = *profileByName("h100");
+  EXPECT_EQ(analyzeRun(*both.lab.finished, h100).hazards.size(), 16u);
+  both.lab.finished->hazards->hazards.resize(1);
+  EXPECT_EQ(analyzeRun(*both.lab.finished, h100).hazards.size(), 1u);
+  both.builtIn->hazards.reset();
+  EXPECT_EQ(analyzeRun(*both.builtIn, h100).hazards.size(), 16u);
+}
+
+// A lab run finished without a timeline (the lab grades without one) gets only its timeline
+// added: the same decoded trace (its events where they were), fig. 5.9's 2 x 2 blocks and
+// 4 / 2 = 2 phases at 4x4x4, T = 2.
+TEST(LabFinishedRun, AddTimelineCutsOnlyTheTimeline) {
+  Both both = runBoth(KernelId::Tiled, {4, 4, 4}, 2);
+  ASSERT_TRUE(both.lab.finished && both.lab.finished->run.trace) << both.lab.summary;
+  FinishedRun& f = *both.lab.finished;
+  EXPECT_FALSE(f.hasTimeline);
+  const Event* events = f.run.trace->events.data();
+  const std::size_t hazardsFound = f.hazards->hazards.size();
+  addTimeline(f);
+  ASSERT_TRUE(f.hasTimeline);
+  EXPECT_EQ(f.run.trace->events.data(), events);
+  EXPECT_EQ(f.timeline.blocks(), 4);
+  EXPECT_EQ(f.timeline.phases(), 2);
+  EXPECT_EQ(f.hazards->hazards.size(), hazardsFound);
+}
+
 }  // namespace
 }  // namespace tilescope::lab

@@ -7,12 +7,13 @@
 
 namespace tilescope {
 
-AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources) {
+AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources,
+                            const std::vector<Hazard>* hazards) {
   AnalysisReport r;
   WarpRequests requests = groupAllWarpRequests(trace);  // one walk for both spaces
   r.coalescing = analyzeCoalescing(std::move(requests.global));
   r.banks = analyzeBankConflicts(trace, std::move(requests.shared));
-  r.hazards = findHazards(trace);
+  r.hazards = hazards ? *hazards : findHazards(trace);
   r.traffic = measureTraffic(trace, r.coalescing);
   r.profile = profile;
   r.resources = resources.registersPerThread > 0 ? std::move(resources) : kernelResources(trace.launch);

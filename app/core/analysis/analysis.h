@@ -28,8 +28,10 @@ struct AnalysisReport {
   RooflinePoint roofline;
 };
 
-// `resources` defaults to kernelResources(trace.launch) when registersPerThread is 0.
-AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources = {});
+// `resources` defaults to kernelResources(trace.launch) when registersPerThread is 0. `hazards`:
+// the trace's hazards when they were searched already (a finished run's): not searched again.
+AnalysisReport analyzeTrace(const Trace& trace, const DeviceProfile& profile, KernelResources resources = {},
+                            const std::vector<Hazard>* hazards = nullptr);
 
 // The keys documented for `tilescope-cli analyze --json` (README.md, "Memory-access analysis"); the
 // caller has opened an object, this adds the fields.

@@ -3,6 +3,21 @@
 #include <chrono>
 
 namespace tilescope {
+namespace {
+
+void cutTimeline(FinishedRun& f) {
+  if (!f.run.trace || f.hasTimeline) return;
+  // A GPU trace's order inside an interval is a sort, not what ran: no race is replayed from it.
+  f.timeline = Timeline::build(*f.run.trace, f.run.backend != "cuda");
+  f.loads = LoadIndex::build(f.timeline);
+  f.hasTimeline = true;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
 
 void finishInto(FinishedRun& into, Run run, const FinishOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -11,21 +26,20 @@ void finishInto(FinishedRun& into, Run run, const FinishOptions& options) {
   if (f->run.trace) {
     f->outOfBounds = findBoundsViolations(*f->run.trace);
     if (options.hazards) f->hazards = searchHazards(*f->run.trace, kMaxHazardWork);
-    if (options.timeline) {
-      // A GPU trace's order inside an interval is a sort, not what ran: no race is replayed from it.
-      f->timeline = Timeline::build(*f->run.trace, f->run.backend != "cuda");
-      f->loads = LoadIndex::build(f->timeline);
-      f->hasTimeline = true;
-    }
   }
+  if (options.timeline) cutTimeline(*f);
   // Gallery launches are tiny (a few thousand events at most): their symptoms are measured
   // here, so a caller has them with the picture.
   // (a lab kernel is none: its config names no built-in kernel).
   if (builtInKernel(f->run))
     if (auto launch = galleryLaunchOf(f->run.config)) f->gallery = FinishedRun::Gallery{*launch, examineRun(f->run)};
-  const auto now = std::chrono::steady_clock::now();
-  f->seconds = options.startedAt ? std::chrono::duration<double>(now - *options.startedAt).count()
-                                 : f->run.seconds + std::chrono::duration<double>(now - start).count();
+  f->seconds = options.startedAt ? secondsSince(*options.startedAt) : f->run.seconds + secondsSince(start);
+}
+
+void addTimeline(FinishedRun& finished, const FinishOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  cutTimeline(finished);
+  finished.seconds = options.startedAt ? secondsSince(*options.startedAt) : finished.seconds + secondsSince(start);
 }
 
 std::shared_ptr<FinishedRun> finishRun(Run run, const FinishOptions& options) {
@@ -42,7 +56,9 @@ Result<std::shared_ptr<FinishedRun>> runAndFinish(Backend& backend, const Launch
 }
 
 AnalysisReport analyzeRun(const FinishedRun& finished, const DeviceProfile& profile, KernelResources resources) {
-  return analyzeTrace(*finished.run.trace, profile, std::move(resources));
+  // Hazards searched when the run was finished (the lab's) are the analysis's: searched once.
+  return analyzeTrace(*finished.run.trace, profile, std::move(resources),
+                      finished.hazards ? &finished.hazards->hazards : nullptr);
 }
 
 }  // namespace tilescope

@@ -56,6 +56,10 @@ struct FinishOptions {
 // hazards, the timeline, the gallery's symptoms, each as `options` ask. `into` may be a type that extends FinishedRun (the app's
 // shown run adds where it came from).
 void finishInto(FinishedRun& into, Run run, const FinishOptions& options = {});
+// Cuts the timeline and indexes its loads for a run finished without them (the lab grades
+// without a timeline; the app adds it to show that same finished run): nothing else is found
+// again. `seconds` counts from options.startedAt when given.
+void addTimeline(FinishedRun& finished, const FinishOptions& options = {});
 std::shared_ptr<FinishedRun> finishRun(Run run, const FinishOptions& options = {});
 
 // Plans once, launches on `backend`, finishes (executeRun's options decide the tracing).
@@ -64,6 +68,7 @@ Result<std::shared_ptr<FinishedRun>> runAndFinish(Backend& backend, const Launch
 
 // The memory-access analysis of a finished run's trace (it must have one) for `profile`, with
 // registers from `resources` (the compiled kernel's on a GPU; empty: the profile's estimate).
+// Its hazards are the finished run's when they were searched there (FinishOptions::hazards).
 AnalysisReport analyzeRun(const FinishedRun& finished, const DeviceProfile& profile, KernelResources resources = {});
 
 }  // namespace tilescope

@@ -42,8 +42,8 @@ struct LabJob {
   lab::LabRequest request;
   std::optional<lab::Exercise> exercise;  // set: gradeExercise at the exercise's sizes
 };
-// What came back. The outcome's (or the grade's measured) Run has been moved into the run
-// worker's LoadedRun for the views; everything else is here.
+// What came back. The outcome's (or the grade's measured) finished run is the run worker's
+// LoadedRun for the views (the lab finished it into one: the same object, shared).
 struct LabResult {
   std::optional<lab::LabOutcome> outcome;
   std::optional<lab::Grade> grade;

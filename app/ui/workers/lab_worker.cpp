@@ -1,7 +1,9 @@
 // The run worker's part for the Lab tab: runLab (or gradeExercise) blocks for as long as the
 // compiler and the child process take, so it runs here, on the worker thread, never on the UI
-// thread. A kernel that ran hands its Run to prepare() like any built-in kernel: every view
-// and analysis shows it; the verdict, diagnostics and grade go back as a LabResult.
+// thread. The lab finishes a kernel that ran into a LoadedRun made here (LabRequest::
+// newFinishedRun): that same finished run, decoded, verified and searched once by the lab, goes
+// to prepare(), which adds only its timeline; every view and analysis shows it; the verdict,
+// diagnostics and grade go back as a LabResult (whose outcome points at the same finished run).
 #include <algorithm>
 #include <chrono>
 
@@ -30,7 +32,10 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
   const LabJob& job = *request.lab;
   lab::LabRequest q = job.request;
   q.cancel = &labCancel_;
-  std::optional<Run> run;
+  // Every run the lab finishes (one per size of an exercise) is one of these; the one shown is
+  // found by identity, so it is never copied or finished again.
+  std::vector<std::shared_ptr<LoadedRun>> made;
+  q.newFinishedRun = [&made] { return std::shared_ptr<FinishedRun>(made.emplace_back(std::make_shared<LoadedRun>())); };
   if (job.exercise) {
     result->exerciseId = job.exercise->id;
     auto grade = lab::gradeExercise(*job.exercise, q.source, q.fileName, q);
@@ -38,7 +43,6 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
       result->error = grade.error().message;
       return grade.error();
     }
-    if (grade->measured && grade->measured->finished) run = std::move(grade->measured->finished->run);
     result->grade = std::move(*grade);
   } else {
     auto outcome = lab::runLab(q);
@@ -46,12 +50,15 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
       result->error = outcome.error().message;
       return outcome.error();
     }
-    if (outcome->finished) run = std::move(outcome->finished->run);
     result->outcome = std::move(*outcome);
   }
   if (result->grade && !result->grade->measured) return failure("the exercise has no sizes to run");
   const lab::LabOutcome* outcome = result->grade ? &*result->grade->measured : &*result->outcome;
-  if (!run) return failure(outcome->summary);  // compiled nothing, or stopped before its end: no picture
+  std::shared_ptr<LoadedRun> shown;
+  for (const auto& m : made)
+    if (outcome->finished && m.get() == outcome->finished.get()) shown = m;
+  if (!shown) return failure(outcome->summary);  // compiled nothing, or stopped before its end: no picture
+  const Run* run = &shown->run;
   if (!run->trace) {
     result->viewsNote = "no trace to show: a thread recorded more events than the lab traces";
     return failure(result->viewsNote);
@@ -62,7 +69,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::executeLab(const RunRequest&
     return failure(result->viewsNote);
   }
   KernelResources resources = labResources(run->trace->launch, *outcome);
-  auto loaded = prepare(std::move(*run), std::move(resources), std::nullopt, start, pending);
+  auto loaded = prepare(std::move(shown), std::move(resources), start, pending);
   if (!loaded) {
     result->viewsNote = loaded.error().message;
     return loaded;

@@ -142,7 +142,10 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
     // keeps no compiled kernel, so registers come from the profile's estimate.
     auto opened = openTraceFile(request.traceFile);
     if (!opened) return opened.error();
-    return prepare(std::move(opened->run), KernelResources{}, std::move(opened->info), start, pending);
+    auto loaded = std::make_shared<LoadedRun>();
+    loaded->replay = std::move(opened->info);
+    finishInto(*loaded, std::move(opened->run), FinishOptions{.timeline = true, .startedAt = start});
+    return prepare(std::move(loaded), KernelResources{}, start, pending);
   }
   Backend* backend = emulator_.get();
   if (request.backend == BackendChoice::Cuda || request.backend == BackendChoice::Auto) {
@@ -161,18 +164,17 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   // KernelResources). Off the UI thread, like the analysis itself.
   KernelResources resources;
   if (auto compiled = backend->compiledResources(run->plan)) resources = std::move(*compiled);
-  return prepare(std::move(*run), std::move(resources), std::nullopt, start, pending);
+  auto loaded = std::make_shared<LoadedRun>();
+  finishInto(*loaded, std::move(*run), FinishOptions{.timeline = true, .startedAt = start});
+  return prepare(std::move(loaded), std::move(resources), start, pending);
 }
 
-// What the views precompute for every run they show, fresh or replayed.
-Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(Run run, KernelResources resources,
-                                                            std::optional<ReplayInfo> replay,
+// What the views precompute for every run they show, fresh, replayed or the lab's.
+Result<std::shared_ptr<const LoadedRun>> RunWorker::prepare(std::shared_ptr<LoadedRun> finished, KernelResources resources,
                                                             std::chrono::steady_clock::time_point start,
                                                             PendingAnalysis& pending) {
-  auto loaded = std::make_shared<LoadedRun>();
-  loaded->replay = std::move(replay);
-  finishInto(*loaded, std::move(run), FinishOptions{.timeline = true, .startedAt = start});
-  std::shared_ptr<const LoadedRun> shared = std::move(loaded);
+  if (!finished->hasTimeline) addTimeline(*finished, FinishOptions{.timeline = true, .startedAt = start});
+  std::shared_ptr<const LoadedRun> shared = std::move(finished);
   pending = PendingAnalysis{shared, std::move(resources)};  // analysed by loop() once handed over
   return shared;
 }

@@ -83,8 +83,9 @@ class RunWorker {
   bool analyseOwed();
   // Both fill `pending` with the analysis still owed for the run they return.
   Result<std::shared_ptr<const LoadedRun>> execute(const RunRequest& request, PendingAnalysis& pending);
-  Result<std::shared_ptr<const LoadedRun>> prepare(Run run, KernelResources resources,
-                                                   std::optional<ReplayInfo> replay,
+  // Hands over a finished run: adds its timeline when it has none (a lab run, finished by the
+  // lab without one), finishes nothing else again, and owes its analysis.
+  Result<std::shared_ptr<const LoadedRun>> prepare(std::shared_ptr<LoadedRun> finished, KernelResources resources,
                                                    std::chrono::steady_clock::time_point start,
                                                    PendingAnalysis& pending);
   // The Lab tab's job: runLab or gradeExercise in a child process (lab_worker.cpp); its run, if
