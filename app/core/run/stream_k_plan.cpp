@@ -80,7 +80,7 @@ Candidate dataParallel(const Dims& d, const Tiling& t, const DeviceProfile& devi
 std::string percent(double f) { return std::to_string(int(100.0 * f + 0.5)) + " %"; }
 
 StreamKChoice dataParallelChoice(const Candidate& c, const std::string& why) {
-  StreamKChoice out{c.tiling, 0, c.waves.blocks, c.iterations, c.waves, {}};
+  StreamKChoice out{c.tiling, 0, 0, c.waves.blocks, c.iterations, c.waves, {}};
   out.reason = tilingText(c.tiling) + ", data-parallel (one block per tile): " + why;
   return out;
 }
@@ -91,11 +91,17 @@ StreamKChoice streamKChoice(const Candidate& c, const std::string& why) {
   if (blocks < slots && blocks <= c.waves.blocks)  // too few iterations: fewer blocks than tiles
     return dataParallelChoice(c, why.substr(0, why.find(':')) + ", but " + std::to_string(c.iterations) +
                                      " k-iterations are too few to share in runs of " + std::to_string(kMinShare));
-  StreamKChoice out{c.tiling, int(blocks), c.waves.blocks, c.iterations, c.waves, {}};
+  // The kernel's data-parallel rounds (stream_k.cuh): all but the last two waves' tiles whole.
+  const int64_t rounds = c.waves.blocks / blocks - 1 > 0 ? c.waves.blocks / blocks - 1 : 0;
+  StreamKChoice out{c.tiling, int(blocks), int(rounds), c.waves.blocks, c.iterations, c.waves, {}};
   char share[64];
   std::snprintf(share, sizeof share, "%.1f", double(c.iterations) / double(blocks));
+  const std::string whole = rounds == 0 ? ""
+                            : ", " + std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + " of " +
+                                  std::to_string(blocks) + " whole tiles first, then " +
+                                  std::to_string(c.waves.blocks - rounds * blocks) + " tiles shared";
   out.reason = tilingText(c.tiling) + ", stream-K over " + std::to_string(blocks) + " blocks (" + share +
-               " k-iterations each of " + std::to_string(c.iterations) + "): " + why;
+               " k-iterations each of " + std::to_string(c.iterations) + whole + "): " + why;
   return out;
 }
 
