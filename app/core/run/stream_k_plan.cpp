@@ -43,6 +43,15 @@ namespace tilescope {
 //   At rung 8's per-SM rate a block there runs 7.8 and 26.2 k-steps where rung 8's longest
 //   runs 32 and 48, plus one partial written and at most a few read: the fix-up would have to
 //   cost more than the k-steps saved to lose to rung 8, as it did not at 3000 and 5000.
+// * Rechecked 2026-11-26 (bench/results/2026-11-26-h200-rung9c, H200 and H100), with the
+//   split build's inner k loop unrolled by 2 where a block's share is 16 k-steps or more
+//   (stream_k.cuh: the whole-unrolled loop waited on instruction fetch), % of cuBLAS on the
+//   H100, two runs: 1536 107.0 / 107.6 (stream-K) against rung 8's 71.1 / 71.5; 3000 98.4 /
+//   98.7 against 80.5 / 80.8; 5000 93.3 / 93.6 against 90.2 / 90.6. The threshold stands.
+//   Tried and not kept: CUTLASS's data-parallel waves before the shared tiles (3000: one
+//   round of 132 whole tiles, then 156 shared; 5000: five, then 140): 98.3 and 92.0 to 93.1 %
+//   with the loop by 2, 84.4 to 85.1 and 89.9 to 90.7 % whole (against 85.1 to 86.6 and 94.2 to
+//   94.3 % without the rounds, on the H200): no shape gained.
 // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
 //   the pipeline before its fix-up. Not measured: the shortest share timed is 15.5 (1024 at
 //   128 x 128), and no shape of the sweep comes near 4 at the large tiling.
@@ -80,7 +89,7 @@ Candidate dataParallel(const Dims& d, const Tiling& t, const DeviceProfile& devi
 std::string percent(double f) { return std::to_string(int(100.0 * f + 0.5)) + " %"; }
 
 StreamKChoice dataParallelChoice(const Candidate& c, const std::string& why) {
-  StreamKChoice out{c.tiling, 0, 0, c.waves.blocks, c.iterations, c.waves, {}};
+  StreamKChoice out{c.tiling, 0, c.waves.blocks, c.iterations, c.waves, {}};
   out.reason = tilingText(c.tiling) + ", data-parallel (one block per tile): " + why;
   return out;
 }
@@ -91,17 +100,11 @@ StreamKChoice streamKChoice(const Candidate& c, const std::string& why) {
   if (blocks < slots && blocks <= c.waves.blocks)  // too few iterations: fewer blocks than tiles
     return dataParallelChoice(c, why.substr(0, why.find(':')) + ", but " + std::to_string(c.iterations) +
                                      " k-iterations are too few to share in runs of " + std::to_string(kMinShare));
-  // The kernel's data-parallel rounds (stream_k.cuh): all but the last two waves' tiles whole.
-  const int64_t rounds = c.waves.blocks / blocks - 1 > 0 ? c.waves.blocks / blocks - 1 : 0;
-  StreamKChoice out{c.tiling, int(blocks), int(rounds), c.waves.blocks, c.iterations, c.waves, {}};
+  StreamKChoice out{c.tiling, int(blocks), c.waves.blocks, c.iterations, c.waves, {}};
   char share[64];
   std::snprintf(share, sizeof share, "%.1f", double(c.iterations) / double(blocks));
-  const std::string whole = rounds == 0 ? ""
-                            : ", " + std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + " of " +
-                                  std::to_string(blocks) + " whole tiles first, then " +
-                                  std::to_string(c.waves.blocks - rounds * blocks) + " tiles shared";
   out.reason = tilingText(c.tiling) + ", stream-K over " + std::to_string(blocks) + " blocks (" + share +
-               " k-iterations each of " + std::to_string(c.iterations) + whole + "): " + why;
+               " k-iterations each of " + std::to_string(c.iterations) + "): " + why;
   return out;
 }
 

@@ -11,10 +11,6 @@
 //      equal share of the tiles x k-steps iterations. N = 1024: 32 tiles for 132 slots (24 %):
 //      132 blocks of 7.8 k-iterations each. No block gets fewer than kMinShare (the ring's 4
 //      stages); when that leaves no more blocks than tiles, one block per tile after all.
-//      Where the tiles make two waves or more, all but the last full wave and the partial one
-//      run first one whole tile to a block (data-parallel rounds, the kernel's rule:
-//      stream_k.cuh's dataParallelRounds), and only the rest are shared. N = 3000: 288 tiles,
-//      one round of 132, then 156 tiles shared by 132 blocks.
 // The measurements behind each number are in stream_k_plan.cpp.
 #pragma once
 #include <string>
@@ -31,7 +27,6 @@ inline constexpr int kMinShare = 4;  // k-iterations a stream-K block gets at le
 struct StreamKChoice {
   Tiling tiling;
   int persistentBlocks = 0;   // 0: data-parallel (one block per tile)
-  int dataParallelRounds = 0; // of a stream-K grid: rounds of whole tiles before the shared ones
   int64_t tiles = 0;          // of the chosen tiling
   int64_t iterations = 0;     // tiles x k-steps
   Waves waves;                // one block per tile at the chosen tiling, on the device
