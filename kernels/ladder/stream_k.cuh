@@ -266,7 +266,8 @@ struct Facts : tma_pipeline::Facts {
   // The k-step's inner loop: by 2 where each block runs at least kLongShare k-steps (the
   // split build), else whole. Measured: 7.8 k-steps a block (N = 1024) ran 79 to 85 % of
   // cuBLAS whole and 76 to 78 % by 2 or rolled; 26.2 (1536) 84 to 87 % whole, 105 to 108 % by 2;
-  // 205 (3000) 85 to 87 % whole, 98 % by 2; 951 (5000) 94 % whole, 93 to 94 % by 2.
+  // 205 (3000) 85 to 87 % whole, 98 to 99.6 % by 2; 951 (5000) 94 % whole, 93 to 94 % by 2
+  // (bench/results/2026-11-26-h100-rung9c, -h200-rung9c).
   static constexpr int kLongShare = 16;
   static bool longShare(const KernelLaunch& L) {
     const long long iterations = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
