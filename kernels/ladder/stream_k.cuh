@@ -8,6 +8,12 @@
 // With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8, which
 // runs this file's data-parallel build (SPLIT false, as cuBLAS picks a kernel per shape): rung
 // 8's loop with no scheduler in it, no workspace, no fix-up, the store after the loop.
+//   The k-step's inner loop (BK / 4 steps of four k) is unrolled whole in the data-parallel
+// build, as in rung 8, and where a block's share is short; where each block runs 16 k-steps
+// or more it is unrolled by 2 (KQ_UNROLL, chosen at launch): whole, the split build's loop is
+// 4 times the code, and at 1536 and 3000 its warps waited for instruction fetch (30 % of the
+// cycles between issues at 1536) and ran 84 to 87 % of cuBLAS against 98 to 108 % by 2
+// (kernels/README.md, rung 9).
 //   A tile whose iterations fall to several blocks is split. The block that owns its last
 // iteration finishes it: it waits until the earlier blocks have left their partial sums in a
 // global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
@@ -25,7 +31,7 @@
 // the blocks running at once share rows of M and columns of N in L2.
 //   Needs sm_90, and k and l multiples of 4, as rung 8.
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT, int KQ_UNROLL>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
                 const __grid_constant__ CUtensorMap nTiles, float* partials, int* arrivals) {
@@ -122,7 +128,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
     int s = n % STAGES;
     mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
-#pragma unroll
+#pragma unroll KQ_UNROLL
     for (int kq = 0; kq < BK; kq += 4) {
 #pragma unroll
       for (int y = 0; y < TM; ++y) {
@@ -200,10 +206,12 @@ struct Facts : tma_pipeline::Facts {
       // Its three built tilings.
       .gpuResourceLaunches = 3,
       // Rung 8's shapes at the teaching tiling on persistent grids that split tiles 2, 3 and many
-      // ways (and none); the H100's tilings, 4 tiles of 3 k-steps, on one block per tile and on 7.
+      // ways (and none); the H100's tilings, 4 tiles of 3 k-steps, on one block per tile (both)
+      // and on 7 (the half); at 128 x 256, 4 tiles of 12 k-steps on 3 blocks (16 each, tiles 1
+      // and 2 split: the build whose inner loop is unrolled by 2); 12 teaching tiles on 5 blocks.
       .gpuTestLaunches = {{{40, 20, 68, 2, 0}, {40, 20, 68, 2, 5}, {70, 132, 36, 2, 3}, {70, 132, 36, 2, 7},
-                           {33, 28, 100, 2, 60}, {131, 68, 260, 0, 0}, {131, 68, 260, 0, 7}, {131, 68, 260, 1, 0},
-                           {131, 68, 260, 1, 7}}},
+                           {33, 28, 100, 2, 60}, {131, 68, 260, 0, 0}, {131, 372, 260, 0, 3}, {131, 68, 260, 1, 0},
+                           {131, 68, 260, 1, 7}, {97, 20, 132, 2, 5}}},
       // 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps, 8 iterations: 3 blocks split
       // both tiles (3, 3, 2 iterations), 8 blocks take one each.
       .testGrids = {3, 8},
@@ -256,20 +264,34 @@ struct Facts : tma_pipeline::Facts {
     s.eventsPerThread = unsigned(events);
     return s;
   }
+  // The k-step's inner loop: by 2 where each block runs at least kLongShare k-steps (the
+  // split build), else whole. Measured: 7.8 k-steps a block (N = 1024) ran 79 to 85 % of
+  // cuBLAS whole and 76 to 78 % by 2 or rolled; 26.2 (1536) 84 to 87 % whole, 105 to 108 % by 2;
+  // 205 (3000) 85 to 87 % whole, 98 to 99.6 % by 2; 951 (5000) 94 % whole, 93 to 94 % by 2
+  // (bench/results/2026-11-26-h100-rung9c, -h200-rung9c).
+  static constexpr int kLongShare = 16;
+  static bool longShare(const KernelLaunch& L) {
+    const long long iterations = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
+    return splits(L) && iterations / gridBlocks(L) >= kLongShare;
+  }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return withTiling(kTilings, L.tiling, [&](auto I) {
       constexpr Tiling t = kTilings[decltype(I)::value];
+      constexpr int whole = t.bk / 4, byTwo = whole < 2 ? whole : 2;
       const bool split = splits(L);
       auto w = x.workspace(a, std::size_t(partialFloats(L)), split ? std::size_t(tileCount(L)) : 0);
       auto mTiles = x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t));
       auto nTiles = x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None);
-      if (split)
-        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true>, L, a.M, a.N, a.P, L.j, L.k,
-                 L.l, mTiles, nTiles, w.partials, w.arrivals);
+      if (!split)
+        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false, whole>, L, a.M, a.N, a.P,
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
+      else if (longShare(L))
+        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, byTwo>, L, a.M, a.N, a.P,
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
       else
-        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false>, L, a.M, a.N, a.P, L.j, L.k,
-                 L.l, mTiles, nTiles, w.partials, w.arrivals);
+        x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, whole>, L, a.M, a.N, a.P,
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
     });
   }
 };

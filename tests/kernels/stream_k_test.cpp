@@ -71,13 +71,16 @@ TEST_P(StreamKMatchesReference, OnRandomInputs) {
   }
 }
 
-// k and l multiples of 4; grids that split tiles two, three and many ways, and one per tile.
+// k and l multiples of 4; grids that split tiles two, three and many ways, and one per tile;
+// 97 x 200 x 132 on 5 blocks: 12 tiles x 25 k-steps, 60 a block (a long share: the launch
+// takes the build whose inner loop is unrolled by 2).
 INSTANTIATE_TEST_SUITE_P(
     NonMultipleSizes, StreamKMatchesReference,
     ::testing::Values(Case{{40, 20, 68}, kTeaching, 0}, Case{{40, 20, 68}, kTeaching, 5},
                       Case{{70, 132, 36}, kTeaching, 3}, Case{{70, 132, 36}, kTeaching, 7},
                       Case{{37, 44, 100}, kTeaching, 11}, Case{{1, 4, 4}, kTeaching, 1},
-                      Case{{33, 28, 100}, kTeaching, 60}),
+                      Case{{33, 28, 100}, kTeaching, 60}, Case{{97, 20, 132}, kTeaching, 5},
+                      Case{{97, 20, 132}, kTeaching, 4}, Case{{97, 200, 132}, kTeaching, 5}),
     [](const ::testing::TestParamInfo<Case>& info) {
       const Case& c = info.param;
       return "dims_" + std::to_string(c.dims.j) + "x" + std::to_string(c.dims.k) + "x" + std::to_string(c.dims.l) +

@@ -43,6 +43,15 @@ namespace tilescope {
 //   At rung 8's per-SM rate a block there runs 7.8 and 26.2 k-steps where rung 8's longest
 //   runs 32 and 48, plus one partial written and at most a few read: the fix-up would have to
 //   cost more than the k-steps saved to lose to rung 8, as it did not at 3000 and 5000.
+// * Rechecked 2026-11-26 (bench/results/2026-11-26-h100-rung9c and -h200-rung9c), with the
+//   split build's inner k loop unrolled by 2 where a block's share is 16 k-steps or more
+//   (stream_k.cuh: unrolled whole, its warps waited on instruction fetch), % of cuBLAS on an
+//   H100, two runs: 1536 106.5 / 108.1 (stream-K) against rung 8's 70.0 / 71.4; 3000 99.6 /
+//   99.4 against 80.7 / 80.6; 5000 94.0 / 94.0 against 90.2 / 90.2. The threshold stands.
+//   Tried and not kept: CUTLASS's data-parallel waves before the shared tiles (3000: one
+//   round of 132 whole tiles, then 156 shared; 5000: five, then 140): with the loop by 2, 98.3
+//   and 92.0 to 93.1 % against 98.4 to 98.7 and 93.3 to 93.6 without (H100); whole, 84.4 to
+//   85.1 and 89.9 to 90.7 % against 85.1 to 86.6 and 94.2 to 94.3 (H200): no shape gained.
 // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
 //   the pipeline before its fix-up. Not measured: the shortest share timed is 15.5 (1024 at
 //   128 x 128), and no shape of the sweep comes near 4 at the large tiling.
