@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_options.h"
+#include "core/files/output_file.h"
 #include "commands.h"
 
 using namespace tilescope;
@@ -32,9 +33,10 @@ int main(int argc, char** argv) {
     if (o.command == name) command = fn;
   if (!command) return reportError(invalidInput("unknown command '" + o.command + "': see tilescope-cli --help"));
 
-  // --out goes to a temporary file renamed into place only when the command succeeded, so a
-  // failed command never empties the file a user named.
-  const std::string temporary = o.out + ".tmp";
+  // --out goes to a staging file renamed into place only when the command succeeded, so a
+  // failed command never empties the file a user named (core/files/output_file.h; /dev/null
+  // and other non-files are written in place).
+  const std::string temporary = o.out.empty() ? std::string() : stagingPathFor(o.out);
   std::ofstream file;
   if (!o.out.empty()) {
     file.open(temporary, std::ios::binary);
@@ -48,12 +50,10 @@ int main(int argc, char** argv) {
     return code;
   }
   file.close();
-  std::error_code ec;
   if (!file || (code != kExitOk && code != kExitVerifyFailed)) {
-    std::filesystem::remove(temporary, ec);
+    discardStaging(temporary, o.out);
     return file ? code : reportError(failure("writing the output failed ('" + o.out + "')"));
   }
-  std::filesystem::rename(temporary, o.out, ec);
-  if (ec) return reportError(failure("cannot write '" + o.out + "': " + ec.message()));
+  if (Status moved = moveIntoPlace(temporary, o.out); !moved) return reportError(moved.error());
   return code;
 }

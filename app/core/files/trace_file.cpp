@@ -1,5 +1,7 @@
 #include "core/files/trace_file.h"
 
+#include "core/files/output_file.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -527,21 +529,18 @@ Status saveRun(const Run& run, const std::string& path) {
   if (const LabKernel* lab = labKernel(run))
     return invalidInput("a lab kernel's run (" + lab->name + ") cannot be saved as a trace file: it names built-in kernels only");
   const std::vector<uint8_t> bytes = encodeRun(run);
-  const std::string tmp = path + ".tmp";
+  const std::string staging = stagingPathFor(path);
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return failure("cannot open '" + tmp + "' for writing");
+    std::ofstream out(staging, std::ios::binary | std::ios::trunc);
+    if (!out) return failure("cannot open '" + staging + "' for writing");
     out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     out.close();
-    if (!out) return failure("writing '" + tmp + "' failed (disk full?)");
+    if (!out) {
+      discardStaging(staging, path);
+      return failure("writing '" + staging + "' failed (disk full?)");
+    }
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return failure("cannot move the new trace file into place as '" + path + "'");
-  }
-  return Ok{};
+  return moveIntoPlace(staging, path);
 }
 
 Result<SavedRun> loadRun(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/asset_paths.h"
+#include "core/files/output_file.h"
 #include "lab/lab_source.h"
 
 namespace tilescope::ui {
@@ -21,20 +22,21 @@ std::optional<std::string> readText(const fs::path& path) {
   return text.str();
 }
 
-// Written under a temporary name and renamed into place, so a crash mid-write never leaves a
-// half-written file where a whole one was.
+// Written under a staging name and renamed into place (core/files/output_file.h), so a crash
+// mid-write never leaves a half-written file where a whole one was.
 Status writeText(const fs::path& path, const std::string& text) {
   std::error_code ec;
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  const fs::path tmp = path.string() + ".tmp";
+  const std::string staging = stagingPathFor(path.string());
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    std::ofstream out(staging, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out.flush()) return failure("cannot write " + tmp.string());
+    if (!out.flush()) {
+      discardStaging(staging, path.string());
+      return failure("cannot write " + path.string());
+    }
   }
-  fs::rename(tmp, path, ec);
-  if (ec) return failure("cannot write " + path.string() + ": " + ec.message());
-  return Ok{};
+  return moveIntoPlace(staging, path.string());
 }
 
 std::string fileNameOf(const std::string& path) {
