@@ -26,9 +26,36 @@ struct SlotHistory {
   std::vector<uint32_t> pending;     // reads of this interval that saw an older phase's write
 };
 
+// Whether some barrier interval of the block holds both a shared write and a shared read. A
+// stale read needs one: the write that decides it and the read share an interval (the scan
+// below compares only within one). A correct kernel's barriers keep them apart, so most
+// blocks are settled by this walk, which only counts barriers (no slot table).
+bool mixesReadsAndWrites(const Trace& trace, std::size_t first, std::size_t last, std::vector<uint32_t>& barriers) {
+  const auto& events = trace.events;
+  const unsigned blockX = trace.launch.blockX;
+  std::fill(barriers.begin(), barriers.end(), 0);
+  std::vector<uint8_t> seen;  // per interval: 1 written, 2 read
+  for (std::size_t i = first; i < last; ++i) {
+    const Event& e = events[i];
+    uint32_t& interval = barriers[std::size_t(linearThread(e, blockX))];
+    if (e.op == Op::Barrier) {
+      ++interval;
+      continue;
+    }
+    const uint8_t bit = isSharedWrite(e) ? 1 : isSharedRead(e) ? 2 : 0;
+    if (!bit) continue;
+    if (interval >= seen.size()) seen.resize(std::size_t(interval) + 1, 0);
+    if ((seen[interval] |= bit) == 3) return true;
+  }
+  return false;
+}
+
 void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vector<RacedRead>& out) {
   const auto& events = trace.events;
   const unsigned blockX = trace.launch.blockX;
+  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
+  if (!mixesReadsAndWrites(trace, first, last, barriers)) return;
+  std::fill(barriers.begin(), barriers.end(), 0);
   int rows[2] = {0, 0}, cols = 0;
   for (std::size_t i = first; i < last; ++i) {
     const Event& e = events[i];
@@ -39,7 +66,6 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
   if (cols == 0) return;
   const SlotTable table{cols, rows[0]};
   std::vector<SlotHistory> slots(std::size_t(rows[0] + rows[1]) * std::size_t(cols));
-  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
   std::vector<std::size_t> touched;  // slots with pending reads, cleared at each interval's end
   uint32_t interval = 0;
   auto threadOf = [&](const Event& e) { return linearThread(e, blockX); };
@@ -98,15 +124,20 @@ std::vector<RacedRead> findRacedReads(const Trace& trace) {
   // at 64^3, and the page's build has no threads.
   const auto& events = trace.events;
   const unsigned gridX = trace.launch.gridX;
-  std::vector<RacedRead> out;
-  std::size_t first = 0;
+  std::vector<std::size_t> begins{0};
   for (std::size_t i = 1; i <= events.size(); ++i) {
     const bool boundary = i == events.size() || std::size_t(events[i].blockY) * gridX + events[i].blockX !=
-                                                    std::size_t(events[first].blockY) * gridX + events[first].blockX;
-    if (!boundary) continue;
-    scanBlock(trace, first, i, out);
-    first = i;
+                                                    std::size_t(events[begins.back()].blockY) * gridX +
+                                                        events[begins.back()].blockX;
+    if (boundary) begins.push_back(i);
   }
+  return findRacedReads(trace, begins);
+}
+
+std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin) {
+  std::vector<RacedRead> out;
+  for (std::size_t b = 0; b + 1 < blockBegin.size(); ++b)
+    if (blockBegin[b] < blockBegin[b + 1]) scanBlock(trace, blockBegin[b], blockBegin[b + 1], out);
   std::sort(out.begin(), out.end(), [](const RacedRead& a, const RacedRead& b) { return a.readEvent < b.readEvent; });
   return out;
 }

@@ -16,6 +16,7 @@
 // sort, not what ran, so callers ask for this only for emulator traces.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/trace/trace.h"
@@ -31,5 +32,8 @@ struct RacedRead {
 
 // Every stale read of the trace, in canonical order of the reads.
 std::vector<RacedRead> findRacedReads(const Trace& trace);
+// The same, with where each block's events begin already known (blockBegin[b] to
+// blockBegin[b + 1] are block b's, as the Timeline finds them): no walk to find the blocks.
+std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin);
 
 }  // namespace tilescope

@@ -22,7 +22,10 @@
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
 // order (its canonical order is a sort), so it stays in lockstep and says why (orderNote).
 //
-// Cost. Timeline::build walks the trace three times (done once per run, off the UI thread);
+// Cost. Timeline::build walks the trace three times (done once per run, off the UI thread:
+// the blocks and their barriers; each event's step key; the counts, P stores, stale reads' steps
+// and running sums together), and the stale-read scan (raced_reads.h) a fourth time, which
+// compares slots only in blocks where an interval both writes and reads shared memory;
 // BlockTimeline::build walks one block (done when the selection changes). Per-frame queries
 // touch at most one step's events of one block, or one entry per P element.
 #pragma once
@@ -182,7 +185,8 @@ class Timeline {
   std::vector<int64_t> firstStale_;      // per global thread: its first stale read (-1)
   std::vector<uint32_t> sumBegin_;       // per global thread: into sums_ (threads + 1 entries)
   std::vector<PartialSum> sums_;
-  void buildRaceIndex();
+  void countSteps();        // build's last pass (timeline.cpp)
+  void buildCellThreads();  // cellThread_, once pStoreEvent_ is known (timeline_races.cpp)
 };
 
 // The selected block's view of the timeline: its events sorted by step, and each thread's
