@@ -7,10 +7,8 @@
 namespace tilescope {
 namespace {
 
-bool isSharedWrite(const Event& e) {
-  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0 && !(e.flags & kStagedRead);
-}
-bool isSharedRead(const Event& e) { return (e.op == Op::ReadM || e.op == Op::ReadN) && e.sharedRow >= 0; }
+bool isSharedWrite(const Event& e) { return IntervalMix::writesSlot(e); }
+bool isSharedRead(const Event& e) { return IntervalMix::readsSlot(e); }
 
 // One block's slots, Mds then Nds, as a flat table sized by the slots its events touch.
 struct SlotTable {
@@ -26,36 +24,9 @@ struct SlotHistory {
   std::vector<uint32_t> pending;     // reads of this interval that saw an older phase's write
 };
 
-// Whether some barrier interval of the block holds both a shared write and a shared read. A
-// stale read needs one: the write that decides it and the read share an interval (the scan
-// below compares only within one). A correct kernel's barriers keep them apart, so most
-// blocks are settled by this walk, which only counts barriers (no slot table).
-bool mixesReadsAndWrites(const Trace& trace, std::size_t first, std::size_t last, std::vector<uint32_t>& barriers) {
-  const auto& events = trace.events;
-  const unsigned blockX = trace.launch.blockX;
-  std::fill(barriers.begin(), barriers.end(), 0);
-  std::vector<uint8_t> seen;  // per interval: 1 written, 2 read
-  for (std::size_t i = first; i < last; ++i) {
-    const Event& e = events[i];
-    uint32_t& interval = barriers[std::size_t(linearThread(e, blockX))];
-    if (e.op == Op::Barrier) {
-      ++interval;
-      continue;
-    }
-    const uint8_t bit = isSharedWrite(e) ? 1 : isSharedRead(e) ? 2 : 0;
-    if (!bit) continue;
-    if (interval >= seen.size()) seen.resize(std::size_t(interval) + 1, 0);
-    if ((seen[interval] |= bit) == 3) return true;
-  }
-  return false;
-}
-
 void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vector<RacedRead>& out) {
   const auto& events = trace.events;
   const unsigned blockX = trace.launch.blockX;
-  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
-  if (!mixesReadsAndWrites(trace, first, last, barriers)) return;
-  std::fill(barriers.begin(), barriers.end(), 0);
   int rows[2] = {0, 0}, cols = 0;
   for (std::size_t i = first; i < last; ++i) {
     const Event& e = events[i];
@@ -66,6 +37,7 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
   if (cols == 0) return;
   const SlotTable table{cols, rows[0]};
   std::vector<SlotHistory> slots(std::size_t(rows[0] + rows[1]) * std::size_t(cols));
+  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
   std::vector<std::size_t> touched;  // slots with pending reads, cleared at each interval's end
   uint32_t interval = 0;
   auto threadOf = [&](const Event& e) { return linearThread(e, blockX); };
@@ -125,19 +97,30 @@ std::vector<RacedRead> findRacedReads(const Trace& trace) {
   const auto& events = trace.events;
   const unsigned gridX = trace.launch.gridX;
   std::vector<std::size_t> begins{0};
-  for (std::size_t i = 1; i <= events.size(); ++i) {
-    const bool boundary = i == events.size() || std::size_t(events[i].blockY) * gridX + events[i].blockX !=
-                                                    std::size_t(events[begins.back()].blockY) * gridX +
-                                                        events[begins.back()].blockX;
-    if (boundary) begins.push_back(i);
+  std::vector<uint8_t> mixed;
+  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
+  IntervalMix mix;
+  auto blockOf = [&](const Event& e) { return std::size_t(e.blockY) * gridX + e.blockX; };
+  for (std::size_t i = 0; i <= events.size(); ++i) {
+    if (i == events.size() || (i > begins.back() && blockOf(events[i]) != blockOf(events[begins.back()]))) {
+      begins.push_back(i);
+      mixed.push_back(mix.mixed());
+      mix.startBlock();
+      std::fill(barriers.begin(), barriers.end(), 0);
+    }
+    if (i == events.size()) break;
+    uint32_t& interval = barriers[std::size_t(linearThread(events[i], trace.launch.blockX))];
+    if (events[i].op == Op::Barrier) ++interval;
+    else mix.add(events[i], interval);
   }
-  return findRacedReads(trace, begins);
+  return findRacedReads(trace, begins, mixed);
 }
 
-std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin) {
+std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin,
+                                      std::span<const uint8_t> mixed) {
   std::vector<RacedRead> out;
-  for (std::size_t b = 0; b + 1 < blockBegin.size(); ++b)
-    if (blockBegin[b] < blockBegin[b + 1]) scanBlock(trace, blockBegin[b], blockBegin[b + 1], out);
+  for (std::size_t b = 0; b + 1 < blockBegin.size() && b < mixed.size(); ++b)
+    if (mixed[b] && blockBegin[b] < blockBegin[b + 1]) scanBlock(trace, blockBegin[b], blockBegin[b + 1], out);
   std::sort(out.begin(), out.end(), [](const RacedRead& a, const RacedRead& b) { return a.readEvent < b.readEvent; });
   return out;
 }

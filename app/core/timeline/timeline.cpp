@@ -119,31 +119,39 @@ void walkKeys(const Trace& trace, const std::vector<std::size_t>& blockBegin, Ke
   }
 }
 
-// Pass 1: where each block's events begin, the largest k and the most barriers any thread passes.
+// Pass 1: where each block's events begin, the largest k and the most barriers any thread
+// passes; with `mixed`, also which blocks the stale-read scan must look at (IntervalMix).
 struct BlockScan {
   int maxK = -1;
   uint32_t maxBarriers = 0;
 };
-BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin) {
+BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin,
+                     std::vector<uint8_t>* mixed) {
   const KernelLaunch& launch = trace.launch;
   const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
   const auto& events = trace.events;
   blockBegin.assign(nBlocks + 1, events.size());
+  if (mixed) mixed->assign(nBlocks, 0);
   BlockScan scan;
   std::vector<uint32_t> barriers(std::size_t(threadsPerBlock), 0);
+  IntervalMix mix;
   std::size_t current = SIZE_MAX;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     const std::size_t b = std::size_t(e.blockY) * launch.gridX + e.blockX;
     if (b != current) {
+      if (mixed && current != SIZE_MAX) (*mixed)[current] |= mix.mixed();
       current = b;
       blockBegin[b] = i;
       std::fill(barriers.begin(), barriers.end(), 0);
+      mix.startBlock();
     }
     scan.maxK = std::max(scan.maxK, int(e.k));
-    if (e.op == Op::Barrier)
-      scan.maxBarriers = std::max(scan.maxBarriers, ++barriers[std::size_t(linearThread(e, launch.blockX))]);
+    uint32_t& passed = barriers[std::size_t(linearThread(e, launch.blockX))];
+    if (e.op == Op::Barrier) scan.maxBarriers = std::max(scan.maxBarriers, ++passed);
+    else if (mixed) mix.add(e, passed);
   }
+  if (mixed && current != SIZE_MAX) (*mixed)[current] |= mix.mixed();
   // Blocks without events start where the next block does.
   for (std::size_t b = nBlocks; b-- > 0;)
     if (blockBegin[b] == events.size() || blockBegin[b] > blockBegin[b + 1]) blockBegin[b] = blockBegin[b + 1];
@@ -265,10 +273,11 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.trace_ = &trace;
   const KernelLaunch& launch = trace.launch;
   t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
-  const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_);
+  std::vector<uint8_t> mixed;
+  const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_, emulated ? &mixed : nullptr);
   t.keySpan_ = uint64_t(scan.maxK + 1) + 3;
   const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.keySpan_;
-  if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_);
+  if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
   if (!t.stale_.empty()) {
     t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;
@@ -323,6 +332,7 @@ void Timeline::countSteps() {
           pStoreStep_[cell] = s;
         }
       races.visit(i, e, s, (std::size_t(e.blockY) * launch.gridX + e.blockX) * tpb + thread);
+      if (readsGlobal(e) && inBounds(e)) loadEvents_.push_back(uint32_t(i));
     }
   races.finish(threads, sumBegin_, sums_);
   if (perThread)

@@ -139,6 +139,9 @@ class Timeline {
   }
   // The step of event i of the trace.
   int eventStep(std::size_t i) const { return eventStep_[i]; }
+  // The events that load an element of M or N from global memory inside its matrix, in
+  // canonical order (LoadIndex's, found in build's walk so that it need not walk the trace).
+  std::span<const uint32_t> globalLoadEvents() const { return loadEvents_; }
 
   // --- races and running sums (timeline_races.cpp) -----------------------------------------
   bool realOrder() const { return realOrder_; }
@@ -170,6 +173,7 @@ class Timeline {
   std::vector<StepInfo> steps_;
   std::vector<int> keyToStep_;    // dense key -> step index (-1 unused)
   std::vector<int32_t> eventStep_;  // per event of the trace: its step (canonical order is block order)
+  std::vector<uint32_t> loadEvents_;
   std::vector<std::array<uint32_t, 6>> stepThreadCounts_;  // [step * threadsPerBlock + thread]
   std::vector<Counters> cumulative_;                       // before each step
   std::vector<int> phaseLastStep_;
