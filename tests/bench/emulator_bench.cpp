@@ -7,6 +7,7 @@
 #include "core/finished/finished_run.h"
 #include "core/run/device_profile.h"
 #include "core/run/run.h"
+#include "core/timeline/load_index.h"
 #include "core/timeline/timeline.h"
 
 namespace tilescope {
@@ -35,10 +36,13 @@ void traceOnEmulator(benchmark::State& state, KernelId kernel, int size, int til
 void BM_TraceTiled_128_T16(benchmark::State& s) { traceOnEmulator(s, KernelId::Tiled, 128, 16); }
 void BM_TraceTiledBounds_100_T16(benchmark::State& s) { traceOnEmulator(s, KernelId::TiledBounds, 100, 16); }
 void BM_TraceNaive_64(benchmark::State& s) { traceOnEmulator(s, KernelId::Naive, 64, 0); }
+// Issue 28 item 0: the trace capture (traced run + decode into canonical order) of tiled 256^3.
+void BM_TraceTiled_256_T16(benchmark::State& s) { traceOnEmulator(s, KernelId::Tiled, 256, 16); }
 
 BENCHMARK(BM_TraceTiled_128_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceTiledBounds_100_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TraceNaive_64)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TraceTiled_256_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // What the app does off the UI thread when a slider moves (app/ui/workers/run_worker.cpp): the
 // traced emulator run, the timeline cut and the analysis. Issue target: new picture within
@@ -105,7 +109,12 @@ void BM_Stage_Analysis_Tiled_64_T16(benchmark::State& state) {
   const DeviceProfile profile = *profileByName("h100");
   for (auto _ : state) benchmark::DoNotOptimize(analyzeTrace(*tiled64Run().trace, profile));
 }
+void BM_Stage_LoadIndex_Tiled_64_T16(benchmark::State& state) {
+  const Timeline timeline = Timeline::build(*tiled64Run().trace);
+  for (auto _ : state) benchmark::DoNotOptimize(LoadIndex::build(timeline));
+}
 BENCHMARK(BM_Stage_TimelineBuild_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Stage_LoadIndex_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Stage_Analysis_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

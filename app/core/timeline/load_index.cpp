@@ -28,10 +28,10 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
   loads.reserve(std::size_t(timeline.countersAt(timeline.end()).globalLoads));  // an upper bound
   const auto& events = trace.events;
   const uint64_t tpb = uint64_t(x.threadsPerBlock_);
-  timeline.forEachEventStep([&](std::size_t i, int step) {
+  // A value staged through registers is loaded once, at its global read: the timeline's list.
+  for (const uint32_t i : timeline.globalLoadEvents()) {
     const Event& e = events[i];
-    // A value staged through registers is loaded once, at its global read.
-    if (!readsGlobal(e) || !inBounds(e)) return;
+    const int step = timeline.eventStep(i);
     const bool n = e.op == Op::LoadN;
     const int cols = n ? L.l : L.k;
     const uint32_t block = uint32_t(e.blockY) * L.gridX + e.blockX;
@@ -39,7 +39,7 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
       if (at.col < cols)
         loads.push_back({uint64_t(step) * tpb + uint64_t(linearThread(e, L.blockX)),
                          (uint32_t(at.row) * uint32_t(cols) + uint32_t(at.col)) | (n ? kNBit : 0u), block});
-  });
+  }
   const std::size_t buckets = std::size_t(timeline.steps()) * std::size_t(tpb) + 1;
   std::vector<uint32_t> start(buckets + 1, 0);
   for (const Load& l : loads) ++start[std::size_t(l.key) + 1];

@@ -7,10 +7,8 @@
 namespace tilescope {
 namespace {
 
-bool isSharedWrite(const Event& e) {
-  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0 && !(e.flags & kStagedRead);
-}
-bool isSharedRead(const Event& e) { return (e.op == Op::ReadM || e.op == Op::ReadN) && e.sharedRow >= 0; }
+bool isSharedWrite(const Event& e) { return IntervalMix::writesSlot(e); }
+bool isSharedRead(const Event& e) { return IntervalMix::readsSlot(e); }
 
 // One block's slots, Mds then Nds, as a flat table sized by the slots its events touch.
 struct SlotTable {
@@ -98,15 +96,31 @@ std::vector<RacedRead> findRacedReads(const Trace& trace) {
   // at 64^3, and the page's build has no threads.
   const auto& events = trace.events;
   const unsigned gridX = trace.launch.gridX;
-  std::vector<RacedRead> out;
-  std::size_t first = 0;
-  for (std::size_t i = 1; i <= events.size(); ++i) {
-    const bool boundary = i == events.size() || std::size_t(events[i].blockY) * gridX + events[i].blockX !=
-                                                    std::size_t(events[first].blockY) * gridX + events[first].blockX;
-    if (!boundary) continue;
-    scanBlock(trace, first, i, out);
-    first = i;
+  std::vector<std::size_t> begins{0};
+  std::vector<uint8_t> mixed;
+  std::vector<uint32_t> barriers(std::size_t(std::max(1u, trace.launch.blockX * trace.launch.blockY)), 0);
+  IntervalMix mix;
+  auto blockOf = [&](const Event& e) { return std::size_t(e.blockY) * gridX + e.blockX; };
+  for (std::size_t i = 0; i <= events.size(); ++i) {
+    if (i == events.size() || (i > begins.back() && blockOf(events[i]) != blockOf(events[begins.back()]))) {
+      begins.push_back(i);
+      mixed.push_back(mix.mixed());
+      mix.startBlock();
+      std::fill(barriers.begin(), barriers.end(), 0);
+    }
+    if (i == events.size()) break;
+    uint32_t& interval = barriers[std::size_t(linearThread(events[i], trace.launch.blockX))];
+    if (events[i].op == Op::Barrier) ++interval;
+    else mix.add(events[i], interval);
   }
+  return findRacedReads(trace, begins, mixed);
+}
+
+std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin,
+                                      std::span<const uint8_t> mixed) {
+  std::vector<RacedRead> out;
+  for (std::size_t b = 0; b + 1 < blockBegin.size() && b < mixed.size(); ++b)
+    if (mixed[b] && blockBegin[b] < blockBegin[b + 1]) scanBlock(trace, blockBegin[b], blockBegin[b + 1], out);
   std::sort(out.begin(), out.end(), [](const RacedRead& a, const RacedRead& b) { return a.readEvent < b.readEvent; });
   return out;
 }

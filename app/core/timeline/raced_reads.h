@@ -16,6 +16,7 @@
 // sort, not what ran, so callers ask for this only for emulator traces.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/trace/trace.h"
@@ -31,5 +32,41 @@ struct RacedRead {
 
 // Every stale read of the trace, in canonical order of the reads.
 std::vector<RacedRead> findRacedReads(const Trace& trace);
+
+// Whether some barrier interval of a block both writes and reads shared memory. A stale read
+// needs one: the write that decides it and the read share an interval (the scan compares
+// only within one). A correct kernel's barriers keep them apart, so most blocks are settled
+// by this, which counts nothing per slot. Fed a block's events in canonical order, each with
+// its interval (the barriers its thread passed before it); barriers themselves are not fed.
+class IntervalMix {
+ public:
+  void startBlock() {
+    seen_.clear();
+    mixed_ = false;
+  }
+  void add(const Event& e, uint32_t interval) {
+    const uint8_t bit = writesSlot(e) ? 1 : readsSlot(e) ? 2 : 0;
+    if (!bit || mixed_) return;
+    if (interval >= seen_.size()) seen_.resize(std::size_t(interval) + 1, 0);
+    mixed_ = (seen_[interval] |= bit) == 3;
+  }
+  bool mixed() const { return mixed_; }
+  // The accesses the scan compares: writes of a slot (a load or a fill; not a global read
+  // staged through registers) and reads of one.
+  static bool writesSlot(const Event& e) {
+    return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0 && !(e.flags & kStagedRead);
+  }
+  static bool readsSlot(const Event& e) { return (e.op == Op::ReadM || e.op == Op::ReadN) && e.sharedRow >= 0; }
+
+ private:
+  std::vector<uint8_t> seen_;  // per interval: 1 written, 2 read
+  bool mixed_ = false;
+};
+
+// The same as findRacedReads(trace), with where each block's events begin already known
+// (blockBegin[b] to blockBegin[b + 1] are block b's) and which blocks IntervalMix found mixed
+// (mixed[b] != 0): only those are scanned.
+std::vector<RacedRead> findRacedReads(const Trace& trace, std::span<const std::size_t> blockBegin,
+                                      std::span<const uint8_t> mixed);
 
 }  // namespace tilescope

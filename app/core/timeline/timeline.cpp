@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/timeline/block_geometry.h"
+#include "core/timeline/race_index.h"
 #include "core/trace/memory_layout.h"
 #include "kernels/trace/step_rules.h"
 
@@ -118,31 +119,39 @@ void walkKeys(const Trace& trace, const std::vector<std::size_t>& blockBegin, Ke
   }
 }
 
-// Pass 1: where each block's events begin, the largest k and the most barriers any thread passes.
+// Pass 1: where each block's events begin, the largest k and the most barriers any thread
+// passes; with `mixed`, also which blocks the stale-read scan must look at (IntervalMix).
 struct BlockScan {
   int maxK = -1;
   uint32_t maxBarriers = 0;
 };
-BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin) {
+BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin,
+                     std::vector<uint8_t>* mixed) {
   const KernelLaunch& launch = trace.launch;
   const std::size_t nBlocks = std::size_t(launch.gridX) * launch.gridY;
   const auto& events = trace.events;
   blockBegin.assign(nBlocks + 1, events.size());
+  if (mixed) mixed->assign(nBlocks, 0);
   BlockScan scan;
   std::vector<uint32_t> barriers(std::size_t(threadsPerBlock), 0);
+  IntervalMix mix;
   std::size_t current = SIZE_MAX;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     const std::size_t b = std::size_t(e.blockY) * launch.gridX + e.blockX;
     if (b != current) {
+      if (mixed && current != SIZE_MAX) (*mixed)[current] |= mix.mixed();
       current = b;
       blockBegin[b] = i;
       std::fill(barriers.begin(), barriers.end(), 0);
+      mix.startBlock();
     }
     scan.maxK = std::max(scan.maxK, int(e.k));
-    if (e.op == Op::Barrier)
-      scan.maxBarriers = std::max(scan.maxBarriers, ++barriers[std::size_t(linearThread(e, launch.blockX))]);
+    uint32_t& passed = barriers[std::size_t(linearThread(e, launch.blockX))];
+    if (e.op == Op::Barrier) scan.maxBarriers = std::max(scan.maxBarriers, ++passed);
+    else if (mixed) mix.add(e, passed);
   }
+  if (mixed && current != SIZE_MAX) (*mixed)[current] |= mix.mixed();
   // Blocks without events start where the next block does.
   for (std::size_t b = nBlocks; b-- > 0;)
     if (blockBegin[b] == events.size() || blockBegin[b] > blockBegin[b + 1]) blockBegin[b] = blockBegin[b + 1];
@@ -264,10 +273,11 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.trace_ = &trace;
   const KernelLaunch& launch = trace.launch;
   t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
-  const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_);
+  std::vector<uint8_t> mixed;
+  const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_, emulated ? &mixed : nullptr);
   t.keySpan_ = uint64_t(scan.maxK + 1) + 3;
   const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.keySpan_;
-  if (emulated) t.stale_ = findRacedReads(trace);
+  if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
   if (!t.stale_.empty()) {
     t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;
@@ -276,46 +286,69 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   const uint64_t tpb = uint64_t(t.threadsPerBlock_);
   const uint64_t keys = lockstepKeys * (t.realOrder_ ? tpb : 1);
 
-  // Pass 2: which keys occur, with their ops and phase; the steps they make.
+  // Pass 2: which keys occur, with their ops and phase; the steps they make. Each event's key
+  // is kept (in eventStep_, which pass 3 turns into its step): keys fit: see kMaxRealOrderKeys.
   std::vector<KeyInfo> info(keys);
   KeyWalker walker(t.keySpan_, t.threadsPerBlock_, t.realOrder_);
-  walkKeys(trace, t.blockBegin_, walker, [&](std::size_t, const Event& e, uint64_t key) { noteKey(info[key], e); });
-  t.steps_ = stepsOfKeys(info, t.keySpan_, tpb, t.realOrder_, scan.maxK, t.keyToStep_);
-  const std::size_t nSteps = t.steps_.size();
-
-  // Pass 3: counts per step and thread, and who stores each P element when.
-  const bool perThread = nSteps * std::size_t(t.threadsPerBlock_) <= kMaxStepThreadEntries;
-  std::vector<std::array<uint32_t, 6>> stepTotals(nSteps, std::array<uint32_t, 6>{});
-  if (perThread) t.stepThreadCounts_.assign(nSteps * std::size_t(t.threadsPerBlock_), {});
-  t.pCols_ = launch.l;
-  t.pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
-  t.pStoreStep_.assign(t.pStoreEvent_.size(), -1);
-  KStepProducts products(wideReadOfMSpansK(launch));
-  t.eventStep_.assign(trace.events.size(), 0);
+  t.eventStep_.resize(trace.events.size());
   walkKeys(trace, t.blockBegin_, walker, [&](std::size_t i, const Event& e, uint64_t key) {
-    const int s = t.keyToStep_[key];
-    t.eventStep_[i] = s;
-    const uint32_t fmas = products.add(e);
-    countEvent(stepTotals[std::size_t(s)], e, fmas);
-    if (perThread)
-      countEvent(t.stepThreadCounts_[std::size_t(s) * t.threadsPerBlock_ + linearThread(e, launch.blockX)], e, fmas);
-    if (e.op == Op::StoreP && inBounds(e))
-      for (const GridCell& at : elementsOf(e)) {
-        if (at.col >= launch.l) continue;
-        const std::size_t cell = std::size_t(at.row) * std::size_t(launch.l) + std::size_t(at.col);
-        t.pStoreEvent_[cell] = int64_t(i);
-        t.pStoreStep_[cell] = s;
-      }
+    noteKey(info[key], e);
+    t.eventStep_[i] = int32_t(key);
   });
-  t.cumulative_.assign(nSteps + 1, Counters{});
-  for (std::size_t s = 0; s < nSteps; ++s) {
-    t.cumulative_[s + 1] = t.cumulative_[s];
-    add(t.cumulative_[s + 1], stepTotals[s]);
-  }
-  buildGroups(t.steps_, t.threadsPerBlock_, t.groupOf_, t.groupEnd_);
-  t.phaseLastStep_ = phaseLastSteps(t.steps_, trace.phases);
-  t.buildRaceIndex();
+  t.steps_ = stepsOfKeys(info, t.keySpan_, tpb, t.realOrder_, scan.maxK, t.keyToStep_);
+  t.countSteps();
   return t;
+}
+
+// Pass 3: counts per step and thread, who stores each P element when, and the race and
+// running-sum index (race_index.h), in one walk.
+void Timeline::countSteps() {
+  const Trace& trace = *trace_;
+  const KernelLaunch& launch = trace.launch;
+  const std::size_t nSteps = steps_.size(), tpb = std::size_t(threadsPerBlock_);
+  const bool perThread = nSteps * tpb <= kMaxStepThreadEntries;
+  // Per thread when kept (the step's total is their sum, taken after), else per step.
+  std::vector<std::array<uint32_t, 6>> stepTotals(nSteps, std::array<uint32_t, 6>{});
+  if (perThread) stepThreadCounts_.assign(nSteps * tpb, {});
+  pCols_ = launch.l;
+  pStoreEvent_.assign(std::size_t(launch.j) * std::size_t(launch.l), -1);
+  pStoreStep_.assign(pStoreEvent_.size(), -1);
+  KStepProducts products(wideReadOfMSpansK(launch));
+  const std::size_t threads = std::size_t(launch.gridX) * launch.gridY * tpb;
+  timeline_detail::RaceIndexBuilder races(stale_, threads, trace.events.size(), staleStep_, firstStale_);
+  for (std::size_t b = 0; b + 1 < blockBegin_.size(); ++b)
+    for (std::size_t i = blockBegin_[b]; i < blockBegin_[b + 1]; ++i) {
+      const Event& e = trace.events[i];
+      const int s = keyToStep_[std::size_t(eventStep_[i])];
+      eventStep_[i] = s;
+      const std::size_t thread = std::size_t(linearThread(e, launch.blockX));
+      const uint32_t fmas = products.add(e);
+      countEvent(perThread ? stepThreadCounts_[std::size_t(s) * tpb + thread] : stepTotals[std::size_t(s)], e, fmas);
+      if (e.op == Op::StoreP && inBounds(e))
+        for (const GridCell& at : elementsOf(e)) {
+          if (at.col >= launch.l) continue;
+          const std::size_t cell = std::size_t(at.row) * std::size_t(launch.l) + std::size_t(at.col);
+          pStoreEvent_[cell] = int64_t(i);
+          pStoreStep_[cell] = s;
+        }
+      races.visit(i, e, s, (std::size_t(e.blockY) * launch.gridX + e.blockX) * tpb + thread);
+      if (readsGlobal(e) && inBounds(e)) loadEvents_.push_back(uint32_t(i));
+    }
+  races.finish(threads, sumBegin_, sums_);
+  if (perThread)
+    for (std::size_t s = 0; s < nSteps; ++s)
+      for (std::size_t thread = 0; thread < tpb; ++thread) {
+        const auto& n = stepThreadCounts_[s * tpb + thread];
+        for (std::size_t f = 0; f < n.size(); ++f) stepTotals[s][f] += n[f];
+      }
+  cumulative_.assign(nSteps + 1, Counters{});
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    cumulative_[s + 1] = cumulative_[s];
+    add(cumulative_[s + 1], stepTotals[s]);
+  }
+  buildGroups(steps_, threadsPerBlock_, groupOf_, groupEnd_);
+  phaseLastStep_ = phaseLastSteps(steps_, trace.phases);
+  buildCellThreads();
 }
 
 std::pair<std::size_t, std::size_t> Timeline::blockRange(int bx, int by) const {

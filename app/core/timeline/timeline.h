@@ -22,7 +22,10 @@
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
 // order (its canonical order is a sort), so it stays in lockstep and says why (orderNote).
 //
-// Cost. Timeline::build walks the trace three times (done once per run, off the UI thread);
+// Cost. Timeline::build walks the trace three times (done once per run, off the UI thread:
+// the blocks and their barriers; each event's step key; the counts, P stores, stale reads' steps
+// and running sums together), and the stale-read scan (raced_reads.h) a fourth time, which
+// compares slots only in blocks where an interval both writes and reads shared memory;
 // BlockTimeline::build walks one block (done when the selection changes). Per-frame queries
 // touch at most one step's events of one block, or one entry per P element.
 #pragma once
@@ -136,6 +139,9 @@ class Timeline {
   }
   // The step of event i of the trace.
   int eventStep(std::size_t i) const { return eventStep_[i]; }
+  // The events that load an element of M or N from global memory inside its matrix, in
+  // canonical order (LoadIndex's, found in build's walk so that it need not walk the trace).
+  std::span<const uint32_t> globalLoadEvents() const { return loadEvents_; }
 
   // --- races and running sums (timeline_races.cpp) -----------------------------------------
   bool realOrder() const { return realOrder_; }
@@ -167,6 +173,7 @@ class Timeline {
   std::vector<StepInfo> steps_;
   std::vector<int> keyToStep_;    // dense key -> step index (-1 unused)
   std::vector<int32_t> eventStep_;  // per event of the trace: its step (canonical order is block order)
+  std::vector<uint32_t> loadEvents_;
   std::vector<std::array<uint32_t, 6>> stepThreadCounts_;  // [step * threadsPerBlock + thread]
   std::vector<Counters> cumulative_;                       // before each step
   std::vector<int> phaseLastStep_;
@@ -182,7 +189,8 @@ class Timeline {
   std::vector<int64_t> firstStale_;      // per global thread: its first stale read (-1)
   std::vector<uint32_t> sumBegin_;       // per global thread: into sums_ (threads + 1 entries)
   std::vector<PartialSum> sums_;
-  void buildRaceIndex();
+  void countSteps();        // build's last pass (timeline.cpp)
+  void buildCellThreads();  // cellThread_, once pStoreEvent_ is known (timeline_races.cpp)
 };
 
 // The selected block's view of the timeline: its events sorted by step, and each thread's
