@@ -130,16 +130,25 @@ void dotReadElements(MatricesView& v, const LoadedRun& run, const BlockTimeline&
       }
 }
 
-// The running sum of P(row, col) at `c` (normalized): Timeline::runningSum's answer, found by
-// halving (the sums are in step order and "done" holds for a prefix of them) instead of a walk
-// over all k of them: a 64x64 P asks 4096 times per cursor move.
-const PartialSum* runningSumAt(const Timeline& t, Cursor c, int row, int col) {
+// The running sum of P(row, col) at `c` (normalized): Timeline::runningSum's answer (the last
+// of the element's partial sums that is done; they are in step order, so "done" holds for a
+// prefix of them). A 64x64 P asks 4096 times per cursor move, and the sums are megabytes, so
+// reads of them are what it costs: the neighbouring element's count, `hint`, is tried first
+// (two reads: the threads of a block do the same k steps), else the sums are halved.
+const PartialSum* runningSumAt(const Timeline& t, Cursor c, int row, int col, std::size_t& hint) {
   const std::span<const PartialSum> sums = t.partialSums(row, col);
   const int64_t store = sums.empty() ? -1 : t.pStoreEvent(row, col);
   if (store < 0) return nullptr;
   const int thread = linearThread(t.trace().events[std::size_t(store)], t.trace().launch.blockX);
-  const auto end = std::partition_point(sums.begin(), sums.end(), [&](const PartialSum& p) { return t.done(c, p.step, thread); });
-  return end == sums.begin() ? nullptr : &*(end - 1);
+  auto done = [&](std::size_t i) { return t.done(c, sums[i].step, thread); };
+  std::size_t n = 0;  // how many are done
+  if (hint <= sums.size() && (hint == 0 || done(hint - 1)) && (hint == sums.size() || !done(hint)))
+    n = hint;
+  else
+    n = std::size_t(std::partition_point(sums.begin(), sums.end(), [&](const PartialSum& p) { return t.done(c, p.step, thread); }) -
+                    sums.begin());
+  hint = n;
+  return n == 0 ? nullptr : &sums[n - 1];
 }
 
 // The ink of a running sum on its cell: black or white, whichever reads (worked out once per
@@ -157,11 +166,12 @@ void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cu
   const Timeline& timeline = run.timeline;
   const KernelLaunch& L = run.run.plan.launch;
   std::vector<std::pair<Rgba, Rgba>> inks;
+  std::size_t hint = 0;
   for (int r = 0; r < L.j; ++r)
     for (int col = 0; col < L.l; ++col) {
       const bool stored = timeline.pStored(c, r, col), wrong = run.wrongAt(r, col);
       const Rgba fill = !stored ? theme.pPending : wrong ? theme.error : theme.pStored;
-      if (const PartialSum* sum = runningSumAt(timeline, c, r, col)) v.sums.push_back({r, col, sum->sum, fill, inkOn(fill, inks)});
+      if (const PartialSum* sum = runningSumAt(timeline, c, r, col, hint)) v.sums.push_back({r, col, sum->sum, fill, inkOn(fill, inks)});
       if (!stored) continue;
       CellStyle& cell = v.pCells[std::size_t(r) * v.p.cols + col];
       cell.fill = fill;
