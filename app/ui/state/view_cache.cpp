@@ -52,7 +52,9 @@ const SharedView* shownSharedView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const SharedViewOptions options{followedThread(state)};
-  return &state.views.shared.get({viewInputs(state), options}, [&](auto& v) { v = sharedView(*run, *block, state.shown.cursor, state.theme, options); });
+  return &state.views.shared.get({viewInputs(state), options}, [&](auto& v) {
+    v = sharedView(*run, *block, state.shown.cursor, state.theme, options);
+  });
 }
 
 const ThreadLifeView* shownThreadLifeView(const AppState& state) {
@@ -60,14 +62,18 @@ const ThreadLifeView* shownThreadLifeView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const ThreadLifeOptions options{followedThread(state)};
-  return &state.views.threadLife.get({viewInputs(state), options}, [&](auto& v) { v = threadLifeView(*run, *block, state.shown.cursor, options); });
+  return &state.views.threadLife.get({viewInputs(state), options}, [&](auto& v) {
+    v = threadLifeView(*run, *block, state.shown.cursor, options);
+  });
 }
 
 const SourceView* shownSourceView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
-  return &state.views.source.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) { v = sourceView(*run, *block, state.shown.cursor); });
+  return &state.views.source.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) {
+    v = sourceView(*run, *block, state.shown.cursor);
+  });
 }
 
 const BanksView* shownBanksView(const AppState& state, int warp) {
@@ -75,7 +81,9 @@ const BanksView* shownBanksView(const AppState& state, int warp) {
   const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
   if (!run || !analysis) return nullptr;
   const BanksOptions options{warp, analysis};
-  return &state.views.banks.get({viewInputs(state), options}, [&](auto& v) { v = banksView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp); });
+  return &state.views.banks.get({viewInputs(state), options}, [&](auto& v) {
+    v = banksView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  });
 }
 
 const CoalescingView* shownCoalescingView(const AppState& state, int warp) {
@@ -83,41 +91,53 @@ const CoalescingView* shownCoalescingView(const AppState& state, int warp) {
   const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
   if (!run || !analysis) return nullptr;
   const CoalescingOptions options{warp, analysis};
-  return &state.views.coalescing.get({viewInputs(state), options}, [&](auto& v) { v = coalescingView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp); });
+  return &state.views.coalescing.get({viewInputs(state), options}, [&](auto& v) {
+    v = coalescingView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  });
 }
 
 const CopyEngineView* shownCopyEngineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
-  return &state.views.copyEngine.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) { v = copyEngineView(*run, *block, state.shown.cursor); });
+  return &state.views.copyEngine.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) {
+    v = copyEngineView(*run, *block, state.shown.cursor);
+  });
 }
 
 const TimelineView* shownTimelineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;
   const TimelineViewOptions options{followedThread(state)};
-  return &state.views.timeline.get({viewInputs(state), options}, [&](auto& v) { v = timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options); });
+  return &state.views.timeline.get({viewInputs(state), options}, [&](auto& v) {
+    v = timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options);
+  });
 }
 
 const CountersView* shownCountersView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;
   const CountersKey key{{state.shown.loaded}, run->timeline.normalize(state.shown.cursor), {state.lesson.presenter}};
-  return &state.views.counters.get(key, [&](CountersView& v) { v = countersView(*run, state.shown.cursor, key.options); });
+  return &state.views.counters.get(key, [&](CountersView& v) {
+    v = countersView(*run, state.shown.cursor, key.options);
+  });
 }
 
 const HazardsView* shownHazardsView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
   if (!run || !analysis) return nullptr;
-  return &state.views.hazards.get({{state.shown.loaded}, {analysis}}, [&](HazardsView& v) { v = hazardsView(*run, *analysis); });
+  return &state.views.hazards.get({{state.shown.loaded}, {analysis}}, [&](HazardsView& v) {
+    v = hazardsView(*run, *analysis);
+  });
 }
 
 const BugGalleryView* shownBugGalleryView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;
-  return &state.views.bugGallery.get({{state.shown.loaded}, {}}, [&](BugGalleryView& v) { v = bugGalleryView(*run); });
+  return &state.views.bugGallery.get({{state.shown.loaded}, {}}, [&](BugGalleryView& v) {
+    v = bugGalleryView(*run);
+  });
 }
 
 const OccupancyView* shownOccupancyView(const AppState& state, int registers) {
@@ -146,7 +166,9 @@ const ControlsView* shownControlsView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;
   const int phase = controlsPhase(*run, state.shown.cursor);
-  return &state.views.controls.get({{state.shown.loaded}, phase}, [&](ControlsView& v) { v = controlsView(*run, phase); });
+  return &state.views.controls.get({{state.shown.loaded}, phase}, [&](ControlsView& v) {
+    v = controlsView(*run, phase);
+  });
 }
 
 const CellTip* shownCellTip(const AppState& state, std::string_view grid, CellIndex at) {
