@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <utility>
 
 #include "core/timeline/block_geometry.h"
 #include "ui/model/tile_state.h"
+#include "ui/model/view_storage.h"
 
 namespace tilescope::ui {
 namespace {
@@ -27,13 +30,13 @@ void paddedExtents(MatricesView& v, const LoadedRun& run) {
   }
 }
 
-std::vector<CellStyle> baseCells(GridExtent e, int realRows, int realCols, const Theme& theme) {
-  std::vector<CellStyle> cells(std::size_t(e.rows) * std::size_t(e.cols));
+// Every cell idle (ghost outside the matrix), in `cells`' own storage.
+void baseCells(std::vector<CellStyle>& cells, GridExtent e, int realRows, int realCols, const Theme& theme) {
+  cells.resize(std::size_t(e.rows) * std::size_t(e.cols));
   for (int r = 0; r < e.rows; ++r)
     for (int c = 0; c < e.cols; ++c)
       cells[std::size_t(r) * e.cols + c] = {(r < realRows && c < realCols) ? theme.cellIdle : theme.cellGhost,
                                             theme.cellOutline, 0, gfx::kMarkNone};
-  return cells;
 }
 
 CellStyle* cellAt(std::vector<CellStyle>& cells, GridExtent e, int r, int c) {
@@ -50,17 +53,25 @@ Rgba mix(Rgba a, Rgba b, float t) {
 }
 
 // Load-count shading: 0 loads keeps the idle fill; 1 .. `most` (the naive kernel's count for
-// the element: once per output it feeds) runs from pale to dark.
-Rgba loadShade(uint32_t count, int most, const Theme& theme) {
-  if (count == 0) return theme.cellIdle;
-  return mix(theme.loadsFew, theme.loadsMany, loadShadeFraction(count, most));
-}
-
+// the element: once per output it feeds) runs from pale to dark. A count is at most `most`
+// (and rarely more, by a race): each shade is worked out once per count, not once per cell.
 void shadeByLoads(std::vector<CellStyle>& cells, GridExtent e, const std::vector<uint32_t>& counts, int rows, int cols,
                   int most, const Theme& theme) {
+  std::vector<Rgba> shades;
+  auto shade = [&](uint32_t count) {
+    if (count > uint32_t(std::max(most, 1)) * 4u)  // not a count the shading was made for: worked out alone
+      return mix(theme.loadsFew, theme.loadsMany, loadShadeFraction(count, most));
+    if (count >= shades.size()) {
+      const std::size_t from = shades.size();
+      shades.resize(std::size_t(count) + 1);
+      for (std::size_t n = from; n < shades.size(); ++n)
+        shades[n] = n == 0 ? theme.cellIdle : mix(theme.loadsFew, theme.loadsMany, loadShadeFraction(uint32_t(n), most));
+    }
+    return shades[count];
+  };
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
-      cells[std::size_t(r) * e.cols + c].fill = loadShade(counts[std::size_t(r) * cols + c], most, theme);
+      cells[std::size_t(r) * e.cols + c].fill = shade(counts[std::size_t(r) * cols + c]);
 }
 
 CellMark outOfBoundsMark(const Event& e, const GridCell& at) {
@@ -119,16 +130,48 @@ void dotReadElements(MatricesView& v, const LoadedRun& run, const BlockTimeline&
       }
 }
 
+// The running sum of P(row, col) at `c` (normalized): Timeline::runningSum's answer (the last
+// of the element's partial sums that is done; they are in step order, so "done" holds for a
+// prefix of them). A 64x64 P asks 4096 times per cursor move, and the sums are megabytes, so
+// reads of them are what it costs: the neighbouring element's count, `hint`, is tried first
+// (two reads: the threads of a block do the same k steps), else the sums are halved.
+const PartialSum* runningSumAt(const Timeline& t, Cursor c, int row, int col, std::size_t& hint) {
+  const std::span<const PartialSum> sums = t.partialSums(row, col);
+  const int64_t store = sums.empty() ? -1 : t.pStoreEvent(row, col);
+  if (store < 0) return nullptr;
+  const int thread = linearThread(t.trace().events[std::size_t(store)], t.trace().launch.blockX);
+  auto done = [&](std::size_t i) { return t.done(c, sums[i].step, thread); };
+  std::size_t n = 0;  // how many are done
+  if (hint <= sums.size() && (hint == 0 || done(hint - 1)) && (hint == sums.size() || !done(hint)))
+    n = hint;
+  else
+    n = std::size_t(std::partition_point(sums.begin(), sums.end(), [&](const PartialSum& p) { return t.done(c, p.step, thread); }) -
+                    sums.begin());
+  hint = n;
+  return n == 0 ? nullptr : &sums[n - 1];
+}
+
+// The ink of a running sum on its cell: black or white, whichever reads (worked out once per
+// fill; P's cells have three).
+Rgba inkOn(Rgba fill, std::vector<std::pair<Rgba, Rgba>>& known) {
+  for (const auto& [f, ink] : known)
+    if (f == fill) return ink;
+  known.push_back({fill, readableOn(fill)});
+  return known.back().second;
+}
+
 // P: stored so far (all blocks in lockstep), wrong ones red, each running sum; a race's
 // spoiled elements; the selected block's tile ringed.
 void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
   const Timeline& timeline = run.timeline;
   const KernelLaunch& L = run.run.plan.launch;
+  std::vector<std::pair<Rgba, Rgba>> inks;
+  std::size_t hint = 0;
   for (int r = 0; r < L.j; ++r)
     for (int col = 0; col < L.l; ++col) {
       const bool stored = timeline.pStored(c, r, col), wrong = run.wrongAt(r, col);
       const Rgba fill = !stored ? theme.pPending : wrong ? theme.error : theme.pStored;
-      if (const PartialSum* sum = timeline.runningSum(c, r, col)) v.sums.push_back({r, col, sum->sum, fill});
+      if (const PartialSum* sum = runningSumAt(timeline, c, r, col, hint)) v.sums.push_back({r, col, sum->sum, fill, inkOn(fill, inks)});
       if (!stored) continue;
       CellStyle& cell = v.pCells[std::size_t(r) * v.p.cols + col];
       cell.fill = fill;
@@ -154,18 +197,18 @@ void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cu
 
 }  // namespace
 
-MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
-                          const MatricesOptions& options) {
+void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
+                       const MatricesOptions& options) {
   const KernelLaunch& L = run.run.plan.launch;
   const Cursor c = run.timeline.normalize(cursor);
-  MatricesView v;
+  resetKeeping(v, &MatricesView::mCells, &MatricesView::nCells, &MatricesView::pCells, &MatricesView::sums);
   paddedExtents(v, run);
   v.j = L.j, v.k = L.k, v.l = L.l, v.bx = block.bx(), v.by = block.by();
   v.shading = options.shading;
   v.realOrder = run.timeline.realOrder();
-  v.mCells = baseCells(v.m, L.j, L.k, theme);
-  v.nCells = baseCells(v.n, L.k, L.l, theme);
-  v.pCells = baseCells(v.p, L.j, L.l, theme);
+  baseCells(v.mCells, v.m, L.j, L.k, theme);
+  baseCells(v.nCells, v.n, L.k, L.l, theme);
+  baseCells(v.pCells, v.p, L.j, L.l, theme);
   v.loadStep = block.loadStepAt(c.step);
   // Across all blocks, how often each element has come from global memory so far.
   if (v.shading) {
@@ -183,6 +226,12 @@ MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Curs
     v.footprint = threadFootprint(run, block, c, options.followed);
     v.links = followLinks(run, block, c, options.followed);
   }
+}
+
+MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
+                          const MatricesOptions& options) {
+  MatricesView v;
+  buildMatricesView(v, run, block, cursor, theme, options);
   return v;
 }
 

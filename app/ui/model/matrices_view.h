@@ -24,6 +24,7 @@ struct RunningSum {
   int row = 0, col = 0;
   float sum = 0.0f;
   Rgba fill = 0;
+  Rgba ink = 0;  // black or white, whichever reads on `fill` (readableOn)
 };
 
 struct MatricesOptions {
@@ -52,6 +53,9 @@ struct MatricesView {
   std::vector<FollowLink> links;     // its loads of this phase, element to slot (the arrows over every window)
 };
 
+// Builds the view at `cursor` into `v`, reusing its cells' storage (the cache's way).
+void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
+                       const MatricesOptions& options);
 MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
                           const MatricesOptions& options);
 

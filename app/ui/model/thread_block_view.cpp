@@ -5,14 +5,17 @@
 
 #include "core/timeline/block_geometry.h"
 #include "kernels/ceil_div.h"
+#include "ui/model/view_storage.h"
 
 namespace tilescope::ui {
 
-ThreadBlockView threadBlockView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme) {
+void buildThreadBlockView(ThreadBlockView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor,
+                          const Theme& theme) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   const ThreadGrid g = threadGrid(run.run.plan.launch);
-  ThreadBlockView v;
+  resetKeeping(v, &ThreadBlockView::cells, &ThreadBlockView::states);
+  for (std::size_t s = 0; s < v.glyphInk.size(); ++s) v.glyphInk[s] = readableOn(theme.stateColour(ThreadState(s)));
   v.bx = block.bx(), v.by = block.by();
   v.rows = g.rows, v.cols = g.cols, v.byWarp = g.byWarp;
   v.threads = t.threadsPerBlock();
@@ -35,6 +38,11 @@ ThreadBlockView threadBlockView(const LoadedRun& run, const BlockTimeline& block
     if ((i / kWarpSize) % 2) fill = gfx::rgba((fill & 0xff) * 3 / 4, ((fill >> 8) & 0xff) * 3 / 4, ((fill >> 16) & 0xff) * 3 / 4);
     v.cells[std::size_t(i)] = {fill, (i / kWarpSize) % 2 ? theme.warpTint : theme.cellOutline, 0, gfx::kMarkNone};
   }
+}
+
+ThreadBlockView threadBlockView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme) {
+  ThreadBlockView v;
+  buildThreadBlockView(v, run, block, cursor, theme);
   return v;
 }
 

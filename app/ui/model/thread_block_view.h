@@ -22,10 +22,14 @@ struct ThreadBlockView {
   std::vector<gfx::CellStyle> cells;  // rows x cols; past the last thread: ghost cells
   std::vector<ThreadState> states;    // by linear thread (Idle past the last)
   std::array<int, 6> counts{};        // threads in each ThreadState
+  std::array<Rgba, 6> glyphInk{};     // each state's glyph: black or white, whichever reads on its colour
   bool barrier() const { return arrivals >= 0; }
   bool released() const { return arrivals == threads; }
 };
 
+// Builds the view into `v`, reusing its cells' storage (the cache's way).
+void buildThreadBlockView(ThreadBlockView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor,
+                          const Theme& theme);
 ThreadBlockView threadBlockView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme);
 
 }  // namespace tilescope::ui

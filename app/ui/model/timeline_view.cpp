@@ -42,7 +42,9 @@ TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Curs
   v.steps.reserve(std::size_t(steps));
   for (int s = 0; s < steps; ++s) {
     const StepInfo& st = t.step(s);
-    v.steps.push_back({colourOf(st.kind, theme), glyphOf(st.kind), t.done(c, s, t.threadsPerBlock() - 1),
+    const Rgba colour = colourOf(st.kind, theme);
+    const bool sameKind = s > 0 && v.steps.back().colour == colour;  // the ink of a run of one kind, worked out once
+    v.steps.push_back({colour, sameKind ? v.steps.back().ink : readableOn(colour), glyphOf(st.kind), t.done(c, s, t.threadsPerBlock() - 1),
                        s > 0 && st.phase != t.step(s - 1).phase, t.stepLabel(s)});
   }
   if (t.phases() > 0)

@@ -13,6 +13,7 @@ namespace tilescope::ui {
 
 struct StripStep {
   Rgba colour = 0;                        // by the step's kind
+  Rgba ink = 0;                           // its glyph's: black or white, whichever reads on `colour`
   ThreadState glyph = ThreadState::Idle;  // the state glyph that stands for the kind
   bool done = false;                      // every thread is through it at the cursor
   bool phaseStart = false;                // a new phase begins here (a boundary line)

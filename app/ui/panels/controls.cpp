@@ -1,6 +1,7 @@
 // Controls: what runs (kernel, sizes, tile width or block shape, seed, backend), which block
 // is shown, the presets, and the classroom options. Every change is an intent; the kernel
-// re-runs off the UI thread and the views switch when its result arrives.
+// re-runs off the UI thread and the views switch when its result arrives. What it says of the
+// run on screen (its phase, the run in one line) is the view's (model/controls_view.h).
 #include <imgui.h>
 
 #include <algorithm>
@@ -82,7 +83,8 @@ void animationExport(PanelContext& ctx) {
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID rangeId = ImGui::GetID("animation range"), sizeId = ImGui::GetID("animation size");
   int range = storage->GetInt(rangeId, 0), size = storage->GetInt(sizeId, 0);
-  const int phase = run ? std::max(0, run->timeline.step(run->timeline.normalize(ctx.state.shown.cursor).step).phase) : 0;
+  const ControlsView* view = shownControlsView(ctx.state);
+  const int phase = view ? view->phase : 0;
   const std::string phaseLabel = "this phase (" + std::to_string(phase) + ")";
   const char* ranges[] = {"whole run", phaseLabel.c_str(), "from here to the phase's end"};
   constexpr const char* kSizes[] = {"window size", "1280x720", "1920x1080", "640x360"};
@@ -266,14 +268,8 @@ void requestStatus(const AppState& s) {
   } else if (s.request.generation != s.request.shownGeneration) {
     ImGui::TextDisabled("running %s...", s.lab.pendingGeneration == s.request.generation ? "the Lab tab's kernel"
                                                                                           : describe(s.request.config).c_str());
-  } else if (const LoadedRun* run = shownRun(s)) {
-    const auto& v = run->run.verification;
-    const Dims& d = run->run.config.dims;  // a lab run's config names no built-in kernel: say whose it is
-    const std::string what = labKernel(run->run) ? "lab: " + labKernel(run->run)->name + " (" + labKernel(run->run)->fileName + ") " +
-                                            std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l)
-                                      : describe(run->run.config);
-    ImGui::TextWrapped("%s on %s: %s (%.0f ms)", what.c_str(), run->run.backend.c_str(),
-                       v.passed ? "verified" : "WRONG RESULT", run->seconds * 1000.0);
+  } else if (const ControlsView* view = shownControlsView(s)) {
+    ImGui::TextWrapped("%s", view->runLine.c_str());
   }
 }
 

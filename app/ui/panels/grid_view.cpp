@@ -17,10 +17,14 @@ float GridPainter::cellSide(int rows, int cols, ImVec2 space, float maxCell) {
 std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& theme, FrameLayout& layout) {
   if (request.rows <= 0 || request.cols <= 0) return std::nullopt;
   const float side = cellSide(request.rows, request.cols, request.maxSize, request.maxCell);
-  gfx::GridImage image;
+  if (pendingUsed_ == pending_.size()) pending_.emplace_back();
+  auto& [pendingCanvas, image] = pending_[pendingUsed_++];
+  std::vector<gfx::CellStyle> storage = std::move(image.cells);  // last frame's, reused
+  image = gfx::GridImage{};
+  storage.assign(request.cells.begin(), request.cells.end());
+  image.cells = std::move(storage);
   image.rows = request.rows;
   image.cols = request.cols;
-  image.cells = std::move(request.cells);
   image.cellWidth = image.cellHeight = side;
   image.width = int(std::ceil(side * float(request.cols)));
   image.height = int(std::ceil(side * float(request.rows)));
@@ -71,7 +75,7 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
   }
   layout.grids.push_back({request.name, origin.x, origin.y, size.x, size.y, image.rows, image.cols, side, side,
                           image.outlinePx, image.highlightPx, {}});
-  pending_.push_back({canvas.get(), std::move(image)});
+  pendingCanvas = canvas.get();
   if (!ImGui::IsItemHovered()) return std::nullopt;
   const ImVec2 mouse = ImGui::GetMousePos();
   const int col = int((mouse.x - origin.x) / side), row = int((mouse.y - origin.y) / side);
@@ -80,9 +84,9 @@ std::optional<CellIndex> GridPainter::draw(GridRequest&& request, const Theme& t
 }
 
 void GridPainter::flush() {
-  for (auto& [canvas, image] : pending_)
-    if (auto s = renderer_.draw(*canvas, image); !s) error_ = s.error().message;
-  pending_.clear();
+  for (std::size_t i = 0; i < pendingUsed_; ++i)
+    if (auto s = renderer_.draw(*pending_[i].first, pending_[i].second); !s) error_ = s.error().message;
+  pendingUsed_ = 0;
 }
 
 void frameBox(const GridRect& g, int row0, int col0, int row1, int col1, Rgba colour, float thickness) {

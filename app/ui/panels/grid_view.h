@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +21,7 @@ namespace tilescope::ui {
 struct GridRequest {
   std::string name;  // unique per grid on screen; also its name in the layout file
   int rows = 0, cols = 0;
-  std::vector<gfx::CellStyle> cells;  // row-major
+  std::span<const gfx::CellStyle> cells;  // row-major: the view's own cells, copied into the canvas's request
   ImVec2 maxSize;                     // the space it may take, in pixels
   float maxCell = 56.0f;              // largest cell side, in pixels
 };
@@ -43,7 +44,10 @@ class GridPainter {
  private:
   gfx::GridRenderer& renderer_;
   std::map<std::string, std::unique_ptr<gfx::GridCanvas>> canvases_;
-  std::vector<std::pair<gfx::GridCanvas*, gfx::GridImage>> pending_;  // drawn this frame, rendered by flush()
+  // Drawn this frame, rendered by flush(): the first `pendingUsed_`. The entries stay between
+  // frames so that their cells' storage is reused, not allocated again for every grid every frame.
+  std::vector<std::pair<gfx::GridCanvas*, gfx::GridImage>> pending_;
+  std::size_t pendingUsed_ = 0;
   std::string error_;
 };
 

@@ -1,13 +1,13 @@
 // Lesson: the guided tour of assets/lessons. A lesson picker, the page's title and text, a
 // progress bar, Back and Next (PageUp/PageDown, B/N), and the presenter switch (F5). Each page sets
 // the app up through its own script-mode commands (the frame loop runs them), so what the
-// text says is on screen; the user can still change anything by hand.
+// text says is on screen; the user can still change anything by hand. The page's figures are
+// the view's (model/lesson_view.h), filled in once per page and analysis.
 #include <imgui.h>
 
 #include <string>
 
 #include "ui/panels/event_text.h"
-#include "core/analysis/analysis.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
 
@@ -77,12 +77,12 @@ void drawLessonPanel(PanelContext& ctx) {
   ImGui::PopStyleColor();
   recordText(ctx, "Lesson", page.title, ctx.theme().highlight, ctx.theme().windowBg);
   ImGui::Spacing();
-  // The run's figures ({banks.conflicts}, ...) from the run on screen: the page's own analysis.
-  LessonValues values;
-  if (const auto analysis = shownAnalysis(ctx); analysis && shownRun(ctx.state))
-    values = lessonValues(*analysis, shownRun(ctx.state)->run.config);
-  for (const std::string& paragraph : page.paragraphs) {
-    const std::string text = fillFigures(paragraph, values);
+  // The run's figures ({banks.conflicts}, ...) from the run on screen: the page's own analysis,
+  // filled in by the view once per page and analysis.
+  shownAnalysis(ctx);  // says "Analysing..." while it is computed
+  const LessonView* view = shownLessonView(ctx.state);
+  for (std::size_t i = 0; view && i < view->paragraphs.size(); ++i) {
+    const std::string& text = view->paragraphs[i];
     recordedWrapped(ctx, "Lesson", text);
     ctx.layout.lessonText.push_back(text);
     ImGui::Spacing();

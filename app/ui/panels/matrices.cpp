@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <string>
 
-#include "core/timeline/block_geometry.h"
-#include "core/timeline/cell_marks.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/model/thread_story.h"
@@ -54,17 +52,6 @@ void loadLegend(const Theme& theme, int most, uint32_t highest) {
   ImGui::TextWrapped("%s", text);
 }
 
-// "Pvalue = 3.5 after phase 1, k = 0 (+= 1.5 x 2)", the running sum of the thread computing it.
-std::string runningSumText(const Timeline& timeline, Cursor c, int row, int col) {
-  const PartialSum* p = timeline.runningSum(c, row, col);
-  if (!p) return timeline.partialSums(row, col).empty() ? "" : "Pvalue = 0 (no product yet)";
-  const StepInfo& st = timeline.step(p->step);
-  char text[160];
-  std::snprintf(text, sizeof text, "Pvalue = %.4g after phase %d, k = %d (+= %.4g x %.4g)", double(p->sum), st.phase,
-                st.k, double(p->m), double(p->n));
-  return text;
-}
-
 // The running Pvalue written in each P cell that is wide enough for it (fig. 5.8's last
 // column, read off the screen); the tooltip always has it. The ink is black or white, whichever
 // reads on the cell's fill (a stored element's pale paper, a pending one's dark), and recorded
@@ -86,7 +73,7 @@ void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
     if (size.x + 4.0f > g.cellWidth) continue;
     const ImVec2 at(g.x + g.cellWidth * (float(s.col) + 0.5f) - size.x * 0.5f,
                     g.y + g.cellHeight * (float(s.row) + 0.5f) - size.y * 0.5f);
-    const Rgba ink = readableOn(s.fill);
+    const Rgba ink = s.ink;
     draw->AddText(at, ink, text);
     g.texts.push_back({s.row, s.col, text});
     ctx.layout.texts.push_back({"Matrices", text, at.x, at.y, ImGui::GetFontSize(), ink, s.fill});
@@ -132,23 +119,6 @@ MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v) {
   return at;
 }
 
-// A P cell picks its block and the thread that computes it, whose life the views then follow.
-// Who computes it comes from the trace (the thread that stores it), else from the block tiling.
-struct Owner {
-  int bx, by, tx, ty;
-};
-Owner ownerOf(const LoadedRun& run, CellIndex at) {
-  const KernelLaunch& L = run.run.plan.launch;
-  if (at.row < L.j && at.col < L.l)
-    if (const int64_t e = run.timeline.pStoreEvent(at.row, at.col); e >= 0) {
-      const Event& s = run.timeline.trace().events[std::size_t(e)];
-      return {s.blockX, s.blockY, s.threadX, s.threadY};
-    }
-  const GridCell b = blockOfP(L, at.row, at.col);
-  const PTile t = blockTileOfP(L, b.col, b.row);
-  return {b.col, b.row, at.col - t.col0, at.row - t.row0};
-}
-
 // What is drawn over the grids: every block's current tiles faintly (load shading), a race's
 // spoiled P elements, the running sums, the followed thread's footprint.
 void drawOverGrids(PanelContext& ctx, const MatricesView& v) {
@@ -175,44 +145,17 @@ void drawOverGrids(PanelContext& ctx, const MatricesView& v) {
   }
 }
 
-// Tooltips of M and N: the element and the event that last touched it at the cursor.
-void elementTip(const char* name, std::optional<CellIndex> at, int rows, int cols, const Matrix& values,
-                const BlockTimeline& block, const LoadedRun& run, Cursor c, Op op) {
+// A hovered cell's tooltip, from the view cache (built once per cell and cursor); a click on a
+// P cell picks its block and the thread that computes it, whose life the views then follow.
+void cellTip(PanelContext& ctx, const char* grid, std::optional<CellIndex> at) {
   if (!at) return;
-  std::string text = std::string(name) + "(row " + std::to_string(at->row) + ", col " + std::to_string(at->col) + ")";
-  if (at->row < rows && at->col < cols) {
-    char v[32];
-    std::snprintf(v, sizeof v, " = %.4g", double(values.at(at->row, at->col)));
-    text += v;
-  } else {
-    text += " (outside the matrix)";
+  const CellTip* tip = shownCellTip(ctx.state, grid, *at);
+  if (!tip) return;
+  if (grid[0] == 'P' && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    ctx.emit(SelectBlock{tip->owner.bx, tip->owner.by});
+    ctx.emit(FollowThread{tip->owner.tx, tip->owner.ty});
   }
-  const int64_t e = block.lastEventAt(c, std::array<Op, 1>{op}, at->row, at->col);
-  text += e >= 0 ? "\n" + describeEvent(run.timeline.trace().events[std::size_t(e)]) : "\nnot touched by this block yet";
-  tooltip(text);
-}
-
-// P's tooltip: stored or not, its running sum, a race's mark, whether it is wrong, what a click does.
-void pTip(CellIndex at, const BlockTimeline& block, const LoadedRun& run, Cursor c) {
-  const Timeline& timeline = run.timeline;
-  const KernelLaunch& L = run.run.plan.launch;
-  std::string text = "P(row " + std::to_string(at.row) + ", col " + std::to_string(at.col) + ")";
-  if (at.row < L.j && at.col < L.l) {
-    const int64_t e = timeline.pStoreEvent(at.row, at.col);
-    const bool stored = timeline.pStored(c, at.row, at.col);
-    text += stored ? "\n" + describeEvent(timeline.trace().events[std::size_t(e)]) : "\nnot stored yet";
-    text += "\n" + runningSumText(timeline, c, at.row, at.col);
-    if (const int64_t s = timeline.spoiledBy(c, at.row, at.col); s >= 0)
-      for (const CellMark& mark : raceMarks(timeline, c, block.bx(), block.by()))
-        if (mark.grid == "P" && mark.row == at.row && mark.col == at.col) text += "\n" + describeMark(mark);
-    if (stored && run.wrongAt(at.row, at.col)) text += "\nWRONG: differs from the host reference";
-  } else {
-    text += " (outside the matrix: no thread may store here)";
-  }
-  const Owner o = ownerOf(run, at);
-  text += "\nclick: select block (" + std::to_string(o.bx) + "," + std::to_string(o.by) + ") and follow " +
-          threadName(o.tx, o.ty);
-  tooltip(text);
+  tooltip(tip->text);
 }
 
 void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const MatricesPlace& at) {
@@ -241,10 +184,8 @@ void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const Ma
 }  // namespace
 
 void drawMatricesPanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  const BlockTimeline* block = ctx.state.shown.block.get();
   const MatricesView* view = shownMatricesView(ctx.state);
-  if (!run || !block || !view) {
+  if (!view) {
     // A refused first request never runs: the centre's notice says why (panels.cpp).
     ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show yet");
     return;
@@ -272,17 +213,10 @@ void drawMatricesPanel(PanelContext& ctx) {
   const auto hoverM = grid("M", v.m, v.mCells);
   place(at.leftW, at.topH - at.gap, at.pCaption);
   const auto hoverP = grid("P", v.p, v.pCells);
-  if (hoverP && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    const Owner o = ownerOf(*run, *hoverP);
-    ctx.emit(SelectBlock{o.bx, o.by});
-    ctx.emit(FollowThread{o.tx, o.ty});
-  }
   drawOverGrids(ctx, v);
-  // The tooltips ask the trace about the one hovered cell, only while it is hovered.
-  const Cursor c = run->timeline.normalize(ctx.state.shown.cursor);
-  elementTip("M", hoverM, v.j, v.k, run->run.m, *block, *run, c, Op::LoadM);
-  elementTip("N", hoverN, v.k, v.l, run->run.n, *block, *run, c, Op::LoadN);
-  if (hoverP) pTip(*hoverP, *block, *run, c);
+  cellTip(ctx, "M", hoverM);
+  cellTip(ctx, "N", hoverN);
+  cellTip(ctx, "P", hoverP);
   drawMatricesLegend(ctx, v, at);
 }
 

@@ -6,29 +6,24 @@
 // row of SMs per wave, the last wave's idle SMs left open. For rung 9, beside the waves, its
 // selector's choice on that profile (core/run/stream_k_plan.h): the tiling, one block per tile
 // or stream-K over how many blocks, and why, in words; and whether this run is that choice.
-// Pure arithmetic: recomputed every frame.
+// The arithmetic is the view's (model/occupancy_view.h), done once per run, profile and slider
+// value; this file only draws.
 #include <imgui.h>
 
 #include <algorithm>
-#include <climits>
 #include <string>
 
-#include "core/analysis/waves.h"
-#include "core/run/stream_k_plan.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 
 namespace tilescope::ui {
 namespace {
-std::string limitText(int blocks, bool limiting) {
-  return blocks == INT_MAX ? "no limit" : std::to_string(blocks) + (limiting ? "  <- limit" : "");
-}
-void limitRow(const char* name, int blocks, bool limiting) {
+void limitRow(const LimitRow& row) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextWrapped("%s", name);  // the narrow left column wraps the names, never the figures
+  ImGui::TextWrapped("%s", row.name.c_str());  // the narrow left column wraps the names, never the figures
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(limitText(blocks, limiting).c_str());
+  ImGui::TextUnformatted(row.value.c_str());
 }
 // One row of cells per wave, one cell per SM: filled where the SM holds a block of that wave
 // (darker with more of its slots used), an outline only where it sits idle. At most
@@ -62,29 +57,18 @@ void drawWavesPicture(const Waves& w) {
     ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
 }
 
-// Rung 9's selector on this profile, and this run against its choice (a run whose tiling or
-// grid was set by hand shows both).
-void drawStreamKChoice(const Run& run, const DeviceProfile& d) {
-  const StreamKChoice choice = chooseStreamK(run.config.dims, d);
-  ImGui::TextUnformatted("Rung 9's selector");
-  ImGui::TextWrapped("on %d SMs (%s): %s", d.smCount, d.name.c_str(), choice.reason.c_str());
-  const KernelLaunch& L = run.plan.launch;
-  const bool chosen = L.tiling == choice.tiling && int(L.persistentBlocks) == choice.persistentBlocks;
-  const std::string grid = L.persistentBlocks > 0 ? "stream-K over " + std::to_string(L.gridX) + " blocks"
-                                                  : "one block per tile (" + std::to_string(L.gridX) + ")";
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("this run: %s, %s%s", tilingText(L.tiling).c_str(), grid.c_str(),
-                     chosen ? ": the selector's choice" : ", not the selector's choice");
-  ImGui::PopStyleColor();
-}
-
-void drawWaves(const LoadedRun& run, const DeviceProfile& d, const Occupancy& o) {
-  const Waves w = dealBlocks(int64_t(run.run.plan.launch.gridX) * run.run.plan.launch.gridY, d.smCount, o.blocksPerSm);
+void drawWaves(const OccupancyView& v) {
   ImGui::Separator();
   ImGui::TextUnformatted("The grid in waves");
-  ImGui::TextWrapped("%s", describeWaves(w).c_str());
-  drawWavesPicture(w);
-  if (builtInKernel(run.run) == KernelId::StreamK) drawStreamKChoice(run.run, d);
+  ImGui::TextWrapped("%s", v.wavesText.c_str());
+  drawWavesPicture(v.waves);
+  if (!v.streamK) return;
+  // Rung 9's selector on this profile, and this run against its choice.
+  ImGui::TextUnformatted("Rung 9's selector");
+  ImGui::TextWrapped("%s", v.selector.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", v.thisRun.c_str());
+  ImGui::PopStyleColor();
 }
 }  // namespace
 
@@ -113,45 +97,37 @@ void drawAnalysisProfileChoice(PanelContext& ctx) {
 }
 
 void drawOccupancyPanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
-  if (!run) return;
+  if (!shownRun(ctx.state)) return;
   drawAnalysisProfileChoice(ctx);
-  const DeviceProfile d = analysisProfile(ctx.state.analysis).profile;
-  ImGuiStorage* store = ImGui::GetStateStorage();
-  const auto analysis = shownAnalysis(ctx);
-  if (!analysis) return;
-  KernelResources r = analysis->resources;
-  int* regs = store->GetIntRef(ImGui::GetID("registers"), r.registersPerThread);
+  if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
+  // The slider's value is widget state (0 until moved: the kernel's own count).
+  int* regs = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("registers"), 0);
+  const OccupancyView* view = shownOccupancyView(ctx.state, *regs);
+  if (!view) return;
+  const OccupancyView& v = *view;
+  if (*regs <= 0) *regs = v.kernelRegisters;
   // The slider with its label beside it, or above it where the column is too narrow for both.
   const char* label = "registers / thread";
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool labelAbove = avail * 0.5f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x > avail;
   if (labelAbove) ImGui::TextUnformatted(label);
   ImGui::SetNextItemWidth(labelAbove ? avail : avail * 0.5f);
-  ImGui::SliderInt(labelAbove ? "##registers / thread" : label, regs, 1, d.maxRegistersPerThread);
+  ImGui::SliderInt(labelAbove ? "##registers / thread" : label, regs, 1, v.maxRegisters);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("this kernel: %d (%s)", r.registersPerThread, r.registersSource.c_str());
+  ImGui::TextWrapped("this kernel: %d (%s)", v.kernelRegisters, v.registersSource.c_str());
   ImGui::PopStyleColor();
-  r.registersPerThread = *regs;
-  const Occupancy o = computeOccupancy(d, r);
-  ImGui::TextWrapped("block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)", r.threadsPerBlock,
-              r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
+  ImGui::TextWrapped("%s", v.block.c_str());
   if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_RowBg)) {
     float valueWidth = 0;
-    for (int blocks : {o.blocksByThreads, o.blocksByBlocks, o.blocksByRegisters, o.blocksBySharedMemory})
-      valueWidth = std::max(valueWidth, ImGui::CalcTextSize(limitText(blocks, true).c_str()).x);
+    for (const LimitRow& row : v.limits) valueWidth = std::max(valueWidth, ImGui::CalcTextSize(row.widest.c_str()).x);
     ImGui::TableSetupColumn("limit", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("blocks", ImGuiTableColumnFlags_WidthFixed, valueWidth);
-    limitRow("blocks by thread slots", o.blocksByThreads, o.limiter == OccupancyLimiter::Threads);
-    limitRow("blocks by block slots", o.blocksByBlocks, o.limiter == OccupancyLimiter::Blocks);
-    limitRow("blocks by registers", o.blocksByRegisters, o.limiter == OccupancyLimiter::Registers);
-    limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory);
+    for (const LimitRow& row : v.limits) limitRow(row);
     endTable(ctx, "limits");
   }
-  ImGui::TextWrapped("%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm, o.threadsPerSm,
-              d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
-  ImGui::ProgressBar(float(o.occupancy), ImVec2(-1, 0));
-  drawWaves(*run, d, o);
+  ImGui::TextWrapped("%s", v.summary.c_str());
+  ImGui::ProgressBar(v.occupancy, ImVec2(-1, 0));
+  drawWaves(v);
 }
 
 }  // namespace tilescope::ui

@@ -189,13 +189,15 @@ float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
 // The followed thread's arrows over every window: each element it loaded in this phase to the
 // shared slot it went to (the grids as drawn this frame).
 void drawFollowArrows(PanelContext& ctx) {
-  const MatricesView* view = shownMatricesView(ctx.state);  // the followed thread's links come with it
-  if (!view || !view->following) return;
   auto grid = [&](const char* name) -> const GridRect* {
     for (const GridRect& g : ctx.layout.grids)
       if (g.name == name) return &g;
     return nullptr;
   };
+  // Only over the Matrices panel as drawn this frame: a chart in front of it builds no view.
+  if (followedThread(ctx.state) < 0 || !grid("M")) return;
+  const MatricesView* view = shownMatricesView(ctx.state);  // the followed thread's links come with it
+  if (!view || !view->following) return;
   const Theme& theme = ctx.theme();
   for (const FollowLink& link : view->links) {
     const GridRect* from = grid(link.isN ? "N" : "M");

@@ -66,29 +66,11 @@ TileArrangement arrangeTiles(const SharedView& v, ImVec2 avail, float maxCell) {
   return {stack, stack ? above : beside};
 }
 
-// A hovered slot's tooltip: who wrote it, who reads it now, a race's mark.
-void slotTip(const LoadedRun& run, const SharedView& v, int i, CellIndex at) {
-  const SharedTileView& t = v.tile[std::size_t(i)];
-  const SlotState& s = v.tiles.slot(i == 0, at.row, at.col);
-  std::string text = t.name + "[" + std::to_string(at.row) + "][" + std::to_string(at.col) + "]\n";
-  text += s.loaded ? describeEvent(run.timeline.trace().events[std::size_t(s.loadEvent)]) : "not written in this phase yet";
-  if (!s.readers.empty()) {
-    text += "\nread at this step by " + std::to_string(s.readers.size()) + " thread(s):";
-    for (std::size_t k = 0; k < s.readers.size() && k < 16; ++k)
-      text += (k ? "; " : " ") + threadName(s.readers[k] % v.blockX, s.readers[k] / v.blockX);
-    if (s.readers.size() > 16) text += " ...";
-  }
-  for (const CellMark& m : t.stale)
-    if (m.row == at.row && m.col == at.col) text += "\n" + describeMark(m);
-  tooltip(text);
-}
-
 }  // namespace
 
 void drawSharedPanel(PanelContext& ctx) {
-  const LoadedRun* run = shownRun(ctx.state);
   const SharedView* view = shownSharedView(ctx.state);
-  if (!run || !view) return;
+  if (!view) return;
   const SharedView& v = *view;
   const Theme& theme = ctx.theme();
   if (v.noShared) {
@@ -128,8 +110,10 @@ void drawSharedPanel(PanelContext& ctx) {
     }
     ImGui::EndGroup();
   }
+  // A hovered slot's tooltip (who wrote it, who reads it now, a race's mark), from the view cache.
   for (int i = 0; i < 2; ++i)
-    if (hover[i]) slotTip(*run, v, i, *hover[i]);
+    if (const CellTip* tip = hover[i] ? shownCellTip(ctx.state, v.tile[std::size_t(i)].name, *hover[i]) : nullptr)
+      tooltip(tip->text);
 }
 
 }  // namespace tilescope::ui

@@ -90,13 +90,15 @@ bool legendUnderGrid(const std::array<int, 6>& counts, bool compact, int rows, i
 }
 
 // Each thread's state as a glyph too, in the ink that reads on its fill.
-void drawGlyphs(const GridRect& r, const std::vector<ThreadState>& states, int threads, int cols, const Theme& theme) {
+void drawGlyphs(const GridRect& r, const ThreadBlockView& v) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float side = std::min(r.cellWidth, r.cellHeight);
-  for (int i = 0; i < std::min(threads, int(states.size())); ++i) {
+  const std::vector<ThreadState>& states = v.states;
+  const int cols = v.cols;
+  for (int i = 0; i < std::min(v.threads, int(states.size())); ++i) {
     const ImVec2 at(r.x + float(i % cols) * r.cellWidth + (r.cellWidth - side) * 0.5f,
                     r.y + float(i / cols) * r.cellHeight + (r.cellHeight - side) * 0.5f);
-    drawStateGlyph(draw, states[std::size_t(i)], at, side, readableOn(theme.stateColour(states[std::size_t(i)])));
+    drawStateGlyph(draw, states[std::size_t(i)], at, side, v.glyphInk[std::size_t(states[std::size_t(i)])]);
   }
 }
 
@@ -129,7 +131,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const bool legendUnder = legendUnderGrid(v.counts, compact, v.rows, v.cols, maxCell, space, barInLegend);
   ImGui::BeginGroup();
   const auto hovered = ctx.grids.draw({"block", v.rows, v.cols, v.cells, space, maxCell}, theme, ctx.layout);
-  drawGlyphs(ctx.layout.grids.back(), v.states, v.threads, v.cols, theme);
+  drawGlyphs(ctx.layout.grids.back(), v);
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / v.cols, followed % v.cols}}, theme.follow, theme.followPx);
   threadHover(ctx, v, hovered, followed);
@@ -141,7 +143,7 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     if (compact && v.counts[std::size_t(s)] == 0) continue;
     ImGui::ColorButton(std::string(threadStateName(s)).c_str(), ImGui::ColorConvertU32ToFloat4(theme.stateColour(s)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
-    drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), readableOn(theme.stateColour(s)));
+    drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), v.glyphInk[std::size_t(s)]);
     ImGui::SameLine();
     recordedWrapped(ctx, "Thread block", legendText(s, v.counts[std::size_t(s)], compact));
   }

@@ -118,8 +118,7 @@ void drawStrip(PanelContext& ctx, const TimelineView& v, bool compact) {
     const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
     draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), st.done ? st.colour : (st.colour & 0x00ffffffu) | 0x60000000u);
     if (st.done && stepW >= stripH * 0.6f)
-      drawStateGlyph(draw, st.glyph, ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f,
-                     readableOn(st.colour));
+      drawStateGlyph(draw, st.glyph, ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f, st.ink);
     if (st.phaseStart) draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
   }
   labelPhases(ctx, v, p0, stepW, stripH);

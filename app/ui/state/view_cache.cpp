@@ -33,8 +33,8 @@ const MatricesView* shownMatricesView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const MatricesOptions options{loadShadingOn(state), followedThread(state)};
-  return &state.views.matrices.get(viewInputs(state), options, [&] {
-    return matricesView(*run, *block, state.shown.cursor, state.theme, options);
+  return &state.views.matrices.get({viewInputs(state), options}, [&](MatricesView& v) {
+    buildMatricesView(v, *run, *block, state.shown.cursor, state.theme, options);
   });
 }
 
@@ -42,8 +42,8 @@ const ThreadBlockView* shownThreadBlockView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
-  return &state.views.threadBlock.get(viewInputs(state), NoOptions{}, [&] {
-    return threadBlockView(*run, *block, state.shown.cursor, state.theme);
+  return &state.views.threadBlock.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](ThreadBlockView& v) {
+    buildThreadBlockView(v, *run, *block, state.shown.cursor, state.theme);
   });
 }
 
@@ -52,8 +52,8 @@ const SharedView* shownSharedView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const SharedViewOptions options{followedThread(state)};
-  return &state.views.shared.get(viewInputs(state), options, [&] {
-    return sharedView(*run, *block, state.shown.cursor, state.theme, options);
+  return &state.views.shared.get({viewInputs(state), options}, [&](auto& v) {
+    v = sharedView(*run, *block, state.shown.cursor, state.theme, options);
   });
 }
 
@@ -62,8 +62,8 @@ const ThreadLifeView* shownThreadLifeView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const ThreadLifeOptions options{followedThread(state)};
-  return &state.views.threadLife.get(viewInputs(state), options, [&] {
-    return threadLifeView(*run, *block, state.shown.cursor, options);
+  return &state.views.threadLife.get({viewInputs(state), options}, [&](auto& v) {
+    v = threadLifeView(*run, *block, state.shown.cursor, options);
   });
 }
 
@@ -71,7 +71,9 @@ const SourceView* shownSourceView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
-  return &state.views.source.get(viewInputs(state), NoOptions{}, [&] { return sourceView(*run, *block, state.shown.cursor); });
+  return &state.views.source.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) {
+    v = sourceView(*run, *block, state.shown.cursor);
+  });
 }
 
 const BanksView* shownBanksView(const AppState& state, int warp) {
@@ -79,8 +81,8 @@ const BanksView* shownBanksView(const AppState& state, int warp) {
   const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
   if (!run || !analysis) return nullptr;
   const BanksOptions options{warp, analysis};
-  return &state.views.banks.get(viewInputs(state), options, [&] {
-    return banksView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  return &state.views.banks.get({viewInputs(state), options}, [&](auto& v) {
+    v = banksView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
   });
 }
 
@@ -89,8 +91,8 @@ const CoalescingView* shownCoalescingView(const AppState& state, int warp) {
   const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
   if (!run || !analysis) return nullptr;
   const CoalescingOptions options{warp, analysis};
-  return &state.views.coalescing.get(viewInputs(state), options, [&] {
-    return coalescingView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
+  return &state.views.coalescing.get({viewInputs(state), options}, [&](auto& v) {
+    v = coalescingView(*run, *analysis, state.shown.bx, state.shown.by, state.shown.cursor, warp);
   });
 }
 
@@ -98,8 +100,8 @@ const CopyEngineView* shownCopyEngineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
-  return &state.views.copyEngine.get(viewInputs(state), NoOptions{}, [&] {
-    return copyEngineView(*run, *block, state.shown.cursor);
+  return &state.views.copyEngine.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) {
+    v = copyEngineView(*run, *block, state.shown.cursor);
   });
 }
 
@@ -107,8 +109,78 @@ const TimelineView* shownTimelineView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   if (!run) return nullptr;
   const TimelineViewOptions options{followedThread(state)};
-  return &state.views.timeline.get(viewInputs(state), options, [&] {
-    return timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options);
+  return &state.views.timeline.get({viewInputs(state), options}, [&](auto& v) {
+    v = timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options);
+  });
+}
+
+const CountersView* shownCountersView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return nullptr;
+  const CountersKey key{{state.shown.loaded}, run->timeline.normalize(state.shown.cursor), {state.lesson.presenter}};
+  return &state.views.counters.get(key, [&](CountersView& v) {
+    v = countersView(*run, state.shown.cursor, key.options);
+  });
+}
+
+const HazardsView* shownHazardsView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
+  if (!run || !analysis) return nullptr;
+  return &state.views.hazards.get({{state.shown.loaded}, {analysis}}, [&](HazardsView& v) {
+    v = hazardsView(*run, *analysis);
+  });
+}
+
+const BugGalleryView* shownBugGalleryView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return nullptr;
+  return &state.views.bugGallery.get({{state.shown.loaded}, {}}, [&](BugGalleryView& v) {
+    v = bugGalleryView(*run);
+  });
+}
+
+const OccupancyView* shownOccupancyView(const AppState& state, int registers) {
+  const LoadedRun* run = shownRun(state);
+  const std::shared_ptr<const AnalysisReport>& analysis = state.shown.analysis;
+  if (!run || !analysis) return nullptr;
+  const DeviceProfile profile = analysisProfile(state.analysis).profile;
+  // The kernel's own count and 0 are the same view.
+  const OccupancyOptions options{profile.name, registers > 0 ? registers : analysis->resources.registersPerThread};
+  return &state.views.occupancy.get({{{state.shown.loaded}, {analysis}}, options}, [&](OccupancyView& v) {
+    v = occupancyView(*run, *analysis, profile, options);
+  });
+}
+
+const LessonView* shownLessonView(const AppState& state) {
+  const Lesson* lesson = state.lesson.lesson();
+  if (!lesson) return nullptr;
+  const LessonPage* page = &lesson->pages[std::size_t(state.lesson.page)];
+  const LoadedRun* run = shownRun(state);
+  const AnalysisReport* analysis = run ? state.shown.analysis.get() : nullptr;
+  return &state.views.lesson.get({{{state.shown.loaded}, {state.shown.analysis}}, page},
+                                 [&](LessonView& v) { v = lessonView(*page, analysis, run); });
+}
+
+const ControlsView* shownControlsView(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  if (!run) return nullptr;
+  const int phase = controlsPhase(*run, state.shown.cursor);
+  return &state.views.controls.get({{state.shown.loaded}, phase}, [&](ControlsView& v) {
+    v = controlsView(*run, phase);
+  });
+}
+
+const CellTip* shownCellTip(const AppState& state, std::string_view grid, CellIndex at) {
+  const LoadedRun* run = shownRun(state);
+  const BlockTimeline* block = state.shown.block.get();
+  if (!run || !block) return nullptr;
+  const bool shared = grid == "Mds" || grid == "Nds";
+  const SharedView* sharedTiles = shared ? shownSharedView(state) : nullptr;
+  if (shared && !sharedTiles) return nullptr;
+  return &state.views.tip.get({viewInputs(state), std::string(grid), at.row, at.col}, [&](CellTip& tip) {
+    tip = shared ? sharedTip(*run, *sharedTiles, grid == "Mds" ? 0 : 1, at)
+                 : matricesTip(*run, *block, state.shown.cursor, grid[0], at);
   });
 }
 

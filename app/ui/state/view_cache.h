@@ -6,10 +6,18 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "core/timeline/timeline.h"
 #include "ui/model/loaded_run.h"
 #include "ui/model/banks_view.h"
+#include "ui/model/cell_tips.h"
+#include "ui/model/controls_view.h"
+#include "ui/model/counters_view.h"
+#include "ui/model/hazards_view.h"
+#include "ui/model/lesson_view.h"
+#include "ui/model/occupancy_view.h"
 #include "ui/model/coalescing_view.h"
 #include "ui/model/copy_engine_view.h"
 #include "ui/model/matrices_view.h"
@@ -35,23 +43,76 @@ struct ViewInputs {
   bool operator==(const ViewInputs& o) const;
 };
 
-// One panel's view and the inputs it was built from.
-template <class View, class Options>
+// One panel's view and the key it was built from (what it depends on: ViewInputs and its
+// options for a view of the cursor, less for a view of the run or of the step's phase). The view
+// lives in the slot and is rebuilt in place: its vectors keep their storage from one build to
+// the next (builders reset a view with resetKeeping, thread_story.h), so a cursor move while
+// playing allocates next to nothing.
+template <class View, class Key>
 struct ViewSlot {
-  std::optional<ViewInputs> inputs;
-  Options options{};
-  std::shared_ptr<const View> view;
+  std::optional<Key> key;
+  View view{};
   int builds = 0;  // how many times it was built (the cache test reads it)
 
+  // `build(View&)` fills the view in place when `k` differs from the key it was built from.
   template <class Build>
-  const View& get(const ViewInputs& in, const Options& opts, Build&& build) {
-    if (!view || !inputs || !(*inputs == in) || !(options == opts)) {
-      view = std::make_shared<const View>(build());
-      inputs = in, options = opts;
+  const View& get(const Key& k, Build&& build) {
+    if (!key || !(*key == k)) {
+      build(view);
+      key = k;
       ++builds;
     }
-    return *view;
+    return view;
   }
+};
+
+// The key of a view of the cursor: ViewInputs and the view's own options.
+template <class Options>
+struct CursorKey {
+  ViewInputs inputs;
+  Options options{};
+  bool operator==(const CursorKey&) const = default;
+};
+
+// A shared object by identity, weakly (as ViewInputs holds the run and the block).
+template <class T>
+struct Identity {
+  std::weak_ptr<const T> of;
+  bool operator==(const Identity& o) const { return !of.owner_before(o.of) && !o.of.owner_before(of); }
+};
+
+// The keys of the views that do not follow every step: what each one is built from, no more.
+struct CountersKey {  // the run and the cursor (not the block: all blocks in lockstep; no colours)
+  Identity<LoadedRun> run;
+  Cursor cursor;
+  CountersOptions options;
+  bool operator==(const CountersKey&) const = default;
+};
+struct RunFactsKey {  // the run and its analysis: facts of the whole run
+  Identity<LoadedRun> run;
+  Identity<AnalysisReport> analysis;
+  bool operator==(const RunFactsKey&) const = default;
+};
+struct OccupancyKey {
+  RunFactsKey facts;
+  OccupancyOptions options;
+  bool operator==(const OccupancyKey&) const = default;
+};
+struct LessonKey {
+  RunFactsKey facts;
+  const LessonPage* page = nullptr;
+  bool operator==(const LessonKey&) const = default;
+};
+struct ControlsKey {  // the run and the step's phase: not rebuilt per step
+  Identity<LoadedRun> run;
+  int phase = 0;
+  bool operator==(const ControlsKey&) const = default;
+};
+struct TipKey {  // one hovered cell of a grid ("M", "N", "P", "Mds", "Nds") at the cursor
+  ViewInputs inputs;
+  std::string grid;
+  int row = 0, col = 0;
+  bool operator==(const TipKey&) const = default;
 };
 
 // The options of a view that has none beyond ViewInputs.
@@ -62,15 +123,22 @@ struct NoOptions {
 // Every panel's view that has one: the frame loop's AppState keeps it (mutable: a cache of what
 // the state already says, filled as the panels ask).
 struct ViewCache {
-  ViewSlot<MatricesView, MatricesOptions> matrices;
-  ViewSlot<ThreadBlockView, NoOptions> threadBlock;
-  ViewSlot<SharedView, SharedViewOptions> shared;
-  ViewSlot<ThreadLifeView, ThreadLifeOptions> threadLife;
-  ViewSlot<SourceView, NoOptions> source;
-  ViewSlot<BanksView, BanksOptions> banks;
-  ViewSlot<CoalescingView, CoalescingOptions> coalescing;
-  ViewSlot<CopyEngineView, NoOptions> copyEngine;
-  ViewSlot<TimelineView, TimelineViewOptions> timeline;
+  ViewSlot<MatricesView, CursorKey<MatricesOptions>> matrices;
+  ViewSlot<ThreadBlockView, CursorKey<NoOptions>> threadBlock;
+  ViewSlot<SharedView, CursorKey<SharedViewOptions>> shared;
+  ViewSlot<ThreadLifeView, CursorKey<ThreadLifeOptions>> threadLife;
+  ViewSlot<SourceView, CursorKey<NoOptions>> source;
+  ViewSlot<BanksView, CursorKey<BanksOptions>> banks;
+  ViewSlot<CoalescingView, CursorKey<CoalescingOptions>> coalescing;
+  ViewSlot<CopyEngineView, CursorKey<NoOptions>> copyEngine;
+  ViewSlot<TimelineView, CursorKey<TimelineViewOptions>> timeline;
+  ViewSlot<CountersView, CountersKey> counters;
+  ViewSlot<HazardsView, RunFactsKey> hazards;
+  ViewSlot<BugGalleryView, RunFactsKey> bugGallery;
+  ViewSlot<OccupancyView, OccupancyKey> occupancy;
+  ViewSlot<LessonView, LessonKey> lesson;
+  ViewSlot<ControlsView, ControlsKey> controls;
+  ViewSlot<CellTip, TipKey> tip;  // the one hovered cell's tooltip
 };
 
 // What the views of `state`'s shown run are built from (run and block may be empty).
@@ -88,5 +156,16 @@ const CopyEngineView* shownCopyEngineView(const AppState& state);
 const BanksView* shownBanksView(const AppState& state, int warp);
 const CoalescingView* shownCoalescingView(const AppState& state, int warp);  // likewise
 const TimelineView* shownTimelineView(const AppState& state);
+const CountersView* shownCountersView(const AppState& state);
+// The views of the run's facts, not of the cursor (built once per run, analysis or option).
+const HazardsView* shownHazardsView(const AppState& state);  // null until the analysis arrives
+const BugGalleryView* shownBugGalleryView(const AppState& state);
+// At `registers` per thread (0: the kernel's own count); null until the analysis arrives.
+const OccupancyView* shownOccupancyView(const AppState& state, int registers);
+const LessonView* shownLessonView(const AppState& state);  // null without a lesson open
+const ControlsView* shownControlsView(const AppState& state);
+// The tooltip of the hovered cell `at` of `grid` ("M", "N", "P", "Mds", "Nds"), built once per
+// cell and cursor while it is hovered.
+const CellTip* shownCellTip(const AppState& state, std::string_view grid, CellIndex at);
 
 }  // namespace tilescope::ui

@@ -7,9 +7,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "book_example.h"
 #include "core/run/backend.h"
-#include "test_support.h"
-#include "core/finished/finished_run.h"
 #include "core/run/device_profile.h"
 #include "ui/model/banks_view.h"
 #include "ui/model/coalescing_view.h"
@@ -20,29 +19,6 @@
 
 namespace tilescope::ui {
 namespace {
-
-struct BookExample {
-  std::shared_ptr<LoadedRun> run;
-  std::shared_ptr<BlockTimeline> block;  // block (0,0)
-  Theme theme = makeTheme(Palette::OkabeIto, false);
-
-  BookExample() {
-    auto emulator = makeEmulatorBackend();
-    auto traced = executeRun(*emulator, testing::tiledConfig(KernelId::Tiled, {4, 4, 4}, 2, testing::freshSeed()), true);
-    EXPECT_TRUE(traced.ok()) << traced.error().message;
-    run = std::make_shared<LoadedRun>();
-    finishInto(*run, std::move(*traced));
-    block = std::make_shared<BlockTimeline>(BlockTimeline::build(run->timeline, 0, 0));
-  }
-  // The first step of `kind` in phase `phase`, every thread through it (threads = 4).
-  Cursor stepOf(int phase, StepKind kind) const {
-    const Timeline& t = run->timeline;
-    for (int s = 0; s < t.steps(); ++s)
-      if (t.step(s).phase == phase && t.step(s).kind == kind) return {s, t.threadsPerBlock()};
-    ADD_FAILURE() << "no such step";
-    return {};
-  }
-};
 
 int ringed(const std::vector<gfx::CellStyle>& cells) {
   return int(std::count_if(cells.begin(), cells.end(), [](const gfx::CellStyle& c) { return c.highlight != 0; }));

@@ -3,7 +3,9 @@
 // run, the block or the view's options change.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <string>
 
 #include "core/finished/finished_run.h"
 #include "core/run/backend.h"
@@ -105,6 +107,46 @@ TEST(ViewCache, TheAnalysisViewsWaitForTheAnalysisAndFollowTheWarp) {
   analyse();  // the same run analysed again (another profile): a new report
   shownBanksView(state, 1);
   EXPECT_EQ(state.views.banks.builds, 3);
+}
+
+// Playing moves the cursor every step: a view of the run's facts (Hazards, Bug gallery) is built
+// once, a view of the phase (Controls) once per phase, a view of the cursor (Counters) once per
+// step; and a rebuilt view keeps its cells' storage instead of allocating it again.
+TEST(ViewCache, ViewsOfTheRunOrThePhaseAreNotRebuiltPerStep) {
+  AppState state;
+  show(state, bookRun());
+  state.shown.analysis = std::make_shared<const AnalysisReport>(analyzeRun(*shownRun(state), *profileByName("h100")));
+  const Timeline& t = shownRun(state)->timeline;
+  const auto* cells = shownMatricesView(state)->pCells.data();
+  int phases = 0, lastPhase = -1;
+  for (int step = 0; step < t.steps(); ++step) {
+    state.shown.cursor = t.stepEnd(step);
+    for (int frame = 0; frame < 3; ++frame) {
+      ASSERT_NE(shownHazardsView(state), nullptr);
+      ASSERT_NE(shownBugGalleryView(state), nullptr);
+      ASSERT_NE(shownControlsView(state), nullptr);
+      ASSERT_NE(shownCountersView(state), nullptr);
+      ASSERT_NE(shownMatricesView(state), nullptr);
+    }
+    const int phase = std::max(0, t.step(step).phase);
+    if (phase != lastPhase) ++phases, lastPhase = phase;
+  }
+  EXPECT_EQ(phases, 2);  // the book's two phases
+  EXPECT_EQ(state.views.hazards.builds, 1);
+  EXPECT_EQ(state.views.bugGallery.builds, 1);
+  EXPECT_EQ(state.views.controls.builds, phases);
+  EXPECT_EQ(state.views.counters.builds, t.steps());
+  EXPECT_EQ(shownMatricesView(state)->pCells.data(), cells) << "rebuilt in place, in the same storage";
+}
+
+// A tooltip is built once per hovered cell and cursor, not once per frame.
+TEST(ViewCache, ATooltipIsBuiltOncePerHoveredCell) {
+  AppState state;
+  show(state, bookRun());
+  for (int frame = 0; frame < 10; ++frame) ASSERT_NE(shownCellTip(state, "P", {0, 0}), nullptr);
+  EXPECT_EQ(state.views.tip.builds, 1);
+  EXPECT_NE(shownCellTip(state, "M", {0, 0})->text.find("M(row 0, col 0)"), std::string::npos);
+  EXPECT_EQ(state.views.tip.builds, 2);
 }
 
 }  // namespace

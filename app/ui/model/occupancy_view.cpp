@@ -1,0 +1,64 @@
+// The Occupancy panel's view (occupancy_view.h). On the textbook SM, 16x16 blocks at 10 -> 12
+// registers show the tutorial's cliff (1536 -> 1280 threads).
+#include "ui/model/occupancy_view.h"
+
+#include <climits>
+#include <cstdio>
+
+#include "core/run/stream_k_plan.h"
+
+namespace tilescope::ui {
+namespace {
+
+std::string limitText(int blocks, bool limiting) {
+  return blocks == INT_MAX ? "no limit" : std::to_string(blocks) + (limiting ? "  <- limit" : "");
+}
+LimitRow limitRow(const char* name, int blocks, bool limiting) {
+  return {name, limitText(blocks, limiting), limitText(blocks, true)};
+}
+
+// Rung 9's selector on this profile, and this run against its choice (a run whose tiling or
+// grid was set by hand shows both).
+void streamKChoice(OccupancyView& v, const Run& run, const DeviceProfile& d) {
+  const StreamKChoice choice = chooseStreamK(run.config.dims, d);
+  v.streamK = true;
+  v.selector = "on " + std::to_string(d.smCount) + " SMs (" + d.name + "): " + choice.reason;
+  const KernelLaunch& L = run.plan.launch;
+  const bool chosen = L.tiling == choice.tiling && int(L.persistentBlocks) == choice.persistentBlocks;
+  const std::string grid = L.persistentBlocks > 0 ? "stream-K over " + std::to_string(L.gridX) + " blocks"
+                                                  : "one block per tile (" + std::to_string(L.gridX) + ")";
+  v.thisRun = "this run: " + tilingText(L.tiling) + ", " + grid +
+              (chosen ? ": the selector's choice" : ", not the selector's choice");
+}
+
+}  // namespace
+
+OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis, const DeviceProfile& d,
+                            const OccupancyOptions& options) {
+  OccupancyView v;
+  KernelResources r = analysis.resources;
+  v.kernelRegisters = r.registersPerThread;
+  v.registersSource = r.registersSource;
+  v.maxRegisters = d.maxRegistersPerThread;
+  if (options.registers > 0) r.registersPerThread = options.registers;
+  const Occupancy o = computeOccupancy(d, r);
+  char text[256];
+  std::snprintf(text, sizeof text, "block: %d threads, %d B shared (%d allocated), %d registers/thread (%d per block)",
+                r.threadsPerBlock, r.sharedBytesPerBlock, o.sharedBytesPerBlock, r.registersPerThread, o.registersPerBlock);
+  v.block = text;
+  v.limits = {limitRow("blocks by thread slots", o.blocksByThreads, o.limiter == OccupancyLimiter::Threads),
+              limitRow("blocks by block slots", o.blocksByBlocks, o.limiter == OccupancyLimiter::Blocks),
+              limitRow("blocks by registers", o.blocksByRegisters, o.limiter == OccupancyLimiter::Registers),
+              limitRow("blocks by shared memory", o.blocksBySharedMemory, o.limiter == OccupancyLimiter::SharedMemory)};
+  std::snprintf(text, sizeof text, "%d blocks/SM, %d of %d threads: occupancy %.1f%%, limited by %s", o.blocksPerSm,
+                o.threadsPerSm, d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
+  v.summary = text;
+  v.occupancy = float(o.occupancy);
+  const KernelLaunch& L = run.run.plan.launch;
+  v.waves = dealBlocks(int64_t(L.gridX) * L.gridY, d.smCount, o.blocksPerSm);
+  v.wavesText = describeWaves(v.waves);
+  if (builtInKernel(run.run) == KernelId::StreamK) streamKChoice(v, run.run, d);
+  return v;
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,47 @@
+// What the Occupancy panel shows, as plain data (issue 25): this kernel's block against an SM's
+// limits on the analysis profile, at the registers per thread the panel's slider sets, the grid
+// dealt onto the profile's SMs in waves, and for rung 9 its selector's choice. Facts of the run,
+// its analysis, the profile and the slider, not of the cursor: built once per change of those
+// (state/view_cache.h), never per step. No ImGui here.
+#pragma once
+#include <array>
+#include <string>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/occupancy.h"
+#include "core/analysis/waves.h"
+#include "ui/model/loaded_run.h"
+
+namespace tilescope::ui {
+
+struct OccupancyOptions {
+  std::string profile;  // the analysis profile's name
+  int registers = 0;    // per thread, the slider's value (0: the kernel's own count)
+  bool operator==(const OccupancyOptions&) const = default;
+};
+
+struct LimitRow {
+  std::string name;   // "blocks by registers"
+  std::string value;  // "5  <- limit", "no limit"
+  std::string widest;  // the value as it reads when it limits: the column's width fits any
+};
+
+struct OccupancyView {
+  int kernelRegisters = 0;         // the kernel's own count: where the slider starts
+  std::string registersSource;     // how it is known ("cudaFuncGetAttributes", "estimate")
+  int maxRegisters = 255;          // the slider's end: the profile's most per thread
+  std::string block;               // "block: 256 threads, 2048 B shared (...)"
+  std::array<LimitRow, 4> limits;  // by thread slots, block slots, registers, shared memory
+  std::string summary;             // "6 blocks/SM, 1536 of 2048 threads: occupancy 75.0%, limited by ..."
+  float occupancy = 0.0f;          // 0..1, the bar
+  Waves waves;                     // the grid in waves at that occupancy (the picture)
+  std::string wavesText;           // describeWaves
+  bool streamK = false;            // rung 9: its selector's choice follows
+  std::string selector;            // "on 132 SMs (H100): <reason>"
+  std::string thisRun;             // "this run: <tiling>, stream-K over 132 blocks: the selector's choice"
+};
+
+OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis, const DeviceProfile& profile,
+                            const OccupancyOptions& options);
+
+}  // namespace tilescope::ui
