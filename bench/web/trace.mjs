@@ -11,7 +11,8 @@
 // other load over that window, and the GPU features Chromium reports (SystemInfo). --trace
 // also records Chromium's trace (CDP Tracing: GPU process, viz compositor, renderer) over the
 // window into FILE (open it in Perfetto) and prints each busy thread's top-level tasks by time
-// per frame; the trace costs CPU itself, so its frame times are not the untraced ones.
+// per frame, and every slice of the GPU process's main thread by depth per drawing frame; the
+// trace costs CPU itself, so its frame times are not the untraced ones.
 // --flags adds Chromium switches to the browser tests' own (tests/web/harness.mjs);
 // --no-swiftshader-flags drops those (--use-angle=swiftshader ...) first.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -184,6 +185,43 @@ function summariseTrace(events, frames) {
   return threads.sort((a, b) => b.wallMs - a.wallMs);
 }
 
+// Every slice of the threads whose "process / thread" name contains `which`, by name and depth:
+// wall time, self time (less its children) and thread CPU time per frame; where a thread's
+// time goes inside its tasks (the GPU process's CrGpuMain: SwapBuffers, readPixels, finish).
+function nestedSlices(events, frames, which) {
+  const names = new Map(), procs = new Map(), byThread = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+    if (e.ph === 'M' && e.name === 'process_name') procs.set(e.pid, e.args.name);
+  }
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.ph !== 'X' || !(e.dur >= 0) || !`${procs.get(e.pid)} / ${names.get(key)}`.includes(which)) continue;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key).push(e);
+  }
+  const agg = new Map();
+  const row = (depth, name) => {
+    const k = `${depth}\t${name}`;
+    if (!agg.has(k)) agg.set(k, { depth, name, wall: 0, cpu: 0, n: 0, children: 0 });
+    return agg.get(k);
+  };
+  for (const list of byThread.values()) {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    const stack = [];
+    for (const e of list) {
+      while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+      const r = row(stack.length, e.name);
+      r.wall += e.dur; r.cpu += e.tdur ?? 0; r.n += 1;
+      if (stack.length) row(stack.length - 1, stack[stack.length - 1].name).children += e.dur;
+      stack.push(e);
+    }
+  }
+  return [...agg.values()].sort((a, b) => b.wall - a.wall).slice(0, TOP * 3)
+    .map((r) => ({ depth: r.depth, name: r.name, wallMs: r.wall / 1e3 / frames, selfMs: (r.wall - r.children) / 1e3 / frames,
+                   cpuMs: r.cpu / 1e3 / frames, perFrame: r.n / frames }));
+}
+
 // The RAF recorder of bench.mjs, for the app (the floor page records its own).
 const APP_RECORDER = `const DROP = ${JSON.stringify(DROP)};
 window.__rafTimes = []; (function tick(t) { window.__rafTimes.push(t); requestAnimationFrame(tick); })(0);
@@ -201,6 +239,8 @@ async function measure() {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 + (PAGE === 'floor' ? 0 : h.TOOLS_PX) }, deviceScaleFactor: 1 });
     const page = await context.newPage();
+    // An --init script's findings: its console lines that start with "[init]".
+    page.on('console', (m) => { if (m.text().startsWith('[init]')) console.log(m.text()); });
     const cdp = await context.newCDPSession(page);
     const gpu = await (cdpBrowser || await browser.newBrowserCDPSession()).send('SystemInfo.getInfo').catch((e) => ({ error: String(e) }));
     let url;
@@ -272,11 +312,16 @@ const swiftshader = r.cpu.filter(([k]) => /gpu-process \/ (Thread<|llvmpipe)/.te
 console.log(`Chromium's CPU per frame (from /proc, ${n} frames): ${fmt(browserMs / n, 2)} ms in all; ` +
             `per drawing frame (${drawing.length}): ${fmt(browserMs / Math.max(1, drawing.length), 2)} ms, of which the GPU process's rasteriser threads ${fmt(swiftshader / Math.max(1, drawing.length), 2)} ms`);
 for (const [name, ms] of r.cpu.slice(0, 16)) console.log(`  ${fmt(ms / n, 2).padStart(7)} ms  ${name}`);
-let traced = null;
+let traced = null, gpuMainSlices = null;
 if (r.trace) {
   writeFileSync(TRACE, JSON.stringify({ traceEvents: r.trace }));
   traced = summariseTrace(r.trace, n);
   console.log(`trace (${r.trace.length} events, ${TRACE}): top-level slices per frame, wall (thread CPU)`);
+  const gpuMain = nestedSlices(r.trace, Math.max(1, drawing.length), 'CrGpuMain');
+  console.log(`the GPU process's main thread, every slice by depth, per drawing frame (${drawing.length}): wall, self, thread CPU`);
+  for (const k of gpuMain)
+    console.log(`  ${fmt(k.wallMs, 2).padStart(8)} self ${fmt(k.selfMs, 2).padStart(7)} cpu ${fmt(k.cpuMs, 2).padStart(6)} x${fmt(k.perFrame, 2)} ${'  '.repeat(k.depth)}${k.name}`);
+  gpuMainSlices = gpuMain;
   for (const t of traced.slice(0, 8)) {
     console.log(`  ${fmt(t.wallMs, 2).padStart(7)} ms (${fmt(t.cpuMs, 2)})  ${t.thread}`);
     for (const k of t.tasks) console.log(`      ${fmt(k.wallMs, 2).padStart(7)} ms (${fmt(k.cpuMs, 2)}) x${fmt(k.perFrame, 2)}  ${k.name.slice(0, 110)}`);
@@ -284,5 +329,5 @@ if (r.trace) {
 }
 if (JSON_OUT) {
   writeFileSync(JSON_OUT, JSON.stringify({ page: PAGE, query: QUERY, flags: browserArgs(), load: loadavg(), date: new Date().toISOString(), gpu: gpuInfo,
-    drop: DROP, seconds: r.seconds, intervals: r.frames.intervals, drawn: r.frames.drawn, cpuMs: r.cpu, machine: r.machine, trace: traced }, null, 1));
+    drop: DROP, seconds: r.seconds, intervals: r.frames.intervals, drawn: r.frames.drawn, cpuMs: r.cpu, machine: r.machine, trace: traced, gpuMain: gpuMainSlices }, null, 1));
 }
