@@ -28,7 +28,7 @@ PixelRect intersect(const PixelRect& a, const PixelRect& b) {
   return {std::max(a.x0, b.x0), std::max(a.y0, b.y0), std::min(a.x1, b.x1), std::min(a.y1, b.y1)};
 }
 
-// Overlapping or sharing an edge: their union covers no pixel that neither covers... nearly.
+// Overlapping or sharing an edge (merged first: their union adds few or no pixels).
 bool touches(const PixelRect& a, const PixelRect& b) {
   return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
 }

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "platform/shown_picture.h"
 
