@@ -30,14 +30,15 @@ void drawWholePicture(ImDrawData& data, const PictureKey& key) {
   ImGui_ImplOpenGL3_RenderDrawData(&data);
 }
 
-bool drawPictureRegions(ImDrawData& data, const PictureKey& key, const std::vector<PixelRect>& regions) {
+bool drawPictureRegions(ImDrawData& data, const PictureKey& key, const std::vector<PixelRect>& regions,
+                        const std::vector<PixelRect>* bounds) {
   float r, g, b;
   backgroundOf(key, r, g, b);
   std::vector<ImVec4> saved;
   std::vector<ImDrawList*> lists;
   bool first = true;
   for (const PixelRect& region : regions) {
-    if (!clipToRegion(data, region, key.height, saved, lists)) return false;
+    if (!clipToRegion(data, region, key.height, saved, lists, bounds)) return false;
     if (first) {
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       glViewport(0, 0, key.width, key.height);

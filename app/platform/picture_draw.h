@@ -16,6 +16,8 @@ void drawWholePicture(ImDrawData& data, const PictureKey& key);
 // Exactly what drawWholePicture leaves in `regions` (the same commands in the same order, each
 // scissored to its own clip rectangle within the region), nothing outside them. False, with
 // nothing drawn, when the draw data's coordinates are not the framebuffer's pixels.
-bool drawPictureRegions(ImDrawData& data, const PictureKey& key, const std::vector<PixelRect>& regions);
+// `bounds`: the pixels each command may touch (PictureTracker::commandBounds), or none.
+bool drawPictureRegions(ImDrawData& data, const PictureKey& key, const std::vector<PixelRect>& regions,
+                        const std::vector<PixelRect>* bounds = nullptr);
 
 }  // namespace tilescope::platform

@@ -35,7 +35,7 @@ bool touches(const PixelRect& a, const PixelRect& b) {
 
 // The pixels a command may touch: its triangles' bounding box within its clip rectangle, a
 // pixel wider on every side (a pixel is drawn when its centre is covered), within the canvas.
-PixelRect commandBounds(const ImDrawVert* v, uint32_t n, const ImVec4& clip, const ImVec2& offset, int width,
+PixelRect touchedPixels(const ImDrawVert* v, uint32_t n, const ImVec4& clip, const ImVec2& offset, int width,
                         int height) {
   if (n == 0) return {};
   float x0 = v[0].pos.x, y0 = v[0].pos.y, x1 = x0, y1 = y0;
@@ -89,8 +89,8 @@ bool PictureTracker::take(const ImDrawData& data, const PictureKey& key, Snapsho
       const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
       const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
       for (uint32_t i = 0; i < cmd.ElemCount; ++i) out.vertices.push_back(vtx[idx[i]]);
-      c.bounds = commandBounds(out.vertices.data() + c.firstVertex, c.vertices, cmd.ClipRect, data.DisplayPos,
-                               key.width, key.height);
+      c.bounds = touchedPixels(out.vertices.data() + c.firstVertex, c.vertices, cmd.ClipRect, data.DisplayPos,
+                              key.width, key.height);
       l.bounds = unite(l.bounds, c.bounds);
       out.commands.push_back(c);
     }
@@ -169,8 +169,15 @@ std::vector<PixelRect> mergeRegions(std::vector<PixelRect> rects, std::size_t ma
   return rects;
 }
 
+std::vector<PixelRect> PictureTracker::commandBounds() const {
+  std::vector<PixelRect> out;
+  out.reserve(next_.commands.size());
+  for (const Command& c : next_.commands) out.push_back(c.bounds);
+  return out;
+}
+
 bool clipToRegion(ImDrawData& data, const PixelRect& region, int framebufferHeight, std::vector<ImVec4>& saved,
-                  std::vector<ImDrawList*>& lists) {
+                  std::vector<ImDrawList*>& lists, const std::vector<PixelRect>* bounds) {
   if (data.DisplayPos.x != 0.0f || data.DisplayPos.y != 0.0f || data.FramebufferScale.x != 1.0f ||
       data.FramebufferScale.y != 1.0f)
     return false;
@@ -187,6 +194,8 @@ bool clipToRegion(ImDrawData& data, const PixelRect& region, int framebufferHeig
       const int x = int(c.x), w = int(c.z - c.x), h = int(c.w - c.y), yGl = int(float(fbH) - c.w);
       PixelRect box{x, fbH - yGl - h, x + w, fbH - yGl};
       if (c.z <= c.x || c.w <= c.y) box = {};
+      // Its triangles: none reaches the region, nothing to draw (bounds has one per command).
+      if (bounds && saved.size() <= bounds->size() && intersect((*bounds)[saved.size() - 1], region).empty()) box = {};
       const PixelRect r = intersect(box, region);
       if (r.empty()) {
         cmd.ClipRect = ImVec4(0, 0, 0, 0);  // skipped by the backend

@@ -39,6 +39,8 @@ class PictureTracker {
   void commit();
   // The canvas's pixels are no longer known (the next frame is drawn whole).
   void forget() { valid_ = false; }
+  // The pixels each command of the frame last compared may touch, in draw order.
+  std::vector<PixelRect> commandBounds() const;
 
   // Past this share of the canvas a partial redraw is no cheaper than a whole one.
   static constexpr double kWholeShare = 0.6;
@@ -77,11 +79,12 @@ std::vector<PixelRect> mergeRegions(std::vector<PixelRect> rects, std::size_t ma
 
 // `data` restricted to `region`: each command's clip rectangle becomes the pixels it scissors
 // (as ImGui's OpenGL3 backend computes them: truncated, y flipped) within `region`, as whole
-// pixels; `saved` keeps the originals for restoreClips. Lists with no command in it are left out
-// of `lists` (the ImDrawData to draw points at them). False when DisplayPos is not (0, 0) or
-// the framebuffer scale not 1 (then draw whole).
+// pixels; a command whose `bounds` (commandBounds(), when given) miss the region is skipped;
+// `saved` keeps the originals for restoreClips. Lists with no command in it are left out of
+// `lists` (the ImDrawData to draw points at them). False when DisplayPos is not (0, 0) or the
+// framebuffer scale not 1 (then draw whole).
 bool clipToRegion(ImDrawData& data, const PixelRect& region, int framebufferHeight, std::vector<ImVec4>& saved,
-                  std::vector<ImDrawList*>& lists);
+                  std::vector<ImDrawList*>& lists, const std::vector<PixelRect>* bounds = nullptr);
 void restoreClips(ImDrawData& data, const std::vector<ImVec4>& saved);
 
 }  // namespace tilescope::platform

@@ -125,7 +125,8 @@ bool Window::drawPicture(ImDrawData& data, const PictureKey& key, bool whole) {
     return false;
   }
   const bool all = whole || regions.empty() || regions.front() == PixelRect{0, 0, key.width, key.height};
-  if (all || !drawPictureRegions(data, key, regions)) drawWholePicture(data, key);
+  const std::vector<PixelRect> bounds = all ? std::vector<PixelRect>{} : picture_.commandBounds();
+  if (all || !drawPictureRegions(data, key, regions, &bounds)) drawWholePicture(data, key);
   picture_.commit();
   return true;
 }

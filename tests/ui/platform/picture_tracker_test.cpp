@@ -147,6 +147,14 @@ TEST(ClipToRegion, TheBackendsScissorBoxWithinTheRegion) {
   ASSERT_TRUE(clipToRegion(data, {40, 40, 60, 60}, 100, saved, drawn));
   EXPECT_TRUE(drawn.empty());
   restoreClips(data, saved);
+  // Within its scissor box, but not where its triangles are: skipped too.
+  const std::vector<PixelRect> bounds{{10, 3, 12, 31}};
+  ASSERT_TRUE(clipToRegion(data, {13, 0, 19, 100}, 100, saved, drawn, &bounds));
+  EXPECT_TRUE(drawn.empty());
+  restoreClips(data, saved);
+  ASSERT_TRUE(clipToRegion(data, {11, 0, 19, 100}, 100, saved, drawn, &bounds));
+  EXPECT_EQ(drawn.size(), 1u);
+  restoreClips(data, saved);
   ImGui::DestroyContext();
 }
 
