@@ -4,14 +4,6 @@
 
 namespace tilescope::gfx {
 
-void beginFrame(int width, int height, float r, float g, float b) {
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glViewport(0, 0, width, height);
-  glDisable(GL_SCISSOR_TEST);
-  glClearColor(r, g, b, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-}
-
 std::string takeGlError(const char* where) {
   const GLenum e = glGetError();
   if (e == GL_NO_ERROR) return {};

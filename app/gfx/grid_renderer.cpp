@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "gfx/gl_context.h"
+#include "platform/shown_picture.h"
 
 namespace tilescope::gfx {
 namespace {
@@ -237,6 +238,7 @@ Status GridRenderer::draw(GridCanvas& canvas, const GridImage& image) {
     }
   }
   ++draws_;
+  platform::noteTextureRedrawn(canvas.textureId());  // the draw commands showing it change
   canvas.last_ = image;
   canvas.valid_ = true;
   if (auto e = takeGlError("drawing a grid"); !e.empty()) return failure(e);

@@ -40,11 +40,13 @@ class Window {
   void setFullscreen(bool on);
   void setTitle(const std::string& title);
   void swapBuffers();
-  // True when this frame's picture is exactly the one on screen (the last drawn frame's draw
-  // lists, size, clear colour and grid redraw count): then a page issues no GL at all and the
-  // browser keeps showing its canvas. Always false on the desktop, whose back buffer is
-  // undefined after a swap. The caller draws anyway when it reads the frame's pixels.
-  bool showsAlready(const ImDrawData& data, const PictureKey& key);
+  // Draws this frame's ImGui picture into the window's framebuffer on a clear of
+  // key.background. The desktop draws it whole every frame (its back buffer is undefined after
+  // a swap). A page's canvas keeps its pixels between frames (preserveDrawingBuffer), so a page
+  // draws only the regions whose pixels change (PictureTracker: exact, command by command) and
+  // nothing at all when the picture is the one on screen; `whole` (a frame whose pixels are
+  // read) draws all of it. False when nothing was drawn.
+  bool drawPicture(ImDrawData& data, const PictureKey& key, bool whole);
 
  private:
   Window() = default;
@@ -54,7 +56,7 @@ class Window {
     int x = 0, y = 0, width = 0, height = 0;
   } windowed_;  // the desktop's window before fullscreen
   std::string title_ = "tilescope";
-  std::vector<unsigned char> shown_, next_;  // the picture on screen, this frame's (a page)
+  PictureTracker picture_;  // what the canvas shows (a page)
 };
 
 }  // namespace tilescope::platform

@@ -228,21 +228,24 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
   window.framebufferSize(fbWidth, fbHeight);
   const Rgba bg = state.theme.background;
   const float bgR = float(bg & 0xff) / 255.f, bgG = float((bg >> 8) & 0xff) / 255.f, bgB = float((bg >> 16) & 0xff) / 255.f;
-  if (frame.offscreen) {
+  bool intoExport = frame.offscreen;
+  if (intoExport) {
     if (auto s = exportTarget.begin(frame.width, frame.height, bgR, bgG, bgB); !s) {
-      gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
+      intoExport = false;  // drawn whole into the window instead
       animation = {};
       state.view.exported = s.error().message;
       state.view.exportFailed = true;
     }
-  } else {
-    // A page shows its canvas until it is drawn again: the same picture is not drawn twice,
-    // unless its pixels are read after it (the Export PNG button asks while the panels draw).
-    const bool readsPixels = frame.readsPixels || animation.active || !state.view.pngExport.empty();
-    if (window.showsAlready(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}) && !readsPixels) return;
-    gfx::beginFrame(fbWidth, fbHeight, bgR, bgG, bgB);
   }
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (intoExport) {
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  } else {
+    // A page's canvas keeps its picture: a frame draws only what changed in it, and nothing when
+    // it is the same, unless its pixels are read after it (then whole; the Export PNG button
+    // asks while the panels draw).
+    const bool readsPixels = frame.readsPixels || animation.active || !state.view.pngExport.empty() || frame.offscreen;
+    if (!window.drawPicture(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}, readsPixels)) return;
+  }
   captureAnimationFrame(animation, state, frame.offscreen ? frame.width : fbWidth, frame.offscreen ? frame.height : fbHeight);
   if (frame.offscreen) exportTarget.end();
 }

@@ -46,9 +46,12 @@ export async function serveSite(root = SITE) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
+// TILESCOPE_CHROMIUM_FLAGS adds switches (the web benchmark compares the browser's own
+// settings with it, e.g. --disable-gpu-compositing: bench/README.md, "The web page").
 export function chromiumArgs() {
   const args = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
   if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
+  args.push(...(process.env.TILESCOPE_CHROMIUM_FLAGS || '').split(/\s+/).filter(Boolean));
   return args;
 }
 

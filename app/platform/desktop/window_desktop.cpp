@@ -7,6 +7,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include "platform/picture_draw.h"
 #include "platform/window.h"
 
 namespace tilescope::platform {
@@ -99,7 +100,10 @@ void Window::setTitle(const std::string& title) {
 
 void Window::swapBuffers() { glfwSwapBuffers(window_); }
 
-// Every frame is drawn: after a swap the back buffer's contents are undefined.
-bool Window::showsAlready(const ImDrawData&, const PictureKey&) { return false; }
+// Every frame is drawn whole: after a swap the back buffer's contents are undefined.
+bool Window::drawPicture(ImDrawData& data, const PictureKey& key, bool) {
+  drawWholePicture(data, key);
+  return true;
+}
 
 }  // namespace tilescope::platform

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "platform/gl.h"
+#include "platform/picture_draw.h"
 #include "platform/window.h"
 
 EM_JS(int, tilescopePageWidth, (), { return window.innerWidth; });
@@ -17,6 +18,17 @@ EM_JS(int, tilescopePageWidth, (), { return window.innerWidth; });
 EM_JS(int, tilescopePageHeight, (), {
   const tools = document.getElementById('tools');
   return window.innerHeight - (tools ? tools.offsetHeight : 0);
+});
+
+// The canvas keeps its pixels between frames (WebGL's preserveDrawingBuffer), so that a frame
+// redraws only what changed (Window::drawPicture). emscripten's GLFW has no hint for it: the
+// canvas's getContext adds it to the attributes GLFW asks for.
+EM_JS(void, tilescopePreserveCanvas, (), {
+  const canvas = Module.canvas;
+  const getContext = canvas.getContext.bind(canvas);
+  canvas.getContext = function(type, attributes) {
+    return getContext(type, Object.assign({}, attributes, {preserveDrawingBuffer: true}));
+  };
 });
 
 namespace tilescope::platform {
@@ -41,6 +53,7 @@ Result<std::unique_ptr<Window>> Window::open(const WindowOptions&) {
   glfwWindowHint(GLFW_DEPTH_BITS, 0);
   glfwWindowHint(GLFW_STENCIL_BITS, 0);
   glfwWindowHint(GLFW_SAMPLES, 0);
+  tilescopePreserveCanvas();
   w->window_ = glfwCreateWindow(std::max(pageWidth(), 320), std::max(pageHeight(), 240), "tilescope", nullptr, nullptr);
   if (!w->window_) return unavailable("this browser gave the page no WebGL2 context (is WebGL turned off?)");
   glfwMakeContextCurrent(w->window_);
@@ -102,16 +115,20 @@ void Window::setTitle(const std::string& title) {
 
 void Window::swapBuffers() {}  // the browser shows the canvas when the frame's callback returns
 
-// A frame that issues no GL leaves the canvas as it is (the browser composites it again only
-// once it is drawn), so a picture already on screen costs the page nothing to show again.
-bool Window::showsAlready(const ImDrawData& data, const PictureKey& key) {
-  if (!encodePicture(data, key, next_)) {
-    shown_.clear();
+// The canvas keeps its pixels (tilescopePreserveCanvas), so a frame draws only the regions
+// whose pixels change; a frame that issues no GL leaves the canvas as it is (the browser
+// composites it again only once it is drawn). SwiftShader and the like pay for every pixel drawn.
+bool Window::drawPicture(ImDrawData& data, const PictureKey& key, bool whole) {
+  const std::vector<PixelRect> regions = picture_.changes(data, key);
+  if (regions.empty() && !whole) {
+    picture_.commit();
     return false;
   }
-  if (next_ == shown_) return true;
-  shown_.swap(next_);
-  return false;
+  const bool all = whole || regions.empty() || regions.front() == PixelRect{0, 0, key.width, key.height};
+  const std::vector<PixelRect> bounds = all ? std::vector<PixelRect>{} : picture_.commandBounds();
+  if (all || !drawPictureRegions(data, key, regions, &bounds)) drawWholePicture(data, key);
+  picture_.commit();
+  return true;
 }
 
 }  // namespace tilescope::platform
