@@ -154,6 +154,18 @@ TEST(LabFinishedRun, TheAnalysisReadsTheHazardsTheFinishedRunSearched) {
   EXPECT_EQ(analyzeRun(*both.builtIn, h100).hazards.size(), 16u);
 }
 
+// The roofline names what ran: the pasted kernel by its own name, never the built-in id its
+// launch carries unread ("tiled" was drawn beside a lab kernel's point).
+TEST(LabFinishedRun, TheRooflineNamesTheLabKernel) {
+  const Both both = runBoth(KernelId::Tiled, {4, 4, 4}, 2);
+  ASSERT_TRUE(both.builtIn && both.lab.finished) << both.lab.summary;
+  const DeviceProfile h100 = *profileByName("h100");
+  const std::string labName = labKernel(both.lab.finished->run)->name;
+  EXPECT_NE(labName, "tiled");
+  EXPECT_EQ(analyzeRun(*both.lab.finished, h100).roofline.label, labName);
+  EXPECT_EQ(analyzeRun(*both.builtIn, h100).roofline.label, "tiled");
+}
+
 // A lab run finished without a timeline (the lab grades without one) gets only its timeline
 // added: the same decoded trace (its events where they were), fig. 5.9's 2 x 2 blocks and
 // 4 / 2 = 2 phases at 4x4x4, T = 2.

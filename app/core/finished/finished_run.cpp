@@ -57,8 +57,10 @@ Result<std::shared_ptr<FinishedRun>> runAndFinish(Backend& backend, const Launch
 
 AnalysisReport analyzeRun(const FinishedRun& finished, const DeviceProfile& profile, KernelResources resources) {
   // Hazards searched when the run was finished (the lab's) are the analysis's: searched once.
-  return analyzeTrace(*finished.run.trace, profile, std::move(resources),
-                      finished.hazards ? &finished.hazards->hazards : nullptr);
+  AnalysisReport report = analyzeTrace(*finished.run.trace, profile, std::move(resources),
+                                       finished.hazards ? &finished.hazards->hazards : nullptr);
+  report.roofline.label = kernelName(finished.run);  // the lab kernel's own name, not a built-in's
+  return report;
 }
 
 }  // namespace tilescope

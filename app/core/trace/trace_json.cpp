@@ -50,7 +50,7 @@ void writeLaunchFields(JsonWriter& json, const KernelLaunch& L) {
   json.field("kernel", L.labTiles ? std::string_view("lab") : kernelInfo(L.kernel).name);  // a lab kernel has no KernelId
   json.key("dims").beginObject().field("j", L.j).field("k", L.k).field("l", L.l).endObject();
   json.key("tile");
-  if (kernelInfo(L.kernel).tiled) json.value(L.tile);
+  if (L.labTiles ? L.tile > 0 : kernelInfo(L.kernel).tiled) json.value(L.tile);
   else json.null();
   json.key("block").beginArray().value(L.blockX).value(L.blockY).endArray();
   json.key("grid").beginArray().value(L.gridX).value(L.gridY).endArray();

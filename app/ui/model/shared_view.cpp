@@ -63,7 +63,7 @@ SharedView sharedView(const LoadedRun& run, const BlockTimeline& block, Cursor c
   SharedView v;
   v.tiles = tileStateAt(run, block, c);
   const auto shape = ladderSharedShape(L);
-  v.kernelName = std::string(kernelInfo(L.kernel).name);
+  v.kernelName = kernelName(run.run);  // a lab kernel's own name: its launch names no built-in
   v.noShared = v.tiles.empty() || (L.tile == 0 && !shape);
   if (v.noShared) return v;
   v.bx = block.bx(), v.by = block.by();
