@@ -138,6 +138,20 @@ function machine(browserVersion) {
 
 const MB = 1e6, fmt = (x, d = 1) => x.toFixed(d);
 
+// One refresh of a 60 Hz display is 16.667 ms; requestAnimationFrame's timestamps come coarsened
+// to 0.1 ms (a page without cross-origin isolation), so a frame shown at the next refresh reads
+// as 16.5 to 16.8 ms: a frame counts as one refresh up to 16.667 + 0.15 ms.
+const ONE_REFRESH_MS = 1000 / 60 + 0.15;
+// How many frames took one refresh, two, three or more.
+function refreshHistogram(intervals) {
+  const counts = new Map();
+  for (const ms of intervals) {
+    const periods = Math.max(1, Math.ceil((ms - 0.15) / (1000 / 60)));
+    counts.set(periods, (counts.get(periods) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([n, c]) => `${c} x ${n}`).join(', ');
+}
+
 // The four figures, each printed with its target.
 const figures = {
   1: async (browser, base, results) => {
@@ -154,7 +168,8 @@ const figures = {
     say(`2. playing the book's 4x4 (lesson tiling-and-phases, presenter, 1280x720), ${frames.intervals.length} frames: ` +
         `rAF interval p50 ${fmt(p50, 2)} ms, p95 ${fmt(p95, 2)} ms (${fmt(1000 / p50, 0)} fps at p50)`);
     say(`   the ${frames.drawing.length} frames that drew (the others showed the picture already on screen): p50 ${fmt(d50, 2)} ms, p95 ${fmt(d95, 2)} ms` +
-        `  [target p95 <= 16.7 ms, of every frame and of the drawing ones: ${Math.max(p95, d95) <= 16.7 ? 'met' : 'NOT met'}]`);
+        `  [target p95 <= 16.7 ms (one 60 Hz refresh, read as ${fmt(ONE_REFRESH_MS, 2)} ms on the page's clock), of every frame and of the drawing ones: ${Math.max(p95, d95) <= ONE_REFRESH_MS ? 'met' : 'NOT met'}]`);
+    say(`   intervals by refresh periods: ${refreshHistogram(frames.intervals)}; drawing frames: ${refreshHistogram(frames.drawing)}`);
     say(`   the app's own frame report: ${frames.report}`);
   },
   3: async (browser, base, results) => {
