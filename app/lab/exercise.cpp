@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/files/output_file.h"
 #include "core/analysis/bank_conflicts.h"
 #include "core/analysis/coalescing.h"
 #include "core/asset_paths.h"
@@ -371,15 +372,16 @@ std::map<std::string, bool> loadProgress(const std::filesystem::path& file) {
 Status saveProgress(const std::map<std::string, bool>& passed, const std::filesystem::path& file) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path tmp = file.string() + ".tmp";
+  const std::string staging = stagingPathFor(file.string());  // core/files/output_file.h
   {
-    std::ofstream out(tmp);
+    std::ofstream out(staging);
     for (const auto& [id, ok] : passed) out << id << " " << (ok ? "passed" : "tried") << "\n";
-    if (!out) return failure("cannot write " + tmp.string());
+    if (!out) {
+      discardStaging(staging, file.string());
+      return failure("cannot write " + file.string());
+    }
   }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return failure("cannot write " + file.string() + ": " + ec.message());
-  return Ok{};
+  return moveIntoPlace(staging, file.string());
 }
 
 }  // namespace tilescope::lab
