@@ -13,9 +13,9 @@ import os
 import re
 import sys
 
-CSV = "bench/results/2026-11-25-h100-rung8/bench-ladder.csv"
+CSV = "bench/results/2026-11-26-h100-session12/bench-ladder.csv"
 README = "kernels/README.md"
-SIZES = (4096, 8192)
+SIZES = (1024, 4096, 8192)  # the table's last columns, in order
 ROW = re.compile(r"^\| *(\d+) \| `([a-z0-9-]+)` ")
 CUBLAS = re.compile(r"^\| *\| cuBLAS SGEMM ")
 
@@ -46,11 +46,11 @@ def regenerate(lines, g):
         if row and all((row.group(2), n) in g for n in SIZES):
             kernel = row.group(2)
             figures = [100.0 * g[(kernel, n)] / g[("cublas", n)] for n in SIZES]
-            bold = "**" in cells[-3]
-            cells[-3:-1] = [f" {'**' if bold else ''}{f:.1f}{'**' if bold else ''} " for f in figures]
+            bold = "**" in cells[-2]
+            cells[-1 - len(SIZES):-1] = [f" {'**' if bold else ''}{f:.1f}{'**' if bold else ''} " for f in figures]
             line = "|".join(cells) + "\n"
         elif cublas:
-            cells[-3:-1] = [f" {thousands(g[('cublas', n)])} GFLOP/s " for n in SIZES]
+            cells[-1 - len(SIZES):-1] = [f" {thousands(g[('cublas', n)])} GFLOP/s " for n in SIZES]
             line = "|".join(cells) + "\n"
         out.append(line)
     return out
