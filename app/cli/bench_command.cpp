@@ -10,6 +10,8 @@
 //   sizes    rungs 8 and 9 and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192
 //            and 8192 x 1024 x 8192, rung 9 at the tiling and grid its selector picks for this
 //            GPU (each choice printed with its reason), each rung's % of cuBLAS
+// bench --kernel stream-k takes run's --tiling and --grid-blocks G (a persistent grid of G
+// blocks; 0: one block per tile), else its selector picks both.
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
 #include <algorithm>
 #include <chrono>
@@ -312,10 +314,18 @@ int benchCommand(const Options& o, std::ostream& out) {
   auto device = rung9 ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
   if (!device) return reportError(device.error());
   if (f.preset == "sizes") {
+    if (o.gridBlocksGiven || o.tilingGiven)
+      return reportError(invalidInput("--preset sizes runs rung 9 as its selector picks: --grid-blocks and --tiling "
+                                      "apply to bench --kernel stream-k"));
     cases = sizeSweepCases(*device, choices);
   } else {
-    // Rung 9 left to its selector, as `run` does (and each choice said).
+    // Rung 9 left to its selector, as `run` does (and each choice said), unless --tiling or
+    // --grid-blocks set it by hand (as `run` takes them; --grid-blocks 0: one block per tile).
     for (auto& c : cases) {
+      if (c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK) {
+        if (o.tilingGiven) c.config.tiling = o.config.tiling;
+        if (o.gridBlocksGiven) c.config.persistentBlocks = o.config.persistentBlocks;
+      }
       std::string reason;
       c.config = selectStreamK(c.config, *device, reason);
       if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
