@@ -118,6 +118,9 @@ Result<BenchFlags> parseBenchFlags(const Options& o) {
     }
   }
   if (f.csv && o.json) return invalidInput("give either --json or --csv, not both");
+  if (!f.preset.empty() && (o.gridBlocksGiven || o.tilingGiven))
+    return invalidInput("--preset " + f.preset + " runs rung 9 as its selector picks: --grid-blocks and --tiling apply "
+                        "to bench --kernel stream-k");
   return f;
 }
 
@@ -314,9 +317,6 @@ int benchCommand(const Options& o, std::ostream& out) {
   auto device = rung9 ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
   if (!device) return reportError(device.error());
   if (f.preset == "sizes") {
-    if (o.gridBlocksGiven || o.tilingGiven)
-      return reportError(invalidInput("--preset sizes runs rung 9 as its selector picks: --grid-blocks and --tiling "
-                                      "apply to bench --kernel stream-k"));
     cases = sizeSweepCases(*device, choices);
   } else {
     // Rung 9 left to its selector, as `run` does (and each choice said), unless --tiling or

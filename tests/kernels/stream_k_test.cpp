@@ -259,16 +259,34 @@ TEST(StreamK, OneBlockPerTileDoesRung8sAccessesExactly) {
 // chose the rule: app/core/run/stream_k_plan.cpp). Every choice is at the large tiling.
 StreamKChoice onH100(Dims d) { return chooseStreamK(d, *profileByName("h100")); }
 
-TEST(StreamKSelector, AtN1024StreamKOverOneWaveAtTheLargeTile) {
-  // 128 x 256: 8 x 4 = 32 tiles, 24 % of one wave of 132. 32 tiles x 32 k-steps = 1024
-  // iterations over 132 blocks: 7.76 each (at least 4: 1024 / 4 = 256 blocks would be allowed).
+TEST(StreamKSelector, AtN1024FourBlocksToEachTileAtTheLargeTile) {
+  // 128 x 256: 8 x 4 = 32 tiles, 24 % of one wave of 132. 132 / 32 = 4 blocks to a tile (32
+  // k-steps / 4 = 8 each, at least kMinShare): 128 blocks, 128 / 132 = 97 % of the wave, 1024
+  // iterations / 128 = 8.0 each, every block inside one tile.
   const StreamKChoice c = onH100({1024, 1024, 1024});
   EXPECT_EQ(c.tiling, kH100);
-  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.persistentBlocks, 128);
   EXPECT_EQ(c.tiles, 32);
   EXPECT_EQ(c.iterations, 1024);
-  EXPECT_NE(c.reason.find("stream-K over 132 blocks (7.8 k-iterations each of 1024)"), std::string::npos) << c.reason;
-  EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("stream-K over 128 blocks (8.0 k-iterations each of 1024), 4 to a tile"), std::string::npos)
+      << c.reason;
+  EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132; 4 blocks to a tile fill 97 % of it"),
+            std::string::npos)
+      << c.reason;
+}
+
+TEST(StreamKSelector, AnEvenSplitThatLeavesTheWaveUnderNinetyPercentIsNotTaken) {
+  // 1280 x 1024 x 1280: 10 x 5 = 50 tiles (38 %); 132 / 50 = 2 to a tile is 100 blocks, 76 %
+  // of the wave: stream-K over all 132 (50 x 32 = 1600 iterations, 12.1 each).
+  const StreamKChoice c = onH100({1280, 1024, 1280});
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_NE(c.reason.find("(12.1 k-iterations each of 1600): 50 tiles fill 38 % of one wave of 132"),
+            std::string::npos)
+      << c.reason;
+  // 1280 x 1024 x 1024: 10 x 4 = 40 tiles; 3 to a tile is 120 blocks, 91 %: taken.
+  const StreamKChoice three = onH100({1280, 1024, 1024});
+  EXPECT_EQ(three.persistentBlocks, 120);
+  EXPECT_NE(three.reason.find("3 blocks to a tile fill 91 % of it"), std::string::npos) << three.reason;
 }
 
 TEST(StreamKSelector, AtN1536StreamKAtTheLargeTileNotTheHalf) {
