@@ -59,15 +59,15 @@ namespace tilescope {
 //   2026-11-26-h100-rung9d, one machine, three rounds each, every case verified first): at
 //   N = 1024, 128 blocks (4 to each of the 32 tiles, 8 k-steps each, no block spanning two
 //   tiles) ran 0.065 ms, 105.9 to 106.9 % of cuBLAS SGEMM, against 0.076 to 0.077 ms, 89.8 to
-//   91.4 %, on 132 blocks (7.8 k-steps each: blocks spanning two tiles, tiles shared by 4 or 5,
+//   91.1 %, on 132 blocks (7.8 k-steps each: blocks spanning two tiles, tiles shared by 4 or 5,
 //   each block that spans two both leaving a partial and finishing a tile). No other shape of
 //   the sweep has s >= 2 at 90 % (1536: 72 tiles, s = 1).
 //   At 4096, 6144 and 8192 (97 % busy, one block per tile) stream-K over 132 blocks ran 2.810
-//   against 3.075 ms, 9.416 against 10.305 and 22.274 against 24.380 ms (264 blocks, two to an
-//   SM's turn: 3.087, 10.322, 24.412): one block per tile stays there.
+//   against 3.075 ms, 9.416 against 10.305 and 22.274 against 24.380 ms (264 blocks, two rounds of
+//   132: 3.087, 10.322, 24.412): one block per tile stays there.
 // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
-//   the pipeline before its fix-up. Not measured: the shortest share timed is 15.5 (1024 at
-//   128 x 128), and no shape of the sweep comes near 4 at the large tiling.
+//   the pipeline before its fix-up. Not measured: the shortest shares timed are 7.8 and 8
+//   (1024 at 128 x 256, 132 and 128 blocks), and no shape of the sweep comes near 4.
 
 namespace {
 
