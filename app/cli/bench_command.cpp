@@ -296,6 +296,21 @@ void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
   }
 }
 
+// Rung 9 left to its selector, as `run` does (each choice said in `choices`), unless --tiling or
+// --grid-blocks set it by hand (as `run` takes them; --grid-blocks 0: one block per tile).
+void chooseStreamKCases(const Options& o, const DeviceProfile& device, std::vector<TimingCase>& cases,
+                        std::vector<std::string>& choices) {
+  for (auto& c : cases) {
+    if (c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK) {
+      if (o.tilingGiven) c.config.tiling = o.config.tiling;
+      if (o.gridBlocksGiven) c.config.persistentBlocks = o.config.persistentBlocks;
+    }
+    std::string reason;
+    c.config = selectStreamK(c.config, device, reason);
+    if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
+  }
+}
+
 }  // namespace
 
 int benchCommand(const Options& o, std::ostream& out) {
@@ -319,17 +334,7 @@ int benchCommand(const Options& o, std::ostream& out) {
   if (f.preset == "sizes") {
     cases = sizeSweepCases(*device, choices);
   } else {
-    // Rung 9 left to its selector, as `run` does (and each choice said), unless --tiling or
-    // --grid-blocks set it by hand (as `run` takes them; --grid-blocks 0: one block per tile).
-    for (auto& c : cases) {
-      if (c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK) {
-        if (o.tilingGiven) c.config.tiling = o.config.tiling;
-        if (o.gridBlocksGiven) c.config.persistentBlocks = o.config.persistentBlocks;
-      }
-      std::string reason;
-      c.config = selectStreamK(c.config, *device, reason);
-      if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
-    }
+    chooseStreamKCases(o, *device, cases, choices);
   }
   for (const std::string& c : choices) std::cerr << "stream-k " << c << "\n";
   for (auto& c : cases) c.config.seed = o.config.seed;
