@@ -10,6 +10,8 @@
 //   sizes    rungs 8 and 9 and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192
 //            and 8192 x 1024 x 8192, rung 9 at the tiling and grid its selector picks for this
 //            GPU (each choice printed with its reason), each rung's % of cuBLAS
+// bench --kernel stream-k takes run's --tiling and --grid-blocks G (a persistent grid of G
+// blocks; 0: one block per tile), else its selector picks both.
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
 #include <algorithm>
 #include <chrono>
@@ -116,6 +118,9 @@ Result<BenchFlags> parseBenchFlags(const Options& o) {
     }
   }
   if (f.csv && o.json) return invalidInput("give either --json or --csv, not both");
+  if (!f.preset.empty() && (o.gridBlocksGiven || o.tilingGiven))
+    return invalidInput("--preset " + f.preset + " runs rung 9 as its selector picks: --grid-blocks and --tiling apply "
+                        "to bench --kernel stream-k");
   return f;
 }
 
@@ -291,6 +296,21 @@ void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
   }
 }
 
+// Rung 9 left to its selector, as `run` does (each choice said in `choices`), unless --tiling or
+// --grid-blocks set it by hand (as `run` takes them; --grid-blocks 0: one block per tile).
+void chooseStreamKCases(const Options& o, const DeviceProfile& device, std::vector<TimingCase>& cases,
+                        std::vector<std::string>& choices) {
+  for (auto& c : cases) {
+    if (c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK) {
+      if (o.tilingGiven) c.config.tiling = o.config.tiling;
+      if (o.gridBlocksGiven) c.config.persistentBlocks = o.config.persistentBlocks;
+    }
+    std::string reason;
+    c.config = selectStreamK(c.config, device, reason);
+    if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
+  }
+}
+
 }  // namespace
 
 int benchCommand(const Options& o, std::ostream& out) {
@@ -314,12 +334,7 @@ int benchCommand(const Options& o, std::ostream& out) {
   if (f.preset == "sizes") {
     cases = sizeSweepCases(*device, choices);
   } else {
-    // Rung 9 left to its selector, as `run` does (and each choice said).
-    for (auto& c : cases) {
-      std::string reason;
-      c.config = selectStreamK(c.config, *device, reason);
-      if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
-    }
+    chooseStreamKCases(o, *device, cases, choices);
   }
   for (const std::string& c : choices) std::cerr << "stream-k " << c << "\n";
   for (auto& c : cases) c.config.seed = o.config.seed;

@@ -9,21 +9,33 @@
 # "== tool args" line with its "ERROR SUMMARY" and "(exit N)" per sanitizer run (run: the traced
 # kernel; analyze --plain-run: the plain one, as bench times it); the total time.
 # Everything in full goes to OUTDIR: build.log, device.txt, ctest-stream-k.log, bench-sizes.txt
-# (and .err: the sweep's progress), sanitizers.log.
+# (and .err: the sweep's progress), bench-1024-g128.txt and -g132.txt, sanitizers.log. A COMMIT
+# file at the root (a copy of the tree carried without .git) names the commit in device.txt.
 set -uo pipefail
 OUT=${1:-${OUT:-bench/results/rung9-run}}
 mkdir -p "$OUT"
 S=$SECONDS
-{ cmake --preset gpu && cmake --build build-gpu -j16 --target tilescope-cli gpu_test; } >"$OUT/build.log" 2>&1 ||
+# GoogleTest and libseccomp from .device-deps where the image has none (as scripts/gpu-check).
+CONFIG_ARGS=()
+[ -d /usr/include/gtest ] || [ ! -d .device-deps ] ||
+  CONFIG_ARGS+=("-DGTest_DIR=$PWD/.device-deps/usr/lib/x86_64-linux-gnu/cmake/GTest")
+[ -f /usr/include/seccomp.h ] || [ ! -d .device-deps ] || CONFIG_ARGS+=("-DCMAKE_PREFIX_PATH=$PWD/.device-deps/usr")
+{ cmake --preset gpu "${CONFIG_ARGS[@]}" && cmake --build build-gpu -j16 --target tilescope-cli gpu_test; } >"$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
 echo "build $((SECONDS - S)) s"
 CLI=build-gpu/app/cli/tilescope-cli
-{ date -u; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv; git log -1 --oneline 2>/dev/null; } >"$OUT/device.txt" 2>&1
+{ date -u; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv; cat COMMIT 2>/dev/null || git log -1 --oneline 2>/dev/null; } >"$OUT/device.txt" 2>&1
 timeout 240 ctest --test-dir build-gpu -L gpu -R "stream_k|StreamK" --output-on-failure >"$OUT/ctest-stream-k.log" 2>&1
 grep -E "tests passed|tests failed|No tests were found" "$OUT/ctest-stream-k.log"
 timeout 200 $CLI bench --preset sizes --seed 7 >"$OUT/bench-sizes.txt" 2>"$OUT/bench-sizes.err"
 echo "bench --preset sizes: exit $?"
 sed -n '/stream-k.s selector/,$p' "$OUT/bench-sizes.txt"
+# N = 1024 by hand: the selector's 128 blocks (4 to a tile) against stream-K over all 132 SMs.
+for g in 128 132; do
+  timeout 60 $CLI bench --kernel stream-k --blocks 32x32 --sizes 1024 --seed 7 --repeats 50 \
+    --tiling 128x256x32/64x64/8x16 --grid-blocks $g >"$OUT/bench-1024-g$g.txt" 2>/dev/null
+  echo "1024 on $g blocks: $(grep -E '^(stream-k|cuBLAS)' "$OUT/bench-1024-g$g.txt" | awk '{printf "%s %s ms %s GFLOP/s; ", $1, $4, $5}')"
+done
 {
   # 131 x 68 x 260 at the H100 tiling: 4 tiles of 3 k-steps; 7 blocks split every tile.
   for args in "--dims 131,68,260 --tiling 128x256x32/64x64/8x16 --grid-blocks 7" "--dims 131,68,260"; do

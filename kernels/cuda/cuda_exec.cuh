@@ -19,9 +19,9 @@ namespace tilescope::cuda {
 // Rung 9's workspace as its kernel takes it: the device pointers for the plain build, views
 // over them in the launch's trace for the traced build (kernels/trace/arrivals_traced.h).
 template <class V>
-auto workspaceFor(const V& p, const DeviceWorkspace& w, std::size_t floats, std::size_t counters) {
+auto workspaceFor(const V& p, const DeviceWorkspace& w, std::size_t floats, std::size_t flags) {
   if constexpr (std::is_pointer_v<V>) return w;
-  else return workspaceOf(p, w.partials, (long long)floats, w.arrivals, (long long)counters);
+  else return workspaceOf(p, w.partials, (long long)floats, w.flags, (long long)flags, w.generation);
 }
 
 // More than 48 KiB of dynamic shared memory (the ladder's top rung) needs the kernel's
@@ -59,11 +59,13 @@ struct LaunchExec {
       return m;
     }
   }
+  // A traced launch starts its flags afresh at generation 1, as the emulator's does, so the
+  // values its trace records are the emulator's; a plain one takes the next generation.
   template <class A>
-  auto workspace(const A& a, std::size_t floats, std::size_t counters) {
-    Result<DeviceWorkspace> w = streamKWorkspace(floats, counters);
+  auto workspace(const A& a, std::size_t floats, std::size_t flags) {
+    Result<DeviceWorkspace> w = streamKWorkspace(floats, flags, !std::is_pointer_v<decltype(a.P)>);
     if (!w) keep(w.error());
-    return workspaceFor(a.P, w ? *w : DeviceWorkspace{}, floats, counters);
+    return workspaceFor(a.P, w ? *w : DeviceWorkspace{}, floats, flags);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
@@ -105,8 +107,8 @@ struct AttributeExec {
     else return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
   }
   template <class A>
-  auto workspace(const A& a, std::size_t floats, std::size_t counters) {
-    return workspaceFor(a.P, DeviceWorkspace{}, floats, counters);  // nothing runs: no memory
+  auto workspace(const A& a, std::size_t floats, std::size_t flags) {
+    return workspaceFor(a.P, DeviceWorkspace{}, floats, flags);  // nothing runs: no memory
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A...) {

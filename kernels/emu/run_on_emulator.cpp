@@ -35,11 +35,12 @@ struct EmulatorExec {
     return tensorMapOf(matrix, rows, cols, boxRows, boxCols, swizzle);
   }
   // Rung 9's global workspace: partial sums (NaN until written, as a fresh shared slot is)
-  // and zeroed counters, views of the launch's trace like M, N and P.
-  WorkspaceViews workspace(const Args& a, std::size_t floats, std::size_t counters) {
+  // and zeroed flags, views of the launch's trace like M, N and P; generation 1, as the GPU's
+  // traced launch (kernels/cuda/stream_k_workspace.h).
+  WorkspaceViews workspace(const Args& a, std::size_t floats, std::size_t flags) {
     partialStore.assign(floats, std::numeric_limits<float>::quiet_NaN());
-    arrivalStore.assign(counters, 0);
-    return workspaceOf(a.P, partialStore.data(), (long long)floats, arrivalStore.data(), (long long)counters);
+    flagStore.assign(flags, 0);
+    return workspaceOf(a.P, partialStore.data(), (long long)floats, flagStore.data(), (long long)flags, 1);
   }
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
@@ -49,7 +50,7 @@ struct EmulatorExec {
   }
   emu::Report report;
   std::vector<float> partialStore;
-  std::vector<int> arrivalStore;
+  std::vector<int> flagStore;
 };
 }  // namespace
 

@@ -9,9 +9,9 @@
 //   cpAsyncBulkTensor2d(dst, map, x, y, bar)  the box at column x, row y of the tensor map's
 //                                      matrix into dst; its bytes complete on bar
 //   setmaxnregDec<R>(), setmaxnregInc<R>()   this warpgroup's registers per thread (sm_90a)
-//   arriveRelease(counter)             adds 1 to a global counter, after this thread's writes (rung 9)
-//   waitAcquire(counter, need)         until the counter is at least `need`; the writes of the
-//                                      threads that added to it are then visible (rung 9)
+//   publishRelease(flag, value)        stores `value` in a global flag, after this thread's writes (rung 9)
+//   waitAcquire(flag, need)            until the flag is at least `need`; the writes of the
+//                                      thread that published it are then visible (rung 9)
 // Below sm_90 there is no such hardware: the wrappers trap, and the launcher refuses the
 // kernel before it runs (kernels/cuda/tensor_map.cpp), so every architecture still builds.
 #pragma once
@@ -109,20 +109,20 @@ __device__ __forceinline__ void setmaxnregInc() {
 #endif
 }
 
-// Between blocks (rung 9's split tiles): a release add, whose earlier writes a thread that
-// reads the count with acquire order then sees, and that acquire read, asked until it passes.
-__device__ __forceinline__ void arriveRelease(int* counter) {
+// Between blocks (rung 9's split tiles): a release store, whose earlier writes a thread that
+// reads the flag with acquire order then sees, and that acquire read, asked until it passes.
+__device__ __forceinline__ void publishRelease(int* flag, int value) {
 #if TILESCOPE_HOPPER
-  asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(counter) : "memory");
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 #else
   __trap();
 #endif
 }
-__device__ __forceinline__ int waitAcquire(const int* counter, int need) {
+__device__ __forceinline__ int waitAcquire(const int* flag, int need) {
   int seen = need;
 #if TILESCOPE_HOPPER
   do {
-    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
   } while (seen < need);
 #else
   __trap();

@@ -16,10 +16,17 @@
 // (kernels/README.md, rung 9).
 //   A tile whose iterations fall to several blocks is split. The block that owns its last
 // iteration finishes it: it waits until the earlier blocks have left their partial sums in a
-// global workspace (`partials`, one slot per block) and counted themselves in `arrivals[tile]`
-// (each consumer thread adds 1 with release order; the finisher's threads read with acquire
-// order), adds the partials in a fixed order (the nearest block first) and stores P. The sum
-// is the same on every run: no atomics on P, no order that depends on timing.
+// global workspace (`partials`, one slot per block, at most one partial per block: only a
+// block's last segment can end inside a tile), adds them in a fixed order (the nearest block
+// first) and stores P. The sum is the same on every run: no atomics on P, no order that
+// depends on timing. The wait is thread to thread: consumer thread t of block b, once it has
+// written its part of b's slot, stores the launch's `generation` in `flags[b][t]` with
+// release order; the finisher's thread t reads slot t of an earlier block b' only after it
+// read flags[b'][t] at that generation with acquire order. No block barrier is needed (the
+// producer warpgroup has left by then), and nothing is zeroed before a launch: each launch
+// publishes a generation above every value the flags hold (kernels/cuda/stream_k_workspace.h).
+// Until 2026-11-26 the blocks counted themselves in a per-tile arrival counter, which a memset
+// queued before every split launch zeroed (and the launch's time included).
 //   Why the finisher is the last block and not the first (CUTLASS's choice): the emulator runs
 // blocks one after another in index order (kernels/emu/emulator.h). A block that waited for a
 // later block would wait forever there; a block that waits only for earlier ones always finds
@@ -34,7 +41,7 @@
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT, int KQ_UNROLL>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
-                const __grid_constant__ CUtensorMap nTiles, float* partials, int* arrivals) {
+                const __grid_constant__ CUtensorMap nTiles, float* partials, int* flags, int generation) {
   constexpr int CONSUMERS = (BM / WM) * (BN / WN) * 32;
   constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
   constexpr int NSPAN = WN / (TN / 4);
@@ -162,17 +169,19 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     // The segment [segmentStart, it] of tile `tile` is summed in Pvalue.
     int tile = it / kTiles;
     int slotBase = threadIdx.x * 4;  // a thread's float4 q of slot b: ((b*TM*TN/4 + q)*CONSUMERS)*4 + slotBase
-    if (!tileEnds) {  // a later block finishes this tile: leave the partial, then count in
+    if (!tileEnds) {  // a later block finishes this tile: leave the partial, then say so
 #pragma unroll
       for (int q = 0; q < TM * TN / 4; ++q)
         *reinterpret_cast<float4*>(&partials[((long long)blockIdx.x * (TM*TN/4) + q) * CONSUMERS * 4 + slotBase]) =
             make_float4(Pvalue[q / (TN/4)][q % (TN/4) * 4 + 0], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 1],
                         Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3]);
-      arriveRelease(&arrivals[tile]);
+      publishRelease(&flags[blockIdx.x * CONSUMERS + threadIdx.x], generation);
     } else if (segmentStart % kTiles != 0) {  // earlier blocks began this tile: add their partials
       long long tileFirst = (long long)tile * kTiles;
       int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / total);
-      waitAcquire(&arrivals[tile], CONSUMERS * (int(blockIdx.x) - firstBlock));
+      // Every flag first, then the reads: no read waits behind another block's flag.
+      for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b)
+        waitAcquire(&flags[b * CONSUMERS + threadIdx.x], generation);
       for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b) {
 #pragma unroll
         for (int q = 0; q < TM * TN / 4; ++q) {
@@ -248,6 +257,10 @@ struct Facts : tma_pipeline::Facts {
   static long long partialFloats(const KernelLaunch& L) {
     return splits(L) ? (long long)gridBlocks(L) * consumers(L.tiling) * L.tiling.tm * L.tiling.tn : 0;
   }
+  // One flag per consumer thread per block (none without a split).
+  static long long flagCount(const KernelLaunch& L) {
+    return splits(L) ? (long long)gridBlocks(L) * consumers(L.tiling) : 0;
+  }
   static LaunchShape shape(const KernelLaunch& L) {
     const Tiling& t = L.tiling;
     LaunchShape s = tma_pipeline::Facts::shape(L);
@@ -256,11 +269,13 @@ struct Facts : tma_pipeline::Facts {
     s.gridY = 1;
     const long long most = (total + grid - 1) / grid, least = total / grid;  // iterations per block
     // A block's segments: at most one per tile it touches; a split tile's blocks: its
-    // iterations over the fewest any block has, and one more at each end.
+    // iterations over the fewest any block has, and one more at each end (the finisher reads
+    // each earlier one's partial and waits once for its flag).
     const long long segments = std::min(most, most / kTiles + 2);
     const long long sharers = least > 0 ? std::min(grid, kTiles / least + 2) : grid;
     const int perTile = 2 + (t.bk / 4) * t.tm + t.bk * (t.tn / 4);
-    const long long events = 1 + 2 * stages(t) + most * perTile + segments * (t.tm * t.tn + 2) + sharers * t.tm * t.tn / 4;
+    const long long events = 1 + 2 * stages(t) + most * perTile + segments * (t.tm * t.tn + 2) +
+                              sharers * (t.tm * t.tn / 4 + 1);
     s.eventsPerThread = unsigned(events);
     return s;
   }
@@ -280,18 +295,18 @@ struct Facts : tma_pipeline::Facts {
       constexpr Tiling t = kTilings[decltype(I)::value];
       constexpr int whole = t.bk / 4, byTwo = whole < 2 ? whole : 2;
       const bool split = splits(L);
-      auto w = x.workspace(a, std::size_t(partialFloats(L)), split ? std::size_t(tileCount(L)) : 0);
+      auto w = x.workspace(a, std::size_t(partialFloats(L)), std::size_t(flagCount(L)));
       auto mTiles = x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t));
       auto nTiles = x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None);
       if (!split)
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
       else if (longShare(L))
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, byTwo>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
       else
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.arrivals);
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
     });
   }
 };

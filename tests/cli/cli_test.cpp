@@ -123,6 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"run --kernel tiled --grid-blocks 3", "stream-k only"},
                       BadInput{"run --kernel stream-k --grid-blocks 70000", "0 to 65535"},
                       BadInput{"bench --preset nope", "lecture, live, targets, ladder or sizes"},
+                      BadInput{"bench --preset sizes --kernel stream-k --grid-blocks 128", "--grid-blocks and --tiling apply"},
                       BadInput{"", "usage"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 

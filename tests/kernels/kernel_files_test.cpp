@@ -107,7 +107,7 @@ TEST(KernelFiles, FactsNameTheTilesTheDeclarationsHold) {
     const RewrittenFunction& fn = rewritten->functions[0];
     // The book's three matrices first; rung 9 adds its workspace (global views of role Other).
     std::vector<std::string> params{"M", "N", "P"};
-    if (k.id == KernelId::StreamK) params.insert(params.end(), {"partials", "arrivals"});
+    if (k.id == KernelId::StreamK) params.insert(params.end(), {"partials", "flags"});
     EXPECT_EQ(fn.pointerParams, params);
     KernelLaunch L;
     L.kernel = k.id;

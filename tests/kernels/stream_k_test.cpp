@@ -1,7 +1,8 @@
 // Rung 9 (kernels/ladder/stream_k.cuh) on the emulator, and its selector (app/core/run/stream_k_plan.h).
 // P against the double-precision reference at sizes that are no multiple of its tiles, on
 // grids that split tiles among blocks; the trace counted by hand: the copies per iteration a
-// block owns, each partial left in the workspace, each arrival and each finisher's wait; and
+// block owns, each partial left in the workspace, each flag published and each finisher's wait
+// on it; and
 // the selector's choice at the sizes of the issue, counted by hand in waves of 132 SMs.
 #include <gtest/gtest.h>
 
@@ -90,23 +91,26 @@ INSTANTIATE_TEST_SUITE_P(
 // 37 x 32 x 24 at 32 x 64 tiles: 2 tiles (rows 0..31 and 32..36) of 4 k-steps, 8 iterations.
 // 3 blocks take [0, 2), [2, 5), [5, 8): block 0 leaves tile 0's first two steps as a partial;
 // block 1 leaves tile 1's first step, then finishes tile 0 (its first segment, walked last)
-// with block 0's partial; block 2 finishes tile 1 with block 1's partial.
-TEST(StreamK, TraceHasEachPartialArrivalAndWaitByHandCount) {
+// with block 0's partial; block 2 finishes tile 1 with block 1's partial. Each of the 128
+// consumer threads of a block that leaves a partial publishes its own flag (generation 1, the
+// emulator's launch), and each finisher thread waits once for the flag of the same thread of
+// the one earlier block it adds.
+TEST(StreamK, TraceHasEachPartialFlagAndWaitByHandCount) {
   const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 3, freshSeed()), true);
   ASSERT_TRUE(run.trace);
   ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   const int partialWrite = lineOf("*reinterpret_cast<float4*>(&partials[((long long)blockIdx.x");
   const int partialRead = lineOf("float4 v = *reinterpret_cast<float4*>(&partials[");
-  const int arrive = lineOf("arriveRelease(&arrivals[tile]);");
-  const int wait = lineOf("waitAcquire(&arrivals[tile]");
-  ASSERT_TRUE(partialWrite && partialRead && arrive && wait);
+  const int publish = lineOf("publishRelease(&flags[");
+  const int wait = lineOf("waitAcquire(&flags[");
+  ASSERT_TRUE(partialWrite && partialRead && publish && wait);
   std::map<int, std::map<int, int>> atLine;  // line -> block -> events
   int copies[3] = {};
   for (const Event& e : run.trace->events) {
     if (e.op == Op::CopyM || e.op == Op::CopyN) ++copies[e.blockX];
-    if (e.line == partialWrite || e.line == partialRead || e.line == arrive || e.line == wait) ++atLine[e.line][e.blockX];
-    if (e.line == wait) {
-      EXPECT_EQ(e.value, 128.0f) << "one earlier block's 128 consumers counted in";
+    if (e.line == partialWrite || e.line == partialRead || e.line == publish || e.line == wait) ++atLine[e.line][e.blockX];
+    if (e.line == publish || e.line == wait) {
+      EXPECT_EQ(e.value, 1.0f) << "the launch's generation, published and seen";
     }
   }
   EXPECT_EQ(copies[0], 2 * 2);
@@ -114,21 +118,58 @@ TEST(StreamK, TraceHasEachPartialArrivalAndWaitByHandCount) {
   EXPECT_EQ(copies[2], 3 * 2) << "a tile of M and one of N per iteration a block owns";
   // 4 x 4 sums per consumer thread: 4 float4 writes each, 128 threads.
   EXPECT_EQ((atLine[partialWrite]), (std::map<int, int>{{0, 4 * 128}, {1, 4 * 128}}));
-  EXPECT_EQ((atLine[arrive]), (std::map<int, int>{{0, 128}, {1, 128}}));
+  EXPECT_EQ((atLine[publish]), (std::map<int, int>{{0, 128}, {1, 128}}));
   EXPECT_EQ((atLine[wait]), (std::map<int, int>{{1, 128}, {2, 128}}));
   EXPECT_EQ((atLine[partialRead]), (std::map<int, int>{{1, 4 * 128}, {2, 4 * 128}}));
 }
 
+// The same 8 iterations on 8 blocks, one each: tile 0 is blocks 0..3, tile 1 blocks 4..7.
+// Blocks 0, 1, 2 and 4, 5, 6 leave partials and publish their flags; block 3 finishes tile 0
+// and block 7 tile 1, each adding 3 earlier partials: thread t waits for flag t of each of
+// the 3 blocks (3 x 128 waits), then reads their 4 float4s (3 x 4 x 128 reads). Flag t of
+// block b is element b x 128 + t.
+TEST(StreamK, AFinisherWaitsForEachEarlierBlocksFlagThreadByThread) {
+  const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 8, freshSeed()), true);
+  ASSERT_TRUE(run.trace);
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  const int publish = lineOf("publishRelease(&flags[");
+  const int wait = lineOf("waitAcquire(&flags[");
+  const int partialRead = lineOf("float4 v = *reinterpret_cast<float4*>(&partials[");
+  std::map<int, int> publishes, waits, reads;  // block -> events
+  std::map<int, std::set<int>> waitedFlags;     // block -> flag elements
+  for (const Event& e : run.trace->events) {
+    if (e.line == publish) {
+      ++publishes[e.blockX];
+      EXPECT_EQ(e.globalCol, e.blockX * 128 + e.threadX) << "a thread publishes its own flag";
+    }
+    if (e.line == wait) {
+      ++waits[e.blockX];
+      EXPECT_TRUE(waitedFlags[e.blockX].insert(e.globalCol).second) << "each flag awaited once";
+      EXPECT_EQ(e.globalCol % 128, e.threadX) << "thread t waits for the flag of thread t";
+      EXPECT_EQ(e.value, 1.0f);
+    }
+    if (e.line == partialRead) ++reads[e.blockX];
+  }
+  EXPECT_EQ(publishes, (std::map<int, int>{{0, 128}, {1, 128}, {2, 128}, {4, 128}, {5, 128}, {6, 128}}));
+  EXPECT_EQ(waits, (std::map<int, int>{{3, 3 * 128}, {7, 3 * 128}}));
+  EXPECT_EQ(reads, (std::map<int, int>{{3, 3 * 4 * 128}, {7, 3 * 4 * 128}}));
+  std::set<int> blocks0to2, blocks4to6;
+  for (int i = 0; i < 3 * 128; ++i) blocks0to2.insert(i), blocks4to6.insert(4 * 128 + i);
+  EXPECT_EQ(waitedFlags[3], blocks0to2);
+  EXPECT_EQ(waitedFlags[7], blocks4to6);
+}
+
 // The same split grid: the workspace is an array of its own (load_w, store_w), not M or P.
-// Block 0 leaves its partial (4 float4 per consumer, slot 0: elements 0..2047) and counts in on
-// tile 0 (counter 0); block 1 leaves its own (slot 1: 2048..4095) on tile 1, then reads slot 0
-// and waits on counter 0; block 2 reads slot 1 and waits on counter 1.
+// Block 0 leaves its partial (4 float4 per consumer, slot 0: elements 0..2047) and publishes
+// its 128 threads' flags (elements 0..127 of the flags); block 1 leaves its own (slot 1:
+// 2048..4095) and publishes flags 128..255, then reads slot 0 after waiting on flags 0..127;
+// block 2 reads slot 1 after waiting on flags 128..255.
 TEST(StreamK, WorkspaceAccessesAreNeitherMNorPAndTheTraceAccountsForP) {
   const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 3, freshSeed()), true);
   ASSERT_TRUE(run.trace);
   ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   std::map<int, std::set<int>> written, read;      // block -> partial elements (float4s)
-  std::map<int, std::set<int>> arrived, waited;    // block -> counters
+  std::map<int, std::set<int>> published, waited;  // block -> flags
   int threadLoads = 0;
   for (const Event& e : run.trace->events) {
     threadLoads += e.op == Op::LoadM || e.op == Op::LoadN;
@@ -137,10 +178,10 @@ TEST(StreamK, WorkspaceAccessesAreNeitherMNorPAndTheTraceAccountsForP) {
     EXPECT_TRUE(inBounds(e));
     EXPECT_EQ(e.sharedRow, -1) << "a workspace read goes into registers, never a tile";
     auto& partials = e.op == Op::StoreW ? written : read;
-    auto& counters = e.op == Op::StoreW ? arrived : waited;
+    auto& flags = e.op == Op::StoreW ? published : waited;
     if (e.flags & kWide)
       for (int i = 0; i < 4; ++i) EXPECT_TRUE(partials[e.blockX].insert(e.globalCol + i).second);
-    else counters[e.blockX].insert(e.globalCol);
+    else EXPECT_TRUE(flags[e.blockX].insert(e.globalCol).second);
   }
   EXPECT_EQ(threadLoads, 0) << "the copy engine loads the tiles; no thread loads M or N";
   auto range = [](int from, int to) {
@@ -150,8 +191,8 @@ TEST(StreamK, WorkspaceAccessesAreNeitherMNorPAndTheTraceAccountsForP) {
   };
   EXPECT_EQ(written, (std::map<int, std::set<int>>{{0, range(0, 2048)}, {1, range(2048, 4096)}}));
   EXPECT_EQ(read, (std::map<int, std::set<int>>{{1, range(0, 2048)}, {2, range(2048, 4096)}}));
-  EXPECT_EQ(arrived, (std::map<int, std::set<int>>{{0, {0}}, {1, {1}}}));
-  EXPECT_EQ(waited, (std::map<int, std::set<int>>{{1, {0}}, {2, {1}}}));
+  EXPECT_EQ(published, (std::map<int, std::set<int>>{{0, range(0, 128)}, {1, range(128, 256)}}));
+  EXPECT_EQ(waited, (std::map<int, std::set<int>>{{1, range(0, 128)}, {2, range(128, 256)}}));
 
   EXPECT_TRUE(findBoundsViolations(*run.trace).empty());
   // No thread's request is of M or N; the bytes read are the copies': M once (37 x 32 floats),
@@ -177,8 +218,13 @@ TEST(StreamK, DataParallelGridLeavesNoPartial) {
   const tilescope::Run run = runEmulated(streamK({37, 32, 24}, kTeaching, 0, freshSeed()), true);
   ASSERT_TRUE(run.trace);
   EXPECT_EQ(run.plan.launch.gridX * run.plan.launch.gridY, 2u);
-  const int arrive = lineOf("arriveRelease(&arrivals[tile]);");
-  for (const Event& e : run.trace->events) EXPECT_NE(e.line, arrive);
+  const int publish = lineOf("publishRelease(&flags[");
+  ASSERT_NE(publish, 0);
+  for (const Event& e : run.trace->events) {
+    EXPECT_NE(e.line, publish);
+    EXPECT_NE(e.op, Op::LoadW);
+    EXPECT_NE(e.op, Op::StoreW);
+  }
 }
 
 // One block per tile is rung 8's work, access for access: the same copies of the same boxes
@@ -213,16 +259,34 @@ TEST(StreamK, OneBlockPerTileDoesRung8sAccessesExactly) {
 // chose the rule: app/core/run/stream_k_plan.cpp). Every choice is at the large tiling.
 StreamKChoice onH100(Dims d) { return chooseStreamK(d, *profileByName("h100")); }
 
-TEST(StreamKSelector, AtN1024StreamKOverOneWaveAtTheLargeTile) {
-  // 128 x 256: 8 x 4 = 32 tiles, 24 % of one wave of 132. 32 tiles x 32 k-steps = 1024
-  // iterations over 132 blocks: 7.76 each (at least 4: 1024 / 4 = 256 blocks would be allowed).
+TEST(StreamKSelector, AtN1024FourBlocksToEachTileAtTheLargeTile) {
+  // 128 x 256: 8 x 4 = 32 tiles, 24 % of one wave of 132. 132 / 32 = 4 blocks to a tile (32
+  // k-steps / 4 = 8 each, at least kMinShare): 128 blocks, 128 / 132 = 97 % of the wave, 1024
+  // iterations / 128 = 8.0 each, every block inside one tile.
   const StreamKChoice c = onH100({1024, 1024, 1024});
   EXPECT_EQ(c.tiling, kH100);
-  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_EQ(c.persistentBlocks, 128);
   EXPECT_EQ(c.tiles, 32);
   EXPECT_EQ(c.iterations, 1024);
-  EXPECT_NE(c.reason.find("stream-K over 132 blocks (7.8 k-iterations each of 1024)"), std::string::npos) << c.reason;
-  EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("stream-K over 128 blocks (8.0 k-iterations each of 1024), 4 to a tile"), std::string::npos)
+      << c.reason;
+  EXPECT_NE(c.reason.find("32 tiles fill 24 % of one wave of 132; 4 blocks to a tile fill 97 % of it"),
+            std::string::npos)
+      << c.reason;
+}
+
+TEST(StreamKSelector, AnEvenSplitThatLeavesTheWaveUnderNinetyPercentIsNotTaken) {
+  // 1280 x 1024 x 1280: 10 x 5 = 50 tiles (38 %); 132 / 50 = 2 to a tile is 100 blocks, 76 %
+  // of the wave: stream-K over all 132 (50 x 32 = 1600 iterations, 12.1 each).
+  const StreamKChoice c = onH100({1280, 1024, 1280});
+  EXPECT_EQ(c.persistentBlocks, 132);
+  EXPECT_NE(c.reason.find("(12.1 k-iterations each of 1600): 50 tiles fill 38 % of one wave of 132"),
+            std::string::npos)
+      << c.reason;
+  // 1280 x 1024 x 1024: 10 x 4 = 40 tiles; 3 to a tile is 120 blocks, 91 %: taken.
+  const StreamKChoice three = onH100({1280, 1024, 1024});
+  EXPECT_EQ(three.persistentBlocks, 120);
+  EXPECT_NE(three.reason.find("3 blocks to a tile fill 91 % of it"), std::string::npos) << three.reason;
 }
 
 TEST(StreamKSelector, AtN1536StreamKAtTheLargeTileNotTheHalf) {

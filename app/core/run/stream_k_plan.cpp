@@ -1,6 +1,8 @@
 #include "stream_k_plan.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "core/analysis/occupancy.h"
 #include "core/run/kernel_resources.h"
@@ -52,9 +54,20 @@ namespace tilescope {
 //   round of 132 whole tiles, then 156 shared; 5000: five, then 140): with the loop by 2, 98.3
 //   and 92.0 to 93.1 % against 98.4 to 98.7 and 93.3 to 93.6 without (H100); whole, 84.4 to
 //   85.1 and 89.9 to 90.7 % against 85.1 to 86.6 and 94.2 to 94.3 (H200): no shape gained.
+// * Under one wave, s blocks to every tile where that fills the wave as well as kBusyEnough
+//   asks (stream_k_plan.h, rule 3). Measured 2026-11-26 on an H100 (bench/results/
+//   2026-11-26-h100-rung9d, one machine, three rounds each, every case verified first): at
+//   N = 1024, 128 blocks (4 to each of the 32 tiles, 8 k-steps each, no block spanning two
+//   tiles) ran 0.065 ms, 105.9 to 106.9 % of cuBLAS SGEMM, against 0.076 to 0.077 ms, 89.8 to
+//   91.1 %, on 132 blocks (7.8 k-steps each: blocks spanning two tiles, tiles shared by 4 or 5,
+//   each block that spans two both leaving a partial and finishing a tile). No other shape of
+//   the sweep has s >= 2 at 90 % (1536: 72 tiles, s = 1).
+//   At 4096, 6144 and 8192 (97 % busy, one block per tile) stream-K over 132 blocks ran 2.810
+//   against 3.075 ms, 9.416 against 10.305 and 22.274 against 24.380 ms (264 blocks, two rounds of
+//   132: 3.087, 10.322, 24.412): one block per tile stays there.
 // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
-//   the pipeline before its fix-up. Not measured: the shortest share timed is 15.5 (1024 at
-//   128 x 128), and no shape of the sweep comes near 4 at the large tiling.
+//   the pipeline before its fix-up. Not measured: the shortest shares timed are 7.8 and 8
+//   (1024 at 128 x 256, 132 and 128 blocks), and no shape of the sweep comes near 4.
 
 namespace {
 
@@ -91,6 +104,26 @@ std::string percent(double f) { return std::to_string(int(100.0 * f + 0.5)) + " 
 StreamKChoice dataParallelChoice(const Candidate& c, const std::string& why) {
   StreamKChoice out{c.tiling, 0, c.waves.blocks, c.iterations, c.waves, {}};
   out.reason = tilingText(c.tiling) + ", data-parallel (one block per tile): " + why;
+  return out;
+}
+
+// Under one wave, each tile split the same number of ways: s = the slots / the tiles blocks to
+// a tile (at most its k-steps / kMinShare), when those s x tiles blocks keep at least
+// kBusyEnough of the wave busy (one block per tile is s = 1, taken above). None when s < 2.
+std::optional<StreamKChoice> evenSplitChoice(const Candidate& c, const std::string& why) {
+  const Waves& w = c.waves;
+  if (w.blocks == 0 || w.blocks >= w.slotsPerWave) return std::nullopt;
+  const int64_t kSteps = c.iterations / w.blocks;
+  const int64_t s = std::min<int64_t>(w.slotsPerWave / w.blocks, kSteps / kMinShare);
+  if (s < 2 || double(s * w.blocks) < kBusyEnough * double(w.slotsPerWave)) return std::nullopt;
+  const int64_t blocks = s * w.blocks;
+  StreamKChoice out{c.tiling, int(blocks), w.blocks, c.iterations, w, {}};
+  char share[64];
+  std::snprintf(share, sizeof share, "%.1f", double(c.iterations) / double(blocks));
+  out.reason = tilingText(c.tiling) + ", stream-K over " + std::to_string(blocks) + " blocks (" + share +
+               " k-iterations each of " + std::to_string(c.iterations) + "), " + std::to_string(s) +
+               " to a tile: " + why + "; " + std::to_string(s) + " blocks to a tile fill " +
+               percent(double(blocks) / double(w.slotsPerWave)) + " of it";
   return out;
 }
 
@@ -134,6 +167,7 @@ StreamKChoice chooseStreamK(const Dims& dims, const DeviceProfile& device) {
   }
   why += wavesText(c);
   if (busy(c.waves) >= kBusyEnough) return dataParallelChoice(c, why);
+  if (std::optional<StreamKChoice> even = evenSplitChoice(c, why)) return *even;
   return streamKChoice(c, why + ": the blocks share the k-iterations equally instead");
 }
 

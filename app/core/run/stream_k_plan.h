@@ -7,9 +7,13 @@
 //   2. One block per tile (data-parallel, rung 8's grid) when its waves are at least
 //      kBusyEnough busy on average (blocks / slots of the waves started). N = 4096: 512
 //      tiles, 3.88 of 4 waves, 97 %.
-//   3. Else stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an
-//      equal share of the tiles x k-steps iterations. N = 1024: 32 tiles for 132 slots (24 %):
-//      132 blocks of 7.8 k-iterations each. No block gets fewer than kMinShare (the ring's 4
+//   3. Under one wave, s blocks to every tile (s = the slots / the tiles, s >= 2) when those
+//      s x tiles blocks keep the wave at least kBusyEnough busy: every tile split s ways
+//      alike. N = 1024: 32 tiles for 132 slots (24 %), 4 to a tile: 128 blocks (97 %) of 8
+//      k-iterations each, no block spanning two tiles.
+//   4. Else stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an
+//      equal share of the tiles x k-steps iterations. N = 1536: 72 tiles for 132 slots (55 %):
+//      132 blocks of 26.2 k-iterations each. No block gets fewer than kMinShare (the ring's 4
 //      stages); when that leaves no more blocks than tiles, one block per tile after all.
 // The measurements behind each number are in stream_k_plan.cpp.
 #pragma once

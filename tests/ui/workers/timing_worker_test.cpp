@@ -221,7 +221,7 @@ TEST(TimingWorker, LadderPercentagesPairResultsOfOneSweep) {
 
 // Rung 9 in the live sweep runs as its selector picks, as `run` and `bench` run it: here (no
 // device to ask: the H100 profile, 132 SMs) N = 1024 is 32 tiles of 128 x 256, a quarter of one
-// wave, so stream-K over 132 blocks; N = 4096 is 512 tiles in 3.88 waves (97 % busy), so one
+// wave, so stream-K over 128 blocks, 4 to a tile; N = 4096 is 512 tiles in 3.88 waves (97 % busy), so one
 // block per tile. The fake engine hands back the case it was given.
 TEST(TimingWorker, TheLiveSweepRunsRung9AtItsSelectorsChoice) {
   TimingWorker worker(std::string(TILESCOPE_TIMINGS_FILE), fake(1ms));
@@ -238,7 +238,7 @@ TEST(TimingWorker, TheLiveSweepRunsRung9AtItsSelectorsChoice) {
   for (const TimingResult& r : s.live->report->results) {
     const LaunchConfig& c = r.what.config;
     EXPECT_EQ(c.tiling, large);
-    EXPECT_EQ(c.persistentBlocks, c.dims.j == 1024 ? 132 : 0) << "N = " << c.dims.j;
+    EXPECT_EQ(c.persistentBlocks, c.dims.j == 1024 ? 128 : 0) << "N = " << c.dims.j;
   }
 }
 
