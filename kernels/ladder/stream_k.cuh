@@ -5,10 +5,6 @@
 // one BK step of one tile), numbered tile by tile; block b takes iterations
 // [b x total / G, (b + 1) x total / G), so every SM gets the same share even when there are
 // fewer tiles than SMs (N = 1024 at 128 x 256: 32 tiles, 1024 iterations, 7.75 per SM of 132).
-// With dpRounds > 0 (CUTLASS's stream-K with data-parallel waves) the first dpRounds x G tiles
-// go one to a block, whole, in rounds of G (block b: tiles b, b + G, ...: neighbours run
-// together and read neighbouring rows of M and columns of N from L2), with no fix-up; only the
-// iterations of the tiles after them are shared as above.
 // With G = tiles each block takes exactly one tile: the data-parallel grid of rung 8, which
 // runs this file's data-parallel build (SPLIT false, as cuBLAS picks a kernel per shape): rung
 // 8's loop with no scheduler in it, no workspace, no fix-up, the store after the loop.
@@ -45,8 +41,7 @@
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT, int KQ_UNROLL>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
-                const __grid_constant__ CUtensorMap nTiles, float* partials, int* flags, int generation,
-                int dpRounds) {
+                const __grid_constant__ CUtensorMap nTiles, float* partials, int* flags, int generation) {
   constexpr int CONSUMERS = (BM / WM) * (BN / WN) * 32;
   constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
   constexpr int NSPAN = WN / (TN / 4);
@@ -62,26 +57,16 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   __shared__ uint64_t empty[8];
   int tilesX = (l + BN - 1) / BN, tilesY = (j + BM - 1) / BM;
   int kTiles = (k + BK - 1) / BK;
-  // The first dpRounds x G tiles whole, one to a block (block b: tiles b, b + G, ...); the
-  // iterations of the rest are shared. Block b's share of those, walked from its second
-  // segment on and its first segment (the end of a tile begun by earlier blocks) last: its
-  // n-th iteration after its whole tiles is begin + rotated(n). Without SPLIT (the
-  // data-parallel grid, one block per tile) block b's share is tile b, in order: rung 8's
-  // loop, with no scheduler in it and no workspace.
-  int wholeIterations = SPLIT ? dpRounds * kTiles : 0;  // this block's, before its share
-  long long sharedFirst = SPLIT ? (long long)dpRounds * gridDim.x * kTiles : 0;  // the first shared iteration
-  long long shared = (long long)tilesX * tilesY * kTiles - sharedFirst;
-  int begin = SPLIT ? int(sharedFirst + blockIdx.x * shared / gridDim.x) : int(blockIdx.x) * kTiles;
-  int end = SPLIT ? int(sharedFirst + (blockIdx.x + 1) * shared / gridDim.x) : begin + kTiles;
-  int count = wholeIterations + end - begin;
+  long long total = (long long)tilesX * tilesY * kTiles;
+  // This block's share of the iterations, walked from its second segment on and its first
+  // segment (the end of a tile begun by earlier blocks) last: iteration n is begin + rotated(n).
+  // Without SPLIT (the data-parallel grid, one block per tile) block b's share is tile b, in
+  // order: rung 8's loop, with no scheduler in it and no workspace.
+  int begin = SPLIT ? int(blockIdx.x * total / gridDim.x) : int(blockIdx.x) * kTiles;
+  int end = SPLIT ? int((blockIdx.x + 1) * total / gridDim.x) : begin + kTiles;
+  int count = end - begin;
   int firstEnd = (begin / kTiles + 1) * kTiles;  // where the tile of `begin` ends
   int firstLength = SPLIT ? (firstEnd < end ? firstEnd : end) - begin : 0;
-  // The iteration this block takes n-th.
-  auto iterationAt = [&](int n) {
-    if (!SPLIT) return begin + n;
-    if (n < wholeIterations) return (n / kTiles * int(gridDim.x) + int(blockIdx.x)) * kTiles + n % kTiles;
-    return begin + (firstLength + n - wholeIterations) % (end - begin);
-  };
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -96,7 +81,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     if (REALLOCATE) setmaxnregDec<40>();
     if (threadIdx.x == CONSUMERS) {
       for (int n = 0; n < count; ++n) {
-        int it = iterationAt(n);
+        int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
         int tile = SPLIT ? it / kTiles : int(blockIdx.x), t = SPLIT ? it % kTiles : n, s = n % STAGES;
         int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
         int tileRow = band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
@@ -121,9 +106,8 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
   float4 mFragment[TM];
   float nFragment[TN];
-  int sharedStart = begin + firstLength == end ? begin : begin + firstLength;  // the share's first, walked
-  // The first iteration of the segment being summed (a whole tile's: a multiple of kTiles).
-  int segmentStart = wholeIterations > 0 ? 0 : sharedStart;
+  int segmentStart = begin + firstLength;  // the first iteration of the segment being summed
+  if (segmentStart == end) segmentStart = begin;
 
   // The whole tile summed in Pvalue: store it, as rung 8 does.
   auto storeTile = [&](int tile) {
@@ -148,7 +132,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     }
   };
   for (int n = 0; n < count; ++n) {
-    int it = iterationAt(n);
+    int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
     int s = n % STAGES;
     mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
 #pragma unroll KQ_UNROLL
@@ -193,8 +177,8 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
                         Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3]);
       publishRelease(&flags[blockIdx.x * CONSUMERS + threadIdx.x], generation);
     } else if (segmentStart % kTiles != 0) {  // earlier blocks began this tile: add their partials
-      long long tileFirst = (long long)tile * kTiles - sharedFirst;  // within the shared iterations
-      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / shared);
+      long long tileFirst = (long long)tile * kTiles;
+      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / total);
       // Every flag first, then the reads: no read waits behind another block's flag.
       for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b)
         waitAcquire(&flags[b * CONSUMERS + threadIdx.x], generation);
@@ -212,7 +196,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     for (int y = 0; y < TM; ++y)
 #pragma unroll
       for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
-    segmentStart = n + 1 == wholeIterations ? sharedStart : it + 1 == end ? begin : it + 1;
+    segmentStart = it + 1 == end ? begin : it + 1;
   }
   if (!SPLIT) storeTile(blockIdx.x);
 }
@@ -233,10 +217,8 @@ struct Facts : tma_pipeline::Facts {
       // Rung 8's shapes at the teaching tiling on persistent grids that split tiles 2, 3 and many
       // ways (and none); the H100's tilings, 4 tiles of 3 k-steps, on one block per tile (both)
       // and on 7 (the half); at 128 x 256, 4 tiles of 12 k-steps on 3 blocks (16 each, tiles 1
-      // and 2 split: the build whose inner loop is unrolled by 2) and 5 tiles of 12 k-steps on 2
-      // blocks (a data-parallel round of tiles 0 and 1, then 36 iterations shared 18 and 18:
-      // tile 3 split, by 2); 12 teaching tiles on 5 blocks (a round of 5, then 7 shared).
-      .gpuTestLaunches = {{{40, 20, 68, 2, 0}, {640, 372, 256, 0, 2}, {70, 132, 36, 2, 3}, {70, 132, 36, 2, 7},
+      // and 2 split: the build whose inner loop is unrolled by 2); 12 teaching tiles on 5 blocks.
+      .gpuTestLaunches = {{{40, 20, 68, 2, 0}, {40, 20, 68, 2, 5}, {70, 132, 36, 2, 3}, {70, 132, 36, 2, 7},
                            {33, 28, 100, 2, 60}, {131, 68, 260, 0, 0}, {131, 372, 260, 0, 3}, {131, 68, 260, 1, 0},
                            {131, 68, 260, 1, 7}, {97, 20, 132, 2, 5}}},
       // 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of 4 k-steps, 8 iterations: 3 blocks split
@@ -279,33 +261,20 @@ struct Facts : tma_pipeline::Facts {
   static long long flagCount(const KernelLaunch& L) {
     return splits(L) ? (long long)gridBlocks(L) * consumers(L.tiling) : 0;
   }
-  // Stream-K with data-parallel rounds (CUTLASS's "data-parallel waves"): where the tiles
-  // make two rounds of the grid or more, all but the last full round and the partial one go
-  // one tile to a block, whole, in rounds of G; the rest (between one and two rounds of
-  // tiles) are shared.
-  static int dataParallelRounds(const KernelLaunch& L) {
-    if (!splits(L)) return 0;
-    const int rounds = tileCount(L) / gridBlocks(L) - 1;
-#ifdef TILESCOPE_SK_EXPERIMENT  // never set in a build: device experiments only
-    if (const char* e = std::getenv("TILESCOPE_SK_HYBRID"); e && *e == '0') return 0;
-#endif
-    return rounds > 0 ? rounds : 0;
-  }
   static LaunchShape shape(const KernelLaunch& L) {
     const Tiling& t = L.tiling;
     LaunchShape s = tma_pipeline::Facts::shape(L);
-    const long long kTiles = ceilDiv(L.k, t.bk), grid = gridBlocks(L), rounds = dataParallelRounds(L);
-    const long long shared = (tileCount(L) - rounds * grid) * kTiles;  // iterations shared by k
+    const long long kTiles = ceilDiv(L.k, t.bk), total = tileCount(L) * kTiles, grid = gridBlocks(L);
     s.gridX = unsigned(grid);
     s.gridY = 1;
-    const long long most = (shared + grid - 1) / grid, least = shared / grid;  // shared iterations per block
-    // A block's segments: one per whole tile, then at most one per tile of its share it
-    // touches; a split tile's blocks: its iterations over the fewest any block has, and one
-    // more at each end (the finisher reads each earlier one's partial and waits once for its flag).
-    const long long segments = rounds + std::min(most, most / kTiles + 2);
+    const long long most = (total + grid - 1) / grid, least = total / grid;  // iterations per block
+    // A block's segments: at most one per tile it touches; a split tile's blocks: its
+    // iterations over the fewest any block has, and one more at each end (the finisher reads
+    // each earlier one's partial and waits once for its flag).
+    const long long segments = std::min(most, most / kTiles + 2);
     const long long sharers = least > 0 ? std::min(grid, kTiles / least + 2) : grid;
     const int perTile = 2 + (t.bk / 4) * t.tm + t.bk * (t.tn / 4);
-    const long long events = 1 + 2 * stages(t) + (rounds * kTiles + most) * perTile + segments * (t.tm * t.tn + 2) +
+    const long long events = 1 + 2 * stages(t) + most * perTile + segments * (t.tm * t.tn + 2) +
                               sharers * (t.tm * t.tn / 4 + 1);
     s.eventsPerThread = unsigned(events);
     return s;
@@ -326,23 +295,18 @@ struct Facts : tma_pipeline::Facts {
       constexpr Tiling t = kTilings[decltype(I)::value];
       constexpr int whole = t.bk / 4, byTwo = whole < 2 ? whole : 2;
       const bool split = splits(L);
-      const int rounds = dataParallelRounds(L);
-      bool byTwoNow = longShare(L);
-#ifdef TILESCOPE_SK_EXPERIMENT
-      if (const char* e = std::getenv("TILESCOPE_SK_KQ")) byTwoNow = split && *e == '2';
-#endif
       auto w = x.workspace(a, std::size_t(partialFloats(L)), std::size_t(flagCount(L)));
       auto mTiles = x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, swizzleM(t));
       auto nTiles = x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None);
       if (!split)
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds);
-      else if (byTwoNow)
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
+      else if (longShare(L))
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, byTwo>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds);
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
       else
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds);
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
     });
   }
 };

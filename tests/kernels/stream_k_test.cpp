@@ -159,40 +159,6 @@ TEST(StreamK, AFinisherWaitsForEachEarlierBlocksFlagThreadByThread) {
   EXPECT_EQ(waitedFlags[7], blocks4to6);
 }
 
-// Data-parallel rounds before the shared part. 97 x 20 x 132 at 32 x 64 tiles: 4 x 3 = 12
-// tiles of 3 k-steps (8, 8, 4); 5 blocks: 12 / 5 = 2 rounds of the grid, so one round of 5
-// whole tiles (block b: tile b, iterations 3b..3b+2) and tiles 5..11 (iterations 15..35)
-// shared, 21 / 5: block 0 [15, 19), 1 [19, 23), 2 [23, 27), 3 [27, 31), 4 [31, 36). Tiles 6,
-// 7 and 10 are split: block 0 leaves tile 6's iteration 18 for block 1, block 1 leaves 21..22
-// of tile 7 for block 2, block 3 leaves 30 of tile 10 for block 4. Tiles 5, 8, 9 and 11 fall
-// whole to blocks 0, 2, 3 and 4. A partial slot is 16 floats x 128 consumers (2048 elements),
-// a block's flags 128 elements.
-TEST(StreamK, DataParallelRoundsThenTheSharedTilesByHandCount) {
-  const tilescope::Run run = runEmulated(streamK({97, 20, 132}, kTeaching, 5, freshSeed()), true);
-  ASSERT_TRUE(run.trace);
-  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
-  const int partialWrite = lineOf("*reinterpret_cast<float4*>(&partials[((long long)blockIdx.x");
-  ASSERT_NE(partialWrite, 0);
-  std::map<int, int> copies;
-  std::map<int, std::set<int>> published, waited, wrote, read;  // block -> flags' blocks, slots
-  for (const Event& e : run.trace->events) {
-    if (e.op == Op::CopyM || e.op == Op::CopyN) ++copies[e.blockX];
-    if (e.op != Op::LoadW && e.op != Op::StoreW) continue;
-    if (!(e.flags & kWide)) {
-      (e.op == Op::StoreW ? published : waited)[e.blockX].insert(e.globalCol / 128);
-      EXPECT_EQ(e.value, 1.0f) << "the launch's generation, published and seen";
-    } else {
-      (e.line == partialWrite ? wrote : read)[e.blockX].insert(e.globalCol / 2048);
-    }
-  }
-  EXPECT_EQ(copies, (std::map<int, int>{{0, 14}, {1, 14}, {2, 14}, {3, 14}, {4, 16}}))
-      << "3 whole iterations and the share (4, 4, 4, 4, 5), a tile of M and one of N each";
-  EXPECT_EQ(published, (std::map<int, std::set<int>>{{0, {0}}, {1, {1}}, {3, {3}}}));
-  EXPECT_EQ(waited, (std::map<int, std::set<int>>{{1, {0}}, {2, {1}}, {4, {3}}}));
-  EXPECT_EQ(wrote, (std::map<int, std::set<int>>{{0, {0}}, {1, {1}}, {3, {3}}}));
-  EXPECT_EQ(read, (std::map<int, std::set<int>>{{1, {0}}, {2, {1}}, {4, {3}}}));
-}
-
 // The same split grid: the workspace is an array of its own (load_w, store_w), not M or P.
 // Block 0 leaves its partial (4 float4 per consumer, slot 0: elements 0..2047) and publishes
 // its 128 threads' flags (elements 0..127 of the flags); block 1 leaves its own (slot 1:
