@@ -64,7 +64,10 @@ namespace tilescope {
 //   the sweep has s >= 2 at 90 % (1536: 72 tiles, s = 1).
 //   At 4096, 6144 and 8192 (97 % busy, one block per tile) stream-K over 132 blocks ran 2.810
 //   against 3.075 ms, 9.416 against 10.305 and 22.274 against 24.380 ms (264 blocks, two rounds of
-//   132: 3.087, 10.322, 24.412): one block per tile stays there.
+//   132: 3.087, 10.322, 24.412): one block per tile stays there. Nor did CUTLASS's data-parallel
+//   rounds then stream-K on the flags (bench/results/2026-11-26-h100-rung9e, three rounds):
+//   2.83 against 3.11 to 3.23 ms, 9.42 against 10.40 to 10.46, 22.29 to 22.32 against 24.22
+//   to 24.76.
 // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
 //   the pipeline before its fix-up. Not measured: the shortest shares timed are 7.8 and 8
 //   (1024 at 128 x 256, 132 and 128 blocks), and no shape of the sweep comes near 4.
