@@ -268,7 +268,11 @@ std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec&
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(f.toScreen(f.xr.lo, l.y).y);
     dashedLine(f.draw, ImVec2(f.pMin.x, y), ImVec2(f.pMax.x, y), l.colour, 1.5f * f.px + 0.5f, f.font * 0.6f);
-    const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
+    // The label inside the data, never across the axis or the legend: the short one where the
+    // long one does not fit between the plot's edges.
+    const bool fits = ImGui::CalcTextSize(l.label.c_str()).x + f.font * 0.6f <= f.pMax.x - f.pMin.x;
+    const std::string& text = fits || l.shortLabel.empty() ? l.label : l.shortLabel;
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
     // Above the line at the right, else below it, else the same at the left: the first place
     // inside the plot that no path or series runs through, so the label never covers what it
     // is compared with (a ceiling's series reach it at the right); above at the right if none.
@@ -282,8 +286,8 @@ std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec&
       break;
     }
     f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
-    f.draw->AddText(at, l.colour, l.label.c_str());
-    lineRects.push_back({l.label, l.y, y, l.colour});
+    f.draw->AddText(at, l.colour, text.c_str());
+    lineRects.push_back({l.label, l.y, y, l.colour, text, at.x, ts.x});
   }
   return lineRects;
 }
@@ -430,6 +434,9 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
           .field("y", l.y)
           .field("py", double(l.py))
           .field("colour", hexColour(l.colour))
+          .field("drawn", l.drawn)
+          .field("lx", double(l.lx))
+          .field("lwidth", double(l.lwidth))
           .endObject();
     j.endArray();
     j.key("hidden").beginArray();

@@ -39,7 +39,8 @@ struct PlotLine {  // horizontal reference line, dashed, its label at the right 
   std::string label;
   double y = 0.0;
   Rgba colour = 0;
-  std::string detail;  // read-out when the pointer is on the line ("how the peak was derived")
+  std::string detail;      // read-out when the pointer is on the line ("how the peak was derived")
+  std::string shortLabel;  // drawn instead where the label is wider than the data (a narrow chart)
 };
 
 struct PlotPath {  // a polyline in data space, solid or dashed, labelled at its last point
