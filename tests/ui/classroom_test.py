@@ -138,6 +138,23 @@ class PresenterChecks:
                     self.check_ladder_page(layout, where)
         self.assertGreater(book_pages, 0)
 
+    def check_profiles(self, names_pages):
+        """A page's `set profile` is the device its Roofline and Occupancy describe, carried to the
+        pages after it; a lesson without one shows the default (the occupancy lesson's A100 and
+        textbook SM do not carry into the next lesson). Lesson 9 page 2 spoke of an A100 beside an
+        h100 panel before lessons could name a profile."""
+        default = load(self.folder, "memory-types-0.json")["profile"]
+        named = 0
+        for name, pages in names_pages:
+            chosen = None
+            for page in range(pages):
+                for line in page_lines(name, page):
+                    if line.startswith("set profile "):
+                        chosen, named = line.split()[2], named + 1
+                got = load(self.folder, f"{name}-{page}.json")["profile"]
+                self.assertEqual(got, chosen or default, f"{name} page {page + 1}")
+        self.assertGreater(named, 0, "no lesson page names a profile")
+
     def check_ladder_page(self, layout, where):
         """The ladder page shows its plot and the whole table: every rung's row, every N's
         column, no percentage cut by its column."""
@@ -221,6 +238,9 @@ class Presenter720(unittest.TestCase, PresenterChecks):
 
     def test_named_panels_and_cells(self):
         self.check_named_panels_and_cells(lessons())
+
+    def test_pages_describe_the_device_they_name(self):
+        self.check_profiles(lessons())
 
     def test_ring_of_stages_inside_the_shared_memory_panel(self):
         # Rung 8 at 32x64x8 (lesson 18, page 1): three stages of M's 32x8 tile, Mds 96 rows, and

@@ -103,7 +103,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed, profile)";
   }
   return "";
 }
@@ -323,6 +323,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     return invalidInput(file + ":" + std::to_string(line) + ": " + message);
   };
   LaunchConfig config;  // carried from page to page
+  std::string profile;  // `set profile`: carried too (a built-in one: a page looks the same on any machine)
   std::istringstream in(text);
   std::string line;
   int number = 0;
@@ -334,6 +335,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     LessonPage& page = lesson.pages.back();
     if (page.paragraphs.empty()) return bad(page.line, "page '" + page.title + "' has no text");
     page.config = config;
+    page.profile = profile;
     auto plan = planLaunch(config, true);
     if (!plan) return bad(page.line, "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message);
     for (const LessonCommand& cmd : page.commands) {
@@ -383,6 +385,11 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
       auto bc = bugConfig(*bug, w.size() == 3, config.seed);
       if (!bc) return bad(number, bc.error().message);
       config = *bc;
+    } else if (c == "set" && w.size() >= 2 && w[1] == "profile") {
+      if (w.size() != 3 || !profileByName(w[2]))
+        return bad(number, "set profile takes a built-in profile (" + profileNames() +
+                               "): a page looks the same on every machine");
+      profile = w[2];
     } else if (c == "set") {
       if (std::string problem = applySet(w, config); !problem.empty()) return bad(number, problem);
     } else if (std::string problem = checkView(w, LaunchPlan{}); problem.rfind("unknown command", 0) == 0) {
