@@ -166,6 +166,17 @@ class PresenterChecks:
             self.assertLessEqual(c["contentRight"], c["right"] + 1, f"{where}: the ladder table cuts its text: {table}")
         timing = next(w for w in layout["windows"] if w["tab"] == "Timing")
         self.assertLessEqual(timing["contentHeight"], timing["innerHeight"] + 1, where)
+        # Every legend entry above the table's header (cuBLAS's, the ninth, lay under it), and the
+        # FP32 peak's label over no point (it covered cuBLAS's at N = 2048..8192).
+        header = next(t for t in layout["texts"] if t["panel"] == "Timing" and t["text"] == "% of cuBLAS")
+        plot = next(p for p in layout["plots"] if p["name"] == "ladder")
+        for s in plot["series"]:
+            self.assertLessEqual(s["legend"]["y"] + s["legend"]["height"], header["y"] + 1, f"{where}: legend {s['name']}")
+            for q in s["points"]:
+                for line in plot["lines"]:
+                    covered = (line["lx"] <= q["px"] <= line["lx"] + line["lwidth"] and
+                               line["ly"] <= q["py"] <= line["ly"] + line["lheight"])
+                    self.assertFalse(covered, f"{where}: '{line['drawn']}' covers {s['name']} at N = {q['x']}")
 
     def check_pages(self, names_pages):
         for name, pages in names_pages:
@@ -185,6 +196,12 @@ class PresenterChecks:
         # on the ladder's); a register tile's followed thread, whose phase is longer than the
         # Thread life panel, with its current entry shown (check_current_life_entry).
         assert_nothing_clipped(self, layout, where)
+        # The shared tiles' captions break between indices, never inside one (rung 8's
+        # "Nds[3][8][64]:" was cut inside its 64 at 1280x720).
+        for t in layout["texts"]:
+            if t["panel"] == "Shared memory":
+                for line in t["text"].split("\n"):
+                    self.assertEqual(line.count("["), line.count("]"), f"{where}: caption {t['text']!r}")
         check_current_life_entry(self, layout, where)
         check_grids_inside(self, layout, where)
         self.assertTrue(layout["caption"]["text"], where)

@@ -297,7 +297,7 @@ class AnalysisSettings(unittest.TestCase):
 
     def test_unknown_profile_names_the_line(self):
         _, proc = run_app("set profile v100\n", expect_rc=2)
-        self.assertIn("test.script:1: set profile device|textbook, a100, h100", proc.stderr)
+        self.assertIn("test.script:1: set profile default|device|textbook, a100, h100", proc.stderr)
 
     def test_device_profile_needs_a_gpu(self):
         _, proc = run_app("set profile device\nquit\n", expect_rc=None)

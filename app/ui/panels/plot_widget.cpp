@@ -187,16 +187,20 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
   f.markerR = std::max(3.0f, f.font * 0.30f);
   const float inset = f.markerR + 3.0f * f.px;
   f.iMin = ImVec2(f.pMin.x + inset, f.pMin.y + inset), f.iMax = ImVec2(f.pMax.x - inset, f.pMax.y - inset);
-  // The legend's rectangles (drawn last; needed now for hover emphasis).
+  // The legend's rectangles (drawn last; needed now for hover emphasis). At the right, the
+  // entries close up to a font's height where a line each would run past the widget's bottom
+  // (the ladder's nine series beside a projector's chart: cuBLAS's entry lay under the table).
+  const float room = f.origin.y + f.size.y - f.pMin.y;
+  const float pitch = f.legendRight && !spec.series.empty() ? std::clamp(room / float(spec.series.size()), f.font, f.line) : f.line;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     ImVec2 at;
     if (f.legendRight) {
-      at = ImVec2(f.pMax.x + f.font * 0.6f, f.pMin.y + float(i) * f.line);
+      at = ImVec2(f.pMax.x + f.font * 0.6f, f.pMin.y + float(i) * pitch);
     } else {
       const int col = int(i) % f.legendColumns, row = int(i) / f.legendColumns;
       at = ImVec2(f.origin.x + float(col) * f.legendEntryW, f.pMax.y + 2.0f * f.line + f.font * 0.3f + float(row) * f.line);
     }
-    f.legend.emplace_back(at, ImVec2(at.x + f.legendEntryW, at.y + f.line));
+    f.legend.emplace_back(at, ImVec2(at.x + f.legendEntryW, at.y + (f.legendRight ? pitch : f.line)));
   }
 }
 
@@ -261,33 +265,44 @@ const PlotPath* drawPaths(const PlotFrame& f, const PlotSpec& spec, std::vector<
   return hoveredPath;
 }
 
-// The reference lines, each labelled where no path or series runs (`obstacles`).
+// Where a reference line's label of size `ts` goes: above the line at the right, else below it,
+// else the same at the left: the first place inside the plot that no path or series runs
+// through, so the label never covers what it is compared with (a ceiling's series reach it at
+// the right). None free: above at the right, and `free` is false.
+ImVec2 labelPlace(const PlotFrame& f, const std::vector<std::vector<ImVec2>>& obstacles, float y, ImVec2 ts, bool& free) {
+  const float right = std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), left = f.pMin.x + f.font * 0.4f;
+  const float above = y - ts.y - f.font * 0.15f, below = y + f.font * 0.2f;
+  free = true;
+  for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
+    if (candidate.y < f.pMin.y || candidate.y + ts.y > f.pMax.y) continue;
+    if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
+    return candidate;
+  }
+  free = false;
+  return ImVec2(right, std::max(above, f.pMin.y));
+}
+
+// The reference lines, each labelled where no path or series runs (`obstacles`): the long label
+// where it fits the data's width and finds a free place, else the short one (the ladder's FP32
+// peak, which cuBLAS's points reach at the right and at N = 1,024 on a projector's chart).
 std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec& spec,
                                              const std::vector<std::vector<ImVec2>>& obstacles) {
   std::vector<PlotLineRect> lineRects;
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(f.toScreen(f.xr.lo, l.y).y);
     dashedLine(f.draw, ImVec2(f.pMin.x, y), ImVec2(f.pMax.x, y), l.colour, 1.5f * f.px + 0.5f, f.font * 0.6f);
-    // The label inside the data, never across the axis or the legend: the short one where the
-    // long one does not fit between the plot's edges.
     const bool fits = ImGui::CalcTextSize(l.label.c_str()).x + f.font * 0.6f <= f.pMax.x - f.pMin.x;
-    const std::string& text = fits || l.shortLabel.empty() ? l.label : l.shortLabel;
-    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-    // Above the line at the right, else below it, else the same at the left: the first place
-    // inside the plot that no path or series runs through, so the label never covers what it
-    // is compared with (a ceiling's series reach it at the right); above at the right if none.
-    const float right = std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), left = f.pMin.x + f.font * 0.4f;
-    const float above = y - ts.y - f.font * 0.15f, below = y + f.font * 0.2f;
-    ImVec2 at(right, std::max(above, f.pMin.y));
-    for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
-      if (candidate.y < f.pMin.y || candidate.y + ts.y > f.pMax.y) continue;
-      if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
-      at = candidate;
-      break;
+    const std::string* text = fits || l.shortLabel.empty() ? &l.label : &l.shortLabel;
+    ImVec2 ts = ImGui::CalcTextSize(text->c_str());
+    bool free = false;
+    ImVec2 at = labelPlace(f, obstacles, y, ts, free);
+    if (!free && text != &l.shortLabel && !l.shortLabel.empty()) {
+      const ImVec2 shortSize = ImGui::CalcTextSize(l.shortLabel.c_str());
+      if (const ImVec2 s = labelPlace(f, obstacles, y, shortSize, free); free) text = &l.shortLabel, ts = shortSize, at = s;
     }
     f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
-    f.draw->AddText(at, l.colour, text.c_str());
-    lineRects.push_back({l.label, l.y, y, l.colour, text, at.x, ts.x});
+    f.draw->AddText(at, l.colour, text->c_str());
+    lineRects.push_back({l.label, l.y, y, l.colour, *text, at.x, at.y, ts.x, ts.y});
   }
   return lineRects;
 }
@@ -436,7 +451,9 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
           .field("colour", hexColour(l.colour))
           .field("drawn", l.drawn)
           .field("lx", double(l.lx))
+          .field("ly", double(l.ly))
           .field("lwidth", double(l.lwidth))
+          .field("lheight", double(l.lheight))
           .endObject();
     j.endArray();
     j.key("hidden").beginArray();

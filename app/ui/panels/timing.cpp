@@ -225,7 +225,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
   const Ceilings& ceil = report.ceilings;
   if (ceil.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops,
-                          theme.highlight, ceil.peakDerivation, "peak " + formatNumber(ceil.fp32PeakGflops)});
+                          theme.highlight, ceil.peakDerivation, "FP32 peak " + formatNumber(ceil.fp32PeakGflops)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
@@ -427,7 +427,7 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   if (report.ceilings.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
                           report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation,
-                          "peak " + formatNumber(report.ceilings.fp32PeakGflops)});
+                          "FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops)});
   // Plot and table when both fit (on a projector, where the panel has the screen's width, the
   // plot may be lower); in a short panel the table of percentages alone, which is what the
   // lesson talks about; never a panel that scrolls.
