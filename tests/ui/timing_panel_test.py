@@ -73,7 +73,9 @@ class RecordedPlot(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        folder = run_timing("show Timing\nscreenshot @plot.png\nlayout @plot.json\nquit\n")
+        folder = run_timing("show Timing\nscreenshot @plot.png\nlayout @plot.json\n"
+                            "timing page ladder\nframes 2\nlayout @ladder.json\nquit\n")
+        cls.ladder = load_json(folder, "ladder.json")
         cls.layout = load_json(folder, "plot.json")
         cls.png = sm.Image(os.path.join(folder, "plot.png"))
         cls.plot = timing_plot(cls.layout)
@@ -94,6 +96,17 @@ class RecordedPlot(unittest.TestCase):
         self.assertEqual(len(self.plot["series"]), len(DEFAULT_SERIES))
         for s in self.plot["series"]:
             self.assertTrue(inside(s["legend"], center), s["name"])
+
+    def test_ladder_table_whole_in_the_normal_layout(self):
+        # The recorded ladder at 1280x720: the rungs' tilings ("7  double-buffered
+        # 128x256x16/64x64/8x16") pushed N = 8192's column past the panel; every column's text
+        # now ends inside it, the N = 8192 column too.
+        table = next(t for t in self.ladder["tables"] if t["name"] == "ladder")
+        self.assertEqual(len(table["columns"]), 7, table)
+        centre = window(self.ladder, "center")
+        for c in table["columns"]:
+            self.assertLessEqual(c["contentRight"], c["right"] + 1, table)
+            self.assertLessEqual(c["contentRight"], centre["x"] + centre["width"], table)
 
     def test_shows_the_default_series_and_lists_the_rest_as_hidden(self):
         self.assertEqual([s["name"] for s in self.plot["series"]], DEFAULT_SERIES)
@@ -357,6 +370,12 @@ class Roofline(unittest.TestCase):
         on = [x for x in xs if any(sm.close(self.png.pixel(x, round(a["py"]) + d), colour, 30) for d in (-1, 0, 1))]
         self.assertGreater(len(on), len(xs) * 0.3)
         self.assertTrue(any(line["label"].startswith("cuBLAS SGEMM 51,633") for line in self.plot["lines"]))
+
+    def test_a_kernel_without_phases_counts_none(self):
+        # The naive kernel has no tiles: the timeline's footer said "(phases done 0 of 0)".
+        footer = [t["text"] for t in self.layout["texts"] if t["panel"] == "Timeline" and t["text"].startswith("step ")]
+        self.assertEqual(len(footer), 1, footer)
+        self.assertNotIn("phases done", footer[0])
 
     def test_reference_labels_lie_inside_the_data(self):
         # At 1280x720 the chart is about 270 px wide: the long cuBLAS label ran across the legend.

@@ -176,9 +176,12 @@ void drawTimelinePanel(PanelContext& ctx) {
   if (presenter) return;  // the caption says where we are
   // Where we are, in words.
   char where[256];
-  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", v.step + 1, int(v.steps.size()),
-                v.stepLabel.c_str(), v.phasesDone, v.phaseCount);
-  ImGui::TextUnformatted(where);
+  std::snprintf(where, sizeof where, "step %d of %d: %s", v.step + 1, int(v.steps.size()), v.stepLabel.c_str());
+  std::string line = where;
+  if (v.phaseCount > 0)  // a kernel without tiles (naive) has no phases to count: "0 of 0" said nothing
+    line += "   (phases done " + std::to_string(v.phasesDone) + " of " + std::to_string(v.phaseCount) + ")";
+  ImGui::TextUnformatted(line.c_str());
+  recordText(ctx, "Timeline", line);
   if (v.threadsThrough < v.threadsPerBlock) {
     ImGui::SameLine();
     ImGui::TextDisabled("  %d/%d threads through it", v.threadsThrough, v.threadsPerBlock);
