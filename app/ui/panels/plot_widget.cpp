@@ -125,7 +125,8 @@ struct PlotFrame {
   AxisRange xr, yr;
   float swatch = 0, legendEntryW = 0, yLabelSpacing = 0, xLabelW = 0, markerR = 0;
   bool legendRight = false;
-  int legendColumns = 1;
+  int legendColumns = 1;       // below the data
+  int legendRightColumns = 1;  // at its right: two where one would run past the widget
   bool hovered = false, clicked = false;
   ImVec2 pMin, pMax, iMin, iMax;  // the data area, and inset by a marker
   std::vector<std::pair<ImVec2, ImVec2>> legend;
@@ -162,7 +163,10 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
     if (t.labelled) yLabelW = std::max(yLabelW, ImGui::CalcTextSize(t.label.c_str()).x);
   f.xLabelW = ImGui::CalcTextSize(formatNumber(f.xr.hi).c_str()).x;
   const float left = yLabelW + f.font * 0.7f, top = f.line * 1.25f;
-  const float legendRightW = f.legendEntryW + f.font * 1.0f;
+  // At the right in two columns where one, closed up to a font's height an entry, would run
+  // past the widget's bottom (ten series beside a projector's chart at 1920x1080).
+  f.legendRightColumns = float(spec.series.size()) * f.font > f.size.y - top ? 2 : 1;
+  const float legendRightW = f.legendEntryW * float(f.legendRightColumns) + f.font * 1.0f;
   f.legendRight = f.size.x - left - legendRightW >= std::max(6.0f * f.font, 0.25f * f.size.x);
   const float right = f.legendRight ? legendRightW : f.xLabelW * 0.5f + f.font * 0.6f;
   const float axisBottom = 2.0f * f.line + f.font * 0.3f;  // x labels and title
@@ -176,7 +180,7 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
   // what is visible and the legend moves below the fold (the window scrolls); never squash
   // the data below a minimum.
   float dataH = f.size.y - top - axisBottom - legendBelow;
-  if (dataH < 9.0f * f.line) dataH = std::max(f.size.y - top - axisBottom, 6.0f * f.line);
+  if (dataH < 9.0f * f.line) dataH = std::max(f.size.y - top - axisBottom, spec.minDataLines * f.line);
   f.size.y = top + dataH + axisBottom + legendBelow;
   ImGui::InvisibleButton(spec.id.c_str(), f.size);
   f.hovered = ImGui::IsItemHovered();
@@ -190,12 +194,14 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
   // The legend's rectangles (drawn last; needed now for hover emphasis). At the right, the
   // entries close up to a font's height where a line each would run past the widget's bottom
   // (the ladder's nine series beside a projector's chart: cuBLAS's entry lay under the table).
+  const int rowsRight = (int(spec.series.size()) + f.legendRightColumns - 1) / f.legendRightColumns;
   const float room = f.origin.y + f.size.y - f.pMin.y;
-  const float pitch = f.legendRight && !spec.series.empty() ? std::clamp(room / float(spec.series.size()), f.font, f.line) : f.line;
+  const float pitch = f.legendRight && rowsRight > 0 ? std::clamp(room / float(rowsRight), f.font, f.line) : f.line;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     ImVec2 at;
     if (f.legendRight) {
-      at = ImVec2(f.pMax.x + f.font * 0.6f, f.pMin.y + float(i) * pitch);
+      const int col = int(i) / rowsRight, row = int(i) % rowsRight;
+      at = ImVec2(f.pMax.x + f.font * 0.6f + float(col) * f.legendEntryW, f.pMin.y + float(row) * pitch);
     } else {
       const int col = int(i) % f.legendColumns, row = int(i) / f.legendColumns;
       at = ImVec2(f.origin.x + float(col) * f.legendEntryW, f.pMax.y + 2.0f * f.line + f.font * 0.3f + float(row) * f.line);

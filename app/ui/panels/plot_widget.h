@@ -65,6 +65,7 @@ struct PlotSpec {
   std::vector<std::string> hidden;  // names of series not drawn (recorded in the layout only)
   std::string note;                 // the data's provenance, recorded in the layout file
   ImVec2 size;                      // the whole widget: axes, labels and legend
+  float minDataLines = 6.0f;        // the data's least height, in lines (the widget grows past `size` to keep it)
 };
 
 struct PlotInteraction {

@@ -431,8 +431,15 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   // Plot and table when both fit (on a projector, where the panel has the screen's width, the
   // plot may be lower); in a short panel the table of percentages alone, which is what the
   // lesson talks about; never a panel that scrolls.
-  const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
+  // The table's height as ImGui lays it out: a header, a row per rung and cuBLAS's, each a line
+  // and its cell padding (the nine rungs of 2026-11-26 left a line-per-row estimate 1 px short
+  // of the projector's panel, which then scrolled).
+  const float rowH = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float tableH = rowH * float(digest.ladder.rows.size() + 2) + ImGui::GetStyle().ItemSpacing.y * 2.0f;
   const float minPlotH = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 6.0f : 12.0f);
+  // On a projector the plot may be as low as four lines of data (three decades still read), so
+  // that nine rungs' table and the plot share the panel without a scroll bar.
+  if (ctx.state.lesson.presenter) spec.minDataLines = 4.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.y >= tableH + minPlotH || avail.y < tableH) {
     spec.size = ImVec2(avail.x, std::max(avail.y - tableH, std::min(minPlotH, avail.y)));
