@@ -306,8 +306,17 @@ std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec&
       const ImVec2 shortSize = ImGui::CalcTextSize(l.shortLabel.c_str());
       if (const ImVec2 s = labelPlace(f, obstacles, y, shortSize, free); free) text = &l.shortLabel, ts = shortSize, at = s;
     }
+    // No free place inside the data (a low chart whose series run just under a ceiling near its
+    // top): over the data's top edge at the right, in the band above it, where it covers nothing.
+    const bool overTop = !free && y - f.pMin.y < f.font * 2.0f;
+    if (overTop) {
+      if (!l.shortLabel.empty()) text = &l.shortLabel, ts = ImGui::CalcTextSize(text->c_str());
+      at = ImVec2(std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), f.pMin.y - ts.y);
+      f.draw->PushClipRect(ImVec2(f.pMin.x, at.y), f.pMax, false);  // the data's clip, and the band
+    }
     f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
     f.draw->AddText(at, l.colour, text->c_str());
+    if (overTop) f.draw->PopClipRect();
     lineRects.push_back({l.label, l.y, y, l.colour, *text, at.x, at.y, ts.x, ts.y});
   }
   return lineRects;
