@@ -150,13 +150,18 @@ struct FrameClock {
   double start = 0, cpuStart = 0, handedOver = 0, cpuHandedOver = 0;
 };
 
-// What the run worker found out about CUDA and the device, for the panels to say.
+// What the run worker found out about CUDA and the device, for the panels to say. A page's
+// reason is the page's, not its build's: "nvcc was not found when it was configured" sent a
+// student in a browser looking for a compiler to install.
 void takeDeviceFacts(AppState& state, RunWorker& worker) {
-  if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = *reason;
+  const char* kPageHasNoGpu =
+      "a web page cannot reach a GPU: the CPU emulator runs the kernels; timings shown are the recorded H100 ones";
+  const bool page = platform::liveTimingUnavailable().has_value();
+  if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = page ? kPageHasNoGpu : *reason;
   else state.cudaUnavailable.clear();
   if (!state.analysis.device) {
     if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
-    else state.analysis.noDevice = device.error().message;
+    else state.analysis.noDevice = page ? kPageHasNoGpu : device.error().message;
   }
 }
 

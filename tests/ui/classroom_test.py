@@ -138,6 +138,23 @@ class PresenterChecks:
                     self.check_ladder_page(layout, where)
         self.assertGreater(book_pages, 0)
 
+    def check_profiles(self, names_pages):
+        """A page's `set profile` is the device its Roofline and Occupancy describe, carried to the
+        pages after it; a lesson without one shows the default (the occupancy lesson's A100 and
+        textbook SM do not carry into the next lesson). Lesson 9 page 2 spoke of an A100 beside an
+        h100 panel before lessons could name a profile."""
+        default = load(self.folder, "memory-types-0.json")["profile"]
+        named = 0
+        for name, pages in names_pages:
+            chosen = None
+            for page in range(pages):
+                for line in page_lines(name, page):
+                    if line.startswith("set profile "):
+                        chosen, named = line.split()[2], named + 1
+                got = load(self.folder, f"{name}-{page}.json")["profile"]
+                self.assertEqual(got, chosen or default, f"{name} page {page + 1}")
+        self.assertGreater(named, 0, "no lesson page names a profile")
+
     def check_ladder_page(self, layout, where):
         """The ladder page shows its plot and the whole table: every rung's row, every N's
         column, no percentage cut by its column."""
@@ -149,6 +166,17 @@ class PresenterChecks:
             self.assertLessEqual(c["contentRight"], c["right"] + 1, f"{where}: the ladder table cuts its text: {table}")
         timing = next(w for w in layout["windows"] if w["tab"] == "Timing")
         self.assertLessEqual(timing["contentHeight"], timing["innerHeight"] + 1, where)
+        # Every legend entry above the table's header (cuBLAS's, the ninth, lay under it), and the
+        # FP32 peak's label over no point (it covered cuBLAS's at N = 2048..8192).
+        header = next(t for t in layout["texts"] if t["panel"] == "Timing" and t["text"] == "% of cuBLAS")
+        plot = next(p for p in layout["plots"] if p["name"] == "ladder")
+        for s in plot["series"]:
+            self.assertLessEqual(s["legend"]["y"] + s["legend"]["height"], header["y"] + 1, f"{where}: legend {s['name']}")
+            for q in s["points"]:
+                for line in plot["lines"]:
+                    covered = (line["lx"] <= q["px"] <= line["lx"] + line["lwidth"] and
+                               line["ly"] <= q["py"] <= line["ly"] + line["lheight"])
+                    self.assertFalse(covered, f"{where}: '{line['drawn']}' covers {s['name']} at N = {q['x']}")
 
     def check_pages(self, names_pages):
         for name, pages in names_pages:
@@ -168,6 +196,12 @@ class PresenterChecks:
         # on the ladder's); a register tile's followed thread, whose phase is longer than the
         # Thread life panel, with its current entry shown (check_current_life_entry).
         assert_nothing_clipped(self, layout, where)
+        # The shared tiles' captions break between indices, never inside one (rung 8's
+        # "Nds[3][8][64]:" was cut inside its 64 at 1280x720).
+        for t in layout["texts"]:
+            if t["panel"] == "Shared memory":
+                for line in t["text"].split("\n"):
+                    self.assertEqual(line.count("["), line.count("]"), f"{where}: caption {t['text']!r}")
         check_current_life_entry(self, layout, where)
         check_grids_inside(self, layout, where)
         self.assertTrue(layout["caption"]["text"], where)
@@ -221,6 +255,9 @@ class Presenter720(unittest.TestCase, PresenterChecks):
 
     def test_named_panels_and_cells(self):
         self.check_named_panels_and_cells(lessons())
+
+    def test_pages_describe_the_device_they_name(self):
+        self.check_profiles(lessons())
 
     def test_ring_of_stages_inside_the_shared_memory_panel(self):
         # Rung 8 at 32x64x8 (lesson 18, page 1): three stages of M's 32x8 tile, Mds 96 rows, and

@@ -18,9 +18,13 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 
-# A kernel with a compile error on line 3 (an undeclared name), one that spins forever after
-# reading M on line 2, and one that writes through a wild pointer on line 3.
-BROKEN = ("__global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {\n"
+# A kernel with a compile error on line 33 (an undeclared name), under 30 lines of comment: the
+# editor shows about 19 lines, so the error lies under its fold until it is scrolled into view;
+# one that spins forever after reading M on line 2, and one that writes through a wild pointer
+# on line 3.
+BROKEN_LINE = 33
+BROKEN = ("".join(f"// a student's notes, line {n}\n" for n in range(1, BROKEN_LINE - 2)) +
+          "__global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {\n"
           "  int i = threadIdx.x;\n"
           "  P[i] = Pvalu;\n"
           "}\n// lab: size 2\n// lab: block 2x1\n")
@@ -115,17 +119,19 @@ quit
         lab = lay["lab"]
         self.assertEqual(lab["verdict"], "compile error")
         lines = [d["line"] for d in lab["diagnostics"] if d["file"].endswith("broken.cu")]
-        self.assertIn(3, lines, lab["diagnostics"])
+        self.assertIn(BROKEN_LINE, lines, lab["diagnostics"])
         self.assertIn("Pvalu", " ".join(d["message"] for d in lab["diagnostics"]))
-        self.assertIn(3, lab["editor"]["errorLines"])
+        # The editor scrolled the error's line into view (errorLines lists the marked lines drawn).
+        self.assertIn(BROKEN_LINE, lab["editor"]["errorLines"])
         e = lab["editor"]
+        line_y = lambda n: e["firstLineY"] + (n - 1) * e["lineHeight"] + e["lineHeight"] / 2
+        self.assertTrue(e["y"] <= line_y(BROKEN_LINE) <= e["y"] + e["height"], e)
         img = sm.Image(os.path.join(self.folder, "broken.png"))
         red = sm.hex_rgb(lay["theme"]["error"])
         x = e["gutterX"] + 3
-        y3 = e["firstLineY"] + 2 * e["lineHeight"] + e["lineHeight"] / 2
-        y1 = e["firstLineY"] + e["lineHeight"] / 2
-        self.assertTrue(sm.close(img.pixel(x, y3), red, 10), f"line 3's gutter is {img.pixel(x, y3)}, not red {red}")
-        self.assertFalse(sm.close(img.pixel(x, y1), red, 40), "line 1 has no error but its gutter is red")
+        got = img.pixel(x, line_y(BROKEN_LINE))
+        self.assertTrue(sm.close(got, red, 10), f"line {BROKEN_LINE}'s gutter is {got}, not red {red}")
+        self.assertFalse(sm.close(img.pixel(x, line_y(BROKEN_LINE - 1)), red, 40), "the line above has no error but is red")
 
     def test_endless_loop_times_out_and_a_crash_is_a_crash(self):
         spin = load(self.folder, "spin.json")["lab"]

@@ -191,6 +191,27 @@ class BookExample(unittest.TestCase):
         self.assertGreater(src["width"], 0)
         self.assertLessEqual(src["widestLine"], src["width"] + 0.5)
 
+    def test_phase_names_on_the_strip_cut_no_glyph(self):
+        # At the end every step is done and carries its glyph; "phase 1" lies over phase 1's k
+        # steps. A glyph half under the name's patch left stray marks at its edges: each pixel
+        # column just outside the patch must be one colour from the strip's top to its bottom.
+        names = [t for t in self.end["texts"] if t["panel"] == "Timeline" and t["text"] in ("phase 0", "phase 1")]
+        self.assertEqual([t["text"] for t in names], ["phase 0", "phase 1"])
+        bg = hex_rgb(names[0]["background"])
+        for t in names:
+            rows = range(round(t["y"]), round(t["y"] + t["pitch"]))
+            patch = lambda x: any(close(self.end_png.pixel(x, y), bg, 3) for y in rows)
+            left = round(t["x"]) - 1
+            while patch(left):
+                left -= 1
+            right = round(t["x"]) + 1
+            while patch(right):
+                right += 1
+            self.assertGreater(right - left, 30, t)  # the patch holds the name
+            for x in (left - 4, left - 3, right + 3, right + 4):  # past the patch's rounded, smoothed edge
+                column = [self.end_png.pixel(x, y) for y in rows]
+                self.assertTrue(all(close(p, column[0], 24) for p in column), f"{t['text']}: column {x}: {column}")
+
     def test_layout_fits_without_overlap(self):
         windows = self.phase1["windows"]
         self.assertGreater(len(windows), 1, "a layout of one window has nothing to overlap")
@@ -276,7 +297,7 @@ class AnalysisSettings(unittest.TestCase):
 
     def test_unknown_profile_names_the_line(self):
         _, proc = run_app("set profile v100\n", expect_rc=2)
-        self.assertIn("test.script:1: set profile device|textbook, a100, h100", proc.stderr)
+        self.assertIn("test.script:1: set profile default|device|textbook, a100, h100", proc.stderr)
 
     def test_device_profile_needs_a_gpu(self):
         _, proc = run_app("set profile device\nquit\n", expect_rc=None)

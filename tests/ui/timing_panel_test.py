@@ -73,7 +73,9 @@ class RecordedPlot(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        folder = run_timing("show Timing\nscreenshot @plot.png\nlayout @plot.json\nquit\n")
+        folder = run_timing("show Timing\nscreenshot @plot.png\nlayout @plot.json\n"
+                            "timing page ladder\nframes 2\nlayout @ladder.json\nquit\n")
+        cls.ladder = load_json(folder, "ladder.json")
         cls.layout = load_json(folder, "plot.json")
         cls.png = sm.Image(os.path.join(folder, "plot.png"))
         cls.plot = timing_plot(cls.layout)
@@ -94,6 +96,17 @@ class RecordedPlot(unittest.TestCase):
         self.assertEqual(len(self.plot["series"]), len(DEFAULT_SERIES))
         for s in self.plot["series"]:
             self.assertTrue(inside(s["legend"], center), s["name"])
+
+    def test_ladder_table_whole_in_the_normal_layout(self):
+        # The recorded ladder at 1280x720: the rungs' tilings ("7  double-buffered
+        # 128x256x16/64x64/8x16") pushed N = 8192's column past the panel; every column's text
+        # now ends inside it, the N = 8192 column too.
+        table = next(t for t in self.ladder["tables"] if t["name"] == "ladder")
+        self.assertEqual(len(table["columns"]), 7, table)
+        centre = window(self.ladder, "center")
+        for c in table["columns"]:
+            self.assertLessEqual(c["contentRight"], c["right"] + 1, table)
+            self.assertLessEqual(c["contentRight"], centre["x"] + centre["width"], table)
 
     def test_shows_the_default_series_and_lists_the_rest_as_hidden(self):
         self.assertEqual([s["name"] for s in self.plot["series"]], DEFAULT_SERIES)
@@ -302,7 +315,10 @@ class Roofline(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         env = dict(os.environ, TILESCOPE_LADDER_TIMINGS="/nonexistent/ladder.csv")
-        folder = run_timing("show Roofline\nwait\nframes 3\nscreenshot @r.png\nlayout @r.json\nquit\n", env=env)
+        # The naive kernel's run: its 0.25 OP/B roof (837 GFLOP/s on the h100) lies under the
+        # recorded points' lowest decade.
+        folder = run_timing("set kernel naive\nshow Roofline\nwait\nframes 3\nscreenshot @r.png\nlayout @r.json\nquit\n",
+                            env=env)
         cls.layout = load_json(folder, "r.json")
         cls.png = sm.Image(os.path.join(folder, "r.png"))
         cls.plot = plot_named(cls.layout, "roofline")
@@ -354,6 +370,28 @@ class Roofline(unittest.TestCase):
         on = [x for x in xs if any(sm.close(self.png.pixel(x, round(a["py"]) + d), colour, 30) for d in (-1, 0, 1))]
         self.assertGreater(len(on), len(xs) * 0.3)
         self.assertTrue(any(line["label"].startswith("cuBLAS SGEMM 51,633") for line in self.plot["lines"]))
+
+    def test_a_kernel_without_phases_counts_none(self):
+        # The naive kernel has no tiles: the timeline's footer said "(phases done 0 of 0)".
+        footer = [t["text"] for t in self.layout["texts"] if t["panel"] == "Timeline" and t["text"].startswith("step ")]
+        self.assertEqual(len(footer), 1, footer)
+        self.assertNotIn("phases done", footer[0])
+
+    def test_reference_labels_lie_inside_the_data(self):
+        # At 1280x720 the chart is about 270 px wide: the long cuBLAS label ran across the legend.
+        p = self.plot
+        (line,) = p["lines"]
+        self.assertTrue(line["drawn"].startswith("cuBLAS") and "51,633" in line["drawn"], line)
+        self.assertGreaterEqual(line["lx"], p["x"], line)
+        self.assertLessEqual(line["lx"] + line["lwidth"], p["x"] + p["width"], (line, p["x"], p["width"]))
+
+    def test_this_runs_line_reaches_its_roof_on_the_chart(self):
+        # Naive at 0.25 OP/B: min(67000, 3350 x 0.25) = 837.5 GFLOP/s, the top of its line.
+        run = next(q for q in self.plot["paths"] if q["label"] == "this run")
+        top = max(run["points"], key=lambda q: q["y"])
+        self.assertEqual(top["x"], 0.25)
+        self.assertAlmostEqual(top["y"], 837.5, places=3)
+        self.assertGreaterEqual(top["y"], self.plot["range"]["y_lo"], self.plot["range"])
 
 
 class Script(unittest.TestCase):

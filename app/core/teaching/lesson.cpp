@@ -51,8 +51,20 @@ std::string lessonName(const std::string& file) {
   return stem;
 }
 
-// Applies a `set` to the page's launch; returns the problem or "".
-std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
+// A `bug ID [fixed]` line onto the page's launch; returns the problem or "".
+std::string applyBug(const std::vector<std::string>& w, LaunchConfig& config) {
+  const Bug* bug = w.size() >= 2 ? findBug(w[1]) : nullptr;
+  if (!bug || w.size() > 3 || (w.size() == 3 && w[2] != "fixed"))
+    return w.size() >= 2 && !bug ? "unknown bug '" + w[1] + "' (see tilescope-cli bugs)" : "usage: bug ID [fixed]";
+  auto bc = bugConfig(*bug, w.size() == 3, config.seed);
+  if (!bc) return bc.error().message;
+  config = *bc;
+  return "";
+}
+
+// Applies a `set` to the page's launch (or, `set profile`, to the page's analysis profile);
+// returns the problem or "".
+std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::string& profile) {
   const std::size_t n = w.size();
   if (n < 3) return "usage: set WHAT VALUE";
   const std::string& what = w[1];
@@ -99,11 +111,14 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c) {
     c.seed = uint64_t(v[0]);
   } else if (what == "granularity") {
     if (n != 3 || (w[2] != "phase" && w[2] != "interval" && w[2] != "k")) return "usage: set granularity phase|interval|k";
+  } else if (what == "profile") {  // built-in only: a page looks the same on every machine
+    if (n != 3 || !profileByName(w[2])) return "set profile takes a built-in profile (" + profileNames() + ")";
+    profile = w[2];
   } else if (what == "speed") {
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed, profile)";
   }
   return "";
 }
@@ -323,6 +338,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     return invalidInput(file + ":" + std::to_string(line) + ": " + message);
   };
   LaunchConfig config;  // carried from page to page
+  std::string profile;  // `set profile`: carried too (a built-in one: a page looks the same on any machine)
   std::istringstream in(text);
   std::string line;
   int number = 0;
@@ -334,6 +350,7 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     LessonPage& page = lesson.pages.back();
     if (page.paragraphs.empty()) return bad(page.line, "page '" + page.title + "' has no text");
     page.config = config;
+    page.profile = profile;
     auto plan = planLaunch(config, true);
     if (!plan) return bad(page.line, "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message);
     for (const LessonCommand& cmd : page.commands) {
@@ -376,15 +393,9 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
       continue;
     }
     if (c == "bug") {
-      const Bug* bug = w.size() >= 2 ? findBug(w[1]) : nullptr;
-      if (!bug || w.size() > 3 || (w.size() == 3 && w[2] != "fixed"))
-        return bad(number, w.size() >= 2 && !bug ? "unknown bug '" + w[1] + "' (see tilescope-cli bugs)"
-                                                 : "usage: bug ID [fixed]");
-      auto bc = bugConfig(*bug, w.size() == 3, config.seed);
-      if (!bc) return bad(number, bc.error().message);
-      config = *bc;
+      if (std::string problem = applyBug(w, config); !problem.empty()) return bad(number, problem);
     } else if (c == "set") {
-      if (std::string problem = applySet(w, config); !problem.empty()) return bad(number, problem);
+      if (std::string problem = applySet(w, config, profile); !problem.empty()) return bad(number, problem);
     } else if (std::string problem = checkView(w, LaunchPlan{}); problem.rfind("unknown command", 0) == 0) {
       return bad(number, problem + " (lesson commands: title, page, text, panels, constants, bug, set, select, seek, step, show, follow, timing, play, frames)");
     }

@@ -56,6 +56,7 @@ struct LessonPage {
   int panelsLine = 0;                    // where that line is, for errors about its names
   std::vector<std::string> constants;    // its `constants` line's numbers, as written
   LaunchConfig config;                   // the launch once the page's commands are applied
+  std::string profile;                   // the analysis profile its panels use ("" = the app's default)
 };
 
 struct Lesson {

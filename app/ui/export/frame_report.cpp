@@ -9,6 +9,7 @@
 #include "ui/script/lab_script.h"
 #include "ui/panels/plot_widget.h"
 #include "ui/workers/replay.h"
+#include "ui/model/analysis_profile.h"
 #include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
@@ -225,6 +226,7 @@ void writeClassroomJson(JsonWriter& j, const AppState& state, const FrameLayout&
   }
   j.endArray();
   j.field("loadShading", loadShadingOn(state)).field("granularity", std::string(granularityName(state.playback.granularity)));
+  j.field("profile", analysisProfile(state.analysis).profile.name);  // the device Roofline and Occupancy describe
   j.key("selectedBlock").beginArray().value(state.shown.bx).value(state.shown.by).endArray();
   j.field("exported", state.view.exported);
 }

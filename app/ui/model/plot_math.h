@@ -89,6 +89,8 @@ struct PlotLineRect {
   double y = 0;
   float py = 0;
   uint32_t colour = 0;
+  std::string drawn;         // the label as drawn: the short one where the long one is wider than the data
+  float lx = 0, ly = 0, lwidth = 0, lheight = 0;  // where it was drawn
 };
 struct PlotPathRect {  // a polyline in data space (a roof of the roofline)
   std::string label;

@@ -202,6 +202,24 @@ Marks marksOf(const LabState& s) {
   return m;
 }
 
+// A new result's first marked line (its first compile error, or where it stopped) is scrolled
+// into view once, a third of the way down, so the red line the summary names is on screen (an
+// error at line 19 of fig. 5.9 lay under the editor's fold at 1280x720). Which result was last
+// revealed is widget state, as a scroll position is.
+void revealFirstMark(const LabState& s, const Marks& marks, ImGuiWindow* child, float textTop, float lineH, const ImRect& clip) {
+  void** revealed = ImGui::GetStateStorage()->GetVoidPtrRef(ImGui::GetID("revealed"), nullptr);
+  const void* result = s.result.get();
+  if (!child || *revealed == result) return;
+  *revealed = const_cast<void*>(result);  // compared, never followed
+  int line = 0;
+  for (const auto* m : {&marks.errors, &marks.stops})
+    if (!m->empty()) line = line ? std::min(line, m->begin()->first) : m->begin()->first;
+  if (line == 0) return;
+  const float y = textTop + float(line - 1) * lineH;
+  if (y >= clip.Min.y && y + lineH <= clip.Max.y) return;
+  ImGui::SetScrollY(child, std::max(0.0f, child->Scroll.y + (y - clip.Min.y) - clip.GetHeight() / 3.0f));
+}
+
 void drawEditor(PanelContext& ctx, float width, float height) {
   const LabState& s = ctx.state.lab;
   const Theme& theme = ctx.theme();
@@ -232,6 +250,7 @@ void drawEditor(PanelContext& ctx, float width, float height) {
 
   const int lines = int(std::count(s.text.begin(), s.text.end(), '\n')) + 1;
   const Marks marks = marksOf(s);
+  revealFirstMark(s, marks, child, textStart.y, lineH, clip);
   LabLayout& report = ctx.layout.lab;
   report = LabLayout{true, origin.x, gutterW, textStart.x, textStart.y, lineH, clip.Min.y, clip.GetHeight(), {}};
   ImDrawList* draw = ImGui::GetWindowDrawList();

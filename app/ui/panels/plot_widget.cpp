@@ -125,7 +125,8 @@ struct PlotFrame {
   AxisRange xr, yr;
   float swatch = 0, legendEntryW = 0, yLabelSpacing = 0, xLabelW = 0, markerR = 0;
   bool legendRight = false;
-  int legendColumns = 1;
+  int legendColumns = 1;       // below the data
+  int legendRightColumns = 1;  // at its right: two where one would run past the widget
   bool hovered = false, clicked = false;
   ImVec2 pMin, pMax, iMin, iMax;  // the data area, and inset by a marker
   std::vector<std::pair<ImVec2, ImVec2>> legend;
@@ -162,7 +163,10 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
     if (t.labelled) yLabelW = std::max(yLabelW, ImGui::CalcTextSize(t.label.c_str()).x);
   f.xLabelW = ImGui::CalcTextSize(formatNumber(f.xr.hi).c_str()).x;
   const float left = yLabelW + f.font * 0.7f, top = f.line * 1.25f;
-  const float legendRightW = f.legendEntryW + f.font * 1.0f;
+  // At the right in two columns where one, closed up to a font's height an entry, would run
+  // past the widget's bottom (ten series beside a projector's chart at 1920x1080).
+  f.legendRightColumns = float(spec.series.size()) * f.font > f.size.y - top ? 2 : 1;
+  const float legendRightW = f.legendEntryW * float(f.legendRightColumns) + f.font * 1.0f;
   f.legendRight = f.size.x - left - legendRightW >= std::max(6.0f * f.font, 0.25f * f.size.x);
   const float right = f.legendRight ? legendRightW : f.xLabelW * 0.5f + f.font * 0.6f;
   const float axisBottom = 2.0f * f.line + f.font * 0.3f;  // x labels and title
@@ -176,7 +180,7 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
   // what is visible and the legend moves below the fold (the window scrolls); never squash
   // the data below a minimum.
   float dataH = f.size.y - top - axisBottom - legendBelow;
-  if (dataH < 9.0f * f.line) dataH = std::max(f.size.y - top - axisBottom, 6.0f * f.line);
+  if (dataH < 9.0f * f.line) dataH = std::max(f.size.y - top - axisBottom, spec.minDataLines * f.line);
   f.size.y = top + dataH + axisBottom + legendBelow;
   ImGui::InvisibleButton(spec.id.c_str(), f.size);
   f.hovered = ImGui::IsItemHovered();
@@ -187,16 +191,22 @@ void layOutPlot(PlotFrame& f, const PlotSpec& spec) {
   f.markerR = std::max(3.0f, f.font * 0.30f);
   const float inset = f.markerR + 3.0f * f.px;
   f.iMin = ImVec2(f.pMin.x + inset, f.pMin.y + inset), f.iMax = ImVec2(f.pMax.x - inset, f.pMax.y - inset);
-  // The legend's rectangles (drawn last; needed now for hover emphasis).
+  // The legend's rectangles (drawn last; needed now for hover emphasis). At the right, the
+  // entries close up to a font's height where a line each would run past the widget's bottom
+  // (the ladder's nine series beside a projector's chart: cuBLAS's entry lay under the table).
+  const int rowsRight = (int(spec.series.size()) + f.legendRightColumns - 1) / f.legendRightColumns;
+  const float room = f.origin.y + f.size.y - f.pMin.y;
+  const float pitch = f.legendRight && rowsRight > 0 ? std::clamp(room / float(rowsRight), f.font, f.line) : f.line;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     ImVec2 at;
     if (f.legendRight) {
-      at = ImVec2(f.pMax.x + f.font * 0.6f, f.pMin.y + float(i) * f.line);
+      const int col = int(i) / rowsRight, row = int(i) % rowsRight;
+      at = ImVec2(f.pMax.x + f.font * 0.6f + float(col) * f.legendEntryW, f.pMin.y + float(row) * pitch);
     } else {
       const int col = int(i) % f.legendColumns, row = int(i) / f.legendColumns;
       at = ImVec2(f.origin.x + float(col) * f.legendEntryW, f.pMax.y + 2.0f * f.line + f.font * 0.3f + float(row) * f.line);
     }
-    f.legend.emplace_back(at, ImVec2(at.x + f.legendEntryW, at.y + f.line));
+    f.legend.emplace_back(at, ImVec2(at.x + f.legendEntryW, at.y + (f.legendRight ? pitch : f.line)));
   }
 }
 
@@ -261,29 +271,53 @@ const PlotPath* drawPaths(const PlotFrame& f, const PlotSpec& spec, std::vector<
   return hoveredPath;
 }
 
-// The reference lines, each labelled where no path or series runs (`obstacles`).
+// Where a reference line's label of size `ts` goes: above the line at the right, else below it,
+// else the same at the left: the first place inside the plot that no path or series runs
+// through, so the label never covers what it is compared with (a ceiling's series reach it at
+// the right). None free: above at the right, and `free` is false.
+ImVec2 labelPlace(const PlotFrame& f, const std::vector<std::vector<ImVec2>>& obstacles, float y, ImVec2 ts, bool& free) {
+  const float right = std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), left = f.pMin.x + f.font * 0.4f;
+  const float above = y - ts.y - f.font * 0.15f, below = y + f.font * 0.2f;
+  free = true;
+  for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
+    if (candidate.y < f.pMin.y || candidate.y + ts.y > f.pMax.y) continue;
+    if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
+    return candidate;
+  }
+  free = false;
+  return ImVec2(right, std::max(above, f.pMin.y));
+}
+
+// The reference lines, each labelled where no path or series runs (`obstacles`): the long label
+// where it fits the data's width and finds a free place, else the short one (the ladder's FP32
+// peak, which cuBLAS's points reach at the right and at N = 1,024 on a projector's chart).
 std::vector<PlotLineRect> drawReferenceLines(const PlotFrame& f, const PlotSpec& spec,
                                              const std::vector<std::vector<ImVec2>>& obstacles) {
   std::vector<PlotLineRect> lineRects;
   for (const PlotLine& l : spec.lines) {
     const float y = std::round(f.toScreen(f.xr.lo, l.y).y);
     dashedLine(f.draw, ImVec2(f.pMin.x, y), ImVec2(f.pMax.x, y), l.colour, 1.5f * f.px + 0.5f, f.font * 0.6f);
-    const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-    // Above the line at the right, else below it, else the same at the left: the first place
-    // inside the plot that no path or series runs through, so the label never covers what it
-    // is compared with (a ceiling's series reach it at the right); above at the right if none.
-    const float right = std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), left = f.pMin.x + f.font * 0.4f;
-    const float above = y - ts.y - f.font * 0.15f, below = y + f.font * 0.2f;
-    ImVec2 at(right, std::max(above, f.pMin.y));
-    for (const ImVec2 candidate : {ImVec2(right, above), ImVec2(right, below), ImVec2(left, above), ImVec2(left, below)}) {
-      if (candidate.y < f.pMin.y || candidate.y + ts.y > f.pMax.y) continue;
-      if (crossesAny(obstacles, ImVec2(candidate.x - 2, candidate.y), ImVec2(candidate.x + ts.x + 2, candidate.y + ts.y))) continue;
-      at = candidate;
-      break;
+    const bool fits = ImGui::CalcTextSize(l.label.c_str()).x + f.font * 0.6f <= f.pMax.x - f.pMin.x;
+    const std::string* text = fits || l.shortLabel.empty() ? &l.label : &l.shortLabel;
+    ImVec2 ts = ImGui::CalcTextSize(text->c_str());
+    bool free = false;
+    ImVec2 at = labelPlace(f, obstacles, y, ts, free);
+    if (!free && text != &l.shortLabel && !l.shortLabel.empty()) {
+      const ImVec2 shortSize = ImGui::CalcTextSize(l.shortLabel.c_str());
+      if (const ImVec2 s = labelPlace(f, obstacles, y, shortSize, free); free) text = &l.shortLabel, ts = shortSize, at = s;
+    }
+    // No free place inside the data (a low chart whose series run just under a ceiling near its
+    // top): over the data's top edge at the right, in the band above it, where it covers nothing.
+    const bool overTop = !free && y - f.pMin.y < f.font * 2.0f;
+    if (overTop) {
+      if (!l.shortLabel.empty()) text = &l.shortLabel, ts = ImGui::CalcTextSize(text->c_str());
+      at = ImVec2(std::max(f.pMin.x + f.font * 0.2f, f.pMax.x - ts.x - f.font * 0.4f), f.pMin.y - ts.y);
+      f.draw->PushClipRect(ImVec2(f.pMin.x, at.y), f.pMax, false);  // the data's clip, and the band
     }
     f.draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), withAlpha(f.plotBg, 0.85f));
-    f.draw->AddText(at, l.colour, l.label.c_str());
-    lineRects.push_back({l.label, l.y, y, l.colour});
+    f.draw->AddText(at, l.colour, text->c_str());
+    if (overTop) f.draw->PopClipRect();
+    lineRects.push_back({l.label, l.y, y, l.colour, *text, at.x, at.y, ts.x, ts.y});
   }
   return lineRects;
 }
@@ -430,6 +464,11 @@ void writePlotsJson(JsonWriter& j, const std::vector<PlotRect>& plots) {
           .field("y", l.y)
           .field("py", double(l.py))
           .field("colour", hexColour(l.colour))
+          .field("drawn", l.drawn)
+          .field("lx", double(l.lx))
+          .field("ly", double(l.ly))
+          .field("lwidth", double(l.lwidth))
+          .field("lheight", double(l.lheight))
           .endObject();
     j.endArray();
     j.key("hidden").beginArray();

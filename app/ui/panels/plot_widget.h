@@ -39,7 +39,8 @@ struct PlotLine {  // horizontal reference line, dashed, its label at the right 
   std::string label;
   double y = 0.0;
   Rgba colour = 0;
-  std::string detail;  // read-out when the pointer is on the line ("how the peak was derived")
+  std::string detail;      // read-out when the pointer is on the line ("how the peak was derived")
+  std::string shortLabel;  // drawn instead where the label is wider than the data (a narrow chart)
 };
 
 struct PlotPath {  // a polyline in data space, solid or dashed, labelled at its last point
@@ -64,6 +65,7 @@ struct PlotSpec {
   std::vector<std::string> hidden;  // names of series not drawn (recorded in the layout only)
   std::string note;                 // the data's provenance, recorded in the layout file
   ImVec2 size;                      // the whole widget: axes, labels and legend
+  float minDataLines = 6.0f;        // the data's least height, in lines (the widget grows past `size` to keep it)
 };
 
 struct PlotInteraction {

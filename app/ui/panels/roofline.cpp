@@ -124,13 +124,13 @@ AboveRoof addKernelPoints(PlotSpec& spec, Extent& x, Extent& y, const RooflineSo
     }
     if (d->cublasLargest && d == src.digests.front()) {
       const SeriesPoint& c = *d->cublasLargest;
-      // On a projector's narrower chart the label is shorter (N is in the read-out).
-      const bool presenter = ctx.state.lesson.presenter;
-      spec.lines.push_back({std::string(presenter ? "cuBLAS " : "cuBLAS SGEMM ") + formatNumber(c.gflops) + " GFLOP/s" +
-                                (presenter ? "" : " (N = " + formatNumber(c.n) + ")"),
+      // A narrow chart (the normal layout at 1280x720, a projector's) draws the short label; N
+      // is in the read-out.
+      spec.lines.push_back({"cuBLAS SGEMM " + formatNumber(c.gflops) + " GFLOP/s (N = " + formatNumber(c.n) + ")",
                             c.gflops, theme.panelText,
                             "cuBLAS has no trace here, so no intensity of ours: its rate at N = " + formatNumber(c.n) +
-                                ", for reference (" + provenance(*d->report) + ")"});
+                                ", for reference (" + provenance(*d->report) + ")",
+                            "cuBLAS " + formatNumber(c.gflops) + " GFLOP/s"});
       y.add(c.gflops);
     }
   }
@@ -203,7 +203,10 @@ void drawRooflinePanel(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   const auto analysis = run ? ctx.state.shown.analysis : nullptr;
   const double runIntensity = analysis ? analysis->traffic.intensity() : 0.0;
-  if (runIntensity > 0.0) x.add(runIntensity);
+  // The naive kernel's roof and this run's are on the chart too, or the run's line up to its
+  // roof lies wholly under the axis (naive's 837 GFLOP/s under a 1,000 floor on the h100).
+  for (const double at : {0.25, runIntensity})
+    if (at > 0.0) x.add(at), y.add(rooflinePoint(profile, "", at).attainableGflops);
   // Whole decades around everything; the lowest decade at most four below the peak, so the
   // roofs' bend stays large on screen.
   spec.xRange = fitRange(x.lo, x.hi * 1.5, AxisScale::Log10);

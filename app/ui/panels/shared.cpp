@@ -12,6 +12,7 @@
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 #include "ui/model/shared_view.h"
 
 namespace tilescope::ui {
@@ -42,6 +43,27 @@ float bufferGutter(int buffers, const TileDims& d, ImVec2 space, float maxCell) 
   return side * float(d.rows / buffers) >= ImGui::GetTextLineHeight() ? gutter : 0.0f;
 }
 
+// A tile's caption broken into lines of at most `width`, at a space or after a ']': ImGui's own
+// wrap breaks a word wider than the line anywhere, which cut rung 8's "Nds[3][8][64]:" inside
+// its 64 on a projector's narrow column. A piece wider than the line is a line of its own.
+std::string wrapCaption(const std::string& caption, float width) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < caption.size()) {
+    std::size_t end = caption.find_first_of(" ]", start);
+    end = end == std::string::npos ? caption.size() : end + 1;
+    const std::string piece = caption.substr(start, end - start);
+    if (!line.empty() && ImGui::CalcTextSize((line + piece).c_str()).x > width) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+      line.clear();
+    }
+    line += piece;
+    start = end;
+  }
+  return out + line;
+}
+
 // Mds and Nds side by side or one above the other: whichever gives the smaller of the two
 // tiles' cells the larger side, their captions wrapped to the width each gets (a narrow column
 // on a projector stacks the book's 2x2 tiles; wide, flat ladder tiles stack anywhere).
@@ -56,7 +78,7 @@ TileArrangement arrangeTiles(const SharedView& v, ImVec2 avail, float maxCell) {
   auto smallerCell = [&](ImVec2 each) {
     float least = maxCell;
     for (const SharedTileView& t : v.tile) {
-      const float caption = ImGui::CalcTextSize(t.caption.c_str(), nullptr, false, each.x).y + style.ItemSpacing.y;
+      const float caption = ImGui::CalcTextSize(wrapCaption(t.caption, each.x).c_str()).y + style.ItemSpacing.y;
       least = std::min(least, GridPainter::cellSide(t.dims.rows, t.dims.cols, ImVec2(each.x, each.y - caption), maxCell));
     }
     return least;
@@ -90,9 +112,9 @@ void drawSharedPanel(PanelContext& ctx) {
     const SharedTileView& t = v.tile[std::size_t(i)];
     if (i && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each.x);
-    ImGui::TextWrapped("%s", t.caption.c_str());
-    ImGui::PopTextWrapPos();
+    const std::string caption = wrapCaption(t.caption, each.x);
+    ImGui::TextUnformatted(caption.c_str());
+    recordText(ctx, "Shared memory", caption);
     const ImVec2 space(each.x, each.y - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
     const float gutter = v.ladder ? bufferGutter(v.buffers, t.dims, space, maxCell) : 0.0f;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gutter);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
@@ -84,20 +85,39 @@ void drawTransport(PanelContext& ctx, const Playback& play, bool compact) {
 
 // Each phase's name over its part of the strip, on a patch of the window's background so it
 // reads whatever the steps' fills are; "P3" where "phase 3" is too wide, nothing where neither fits.
-void labelPhases(PanelContext& ctx, const TimelineView& v, ImVec2 p0, float stepW, float stripH) {
-  const Theme& theme = ctx.theme();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
+struct PhaseLabel {
+  std::string text;
+  ImVec2 at, size;
+};
+
+std::vector<PhaseLabel> placePhaseLabels(const TimelineView& v, ImVec2 p0, float stepW, float stripH) {
+  std::vector<PhaseLabel> labels;
   for (const PhaseSpan& span : v.phases) {
     const float x0 = p0.x + stepW * float(span.first), x1 = p0.x + stepW * float(span.end);
     for (const std::string& label : {"phase " + std::to_string(span.phase), "P" + std::to_string(span.phase)}) {
       const ImVec2 size = ImGui::CalcTextSize(label.c_str());
       if (size.x + 6 > x1 - x0 || size.y > stripH) continue;
-      const ImVec2 at((x0 + x1 - size.x) * 0.5f, p0.y + (stripH - size.y) * 0.5f);
-      draw->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y), theme.windowBg, 3.0f);
-      draw->AddText(at, theme.panelText, label.c_str());
-      recordTextAt(ctx, "Timeline", label, at, theme.panelText, theme.windowBg);
+      labels.push_back({label, ImVec2((x0 + x1 - size.x) * 0.5f, p0.y + (stripH - size.y) * 0.5f), size});
       break;
     }
+  }
+  return labels;
+}
+
+// Whether a step's glyph, x0..x1 across, would lie under a phase's name: a glyph cut by the
+// name's patch reads as stray marks around it, so that step shows its fill alone.
+bool underALabel(const std::vector<PhaseLabel>& labels, float x0, float x1) {
+  return std::any_of(labels.begin(), labels.end(),
+                     [&](const PhaseLabel& l) { return x0 < l.at.x + l.size.x + 3 && l.at.x - 3 < x1; });
+}
+
+void drawPhaseLabels(PanelContext& ctx, const std::vector<PhaseLabel>& labels) {
+  const Theme& theme = ctx.theme();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const PhaseLabel& l : labels) {
+    draw->AddRectFilled(ImVec2(l.at.x - 3, l.at.y), ImVec2(l.at.x + l.size.x + 3, l.at.y + l.size.y), theme.windowBg, 3.0f);
+    draw->AddText(l.at, theme.panelText, l.text.c_str());
+    recordTextAt(ctx, "Timeline", l.text, l.at, theme.panelText, theme.windowBg);
   }
 }
 
@@ -113,15 +133,18 @@ void drawStrip(PanelContext& ctx, const TimelineView& v, bool compact) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const int steps = int(v.steps.size());
   const float stepW = width / float(steps);
+  const std::vector<PhaseLabel> labels = placePhaseLabels(v, p0, stepW, stripH);
+  const float glyph = stripH * 0.6f;
   for (int s = 0; s < steps; ++s) {
     const StripStep& st = v.steps[std::size_t(s)];
     const float x0 = p0.x + stepW * float(s), x1 = p0.x + stepW * float(s + 1);
     draw->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p0.y + stripH), st.done ? st.colour : (st.colour & 0x00ffffffu) | 0x60000000u);
-    if (st.done && stepW >= stripH * 0.6f)
-      drawStateGlyph(draw, st.glyph, ImVec2(x0 + (stepW - stripH * 0.6f) * 0.5f, p0.y + stripH * 0.2f), stripH * 0.6f, st.ink);
+    const float gx = x0 + (stepW - glyph) * 0.5f;
+    if (st.done && stepW >= glyph && !underALabel(labels, gx, gx + glyph))
+      drawStateGlyph(draw, st.glyph, ImVec2(gx, p0.y + stripH * 0.2f), glyph, st.ink);
     if (st.phaseStart) draw->AddLine(ImVec2(x0, p0.y - 2), ImVec2(x0, p0.y + stripH + 2), theme.panelText, 2.0f);
   }
-  labelPhases(ctx, v, p0, stepW, stripH);
+  drawPhaseLabels(ctx, labels);
   const float cx = p0.x + width * float(v.position / double(steps));
   draw->AddRectFilled(ImVec2(cx - 1.5f, p0.y - 3), ImVec2(cx + 1.5f, p0.y + stripH + 3), theme.highlight);
   if (ImGui::IsItemActive() || (ImGui::IsItemHovered() && ImGui::IsMouseClicked(0))) {
@@ -153,9 +176,12 @@ void drawTimelinePanel(PanelContext& ctx) {
   if (presenter) return;  // the caption says where we are
   // Where we are, in words.
   char where[256];
-  std::snprintf(where, sizeof where, "step %d of %d: %s   (phases done %d of %d)", v.step + 1, int(v.steps.size()),
-                v.stepLabel.c_str(), v.phasesDone, v.phaseCount);
-  ImGui::TextUnformatted(where);
+  std::snprintf(where, sizeof where, "step %d of %d: %s", v.step + 1, int(v.steps.size()), v.stepLabel.c_str());
+  std::string line = where;
+  if (v.phaseCount > 0)  // a kernel without tiles (naive) has no phases to count: "0 of 0" said nothing
+    line += "   (phases done " + std::to_string(v.phasesDone) + " of " + std::to_string(v.phaseCount) + ")";
+  ImGui::TextUnformatted(line.c_str());
+  recordText(ctx, "Timeline", line);
   if (v.threadsThrough < v.threadsPerBlock) {
     ImGui::SameLine();
     ImGui::TextDisabled("  %d/%d threads through it", v.threadsThrough, v.threadsPerBlock);

@@ -16,6 +16,7 @@
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/plot_widget.h"
+#include "ui/panels/text_record.h"
 #include "ui/model/timing_model.h"
 
 namespace tilescope::ui {
@@ -224,7 +225,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
   const Ceilings& ceil = report.ceilings;
   if (ceil.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops,
-                          theme.highlight, ceil.peakDerivation});
+                          theme.highlight, ceil.peakDerivation, "FP32 peak " + formatNumber(ceil.fp32PeakGflops)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
@@ -319,16 +320,42 @@ void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& 
 // Every rung next to cuBLAS at each N: the plot, then the percentages as a rung-by-N table.
 // On a projector the rungs are named by their kernels (the tiling is in the tooltip), so that
 // every N column keeps its percentages whole.
+// The ladder table's width with these rung names: each column as wide as its widest text (a
+// header, a name, "100.0 %", a cuBLAS rate), plus ImGui's padding.
+float ladderTableWidth(const LadderTable& ladder, const std::vector<std::string>& names) {
+  const float pad = ImGui::GetStyle().CellPadding.x * 2.0f;
+  auto w = [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; };
+  float first = w("% of cuBLAS");
+  for (std::size_t i = 0; i < names.size(); ++i) first = std::max(first, w(std::to_string(ladder.rows[i].rung) + "  " + names[i]));
+  float total = first + pad;
+  for (std::size_t c = 0; c < ladder.sizes.size(); ++c) {
+    float col = std::max({w("N = " + std::to_string(ladder.sizes[c])), w("100.0 %"), w("no cuBLAS")});
+    if (ladder.cublas[c]) col = std::max(col, w(formatNumber(ladder.cublas[c]->gflops)));
+    total += col + pad;
+  }
+  return total;
+}
+
 void drawLadderTable(PanelContext& ctx, const LadderTable& ladder) {
   const Theme& theme = ctx.theme();
+  std::vector<std::string> names;
+  for (const LadderRow& row : ladder.rows) names.push_back(row.label);
+  // The kernels' names alone where the tilings would push the largest N off the panel (the
+  // normal layout at 1280x720 cut N = 8192's column).
+  if (ctx.state.lesson.presenter || ladderTableWidth(ladder, names) > ImGui::GetContentRegionAvail().x)
+    shortenRungNames(names);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("ladderTable", int(ladder.sizes.size()) + 1, flags)) return;
   ImGui::TableSetupColumn("% of cuBLAS");
   for (int n : ladder.sizes) ImGui::TableSetupColumn(("N = " + std::to_string(n)).c_str());
-  ImGui::TableHeadersRow();
-  std::vector<std::string> names;
-  for (const LadderRow& row : ladder.rows) names.push_back(row.label);
-  if (ctx.state.lesson.presenter) shortenRungNames(names);
+  // The headers and figures are recorded: a lesson page's percentages are held to them.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c <= int(ladder.sizes.size()); ++c) {
+    ImGui::TableSetColumnIndex(c);
+    const char* header = ImGui::TableGetColumnName(c);
+    ImGui::TableHeader(header);
+    recordText(ctx, "Timing", header);
+  }
   for (std::size_t i = 0; i < ladder.rows.size(); ++i) {
     const LadderRow& row = ladder.rows[i];
     ImGui::TableNextRow();
@@ -345,7 +372,9 @@ void drawLadderTable(PanelContext& ctx, const LadderTable& ladder) {
         ImGui::TextColored(toVec(theme.error), "failed");
         if (ImGui::IsItemHovered()) tooltip(r->verification);
       } else {
-        ImGui::TextUnformatted(cell.percent ? format("%.1f %%", *cell.percent).c_str() : "no cuBLAS");
+        const std::string shown = cell.percent ? format("%.1f %%", *cell.percent) : "no cuBLAS";
+        ImGui::TextUnformatted(shown.c_str());
+        recordText(ctx, "Timing", shown);
         if (ImGui::IsItemHovered())
           tooltip(row.label + ": " + formatNumber(r->gflops) + " GFLOP/s, " + format("%.3f ms", r->medianMs) +
                   (cell.percent ? "\n" + format("%.1f %% of cuBLAS SGEMM at the same N in the same run", *cell.percent)
@@ -360,7 +389,10 @@ void drawLadderTable(PanelContext& ctx, const LadderTable& ladder) {
     ImGui::TableNextColumn();
     if (!r) ImGui::TextDisabled("-");
     else if (!r->verified) ImGui::TextColored(toVec(theme.error), "failed");
-    else ImGui::TextUnformatted(formatNumber(r->gflops).c_str());
+    else {
+      ImGui::TextUnformatted(formatNumber(r->gflops).c_str());
+      recordText(ctx, "Timing", formatNumber(r->gflops));
+    }
   }
   endTable(ctx, "ladder");
 }
@@ -394,12 +426,20 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   });
   if (report.ceilings.fp32PeakGflops > 0.0)
     spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
-                          report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation});
+                          report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation,
+                          "FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops)});
   // Plot and table when both fit (on a projector, where the panel has the screen's width, the
   // plot may be lower); in a short panel the table of percentages alone, which is what the
   // lesson talks about; never a panel that scrolls.
-  const float tableH = ImGui::GetTextLineHeightWithSpacing() * float(digest.ladder.rows.size() + 3);
+  // The table's height as ImGui lays it out: a header, a row per rung and cuBLAS's, each a line
+  // and its cell padding (the nine rungs of 2026-11-26 left a line-per-row estimate 1 px short
+  // of the projector's panel, which then scrolled).
+  const float rowH = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float tableH = rowH * float(digest.ladder.rows.size() + 2) + ImGui::GetStyle().ItemSpacing.y * 2.0f;
   const float minPlotH = ImGui::GetFontSize() * (ctx.state.lesson.presenter ? 6.0f : 12.0f);
+  // On a projector the plot may be as low as four lines of data (three decades still read), so
+  // that nine rungs' table and the plot share the panel without a scroll bar.
+  if (ctx.state.lesson.presenter) spec.minDataLines = 4.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.y >= tableH + minPlotH || avail.y < tableH) {
     spec.size = ImVec2(avail.x, std::max(avail.y - tableH, std::min(minPlotH, avail.y)));

@@ -81,9 +81,10 @@ std::string check(const std::vector<std::string>& w) {
     if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
     if (what == "pad")
       return ints(2, 1) && i >= 0 && i <= kMaxPad ? "" : "set pad takes 0.." + std::to_string(kMaxPad);
-    if (what == "profile")  // whether "device" is there is known only once the app runs
-      return n == 3 && (w[2] == kDeviceProfileName || profileByName(w[2])) ? ""
-                                                                          : "set profile device|" + profileNames();
+    if (what == "profile")  // whether "device" is there is known only once the app runs; default: the app's own choice
+      return n == 3 && (w[2] == kDeviceProfileName || w[2] == "default" || profileByName(w[2]))
+                 ? ""
+                 : "set profile default|device|" + profileNames();
     if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
     if (what == "tiling") {
       if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
@@ -293,8 +294,12 @@ Status ScriptRunner::performSet(AppState& state, const ScriptLine& line, bool& y
   else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
   else if (what == "pad") parseInt(w[2], config.pad);
   else if (what == "profile") {
-    if (auto ok = checkAnalysisProfile(state.analysis, w[2]); !ok) return fail(line, ok.error().message);
-    q.push_back(SetAnalysisProfile{w[2]});
+    if (w[2] == "default") {
+      q.push_back(SetAnalysisProfile{""});
+    } else {
+      if (auto ok = checkAnalysisProfile(state.analysis, w[2]); !ok) return fail(line, ok.error().message);
+      q.push_back(SetAnalysisProfile{w[2]});
+    }
   }
   else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
   else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});

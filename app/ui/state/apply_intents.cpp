@@ -151,8 +151,9 @@ void applyViewIntent(AppState& state, const Intent& intent) {
                  },
                  [&](const TimingIntent& i) { applyTimingIntent(state.timing, i); },
                  [&](const SetAnalysisProfile& i) {
-                   // A name that is not offered (no GPU for "device") keeps the current choice.
-                   if (checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
+                   // A name that is not offered (no GPU for "device") keeps the current choice;
+                   // "" goes back to the default (a lesson page without a profile of its own).
+                   if (i.name.empty() || checkAnalysisProfile(state.analysis, i.name)) state.analysis.chosen = i.name;
                  },
                  [&](const EditTracePath& i) { state.view.tracePath = i.path; },
                  [&](const OpenLesson& i) {

@@ -35,7 +35,7 @@ struct SetFontScale { float scale; };             // 1..3
 struct SetPalette { Palette palette; };
 struct ToggleFullscreen {};
 struct ShowPanel { std::string name; };           // selects a panel's tab in its slot
-struct SetAnalysisProfile { std::string name; };  // Roofline and Occupancy: "device" or a built-in profile
+struct SetAnalysisProfile { std::string name; };  // Roofline and Occupancy: "device", a built-in profile, "" the default
 struct OpenTraceFile { std::string path; };       // replay a saved trace (replay.h), off the UI thread
 struct EditTracePath { std::string path; };       // the Controls panel's trace-file field, as typed
 struct OpenLesson { std::string key; };          // a guided lesson by name or number, at its first page

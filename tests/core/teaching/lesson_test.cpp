@@ -116,15 +116,22 @@ TEST(LessonParser, ParagraphsSettingsAndBugsCarryOver) {
                        "text only the seed changes\n"
                        "page Three\n"
                        "bug rect-index fixed\n"
-                       "text a bug's launch\n");
+                       "set profile a100\n"
+                       "text a bug's launch\n"
+                       "page Four\n"
+                       "text the profile carries over\n");
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_EQ(l->name, "mini");
-  ASSERT_EQ(l->pages.size(), 3u);
+  ASSERT_EQ(l->pages.size(), 4u);
   EXPECT_EQ(l->pages[0].paragraphs, (std::vector<std::string>{"first line continues", "second paragraph"}));
   EXPECT_EQ(l->pages[1].config.dims, (Dims{5, 7, 3}));
   EXPECT_EQ(l->pages[1].config.seed, 9u);
   EXPECT_EQ(l->pages[2].config.kernel, KernelId::TiledRect);
   EXPECT_EQ(l->pages[2].config.blockX, findBug("rect-index")->blockX);
+  // The analysis profile: the app's default until a page names one, then carried like a setting.
+  EXPECT_EQ(l->pages[1].profile, "");
+  EXPECT_EQ(l->pages[2].profile, "a100");
+  EXPECT_EQ(l->pages[3].profile, "a100");
 }
 
 struct BadLesson {
@@ -151,6 +158,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLesson{"title T\npage P\nset tile 99\ntext x\n", 3, "set tile takes"},
                       BadLesson{"title T\npage P\nset kernel warp-speed\ntext x\n", 3, "unknown kernel"},
                       BadLesson{"title T\npage P\nset backend cuda\ntext x\n", 3, "not available in a lesson"},
+                      // A page must look the same on every machine: no "device" profile.
+                      BadLesson{"title T\npage P\nset profile device\ntext x\n", 3, "a built-in profile (textbook, a100, h100)"},
                       BadLesson{"title T\npage P\nset size 4\nset tile 2\nseek phase 2\ntext x\n", 5,
                                 "phase 2 does not exist"},
                       BadLesson{"title T\npage P\nset size 4\nset tile 2\nselect block 2 0\ntext x\n", 5,
