@@ -35,6 +35,48 @@ const std::vector<Hazard>& LabOutcome::hazards() const {
   return finished && finished->hazards ? finished->hazards->hazards : kNone;
 }
 
+namespace {
+
+// "phase 2", "phases 0 to 3", "phases 0, 2 and 5": the phases a hazard line stands for.
+std::string phaseList(const std::vector<int>& phases) {
+  if (phases.size() == 1) return "phase " + std::to_string(phases[0]);
+  bool consecutive = true;
+  for (std::size_t i = 1; i < phases.size(); ++i) consecutive = consecutive && phases[i] == phases[i - 1] + 1;
+  if (consecutive) return "phases " + std::to_string(phases.front()) + " to " + std::to_string(phases.back());
+  std::string s = "phases ";
+  for (std::size_t i = 0; i < phases.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == phases.size() ? " and " : ", ") + std::to_string(phases[i]);
+  return s;
+}
+
+// One line per hazard of a kind, slot, block, pair of threads and lines, with the phases it
+// happens in: a barrier missing from the loop repeats the same pair in every phase, which
+// printed line by line read as one message four times over.
+void describeHazards(std::ostringstream& s, const std::vector<Hazard>& hazards, std::size_t maxItems) {
+  struct Line {
+    std::string where, who;  // "RAW on Mds[0][1] in block (0,0)", "thread tx=0, ty=0 line 19 writes, ..."
+    std::vector<int> phases;
+  };
+  std::vector<Line> lines;
+  for (const Hazard& h : hazards) {
+    std::ostringstream where, who;
+    where << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
+          << h.blockX << "," << h.blockY << ")";
+    who << threadName(h.first.threadX, h.first.threadY) << " line " << h.first.line
+        << (h.first.write ? " writes" : " reads") << ", " << threadName(h.second.threadX, h.second.threadY) << " line "
+        << h.second.line << (h.second.write ? " writes" : " reads");
+    auto same = std::find_if(lines.begin(), lines.end(),
+                             [&](const Line& l) { return l.where == where.str() && l.who == who.str(); });
+    if (same == lines.end()) lines.push_back({where.str(), who.str(), {h.phase()}});
+    else if (same->phases.back() != h.phase()) same->phases.push_back(h.phase());
+  }
+  for (std::size_t i = 0; i < lines.size() && i < maxItems; ++i)
+    s << "  " << lines[i].where << ", " << phaseList(lines[i].phases) << ": " << lines[i].who << "\n";
+  if (lines.size() > maxItems) s << "  ... and " << lines.size() - maxItems << " more hazards\n";
+}
+
+}  // namespace
+
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentText student) {
   std::ostringstream s;
   // What came from the student (the file's name, the compiler's words about its lines, names
@@ -70,13 +112,7 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentTe
         s << "  " << esc(a.array) << "[" << a.index << "] of " << a.count << " elements " << (a.write ? "written" : "read")
           << " by blockIdx (" << a.block.x << "," << a.block.y << ") threadIdx (" << a.thread.x << "," << a.thread.y
           << ") at line " << a.line << "\n";
-  shown = 0;
-  for (const Hazard& h : o.hazards())
-    if (shown++ < maxItems)
-      s << "  " << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
-        << h.blockX << "," << h.blockY << "): " << threadName(h.first.threadX, h.first.threadY) << " line "
-        << h.first.line << (h.first.write ? " writes" : " reads") << ", " << threadName(h.second.threadX, h.second.threadY)
-        << " line " << h.second.line << (h.second.write ? " writes" : " reads") << "\n";
+  describeHazards(s, o.hazards(), maxItems);
   if (!o.childOutput.empty() && o.verdict == LabVerdict::Crashed) {
     // Line by line, each indented and (with `student`) one line: nothing the kernel printed
     // can pass for a line of the report.

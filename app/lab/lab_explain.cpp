@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "core/run/reference.h"
 #include "core/trace/trace.h"
@@ -154,11 +155,42 @@ std::optional<std::pair<std::string, int>> integerStoredAt(std::string_view sour
   return std::nullopt;
 }
 
+// Where a NaN in P most likely came from: the first multiply-add read of a shared slot that no
+// thread of its block had written (the emulator fills shared memory with NaN before any write),
+// with the line(s) that write that tile, so a swapped index (`int tx = threadIdx.y;`) is named
+// at the student's lines instead of only counted.
+std::string unwrittenSlotHint(const Run& run) {
+  if (!run.trace) return {};
+  const auto events = std::span(run.trace->events);
+  const auto read = std::find_if(events.begin(), events.end(), [](const Event& e) {
+    return (e.op == Op::ReadM || e.op == Op::ReadN) && !(e.flags & kWide) && std::isnan(e.value);
+  });
+  if (read == events.end()) return {};
+  const Op load = read->op == Op::ReadM ? Op::LoadM : Op::LoadN;
+  const auto write = std::find_if(events.begin(), events.end(), [&](const Event& e) {
+    return e.op == load && e.sharedRow >= 0 && e.blockX == read->blockX && e.blockY == read->blockY;
+  });
+  const char tile = read->op == Op::ReadM ? 'M' : 'N';
+  char text[360];
+  std::snprintf(text, sizeof text,
+                "; a NaN in P comes from a shared slot read before any thread of its block wrote it: %s of block "
+                "(%d,%d) reads %cds[%d][%d] at line %d in phase %d, which held nothing yet",
+                threadName(read->threadX, read->threadY).c_str(), read->blockX, read->blockY, tile, read->sharedRow,
+                read->sharedCol, read->line, read->phase);
+  std::string hint = text;
+  if (write != events.end())
+    hint += ": check which slots the write into " + std::string(1, tile) + "ds at line " + std::to_string(write->line) +
+            " fills, and that a __syncthreads() stands between it and the reads";
+  return hint;
+}
+
 }  // namespace
 
 std::string wrongResultHint(const Run& run) {
   const Verification& v = run.verification;
   if (v.passed || v.wrongCells.empty() || v.worstRow < 0) return {};
+  if (v.nonFinite > 0)
+    if (std::string hint = unwrittenSlotHint(run); !hint.empty()) return hint;
   long wrong = 0, whole = 0;
   for (std::size_t i = 0; i < v.wrongCells.size() && i < run.p.values.size(); ++i)
     if (v.wrongCells[i]) {

@@ -1,4 +1,4 @@
-// The ten commonest mistakes in a student's tiled kernel, each one small edit of the book's
+// The commonest mistakes in a student's tiled kernel, each one small edit of the book's
 // fig. 5.9 (tests/lab/mistakes/*.cu, with the lab settings of assets/lab/examples/pmpp_fig5_9.cu),
 // run through the lab as the CLI and the app run them. Each file marks the line the lab must
 // name with `// <- the mistake`; the test finds that line in the text itself. Whatever the
@@ -6,6 +6,7 @@
 // into the lab's cache, a header of the lab's or a name of its namespaces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -118,6 +119,34 @@ TEST(LabMistakes, ABarrierInABranchIsADivergenceAtItsLine) {
   ASSERT_TRUE(o.where.has_value());
   EXPECT_EQ(o.where->line, r.line);  // the editor marks where it stopped
   EXPECT_NE(o.summary.find("__syncthreads() of line " + std::to_string(r.line)), std::string::npos) << o.summary;
+  expectOnlyTheStudentsWords(o);
+}
+
+// `int tx = threadIdx.y;`: the run's P is all NaN, and the summary says where the first NaN came
+// from (thread tx=0, ty=0 reads Mds[0][1] at line 24 at k = 1 before anything was written there, in
+// phase 0; the tile's write is line 19: counted by hand on fig. 5.9 at T = 2), not only how many
+// elements are NaN. The race lines name their phases, each pair once: the two phases repeat the
+// same write-after-write of Mds[0][0] by threads (0,0) and (1,0) at line 19.
+TEST(LabMistakes, ASwappedThreadIndexSaysWhereTheNaNCameFrom) {
+  const Ran r = run("thread_idx_swapped.cu");
+  const LabOutcome& o = r.outcome;
+  EXPECT_EQ(o.verdict, LabVerdict::WrongResult) << o.summary;
+  EXPECT_NE(o.summary.find("a NaN in P comes from a shared slot read before any thread of its block wrote it: "
+                           "thread tx=0, ty=0 of block (0,0) reads Mds[0][1] at line 24 in phase 0"),
+            std::string::npos)
+      << o.summary;
+  EXPECT_NE(o.summary.find("the write into Mds at line 19"), std::string::npos) << o.summary;
+  const std::string text = describeOutcome(o);
+  EXPECT_NE(text.find("WAW on Mds[0][0] in block (0,0), phases 0 to 1: thread tx=0, ty=0 line 19 writes, "
+                      "thread tx=1, ty=0 line 19 writes"),
+            std::string::npos)
+      << text;
+  std::istringstream lines(text);
+  std::vector<std::string> seen;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), line), 0) << "printed twice: " << line;
+    seen.push_back(line);
+  }
   expectOnlyTheStudentsWords(o);
 }
 
