@@ -25,14 +25,14 @@ Waves dealBlocks(int64_t blocks, int smCount, int blocksPerSm) {
 std::string describeWaves(const Waves& w) {
   char text[320];
   if (w.blocksPerSm == 0) {
-    std::snprintf(text, sizeof text, "%lld blocks on %d SMs: a block does not fit on an SM, so no wave runs",
-                  (long long)w.blocks, w.smCount);
+    std::snprintf(text, sizeof text, "%lld block%s on %d SM%s: a block does not fit on an SM, so no wave runs",
+                  (long long)w.blocks, w.blocks == 1 ? "" : "s", w.smCount, w.smCount == 1 ? "" : "s");
     return text;
   }
   const int64_t n = w.waveCount();
-  const int head = std::snprintf(text, sizeof text, "%lld blocks on %d SMs at %d block%s per SM (%lld per wave): ",
-                                 (long long)w.blocks, w.smCount, w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s",
-                                 (long long)w.slotsPerWave);
+  const int head = std::snprintf(text, sizeof text, "%lld block%s on %d SM%s at %d block%s per SM (%lld per wave): ",
+                                 (long long)w.blocks, w.blocks == 1 ? "" : "s", w.smCount, w.smCount == 1 ? "" : "s",
+                                 w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s", (long long)w.slotsPerWave);
   // Under one wave the fraction says it all: the idle SMs are idle for the whole run.
   if (n == 1 && w.lastWaveBusy < 1.0)
     std::snprintf(text + head, sizeof text - head, "one partial wave, %.0f %% busy, %d SM%s idle for the whole run",

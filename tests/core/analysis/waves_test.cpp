@@ -55,6 +55,13 @@ TEST(Waves, ExactMultiple_LastWaveFull) {
 }
 
 // A block that does not fit runs in no wave, and says so instead of dividing by zero.
+// The words count in the singular where there is one (a teaching profile of one SM).
+TEST(Waves, OneSmIsNamedInTheSingular) {
+  EXPECT_EQ(describeWaves(dealBlocks(4, 1, 1)).rfind("4 blocks on 1 SM at 1 block per SM (1 per wave): ", 0), 0u)
+      << describeWaves(dealBlocks(4, 1, 1));
+  EXPECT_EQ(describeWaves(dealBlocks(1, 1, 0)).rfind("1 block on 1 SM: ", 0), 0u) << describeWaves(dealBlocks(1, 1, 0));
+}
+
 TEST(Waves, BlockDoesNotFit_NoWave) {
   const Waves w = dealBlocks(16, 132, 0);
   EXPECT_EQ(w.waveCount(), 0);
