@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-CSV = "bench/results/2026-11-26-h100-session12/bench-ladder.csv"
+CSV = "bench/results/2026-11-26-h100-session13/bench-ladder.csv"
 README = "kernels/README.md"
 SIZES = (1024, 4096, 8192)  # the table's last columns, in order
 ROW = re.compile(r"^\| *(\d+) \| `([a-z0-9-]+)` ")
