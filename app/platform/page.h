@@ -37,5 +37,9 @@ bool copyLink(const std::string& text);
 // or nothing when it can (the desktop: it may still lack a GPU, which the lab says itself).
 std::optional<std::string> labUnavailable();
 std::optional<std::string> liveTimingUnavailable();
+// Why no kernel runs on a GPU here whatever the machine has (a page: the browser cannot reach
+// one), said in place of the build's own reason; nothing on the desktop, whose run worker says
+// why CUDA is missing (no nvcc when it was built, no device).
+std::optional<std::string> gpuUnreachable();
 
 }  // namespace tilescope::platform

@@ -150,18 +150,15 @@ struct FrameClock {
   double start = 0, cpuStart = 0, handedOver = 0, cpuHandedOver = 0;
 };
 
-// What the run worker found out about CUDA and the device, for the panels to say. A page's
-// reason is the page's, not its build's: "nvcc was not found when it was configured" sent a
-// student in a browser looking for a compiler to install.
+// What the run worker found out about CUDA and the device, for the panels to say; where the
+// platform cannot reach a GPU at all (a page), its reason instead of the build's.
 void takeDeviceFacts(AppState& state, RunWorker& worker) {
-  const char* kPageHasNoGpu =
-      "a web page cannot reach a GPU: the CPU emulator runs the kernels; timings shown are the recorded H100 ones";
-  const bool page = platform::liveTimingUnavailable().has_value();
-  if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = page ? kPageHasNoGpu : *reason;
+  const std::optional<std::string> unreachable = platform::gpuUnreachable();
+  if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = unreachable.value_or(*reason);
   else state.cudaUnavailable.clear();
   if (!state.analysis.device) {
     if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
-    else state.analysis.noDevice = page ? kPageHasNoGpu : device.error().message;
+    else state.analysis.noDevice = unreachable.value_or(device.error().message);
   }
 }
 

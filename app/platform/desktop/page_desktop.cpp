@@ -13,5 +13,6 @@ void setCopyLinkHandler(std::function<void()>) {}
 bool copyLink(const std::string&) { return false; }
 std::optional<std::string> labUnavailable() { return std::nullopt; }
 std::optional<std::string> liveTimingUnavailable() { return std::nullopt; }
+std::optional<std::string> gpuUnreachable() { return std::nullopt; }
 
 }  // namespace tilescope::platform

@@ -89,6 +89,13 @@ std::optional<std::string> liveTimingUnavailable() {
       "from the files this page was built with.");
 }
 
+// Said instead of the build's "nvcc was not found when it was configured", which sent a
+// student in a browser looking for a compiler to install.
+std::optional<std::string> gpuUnreachable() {
+  return std::string(
+      "a web page cannot reach a GPU: the CPU emulator runs the kernels; timings shown are the recorded H100 ones");
+}
+
 }  // namespace tilescope::platform
 
 // The shell page (web/shell.html) calls these: its file picker and drop, after writing the file

@@ -22,9 +22,9 @@
 namespace tilescope::ui {
 namespace {
 
-// GFLOP/s against N on log axes, with where the figures come from: the sweep plot and the
-// ladder's plot alike.
-PlotSpec gflopsBySize(const char* id, const TimingReport& report) {
+// GFLOP/s against N on log axes, with where the figures come from and the device's FP32 peak
+// (its short label where the chart is narrow): the sweep plot and the ladder's plot alike.
+PlotSpec gflopsBySize(const char* id, const TimingReport& report, const Theme& theme) {
   PlotSpec spec;
   spec.id = id;
   spec.xTitle = "N (square matrices, j = k = l = N)";
@@ -34,6 +34,10 @@ PlotSpec gflopsBySize(const char* id, const TimingReport& report) {
   spec.xScale = AxisScale::Log2;
   spec.yScale = AxisScale::Log10;
   spec.note = std::string(report.recorded ? "recorded" : "live") + ": " + report.device + ", " + report.date;
+  const Ceilings& ceil = report.ceilings;
+  if (ceil.fp32PeakGflops > 0.0)
+    spec.lines.push_back({"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops,
+                          theme.highlight, ceil.peakDerivation, "FP32 peak " + formatNumber(ceil.fp32PeakGflops)});
   return spec;
 }
 
@@ -212,7 +216,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
     ImGui::TextColored(toVec(theme.error), "%s", text.c_str());
   }
 
-  PlotSpec spec = gflopsBySize("timing", report);
+  PlotSpec spec = gflopsBySize("timing", report, theme);
   for (const TimingSeries& s : all) {
     if (!t.view.seriesShown(s.label)) {
       spec.hidden.push_back(s.label);
@@ -223,9 +227,6 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
     spec.series.push_back(std::move(ps));
   }
   const Ceilings& ceil = report.ceilings;
-  if (ceil.fp32PeakGflops > 0.0)
-    spec.lines.push_back({"FP32 peak " + formatNumber(ceil.fp32PeakGflops) + " GFLOP/s", ceil.fp32PeakGflops,
-                          theme.highlight, ceil.peakDerivation, "FP32 peak " + formatNumber(ceil.fp32PeakGflops)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
@@ -408,7 +409,7 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
                                                  : "These results have no rung of the ladder.");
     return;
   }
-  PlotSpec spec = gflopsBySize("ladder", report);
+  PlotSpec spec = gflopsBySize("ladder", report, theme);
   std::vector<const TimingSeries*> shown;
   std::vector<std::string> names;  // on a projector the kernels' names alone, as in the table
   for (const TimingSeries& s : digest.series)
@@ -424,10 +425,6 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
   std::stable_sort(spec.series.begin(), spec.series.end(), [](const PlotSeries& a, const PlotSeries& b) {
     return !a.emphasised && b.emphasised;  // the rungs in rung order (the series' order), cuBLAS last
   });
-  if (report.ceilings.fp32PeakGflops > 0.0)
-    spec.lines.push_back({"FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops) + " GFLOP/s",
-                          report.ceilings.fp32PeakGflops, theme.highlight, report.ceilings.peakDerivation,
-                          "FP32 peak " + formatNumber(report.ceilings.fp32PeakGflops)});
   // Plot and table when both fit (on a projector, where the panel has the screen's width, the
   // plot may be lower); in a short panel the table of percentages alone, which is what the
   // lesson talks about; never a panel that scrolls.
