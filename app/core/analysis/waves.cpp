@@ -22,6 +22,17 @@ Waves dealBlocks(int64_t blocks, int smCount, int blocksPerSm) {
   return w;
 }
 
+namespace {
+// "24 %", and "0.2 %" under one, where a whole number would read "0 % busy" for two blocks
+// of 1056 slots (the teaching tiling's stream-k on the h100).
+std::string busyPercent(double fraction) {
+  char text[16];
+  const double p = 100.0 * fraction;
+  std::snprintf(text, sizeof text, p > 0.0 && p < 1.0 ? "%.1f %%" : "%.0f %%", p);
+  return text;
+}
+}  // namespace
+
 std::string describeWaves(const Waves& w) {
   char text[320];
   if (w.blocksPerSm == 0) {
@@ -35,11 +46,11 @@ std::string describeWaves(const Waves& w) {
                                  w.blocksPerSm, w.blocksPerSm == 1 ? "" : "s", (long long)w.slotsPerWave);
   // Under one wave the fraction says it all: the idle SMs are idle for the whole run.
   if (n == 1 && w.lastWaveBusy < 1.0)
-    std::snprintf(text + head, sizeof text - head, "one partial wave, %.0f %% busy, %d SM%s idle for the whole run",
-                  100.0 * w.lastWaveBusy, w.idleSmsInLastWave, w.idleSmsInLastWave == 1 ? "" : "s");
+    std::snprintf(text + head, sizeof text - head, "one partial wave, %s busy, %d SM%s idle for the whole run",
+                  busyPercent(w.lastWaveBusy).c_str(), w.idleSmsInLastWave, w.idleSmsInLastWave == 1 ? "" : "s");
   else
-    std::snprintf(text + head, sizeof text - head, "%.2f waves, %lld in all; the last %.0f %% busy, %d SM%s idle in it",
-                  w.waves, (long long)n, 100.0 * w.lastWaveBusy, w.idleSmsInLastWave,
+    std::snprintf(text + head, sizeof text - head, "%.2f waves, %lld in all; the last %s busy, %d SM%s idle in it",
+                  w.waves, (long long)n, busyPercent(w.lastWaveBusy).c_str(), w.idleSmsInLastWave,
                   w.idleSmsInLastWave == 1 ? "" : "s");
   return text;
 }

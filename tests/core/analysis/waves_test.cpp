@@ -62,6 +62,12 @@ TEST(Waves, OneSmIsNamedInTheSingular) {
   EXPECT_EQ(describeWaves(dealBlocks(1, 1, 0)).rfind("1 block on 1 SM: ", 0), 0u) << describeWaves(dealBlocks(1, 1, 0));
 }
 
+// Under 1 % busy says its tenth: 2 blocks of 132 x 8 = 1056 slots are 0.19 %, not "0 % busy".
+TEST(Waves, UnderOnePercentBusyIsNotZero) {
+  EXPECT_NE(describeWaves(dealBlocks(2, 132, 8)).find("one partial wave, 0.2 % busy, 130 SMs idle"), std::string::npos)
+      << describeWaves(dealBlocks(2, 132, 8));
+}
+
 TEST(Waves, BlockDoesNotFit_NoWave) {
   const Waves w = dealBlocks(16, 132, 0);
   EXPECT_EQ(w.waveCount(), 0);
