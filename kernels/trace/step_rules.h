@@ -1,6 +1,6 @@
 // Phases and k steps, derived from what the threads did; no kernel declares them.
 //
-// The decoder (app/core/trace/trace.cpp on the host, kernels/cuda/decode_trace.cu on the GPU)
+// The decoder (app/core/run/trace_decode.cpp on the host, kernels/cuda/decode_trace.cu on the GPU)
 // walks a block interval by interval (between barriers) and applies these rules, so both
 // executors' traces carry the same derived fields.
 //

@@ -8,7 +8,10 @@
 // "k step" granularity); "barrier interval" groups them by interval and "phase" by tiled
 // phase, with the P store on its own. All blocks share one step list: the app shows the
 // grid as if every block ran in lockstep with the selected one, which is what the chapter's
-// figures draw and is a legal schedule (blocks never wait for each other).
+// figures draw and is a legal schedule (blocks never wait for each other). A ring (rungs 8
+// and 9: a trace with mbarrier waits) has all its phases in one barrier interval: there the
+// steps are per interval and phase (step_rules.h's ring phases), the copies of a phase its
+// "load tiles" step, and its k steps start again at 0.
 //
 // Cursor. (step, threads): every step before `step` is done, and in `step` the threads of
 // each block whose linear index is below `threads` are done, in canonical order. Playback
