@@ -20,7 +20,7 @@ namespace {
 
 // ---- the rule on hand-made sequences ------------------------------------------------------
 
-Event ev(Op op) {
+Event eventOf(Op op) {
   Event e{};
   e.op = op;
   e.sharedRow = e.sharedCol = -1;
@@ -35,7 +35,7 @@ std::vector<Event> derived(std::vector<Op> ops) {
   steps.beginInterval(IntervalScan{}, block, false);
   std::vector<Event> out;
   for (unsigned i = 0; i < ops.size(); ++i) {
-    out.push_back(ev(ops[i]));
+    out.push_back(eventOf(ops[i]));
     steps.derive(out.back(), i, block);
   }
   return out;
