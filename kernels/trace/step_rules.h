@@ -91,7 +91,7 @@ struct ThreadSteps {
   int16_t k = -1;
   uint8_t sidesInStep = 0;  // 1: M's side read in this step, 2: N's
   uint8_t lastSide = 0;
-  bool ringWork = false;    // it computed or copied since it entered its phase
+  bool ringWork = false;         // it computed or copied since it entered its phase
   unsigned switchAt = kNoEvent;  // where in this interval the thread enters block.phase
 
   HOST_DEVICE void beginInterval(const IntervalScan& scan, const BlockPhase& block, bool newPhase) {

@@ -43,8 +43,8 @@ std::vector<Event> derived(std::vector<Op> ops) {
 
 TEST(RingPhase, AConsumersWaitAfterItComputedStartsItsNextPhaseAndResetsK) {
   using enum Op;
-  const auto e = derived({MbarrierWait, ReadM, ReadN, ReadM, ReadN, MbarrierArrive, MbarrierWait, ReadM, ReadN,
-                          MbarrierArrive, StoreP});
+  const auto e = derived(
+      {MbarrierWait, ReadM, ReadN, ReadM, ReadN, MbarrierArrive, MbarrierWait, ReadM, ReadN, MbarrierArrive, StoreP});
   const int phase[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
   const int k[] = {-1, 0, 0, 1, 1, -1, -1, 0, 0, -1, -1};
   for (std::size_t i = 0; i < e.size(); ++i) {
