@@ -71,7 +71,9 @@ __global__ void countKernel(const Event* slots, unsigned slotsPerThread, unsigne
 }
 
 // Also derives each event's phase and k step, with the same rules as the host decoder
-// (kernels/trace/step_rules.h): the block-wide facts of an interval come from __syncthreads_or.
+// (kernels/trace/step_rules.h): the block-wide facts of an interval come from __syncthreads_or;
+// the ring rule (a thread's next phase at an mbarrier wait after its work) is per thread, inside
+// ThreadSteps::derive, so it needs nothing block-wide here.
 __global__ void reorderKernel(const Event* slots, unsigned slotsPerThread, const unsigned long long* blockOffsets,
                               Event* out) {
   __shared__ unsigned warpTotals[kMaxThreads / 32];

@@ -1,6 +1,6 @@
 // Phases and k steps, derived from what the threads did; no kernel declares them.
 //
-// The decoder (app/core/trace/trace.cpp on the host, kernels/cuda/decode_trace.cu on the GPU)
+// The decoder (app/core/run/trace_decode.cpp on the host, kernels/cuda/decode_trace.cu on the GPU)
 // walks a block interval by interval (between barriers) and applies these rules, so both
 // executors' traces carry the same derived fields.
 //
@@ -13,12 +13,28 @@
 // the block had computed before the interval, else at the next interval. Kernels without
 // shared memory have one phase, 0.
 //
+// Ring phase (per thread): a kernel that hands tiles over through mbarriers (rungs 8 and 9: a
+// producer's tensor-map copies into a ring of stages, consumers waiting on the stage's `full`
+// barrier) has no barrier between its tiles and no thread that writes shared memory, so the
+// rule above sees one phase. There a thread enters its next phase at an mbarrier wait that
+// follows its work of the current phase: a consumer's wait for the next stage after it
+// computed on the last (a compute read), the producer's wait for a free stage after it issued
+// the copies of the last (Op::CopyM / CopyN). So a consumer's n-th wait on a full barrier
+// starts its phase n (its first wait, before any compute, stays in phase 0), and the
+// producer's n-th fill (its wait for the stage, its expect_tx arrival, its two copies) is in
+// phase n: both are the n-th k tile the block takes through the ring (rung 9: the n-th of its
+// share, in the order it walks it). A wait with no work before it (the producer's first, a
+// consumer's first) starts nothing, and plain arrivals never do. Threads of a ring are in
+// different phases at once, which the trace shows as it is: each event carries its thread's
+// phase. A thread's phase is the block's (above) plus the ring phases it entered, so a kernel
+// without mbarrier waits decodes exactly as the block rule alone says.
+//
 // k step (per thread, reset when it enters a phase): the compute reads (shared reads, and
 // global reads that were not loads into shared memory) in program order, grouped into
 // steps: a step reads M's side and N's side, and a new step begins when the thread returns
 // to a side it already read in this step after reading the other. So Mds Nds Mds Nds is
 // k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. Loads, fills,
-// barriers and stores have k = -1.
+// barriers, copies, mbarrier steps and stores have k = -1.
 #pragma once
 #include "kernels/host_device.h"
 #include "kernels/trace/trace_event.h"
@@ -33,6 +49,8 @@ HOST_DEVICE bool isComputeRead(const Event& e) {
   // A global read staged into shared memory through registers feeds no multiply-add itself.
   return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0 && !(e.flags & kStagedRead);
 }
+// A thread's work of a ring phase: it computed, or it issued a tensor-map copy into a stage.
+HOST_DEVICE bool isRingWork(const Event& e) { return isComputeRead(e) || e.op == Op::CopyM || e.op == Op::CopyN; }
 
 inline constexpr unsigned kNoEvent = ~0u;
 
@@ -68,10 +86,12 @@ struct BlockPhase {
 };
 
 struct ThreadSteps {
-  int16_t phase = 0;
+  int16_t phase = 0;      // the block's phase the thread is in (BlockPhase's rule)
+  int16_t ringPhase = 0;  // ring phases it entered (the ring rule): its events' phase is the sum
   int16_t k = -1;
   uint8_t sidesInStep = 0;  // 1: M's side read in this step, 2: N's
   uint8_t lastSide = 0;
+  bool ringWork = false;         // it computed or copied since it entered its phase
   unsigned switchAt = kNoEvent;  // where in this interval the thread enters block.phase
 
   HOST_DEVICE void beginInterval(const IntervalScan& scan, const BlockPhase& block, bool newPhase) {
@@ -87,10 +107,14 @@ struct ThreadSteps {
   HOST_DEVICE bool derive(Event& e, unsigned i, const BlockPhase& block) {
     if (i == switchAt) {
       phase = block.phase;
-      k = -1;
-      sidesInStep = lastSide = 0;
+      enterPhase();
     }
-    e.phase = phase;
+    if (e.op == Op::MbarrierWait && ringWork) {
+      ++ringPhase;
+      enterPhase();
+    }
+    ringWork = ringWork || isRingWork(e);
+    e.phase = int16_t(phase + ringPhase);
     e.k = -1;
     if (!isComputeRead(e)) return false;
     const uint8_t side = (e.op == Op::ReadN || e.op == Op::LoadN) ? 2 : 1;
@@ -102,6 +126,13 @@ struct ThreadSteps {
     lastSide = side;
     e.k = k;
     return phase == block.phase;
+  }
+
+ private:
+  HOST_DEVICE void enterPhase() {
+    k = -1;
+    sidesInStep = lastSide = 0;
+    ringWork = false;
   }
 };
 

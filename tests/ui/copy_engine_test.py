@@ -6,7 +6,8 @@ values are worked by hand from kernels/ladder/tma_pipeline.cuh at the lesson's t
 128 consumers (2 x 2 warps of 32), the producer warpgroup's first thread tx=128, ty=0 issues
 every copy; 8 k tiles in 3 stages (tile t in stage t % 3); M's box 32 x 8 floats = 1024 bytes,
 N's 8 x 64 = 2048 bytes, 16 copies. The timeline's steps: 0 the initialisations, 1 the
-__syncthreads, 2 before the k loop, 3..18 the k steps (2 per tile), 19 the stores; the panel
+__syncthreads, then a phase per k tile t (kernels/trace/step_rules.h's ring rule): 2 + 3t its
+load step, 3 + 3t and 4 + 3t its k steps; 26 the stores; the panel
 draws a copy's bytes landing at the end of the step after it was issued. Standard library only."""
 import json
 import os

@@ -18,23 +18,31 @@ constexpr std::size_t kMaxStepThreadEntries = std::size_t(1) << 21;
 
 enum CountField { kLoads, kZeroFills, kOutOfBounds, kSharedReads, kFmas, kStores };
 
-// Gives each event its dense step key: (interval, in real order also the thread) * span + sub,
-// where sub orders the parts of an interval: 0 before the k loop, 1 + k inside it, span - 2
-// after it, span - 1 the barrier. Walks one block at a time in canonical order (a thread's
-// events of one interval are contiguous and in program order there).
+// Gives each event its dense step key: (interval, in real order also the thread, in a ring
+// also the phase) * span + sub, where sub orders the parts of an interval: 0 before the k
+// loop, 1 + k inside it, span - 2 after it, span - 1 the barrier. Walks one block at a time in
+// canonical order (a thread's events of one interval are contiguous and in program order
+// there). A ring (a trace with mbarrier waits, step_rules.h's ring phases) has many phases in
+// one interval, each with its own k loop: there the phase is part of the key (phaseSpan > 1),
+// a thread's k loop starts afresh in each phase, and its mbarrier steps after a k loop (the
+// arrival that releases the stage) belong to the loop's last step, so that "after the loop"
+// is what follows the thread's last phase (the P store).
 class KeyWalker {
  public:
-  KeyWalker(uint64_t span, int threadsPerBlock, bool perThread)
-      : span_(span), threads_(uint64_t(threadsPerBlock)), perThread_(perThread),
+  KeyWalker(uint64_t span, int threadsPerBlock, bool perThread, uint64_t phaseSpan)
+      : span_(span), threads_(uint64_t(threadsPerBlock)), phaseSpan_(phaseSpan), perThread_(perThread),
         barriers_(std::size_t(threadsPerBlock), 0) {}
   void startBlock() {
     std::fill(barriers_.begin(), barriers_.end(), 0);
     lastThread_ = -1;
   }
   uint64_t key(const Event& e, int thread) {
-    if (thread != lastThread_) {
+    const bool ring = phaseSpan_ > 1;
+    if (thread != lastThread_ || (ring && e.phase != lastPhase_)) {
       lastThread_ = thread;
+      lastPhase_ = e.phase;
       seenK_ = false;
+      lastSub_ = 0;
     }
     const uint64_t interval = barriers_[std::size_t(thread)];
     uint64_t sub = 0;
@@ -45,19 +53,28 @@ class KeyWalker {
     } else if (e.k >= 0) {
       sub = 1 + uint64_t(e.k);
       seenK_ = true;
+    } else if (ring && seenK_ && isMbarrierStep(e) && lastSub_ < span_ - 2) {
+      sub = lastSub_;  // the stage's release closes the k loop's last step
     } else {
       sub = seenK_ ? span_ - 2 : 0;
     }
+    lastSub_ = sub;
     const uint64_t group = perThread_ ? interval * threads_ + uint64_t(thread) : interval;
-    return group * span_ + sub;
+    const uint64_t phase = ring ? uint64_t(std::max<int16_t>(e.phase, 0)) : 0;
+    return (group * phaseSpan_ + phase) * span_ + sub;
   }
 
  private:
-  uint64_t span_, threads_;
+  static bool isMbarrierStep(const Event& e) {
+    return e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait || e.op == Op::MbarrierInit;
+  }
+  uint64_t span_, threads_, phaseSpan_;
   bool perThread_;
   std::vector<uint32_t> barriers_;
   int lastThread_ = -1;
+  int16_t lastPhase_ = 0;
   bool seenK_ = false;
+  uint64_t lastSub_ = 0;
 };
 
 // Real order takes a step per thread and part of each interval; past this many steps the
@@ -73,6 +90,8 @@ ThreadState activityOf(const Event& e) {
     case Op::Barrier: return ThreadState::Waiting;
     case Op::StoreP: return ThreadState::Stored;
     case Op::LoadW: return ThreadState::Loading;  // reads another block's partial sums from global memory
+    case Op::CopyM:  // the producer loads a ring stage's tiles through the copy engine
+    case Op::CopyN: return ThreadState::Loading;
     default: return ThreadState::Idle;
   }
 }
@@ -124,6 +143,9 @@ void walkKeys(const Trace& trace, const std::vector<std::size_t>& blockBegin, Ke
 struct BlockScan {
   int maxK = -1;
   uint32_t maxBarriers = 0;
+  int maxPhase = 0;
+  bool ring = false;  // some thread waited on an mbarrier: phases come from the ring (KeyWalker)
+  uint64_t phaseSpan() const { return ring ? uint64_t(maxPhase) + 1 : 1; }
 };
 BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::size_t>& blockBegin,
                      std::vector<uint8_t>* mixed) {
@@ -147,6 +169,8 @@ BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::s
       mix.startBlock();
     }
     scan.maxK = std::max(scan.maxK, int(e.k));
+    scan.maxPhase = std::max(scan.maxPhase, int(e.phase));
+    scan.ring = scan.ring || e.op == Op::MbarrierWait;
     uint32_t& passed = barriers[std::size_t(linearThread(e, launch.blockX))];
     if (e.op == Op::Barrier) scan.maxBarriers = std::max(scan.maxBarriers, ++passed);
     else if (mixed) mix.add(e, passed);
@@ -162,14 +186,20 @@ BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::s
 struct KeyInfo {
   bool used = false;
   uint8_t ops = 0;  // bit per StepKind seen
+  uint16_t opBits = 0;  // bit per Op seen
   int phase = 0;
 };
+static_assert(kOpCount <= 16, "KeyInfo::opBits holds a bit per Op");
 
+// An mbarrier step names no kind (StepKind): a ring's waits and arrivals sit beside the
+// copies and the k steps they order, which name the step. (Only rings have such events.)
 void noteKey(KeyInfo& k, const Event& e) {
   if (!k.used) k.phase = e.phase;
   k.used = true;
+  k.opBits |= uint16_t(1u << unsigned(e.op));
   StepKind kind = StepKind::Mixed;
   switch (activityOf(e)) {
+    case ThreadState::Idle: return;
     case ThreadState::Loading: kind = StepKind::Load; break;
     case ThreadState::Computing: kind = StepKind::Compute; break;
     case ThreadState::Waiting: kind = StepKind::Barrier; break;
@@ -181,20 +211,21 @@ void noteKey(KeyInfo& k, const Event& e) {
 
 // The steps: one per used key, in key order, with its interval, thread (real order), k, phase
 // and kind; keyToStep maps each key to its step (-1 unused).
-std::vector<StepInfo> stepsOfKeys(const std::vector<KeyInfo>& info, uint64_t keySpan, uint64_t tpb, bool realOrder,
-                                  int maxK, std::vector<int>& keyToStep) {
+std::vector<StepInfo> stepsOfKeys(const std::vector<KeyInfo>& info, uint64_t keySpan, uint64_t phaseSpan, uint64_t tpb,
+                                  bool realOrder, int maxK, std::vector<int>& keyToStep) {
   std::vector<StepInfo> steps;
   keyToStep.assign(info.size(), -1);
   for (uint64_t key = 0; key < info.size(); ++key) {
     if (!info[key].used) continue;
     StepInfo s;
-    s.interval = int(key / keySpan / (realOrder ? tpb : 1));
-    if (realOrder) s.thread = int(key / keySpan % tpb);
+    s.interval = int(key / keySpan / phaseSpan / (realOrder ? tpb : 1));
+    if (realOrder) s.thread = int(key / keySpan / phaseSpan % tpb);
     const uint64_t sub = key % keySpan;
     s.k = (sub >= 1 && sub <= uint64_t(maxK) + 1) ? int(sub - 1) : -1;
     s.phase = info[key].phase;
+    s.opBits = info[key].opBits;
     const uint8_t ops = info[key].ops;
-    s.kind = (ops & (ops - 1)) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
+    s.kind = (ops == 0 || (ops & (ops - 1))) ? StepKind::Mixed : StepKind(std::countr_zero(unsigned(ops)));
     keyToStep[key] = int(steps.size());
     steps.push_back(s);
   }
@@ -276,7 +307,9 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   std::vector<uint8_t> mixed;
   const BlockScan scan = scanBlocks(trace, t.threadsPerBlock_, t.blockBegin_, emulated ? &mixed : nullptr);
   t.keySpan_ = uint64_t(scan.maxK + 1) + 3;
-  const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.keySpan_;
+  t.phaseSpan_ = scan.phaseSpan();
+  t.phaseCount_ = scan.ring ? scan.maxPhase + 1 : trace.phases;
+  const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.phaseSpan_ * t.keySpan_;
   if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
   if (!t.stale_.empty()) {
@@ -289,13 +322,13 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   // Pass 2: which keys occur, with their ops and phase; the steps they make. Each event's key
   // is kept (in eventStep_, which pass 3 turns into its step): keys fit: see kMaxRealOrderKeys.
   std::vector<KeyInfo> info(keys);
-  KeyWalker walker(t.keySpan_, t.threadsPerBlock_, t.realOrder_);
+  KeyWalker walker(t.keySpan_, t.threadsPerBlock_, t.realOrder_, t.phaseSpan_);
   t.eventStep_.resize(trace.events.size());
   walkKeys(trace, t.blockBegin_, walker, [&](std::size_t i, const Event& e, uint64_t key) {
     noteKey(info[key], e);
     t.eventStep_[i] = int32_t(key);
   });
-  t.steps_ = stepsOfKeys(info, t.keySpan_, tpb, t.realOrder_, scan.maxK, t.keyToStep_);
+  t.steps_ = stepsOfKeys(info, t.keySpan_, t.phaseSpan_, tpb, t.realOrder_, scan.maxK, t.keyToStep_);
   t.countSteps();
   return t;
 }
@@ -347,7 +380,13 @@ void Timeline::countSteps() {
     add(cumulative_[s + 1], stepTotals[s]);
   }
   buildGroups(steps_, threadsPerBlock_, groupOf_, groupEnd_);
-  phaseLastStep_ = phaseLastSteps(steps_, trace.phases);
+  phaseLastStep_ = phaseLastSteps(steps_, phaseCount_);
+  if (phaseSpan_ > 1) {
+    blockPhases_.assign(blockBegin_.size() - 1, 0);
+    for (std::size_t b = 0; b + 1 < blockBegin_.size(); ++b)
+      for (std::size_t i = blockBegin_[b]; i < blockBegin_[b + 1]; ++i)
+        blockPhases_[b] = std::max(blockPhases_[b], int(trace.events[i].phase) + 1);
+  }
   buildCellThreads();
 }
 
@@ -370,7 +409,7 @@ std::string Timeline::stepLabel(int s) const {
     case StepKind::Barrier: {
       // A barrier before any step protects what the kernel set up before it (tma-pipeline's
       // mbarriers): written, then read by every thread, a read-after-write too.
-      const bool first = s == 0;
+      const bool first = s == 0 || (s == 1 && step(0).opBits == 1u << unsigned(Op::MbarrierInit));
       const bool afterLoads = s > 0 && step(s - 1).kind == StepKind::Load;
       return phase + "barrier " + std::to_string(st.barrierOfPhase) +
              (first ? " (set up: read-after-write)"
@@ -380,6 +419,11 @@ std::string Timeline::stepLabel(int s) const {
     case StepKind::Store: return "store P";
     case StepKind::Mixed: break;
   }
+  // A ring's steps of its own (step_rules.h): rung 9's fix-up of split tiles, where one block
+  // leaves its partial sums while another adds them and stores P, and the mbarriers' set-up.
+  auto has = [&](Op op) { return (st.opBits >> unsigned(op)) & 1u; };
+  if (has(Op::LoadW) || has(Op::StoreW)) return phase + (has(Op::StoreP) ? "partial sums, store P" : "partial sums");
+  if (has(Op::MbarrierInit)) return phase + "set up the mbarriers";
   return phase + "step " + std::to_string(s);
 }
 
@@ -458,6 +502,13 @@ int Timeline::phasesDone(Cursor c) const {
   return n;
 }
 
+int Timeline::phases(int bx, int by) const {
+  const std::size_t b = std::size_t(by) * trace_->launch.gridX + std::size_t(bx);
+  return b < blockPhases_.size() ? blockPhases_[b] : phases();
+}
+
+int Timeline::phasesDone(Cursor c, int bx, int by) const { return std::min(phasesDone(c), phases(bx, by)); }
+
 bool Timeline::pStored(Cursor c, int row, int col) const {
   const std::size_t cell = std::size_t(row) * std::size_t(pCols_) + std::size_t(col);
   const int s = pStoreStep_[cell];
@@ -481,7 +532,7 @@ BlockTimeline BlockTimeline::build(const Timeline& timeline, int bx, int by) {
 
   // Counting sort of the block's events by step; stable, so canonical order survives.
   std::vector<int> stepOf(last - first);
-  KeyWalker walker(timeline.keySpan(), b.threads_, timeline.realOrder());
+  KeyWalker walker(timeline.keySpan(), b.threads_, timeline.realOrder(), timeline.phaseSpan());
   walker.startBlock();
   b.stepBegin_.assign(nSteps + 1, 0);
   for (std::size_t i = first; i < last; ++i) {

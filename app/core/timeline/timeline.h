@@ -8,7 +8,10 @@
 // "k step" granularity); "barrier interval" groups them by interval and "phase" by tiled
 // phase, with the P store on its own. All blocks share one step list: the app shows the
 // grid as if every block ran in lockstep with the selected one, which is what the chapter's
-// figures draw and is a legal schedule (blocks never wait for each other).
+// figures draw and is a legal schedule (blocks never wait for each other). A ring (rungs 8
+// and 9: a trace with mbarrier waits) has all its phases in one barrier interval: there the
+// steps are per interval and phase (step_rules.h's ring phases), the copies of a phase its
+// "load tiles" step, and its k steps start again at 0.
 //
 // Cursor. (step, threads): every step before `step` is done, and in `step` the threads of
 // each block whose linear index is below `threads` are done, in canonical order. Playback
@@ -54,6 +57,7 @@ struct StepInfo {
   StepKind kind = StepKind::Mixed;
   int barrierOfPhase = 0;  // for Barrier steps: 1 for the phase's first barrier, 2 for the second...
   int thread = -1;         // real order: the one linear thread whose events the step holds
+  uint16_t opBits = 0;     // bit (1 << Op) per kind of event it holds
 };
 
 // A thread's running dot product after one of its k steps: `Pvalue += M x N` (fig. 5.8).
@@ -126,6 +130,10 @@ class Timeline {
   bool done(Cursor c, int s, int thread) const { return s < c.step || (s == c.step && thread < c.threads); }
   Counters countersAt(Cursor c) const;
   int phasesDone(Cursor c) const;
+  // Block (bx, by)'s own phases: in a ring, the k tiles it took (rung 9: its share; the grid's
+  // phases() are the longest share), else phases(); and how many of them are done at c.
+  int phases(int bx, int by) const;
+  int phasesDone(Cursor c, int bx, int by) const;
   // Whether P[row][col] has been stored at `c`, and the event that stores it (-1: never).
   bool pStored(Cursor c, int row, int col) const;
   int64_t pStoreEvent(int row, int col) const { return pStoreEvent_[std::size_t(row) * std::size_t(pCols_) + col]; }
@@ -164,11 +172,14 @@ class Timeline {
   // Internal, for BlockTimeline: the step of each dense step key.
   int stepOfKey(uint64_t key) const { return keyToStep_[std::size_t(key)]; }
   uint64_t keySpan() const { return keySpan_; }
+  uint64_t phaseSpan() const { return phaseSpan_; }
 
  private:
   const Trace* trace_ = nullptr;
   int threadsPerBlock_ = 1;
-  uint64_t keySpan_ = 1;          // keys per interval
+  uint64_t keySpan_ = 1;          // keys per interval (per phase of an interval in a ring)
+  uint64_t phaseSpan_ = 1;        // a ring's phases per interval in the key (1: no ring)
+  int phaseCount_ = 0;            // the launch's phases, or a ring's as its trace has them
   std::vector<std::size_t> blockBegin_;
   std::vector<StepInfo> steps_;
   std::vector<int> keyToStep_;    // dense key -> step index (-1 unused)
@@ -177,6 +188,7 @@ class Timeline {
   std::vector<std::array<uint32_t, 6>> stepThreadCounts_;  // [step * threadsPerBlock + thread]
   std::vector<Counters> cumulative_;                       // before each step
   std::vector<int> phaseLastStep_;
+  std::vector<int> blockPhases_;  // a ring's phases per block (empty: no ring)
   std::array<std::vector<int>, kGranularityCount> groupOf_, groupEnd_;
   int pCols_ = 0;
   std::vector<int64_t> pStoreEvent_;

@@ -57,7 +57,9 @@ TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Curs
   v.position = t.position(c);
   v.step = c.step;
   v.stepLabel = steps > 0 ? t.stepLabel(c.step) : "";
-  v.phasesDone = t.phasesDone(c), v.phaseCount = t.phases();
+  // The selected block's phases: on rung 9 its share of the k tiles (the same as the grid's elsewhere).
+  v.phasesDone = block ? t.phasesDone(c, block->bx(), block->by()) : t.phasesDone(c);
+  v.phaseCount = block ? t.phases(block->bx(), block->by()) : t.phases();
   v.threadsThrough = c.threads, v.threadsPerBlock = t.threadsPerBlock();
   return v;
 }

@@ -6,12 +6,15 @@
 //   k tiles: ceil(64 / 8) = 8; stages: 3 (Facts::stages, bm = 32 < 128); tile t in stage t % 3.
 //   A copy of M is a 32 x 8 box (1024 bytes), of N an 8 x 64 box (2048 bytes): 16 copies.
 //   full[s] needs 1 arrival (the producer's expect_tx of 3072 bytes), empty[s] 128.
-// Timeline steps (timeline.h: per barrier interval, the events before the k loop, one step per
-// k, those after it, the barrier): interval 0 holds thread 0's initialisations (step 0) and the
-// __syncthreads (step 1); interval 1 the consumers' first wait and the producer's loop (step
-// 2), then the k steps: a consumer reads Mds for kq, then Nds for kk = 0..3, so each kq is one
-// k step (step_rules.h: a new step when it returns to M), 8 / 4 = 2 per tile, 16 in all (steps
-// 3..18: tile t at steps 3 + 2t and 4 + 2t), then the stores (step 19): 20 steps.
+// Timeline steps (timeline.h: per barrier interval, and in a ring per phase, the events before
+// the k loop, one step per k, those after it, the barrier): interval 0 holds thread 0's
+// initialisations (step 0) and the __syncthreads (step 1); interval 1 the ring's 8 phases
+// (step_rules.h: tile t is phase t of every consumer and of the producer's fill), each a
+// "load tiles" step (the consumers' wait on full[t % 3], the producer's wait, expect_tx and two
+// copies) and its k steps: a consumer reads Mds for kq, then Nds for kk = 0..3, so each kq is
+// one k step (a new step when it returns to M), 8 / 4 = 2 per tile, the arrival on empty[t % 3]
+// closing the second: tile t at steps 2 + 3t (load), 3 + 3t and 4 + 3t (k = 0, 1); then the
+// stores (step 26): 27 steps.
 #include <gtest/gtest.h>
 
 #include "core/run/run.h"
@@ -47,7 +50,7 @@ class CopyRingTeaching : public ::testing::Test {
 
 TEST_F(CopyRingTeaching, ShapeOfTheRingAndItsCopies) {
   ASSERT_TRUE(run.verification.passed) << run.verification.summary();
-  ASSERT_EQ(t.steps(), 20) << "2 steps of interval 0, before-loop, 16 k steps, stores";
+  ASSERT_EQ(t.steps(), 27) << "2 steps of interval 0, 8 phases of a load step and 2 k steps, stores";
   ASSERT_TRUE(schedule.applies());
   const CopyRing end = schedule.at(t.end());
   EXPECT_EQ(end.stageCount, 3);
@@ -110,7 +113,7 @@ TEST_F(CopyRingTeaching, AfterTheBarrierTheCopyEngineFillsThreeStagesWhileConsum
   EXPECT_EQ(r.producer, "thread tx=128, ty=0 waits on empty[0], parity 0, until the consumers release stage 0 (k tile 0)");
 }
 
-// End of step 2: the bytes have landed, full[0..2] completed phase 0, the consumers passed
+// End of step 2 (phase 0's load step): the bytes have landed, full[0..2] completed phase 0, the consumers passed
 // their wait on full[0] and read stage 0; stages 1 and 2 wait full.
 TEST_F(CopyRingTeaching, WhenTheBytesLandStageZeroIsReadAndTheOthersWaitFull) {
   const CopyRing r = schedule.at(endOf(2));
@@ -126,7 +129,7 @@ TEST_F(CopyRingTeaching, WhenTheBytesLandStageZeroIsReadAndTheOthersWaitFull) {
 
 // Half way through tile 0's second k step (step 4, 64 threads done): consumers 0..63 arrived on
 // empty[0]; the producer still waits. At its end all 128 did: empty[0] completes phase 0, the
-// producer issues tile 3 into stage 0 (filling until the end of step 5), the consumers read
+// producer issues tile 3 into stage 0 (filling until the end of step 5, phase 1's load step), the consumers read
 // stage 1 (tile 1); tile 2 waits full in stage 2.
 TEST_F(CopyRingTeaching, TheFirstStageIsReleasedAndRefilledWithTileThree) {
   const CopyRing half = schedule.at({4, 64});
@@ -146,6 +149,61 @@ TEST_F(CopyRingTeaching, TheFirstStageIsReleasedAndRefilledWithTileThree) {
   EXPECT_EQ(r.stages[2].state, StageState::Full);
   EXPECT_EQ(r.stages[2].m.tile, 2);
   EXPECT_EQ(schedule.at(endOf(5)).stages[0].state, StageState::Full);
+}
+
+// The timeline's words for the ring (the steps counted at the top): each k tile is a phase of
+// a load step and two k steps, and the phases are done one by one.
+TEST_F(CopyRingTeaching, EachKTileOfTheRingIsAPhaseOfTheTimeline) {
+  const std::string dot = " \xc2\xb7 ";
+  EXPECT_EQ(t.stepLabel(0), "phase 0" + dot + "set up the mbarriers");
+  EXPECT_EQ(t.stepLabel(1), "phase 0" + dot + "barrier 1 (set up: read-after-write)");
+  for (int tile = 0; tile < 8; ++tile) {
+    const std::string phase = "phase " + std::to_string(tile) + dot;
+    EXPECT_EQ(t.stepLabel(2 + 3 * tile), phase + "load tiles");
+    EXPECT_EQ(t.stepLabel(3 + 3 * tile), phase + "k = 0");
+    EXPECT_EQ(t.stepLabel(4 + 3 * tile), phase + "k = 1");
+  }
+  EXPECT_EQ(t.stepLabel(26), "store P");
+  EXPECT_EQ(t.phases(), 8);
+  EXPECT_EQ(t.phases(0, 0), 8);
+  EXPECT_EQ(t.phasesDone(endOf(3)), 0);
+  EXPECT_EQ(t.phasesDone(endOf(4)), 1);
+  EXPECT_EQ(t.phasesDone(endOf(22)), 7);
+  EXPECT_EQ(t.phasesDone(t.end()), 8);
+  EXPECT_EQ(t.seekPhase(1), endOf(5));
+}
+
+// Rung 9 at 64^3 on 3 blocks (tests/core/trace/ring_phase_test.cpp counts the shares): blocks
+// of 5, 5 and 6 phases. Steps: the set-up and the barrier (0, 1); each phase a load step and
+// two k steps, and after three of them a step of rung 9's fix-up: after phase 1 block 1 leaves
+// its partial sums of tile 1 (step 8); after phase 4 block 0 leaves tile 0's while block 1
+// adds them and stores tile 0 (step 18); after phase 5 block 2 adds block 1's and stores tile 1
+// (step 22). So the load steps are 2, 5, 9, 12, 15, 19: 23 steps.
+TEST(RingTimeline, StreamKsPhasesAreEachBlocksShare) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {64, 64, 64}, 0, 5);
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 3;
+  const tilescope::Run run = testing::runEmulated(c, true);
+  ASSERT_TRUE(run.trace && run.verification.passed) << run.verification.summary();
+  const Timeline t = Timeline::build(*run.trace);
+  ASSERT_EQ(t.steps(), 23);
+  const std::string dot = " \xc2\xb7 ";
+  const int load[] = {2, 5, 9, 12, 15, 19};
+  for (int p = 0; p < 6; ++p) {
+    EXPECT_EQ(t.stepLabel(load[p]), "phase " + std::to_string(p) + dot + "load tiles");
+    EXPECT_EQ(t.stepLabel(load[p] + 2), "phase " + std::to_string(p) + dot + "k = 1");
+  }
+  EXPECT_EQ(t.stepLabel(8), "phase 1" + dot + "partial sums");
+  EXPECT_EQ(t.stepLabel(18), "phase 4" + dot + "partial sums, store P");
+  EXPECT_EQ(t.stepLabel(22), "phase 5" + dot + "partial sums, store P");
+  EXPECT_EQ(t.phases(), 6) << "the longest share";
+  EXPECT_EQ(t.phases(0, 0), 5);
+  EXPECT_EQ(t.phases(1, 0), 5);
+  EXPECT_EQ(t.phases(2, 0), 6);
+  EXPECT_EQ(t.phasesDone(endOf(8)), 2);
+  EXPECT_EQ(t.phasesDone(t.end()), 6);
+  EXPECT_EQ(t.phasesDone(t.end(), 0, 0), 5);
+  EXPECT_EQ(t.phasesDone(endOf(8), 0, 0), 2);
 }
 
 // Not a copy-engine kernel: nothing to draw.
