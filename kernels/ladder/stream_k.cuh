@@ -150,10 +150,10 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
   };
-  int consumed = 0;  // k-steps consumed: the ring's stage and phase
+  unsigned consumed = 0;  // k-steps consumed: the ring's stage and phase
   // One k-step: the next stage's tiles multiplied into Pvalue.
   auto kStep = [&]() {
-    int s = consumed % STAGES;
+    int s = int(consumed % STAGES);
     mbarrierWait(&full[s], (consumed / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
 #pragma unroll KQ_UNROLL
     for (int kq = 0; kq < BK; kq += 4) {
