@@ -41,7 +41,7 @@
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool SPLIT, int KQ_UNROLL>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
-                const __grid_constant__ CUtensorMap nTiles, float* partials, int* flags, int generation, int rounds) {
+                const __grid_constant__ CUtensorMap nTiles, float* partials, int* flags, int generation) {
   constexpr int CONSUMERS = (BM / WM) * (BN / WN) * 32;
   constexpr int LANES_N = WN / TN, LANES_M = 32 / LANES_N;
   constexpr int NSPAN = WN / (TN / 4);
@@ -57,30 +57,16 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   __shared__ uint64_t empty[8];
   int tilesX = (l + BN - 1) / BN, tilesY = (j + BM - 1) / BM;
   int kTiles = (k + BK - 1) / BK;
-  // Whole tiles first, through the data-parallel loop: block b takes tiles b, b + G, ...
-  // (`rounds` of them; the data-parallel build: one, its own). The tiles after the rounds are
-  // shared: their iterations are numbered tile by tile from `base`, and block b takes
-  // [base + b x shared / G, base + (b + 1) x shared / G).
-  int R = SPLIT ? rounds : 1;
-  long long base = SPLIT ? (long long)rounds * gridDim.x * kTiles : 0;
-  long long shared = SPLIT ? (long long)tilesX * tilesY * kTiles - base : 0;
-  // This block's share of the shared iterations, walked from its second segment on and its
-  // first segment (the end of a tile begun by earlier blocks) last: iteration n is
-  // begin + rotated(n).
-  int begin = int(base + blockIdx.x * shared / gridDim.x);
-  int end = int(base + (blockIdx.x + 1) * shared / gridDim.x);
+  long long total = (long long)tilesX * tilesY * kTiles;
+  // This block's share of the iterations, walked from its second segment on and its first
+  // segment (the end of a tile begun by earlier blocks) last: iteration n is begin + rotated(n).
+  // Without SPLIT (the data-parallel grid, one block per tile) block b's share is tile b, in
+  // order: rung 8's loop, with no scheduler in it and no workspace.
+  int begin = SPLIT ? int(blockIdx.x * total / gridDim.x) : int(blockIdx.x) * kTiles;
+  int end = SPLIT ? int((blockIdx.x + 1) * total / gridDim.x) : begin + kTiles;
   int count = end - begin;
   int firstEnd = (begin / kTiles + 1) * kTiles;  // where the tile of `begin` ends
   int firstLength = SPLIT ? (firstEnd < end ? firstEnd : end) - begin : 0;
-  // Where tile `tile` lies (in bands of GROUP_ROWS tile rows, column by column in a band).
-  auto tileRowOf = [&](int tile) {
-    int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
-    return band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
-  };
-  auto tileColOf = [&](int tile) {
-    int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
-    return tile % (GROUP_ROWS * tilesX) / rows;
-  };
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -94,22 +80,16 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup: one thread issues every copy
     if (REALLOCATE) setmaxnregDec<40>();
     if (threadIdx.x == CONSUMERS) {
-      int n = 0;  // k-steps issued: the ring's stage and phase
-      // The rounds' whole tiles, then the shared share: the producer runs on into the next
-      // tile's k-steps while the consumers store the last one.
-      auto issue = [&](int tile, int t) {
-        int s = n % STAGES;
+      for (int n = 0; n < count; ++n) {
+        int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
+        int tile = SPLIT ? it / kTiles : int(blockIdx.x), t = SPLIT ? it % kTiles : n, s = n % STAGES;
+        int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
+        int tileRow = band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows;
+        int tileCol = tile % (GROUP_ROWS * tilesX) / rows;
         mbarrierWait(&empty[s], (n / STAGES + 1) % 2);  // write-after-read, as in rung 8
         mbarrierArriveExpectTx(&full[s], STAGE_BYTES);
-        cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, tileRowOf(tile) * BM, &full[s]);
-        cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, tileColOf(tile) * BN, t * BK, &full[s]);
-        ++n;
-      };
-      for (int r = 0; r < R; ++r)
-        for (int t = 0; t < kTiles; ++t) issue(SPLIT ? int(blockIdx.x + r * gridDim.x) : int(blockIdx.x), t);
-      for (int m = 0; m < count; ++m) {
-        int it = begin + (firstLength + m) % count;
-        issue(it / kTiles, it % kTiles);
+        cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, tileRow * BM, &full[s]);
+        cpAsyncBulkTensor2d(&Nds[s * BK * BN], &nTiles, tileCol * BN, t * BK, &full[s]);
       }
     }
     return;
@@ -131,8 +111,9 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
 
   // The whole tile summed in Pvalue: store it, as rung 8 does.
   auto storeTile = [&](int tile) {
-    int rowBase = tileRowOf(tile) * BM;
-    int colBase = tileColOf(tile) * BN;
+    int band = tile / (GROUP_ROWS * tilesX), rows = tilesY - band * GROUP_ROWS < GROUP_ROWS ? tilesY - band * GROUP_ROWS : GROUP_ROWS;
+    int rowBase = (band * GROUP_ROWS + tile % (GROUP_ROWS * tilesX) % rows) * BM;
+    int colBase = tile % (GROUP_ROWS * tilesX) / rows * BN;
     bool nRowsAligned = l % 4 == 0;
 #pragma unroll
     for (int y = 0; y < TM; ++y) {
@@ -150,11 +131,10 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
   };
-  unsigned consumed = 0;  // k-steps consumed: the ring's stage and phase
-  // One k-step: the next stage's tiles multiplied into Pvalue.
-  auto kStep = [&]() {
-    int s = int(consumed % STAGES);
-    mbarrierWait(&full[s], (consumed / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
+  for (int n = 0; n < count; ++n) {
+    int it = SPLIT ? begin + (firstLength + n) % count : begin + n;
+    int s = n % STAGES;
+    mbarrierWait(&full[s], (n / STAGES) % 2);  // read-after-write: both tiles of this stage arrived
 #pragma unroll KQ_UNROLL
     for (int kq = 0; kq < BK; kq += 4) {
 #pragma unroll
@@ -179,26 +159,10 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
     mbarrierArrive(&empty[s]);  // this thread has read stage s: the producer may refill it
-    ++consumed;
-  };
-  auto zeroTile = [&]() {
-#pragma unroll
-    for (int y = 0; y < TM; ++y)
-#pragma unroll
-      for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
-  };
-  // The whole tiles: the k-steps only, the store after them, as rung 8. With the store
-  // inside the k-loop the consumers spilled (a 112-byte stack) and ran 79 % of cuBLAS at 4096
-  // where rung 8 ran 95 % (bench/results/2026-11-26-h200-rung9b).
-  for (int r = 0; r < R; ++r) {
-    for (int t = 0; t < kTiles; ++t) kStep();
-    storeTile(SPLIT ? int(blockIdx.x + r * gridDim.x) : int(blockIdx.x));
-    zeroTile();
-  }
-  // The shared share (none in the data-parallel build).
-  for (int n = 0; SPLIT && n < count; ++n) {
-    int it = begin + (firstLength + n) % count;
-    kStep();
+    // Data-parallel: the k-steps only, the store after the loop, as rung 8. With the store
+    // inside the loop the consumers spilled (a 112-byte stack) and ran 79 % of cuBLAS at 4096
+    // where rung 8 ran 95 % (bench/results/2026-11-26-h200-rung9b).
+    if (!SPLIT) continue;
     bool tileEnds = (it + 1) % kTiles == 0;
     if (!tileEnds && it + 1 != end && n + 1 != count) continue;  // the segment goes on
 
@@ -213,8 +177,8 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
                         Pvalue[q / (TN/4)][q % (TN/4) * 4 + 2], Pvalue[q / (TN/4)][q % (TN/4) * 4 + 3]);
       publishRelease(&flags[blockIdx.x * CONSUMERS + threadIdx.x], generation);
     } else if (segmentStart % kTiles != 0) {  // earlier blocks began this tile: add their partials
-      long long tileFirst = (long long)tile * kTiles - base;  // within the shared iterations
-      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / shared);
+      long long tileFirst = (long long)tile * kTiles;
+      int firstBlock = int(((tileFirst + 1) * gridDim.x - 1) / total);
       // Every flag first, then the reads: no read waits behind another block's flag.
       for (int b = int(blockIdx.x) - 1; b >= firstBlock; --b)
         waitAcquire(&flags[b * CONSUMERS + threadIdx.x], generation);
@@ -228,9 +192,13 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
     }
     if (tileEnds) storeTile(tile);
-    zeroTile();
+#pragma unroll
+    for (int y = 0; y < TM; ++y)
+#pragma unroll
+      for (int x = 0; x < TN; ++x) Pvalue[y][x] = 0.0f;
     segmentStart = it + 1 == end ? begin : it + 1;
   }
+  if (!SPLIT) storeTile(blockIdx.x);
 }
 
 // ---- facts ---------------------------------------------------------------------------
@@ -293,52 +261,33 @@ struct Facts : tma_pipeline::Facts {
   static long long flagCount(const KernelLaunch& L) {
     return splits(L) ? (long long)gridBlocks(L) * consumers(L.tiling) : 0;
   }
-  // Whole tiles in rounds before the shared ones (CUTLASS's stream-K with data-parallel
-  // waves): on a grid of G blocks with at least 2 G tiles, block b first takes tiles b, b + G,
-  // ... through the data-parallel loop, tiles / G - 1 rounds, and the blocks share the last
-  // one to two rounds' worth of tiles.
-  static int rounds(const KernelLaunch& L) {
-    if (!splits(L)) return 0;
-    const long long tiles = tileCount(L), g = gridBlocks(L);
-    long long r = tiles >= 2 * g ? tiles / g - 1 : 0;
-#ifdef TILESCOPE_SK_EXPERIMENT
-    if (const char* e = ::getenv("TILESCOPE_SK_ROUNDS")) r = std::min<long long>(::atoi(e), tiles / g);
-#endif
-    return int(r);
-  }
   static LaunchShape shape(const KernelLaunch& L) {
     const Tiling& t = L.tiling;
     LaunchShape s = tma_pipeline::Facts::shape(L);
-    const long long kTiles = ceilDiv(L.k, t.bk), grid = gridBlocks(L), r = rounds(L);
-    const long long shared = (tileCount(L) - r * grid) * kTiles;  // iterations after the rounds
+    const long long kTiles = ceilDiv(L.k, t.bk), total = tileCount(L) * kTiles, grid = gridBlocks(L);
     s.gridX = unsigned(grid);
     s.gridY = 1;
-    const long long most = (shared + grid - 1) / grid, least = shared / grid;  // shared iterations per block
-    // A block's segments: one per round, and at most one per shared tile it touches; a split
-    // tile's blocks: its iterations over the fewest any block has, and one more at each end
-    // (the finisher reads each earlier one's partial and waits once for its flag).
-    const long long segments = r + std::min(most, most / kTiles + 2);
+    const long long most = (total + grid - 1) / grid, least = total / grid;  // iterations per block
+    // A block's segments: at most one per tile it touches; a split tile's blocks: its
+    // iterations over the fewest any block has, and one more at each end (the finisher reads
+    // each earlier one's partial and waits once for its flag).
+    const long long segments = std::min(most, most / kTiles + 2);
     const long long sharers = least > 0 ? std::min(grid, kTiles / least + 2) : grid;
     const int perTile = 2 + (t.bk / 4) * t.tm + t.bk * (t.tn / 4);
-    const long long events = 1 + 2 * stages(t) + (r * kTiles + most) * perTile + segments * (t.tm * t.tn + 2) +
+    const long long events = 1 + 2 * stages(t) + most * perTile + segments * (t.tm * t.tn + 2) +
                               sharers * (t.tm * t.tn / 4 + 1);
     s.eventsPerThread = unsigned(events);
     return s;
   }
   // The k-step's inner loop: by 2 where each block runs at least kLongShare k-steps (the
-  // split build without rounds), else whole. Measured: 7.8 k-steps a block (N = 1024) ran 79
-  // to 85 % of cuBLAS whole and 76 to 78 % by 2 or rolled; 26.2 (1536) 84 to 87 % whole, 105 to
-  // 108 % by 2; 205 (3000) 85 to 87 % whole, 98 to 99.6 % by 2; 951 (5000) 94 % whole, 93 to 94 %
-  // by 2 (bench/results/2026-11-26-h100-rung9c, -h200-rung9c). With rounds, whole: the rounds
-  // are the data-parallel loop, which by 2 ran 86 to 87 % of cuBLAS against 94 to 97 % whole.
+  // split build), else whole. Measured: 7.8 k-steps a block (N = 1024) ran 79 to 85 % of
+  // cuBLAS whole and 76 to 78 % by 2 or rolled; 26.2 (1536) 84 to 87 % whole, 105 to 108 % by 2;
+  // 205 (3000) 85 to 87 % whole, 98 to 99.6 % by 2; 951 (5000) 94 % whole, 93 to 94 % by 2
+  // (bench/results/2026-11-26-h100-rung9c, -h200-rung9c).
   static constexpr int kLongShare = 16;
   static bool longShare(const KernelLaunch& L) {
     const long long iterations = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
-    bool byTwo = splits(L) && rounds(L) == 0 && iterations / gridBlocks(L) >= kLongShare;
-#ifdef TILESCOPE_SK_EXPERIMENT
-    if (const char* e = ::getenv("TILESCOPE_SK_KQ")) byTwo = splits(L) && ::atoi(e) == 2;
-#endif
-    return byTwo;
+    return splits(L) && iterations / gridBlocks(L) >= kLongShare;
   }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
@@ -351,13 +300,13 @@ struct Facts : tma_pipeline::Facts {
       auto nTiles = x.tensorMap(a.N, L.k, L.l, t.bk, t.bn, TileSwizzle::None);
       if (!split)
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), false, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds(L));
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
       else if (longShare(L))
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, byTwo>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds(L));
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
       else
         x.launch(matrixMulKernel<t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, stages(t), true, whole>, L, a.M, a.N, a.P,
-                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation, rounds(L));
+                 L.j, L.k, L.l, mTiles, nTiles, w.partials, w.flags, w.generation);
     });
   }
 };
