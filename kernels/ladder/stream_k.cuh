@@ -268,6 +268,9 @@ struct Facts : tma_pipeline::Facts {
     s.gridX = unsigned(grid);
     s.gridY = 1;
     const long long most = (total + grid - 1) / grid, least = total / grid;  // iterations per block
+    // A block's phases are the k tiles of its share (kernels/trace/step_rules.h, the ring's
+    // rule): the longest share can hold more of them than one tile has.
+    s.phases = int(most);
     // A block's segments: at most one per tile it touches; a split tile's blocks: its
     // iterations over the fewest any block has, and one more at each end (the finisher reads
     // each earlier one's partial and waits once for its flag).

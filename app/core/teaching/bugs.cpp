@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tilescope {
 
@@ -92,9 +93,21 @@ std::vector<WrongCell> findWrongCells(const Run& run) {
 }
 
 // Shared slots of one block: Mds and Nds, keyed by (matrix, row, col).
+uint32_t slotKey(bool nSide, int row, int col) {
+  return (uint32_t(nSide) << 31) | (uint32_t(uint16_t(row)) << 15) | uint32_t(uint16_t(col));
+}
 uint32_t slotKey(const Event& e) {
-  const uint32_t matrix = (e.op == Op::LoadN || e.op == Op::ReadN) ? 1u : 0u;
-  return (matrix << 31) | (uint32_t(uint16_t(e.sharedRow)) << 15) | uint32_t(uint16_t(e.sharedCol));
+  return slotKey(e.op == Op::LoadN || e.op == Op::ReadN || e.op == Op::CopyN, e.sharedRow, e.sharedCol);
+}
+
+// A tensor-map copy (rung 8's ring) writes its whole box from its first slot on: bm x bk
+// slots of Mds, bk x bn of Nds, zero-filled ones included; no thread writes them one by one.
+template <class Visit>
+void forEachCopiedSlot(const Event& e, const KernelLaunch& L, Visit visit) {
+  const bool n = e.op == Op::CopyN;
+  const int rows = n ? L.tiling.bk : L.tiling.bm, cols = n ? L.tiling.bn : L.tiling.bk;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) visit(slotKey(n, e.sharedRow + r, e.sharedCol + c));
 }
 
 struct SlotWrite {
@@ -107,15 +120,24 @@ void findStaleReads(const Trace& trace, std::vector<StaleRead>& out) {
   std::size_t begin = 0;
   std::unordered_map<uint32_t, SlotWrite> last;
   std::unordered_map<uint64_t, float> loadedInPhase;  // (phase, slot) -> value
+  // Slots a tensor-map copy filled, by the phase of the copy. A ring's producer and its
+  // consumers are in the same phase for the same k tile (kernels/trace/step_rules.h), but
+  // nothing orders the producer's events before the consumers' in the trace (no barrier
+  // separates them), so a read is matched to a copy by phase, not by position.
+  std::unordered_set<uint64_t> copiedInPhase;
   while (begin < ev.size()) {
     std::size_t end = begin;
     while (end < ev.size() && ev[end].blockX == ev[begin].blockX && ev[end].blockY == ev[begin].blockY) ++end;
     last.clear();
     loadedInPhase.clear();
+    copiedInPhase.clear();
     for (std::size_t i = begin; i < end; ++i) {
       const Event& e = ev[i];
       if ((e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0)
         loadedInPhase[(uint64_t(uint16_t(e.phase)) << 32) | slotKey(e)] = e.value;
+      if (e.op == Op::CopyM || e.op == Op::CopyN)
+        forEachCopiedSlot(e, trace.launch,
+                          [&](uint32_t slot) { copiedInPhase.insert((uint64_t(uint16_t(e.phase)) << 32) | slot); });
     }
     for (std::size_t i = begin; i < end; ++i) {
       const Event& e = ev[i];
@@ -124,6 +146,7 @@ void findStaleReads(const Trace& trace, std::vector<StaleRead>& out) {
       } else if (e.op == Op::ReadM || e.op == Op::ReadN) {
         auto it = last.find(slotKey(e));
         if (it != last.end() && it->second.phase == e.phase) continue;
+        if (copiedInPhase.count((uint64_t(uint16_t(e.phase)) << 32) | slotKey(e))) continue;
         StaleRead s;
         s.read = e;
         s.writtenInPhase = it == last.end() ? -1 : it->second.phase;
@@ -220,6 +243,7 @@ BugEvidence examineRun(const Run& run) {
   const std::size_t perBlock = std::size_t(L.blockX) * L.blockY;
   std::vector<unsigned> barriers(std::size_t(L.gridX) * L.gridY * perBlock, 0), stores(barriers.size(), 0);
   for (const Event& e : t.events) {
+    ev.ringWaits = ev.ringWaits || e.op == Op::MbarrierWait;
     if (e.op != Op::Barrier && e.op != Op::StoreP) continue;
     const std::size_t thread = (std::size_t(e.blockY) * L.gridX + e.blockX) * perBlock + linearThread(e, L.blockX);
     if (thread >= barriers.size()) continue;
@@ -271,7 +295,8 @@ std::string describeEvidence(const BugEvidence& ev, std::size_t maxItems) {
   if (ev.outOfBounds.size() > maxItems) s += "  ... and " + std::to_string(ev.outOfBounds.size() - maxItems) + " more\n";
 
   s += "barriers: at most " + std::to_string(ev.maxBarriersPerThread) + " per thread over " +
-       std::to_string(ev.phases) + " phase" + (ev.phases == 1 ? "" : "s") + " (a tiled kernel needs 2 per phase), " +
+       std::to_string(ev.phases) + " phase" + (ev.phases == 1 ? "" : "s") +
+       (ev.ringWaits ? " (a ring of stages waits on mbarriers instead), " : " (a tiled kernel needs 2 per phase), ") +
        std::to_string(ev.barrierArrivals) + " arrivals in all; stores of P: at most " +
        std::to_string(ev.maxStoresPerThread) + " per thread\n";
 

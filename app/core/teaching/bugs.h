@@ -62,7 +62,9 @@ struct WrongCell {
 // A read of Mds or Nds whose value was not written in the reader's own phase: the slot
 // was last written in an earlier phase (or never, in this launch: left over from before),
 // or already overwritten by the next phase. Decided from the trace's canonical order,
-// which is the order the threads really ran in on the emulator.
+// which is the order the threads really ran in on the emulator; a slot a tensor-map copy
+// filled (rung 8's ring) is matched by phase instead, since no barrier orders the producer's
+// copy before the consumers' reads in the trace.
 struct StaleRead {
   Event read;                 // its value is what the thread really used
   int writtenInPhase = -1;    // phase of the last write before the read, -1 if none
@@ -79,6 +81,7 @@ struct BugEvidence {
   unsigned maxBarriersPerThread = 0;             // needs the trace
   unsigned maxStoresPerThread = 0;
   uint64_t barrierArrivals = 0;
+  bool ringWaits = false;                        // threads waited on mbarriers (rung 8's ring)
   bool traced = false;
 };
 

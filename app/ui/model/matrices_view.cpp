@@ -22,7 +22,9 @@ void paddedExtents(MatricesView& v, const LoadedRun& run) {
   const int depth = L.tiling.bk > 0 ? L.tiling.bk : L.tile;  // k per phase
   if (depth > 0 && phases > 0) {
     const PTile tile = blockTileOfP(L, 0, 0);
-    const int covK = phases * depth;
+    // K rounded up to whole k tiles: not phases x depth, since a persistent block's share
+    // (rung 9) can hold more k tiles than K has.
+    const int covK = (L.k + depth - 1) / depth * depth;
     const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
     v.m = {std::max(L.j, covJ), std::max(L.k, covK)};
     v.n = {std::max(L.k, covK), std::max(L.l, covL)};

@@ -163,6 +163,24 @@ TEST(TraceFile, ASplitGridTraceKeepsItsPersistentBlocks) {
   expectErrorIn(encodeRun(huge), "not valid");
 }
 
+// One block takes all 8 iterations (2 tiles of 4 k-steps): its share is 8 phases of the ring,
+// more than a tile's 4 k tiles, and the file still reads back (a share's phases were once
+// refused as "phase or k out of range").
+TEST(TraceFile, OneBlockWalkingEveryTileReadsBack) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 1;
+  const tilescope::Run run = runEmulated(c, true);
+  ASSERT_TRUE(run.trace);
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  int lastPhase = 0;
+  for (const Event& e : run.trace->events) lastPhase = std::max<int>(lastPhase, e.phase);
+  EXPECT_EQ(lastPhase, 7) << "8 k tiles, one phase each";
+  auto back = decodeRun(encodeRun(run));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expectSameRun(run, back->run);
+}
+
 TEST(TraceFile, SavesAndLoadsThroughTheFileSystem) {
   const tilescope::Run run = runEmulated(tiledConfig(KernelId::TiledNoSecondSync, {4, 4, 4}, 2, freshSeed()), true);
   const std::string path = ::testing::TempDir() + "teaching_save_load.tstrace";

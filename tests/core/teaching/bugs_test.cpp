@@ -294,5 +294,25 @@ TEST(TiledRect, MatchesTheReferenceForRectangularBlocksAndRaggedSizes) {
   }
 }
 
+// Rung 8's ring and rung 9's split grid: every slot a consumer reads was filled by the copy
+// engine in the reader's own phase (a copy writes its whole box: 32 x 8 of Mds, 8 x 64 of
+// Nds at this tiling), so a correct run shows no stale read; `open` once listed 32768 of them
+// ("not written by this block"), one per consumer read.
+TEST(RingKernels, CopiedTilesAreNotStaleReads) {
+  for (auto [kernel, blocks] : {std::pair{KernelId::TmaPipeline, 0}, std::pair{KernelId::StreamK, 3}}) {
+    SCOPED_TRACE(std::string(kernelInfo(kernel).name));
+    LaunchConfig c = testing::launchConfig(kernel, {64, 64, 64}, 0, freshSeed());
+    c.tiling = {32, 64, 8, 16, 32, 4, 4};
+    c.persistentBlocks = blocks;
+    const tilescope::Run run = runEmulated(c, true);
+    const BugEvidence ev = examineRun(run);
+    EXPECT_TRUE(ev.verified);
+    EXPECT_TRUE(ev.staleReads.empty()) << describeEvidence(ev);
+    EXPECT_TRUE(ev.outOfBounds.empty());
+    EXPECT_TRUE(ev.ringWaits);
+    EXPECT_NE(describeEvidence(ev).find("waits on mbarriers instead"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace tilescope
