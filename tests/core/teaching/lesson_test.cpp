@@ -166,7 +166,9 @@ INSTANTIATE_TEST_SUITE_P(
                                 "outside the 2x2 grid"},
                       BadLesson{"title T\npage P\nbug no-such-bug\ntext x\n", 3, "unknown bug"},
                       BadLesson{"title T\npage Empty\npage Next\ntext x\n", 2, "has no text"},
-                      BadLesson{"title T\npage P\nset size 16384\ntext x\n", 2, "cannot run"},
+                      BadLesson{"title T\npage P\nset kernel tma-pipeline\nset dims 64 62 64\ntext x\n", 2, "cannot run"},
+                      // Too large to trace: a plan page, on which nothing seeks into a trace.
+                      BadLesson{"title T\npage P\nset size 16384\nseek end\ntext x\n", 4, "too large to trace"},
                       BadLesson{"page P\ntext x\n", 1, "no title"},
                       BadLesson{"title T\ntitle again\n", 2, "one title"},
                       BadLesson{"title T\n", 1, "no pages"},
@@ -174,6 +176,16 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLesson{"title T\npage P\nset pad 1\ntext x\n", 3, "only a kernel with a padded tile"},
                       BadLesson{"title T\npage P\nconstants 1555\ntext x\n", 3, "usage: constants"},
                       BadLesson{"title T\npage P\nconstants 1555, many -- A100\ntext x\n", 3, "'many' is not a number"}));
+
+// Issue 28: a launch too large to trace (rung 8 at 1024: 32 blocks of 384 threads, over 64 Mi
+// events) is a plan page, shown as planned; a small one is an ordinary page.
+TEST(Lesson, TooLargeToTraceIsAPlanPage) {
+  auto l = parseLesson("p.lesson", "title T\npage Small\nset kernel tma-pipeline\nset size 64\ntext x\n"
+                                   "page Large\nset size 1024\nset tiling default\nshow Occupancy\ntext y\n");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_FALSE(l->pages[0].planOnly);
+  EXPECT_TRUE(l->pages[1].planOnly);
+}
 
 // Issue 29: a page names the run's figures instead of typing them; the app fills them from the
 // page's own analysis. Braces that are not a figure's (the book's thread_{0,1}) stay text.
