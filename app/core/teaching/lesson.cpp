@@ -106,6 +106,9 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::st
     if (!ints(1, 0, kMaxPad)) return "set pad takes a whole number, 0 to " + std::to_string(kMaxPad);
     if (!kernelInfo(c.kernel).takesPad) return "set pad: only a kernel with a padded tile takes one (tiled-transposed)";
     c.pad = int(v[0]);
+  } else if (what == "grid-blocks") {  // stream-k's persistent grid: a split tile on the emulator
+    if (!ints(1, 0, kMaxPersistentBlocks)) return "set grid-blocks takes 0 (one block per tile) to " + std::to_string(kMaxPersistentBlocks);
+    c.persistentBlocks = int(v[0]);
   } else if (what == "seed") {
     if (!ints(1, 0, (1ll << 62))) return "set seed takes a whole number";
     c.seed = uint64_t(v[0]);
@@ -118,7 +121,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::st
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed, profile)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, grid-blocks, pad, seed, granularity, speed, profile)";
   }
   return "";
 }

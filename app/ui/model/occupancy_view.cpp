@@ -79,8 +79,9 @@ std::optional<OccupancyView> plannedOccupancyView(const LaunchConfig& requested,
   const KernelLaunch& L = planned->plan.launch;
   OccupancyView v = resourcesView(planned->resources, L, d, options);
   if (planned->choice) streamKChoice(v, requested.dims, L, d, "would run");
-  v.plan = "Not run here: " + why + ". No trace exists; this is the grid as it would be dealt onto the " +
-           std::to_string(d.smCount) + " SMs of the " + d.name + " profile, a plan, not a measurement.";
+  v.plan = "Not run here: " + why + ". No trace exists; this is the grid of " + describe(planned->config) +
+           " as it would be dealt onto the " + std::to_string(d.smCount) + " SMs of the " + d.name +
+           " profile, a plan, not a measurement.";
   return v;
 }
 

@@ -61,8 +61,9 @@ inline bool runsOnEmulator(BackendChoice choice, bool cudaAvailable) {
 
 // The view of `requested`, refused for its size (`why`, refusedForSize's words), as planned on
 // `profile`: the kernel's facts for its block, the estimate for its registers, the grid in waves,
-// rung 9's selector's choice; `plan` says "not run here: <why>; the grid as it would be dealt onto
-// the 132 SMs of the h100 profile". nullopt where the launch itself is invalid.
+// rung 9's selector's choice; `plan` says "Not run here: <why>. No trace exists; this is the grid
+// of <the launch> as it would be dealt onto the 132 SMs of the h100 profile, a plan, not a
+// measurement." nullopt where the launch itself is invalid.
 std::optional<OccupancyView> plannedOccupancyView(const LaunchConfig& requested, const std::string& why,
                                                   const DeviceProfile& profile, const OccupancyOptions& options);
 
