@@ -39,7 +39,8 @@ void drawWavesPicture(PanelContext& ctx, const Waves& w) {
   if (rows == 0 || w.smCount <= 0) return;
   const float width = ImGui::GetContentRegionAvail().x;
   const float cell = std::max(1.0f, width / float(w.smCount));
-  const float rowHeight = std::max(6.0f, ImGui::GetTextLineHeight() * 0.6f);
+  // A wave or two drawn as tall as a line and a half: the idle SMs of the tail visible from the back row.
+  const float rowHeight = std::max(6.0f, ImGui::GetTextLineHeight() * (rows <= 2 ? 1.5f : 0.6f));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 busy = ImGui::GetColorU32(ImGuiCol_PlotHistogram), idle = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -62,6 +63,7 @@ void drawWavesPicture(PanelContext& ctx, const Waves& w) {
   char where[96];
   std::snprintf(where, sizeof where, "waves picture: %d SMs across %.0f px", w.smCount, double(cell * float(w.smCount)));
   recordTextAt(ctx, "Occupancy", where, origin, ctx.theme().panelText, ctx.theme().windowBg);
+  ImGui::TextDisabled("a row per wave, a cell per SM: filled, a block on it; open, idle");
   if (w.waveCount() > kShownWaves)
     ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
 }
@@ -107,8 +109,8 @@ void drawAnalysisProfileChoice(PanelContext& ctx) {
 }
 
 namespace {
-// The view below the profile's choice: the registers slider, the block's limits, the waves.
-void drawOccupancyView(PanelContext& ctx, const OccupancyView& v, int* regs) {
+// The view below the profile's choice: the registers slider, the block's limits (the waves follow).
+void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
   if (*regs <= 0) *regs = v.kernelRegisters;
   // The slider with its label beside it, or above it where the column is too narrow for both.
   const char* label = "registers / thread";
@@ -131,7 +133,6 @@ void drawOccupancyView(PanelContext& ctx, const OccupancyView& v, int* regs) {
   }
   ImGui::TextWrapped("%s", v.summary.c_str());
   ImGui::ProgressBar(v.occupancy, ImVec2(-1, 0));
-  drawWaves(ctx, v);
 }
 
 // No run on screen: the newest request's plan where its size is why it did not run (built
@@ -144,10 +145,13 @@ void drawPlannedView(PanelContext& ctx, int* regs) {
   const ProfileChoice choice = analysisProfile(s.analysis);
   const std::optional<OccupancyView> view = plannedOccupancyView(s.request.config, why, choice.profile, {choice.profile.name, *regs});
   if (!view) return;
+  // The label, then the waves the page is about, then how the block's resources give them
+  // (on a projector the centre's notice covers the panel's foot, never its waves).
   recordedWrapped(ctx, "Occupancy", view->plan);
+  drawWaves(ctx, *view);
   ImGui::Separator();
   drawAnalysisProfileChoice(ctx);
-  drawOccupancyView(ctx, *view, regs);
+  drawResources(ctx, *view, regs);
 }
 }  // namespace
 
@@ -157,7 +161,10 @@ void drawOccupancyPanel(PanelContext& ctx) {
   if (!shownRun(ctx.state)) return drawPlannedView(ctx, regs);
   drawAnalysisProfileChoice(ctx);
   if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
-  if (const OccupancyView* view = shownOccupancyView(ctx.state, *regs)) drawOccupancyView(ctx, *view, regs);
+  const OccupancyView* view = shownOccupancyView(ctx.state, *regs);
+  if (!view) return;
+  drawResources(ctx, *view, regs);
+  drawWaves(ctx, *view);
 }
 
 }  // namespace tilescope::ui
