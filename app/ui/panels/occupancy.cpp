@@ -63,9 +63,16 @@ void drawWavesPicture(PanelContext& ctx, const Waves& w) {
   char where[96];
   std::snprintf(where, sizeof where, "waves picture: %d SMs across %.0f px", w.smCount, double(cell * float(w.smCount)));
   recordTextAt(ctx, "Occupancy", where, origin, ctx.theme().panelText, ctx.theme().windowBg);
-  ImGui::TextDisabled("a row per wave, a cell per SM: filled, a block on it; open, idle");
+  // The key, and which waves the rows are (all, or the first ones and the last), in one line.
+  char key[160];
   if (w.waveCount() > kShownWaves)
-    ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
+    std::snprintf(key, sizeof key, "a row per wave (1-%lld, then the last, %lld), a cell per SM: filled, a block on it; open, idle",
+                  (long long)(kShownWaves - 1), (long long)w.waveCount());
+  else
+    std::snprintf(key, sizeof key, "a row per wave, a cell per SM: filled, a block on it; open, idle");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", key);
+  ImGui::PopStyleColor();
 }
 
 void drawWaves(PanelContext& ctx, const OccupancyView& v) {
@@ -137,30 +144,33 @@ void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
 
 // No run on screen: the newest request's plan where its size is why it did not run (built
 // here each frame: a plan and the selector are a few microseconds of arithmetic, no trace).
-void drawPlannedView(PanelContext& ctx, int* regs) {
+void drawPlannedView(PanelContext& ctx) {
   const AppState& s = ctx.state;
   if (s.request.error.empty() || !s.request.openFile.empty()) return;
   const std::string why = refusedForSize(s.request.config, runsOnEmulator(s.request.backend, s.cudaUnavailable.empty()));
   if (why.empty()) return;
   const ProfileChoice choice = analysisProfile(s.analysis);
-  const std::optional<OccupancyView> view = plannedOccupancyView(s.request.config, why, choice.profile, {choice.profile.name, *regs});
+  const OccupancyOptions ownRegisters{choice.profile.name, 0};  // the kernel's own count, no slider
+  const std::optional<OccupancyView> view = plannedOccupancyView(s.request.config, why, choice.profile, ownRegisters);
   if (!view) return;
-  // The label, then the waves the page is about, then how the block's resources give them
-  // (on a projector the centre's notice covers the panel's foot, never its waves).
+  // The label, then the waves the page is about, then the block's resources that give them in
+  // two lines (the slider and the limits table are the run's: on a projector the plan fits
+  // the centre, and its notice covers the panel's foot, never the waves).
   recordedWrapped(ctx, "Occupancy", view->plan);
   drawWaves(ctx, *view);
   ImGui::Separator();
   drawAnalysisProfileChoice(ctx);
-  drawResources(ctx, *view, regs);
+  ImGui::TextWrapped("%s", view->block.c_str());
+  ImGui::TextWrapped("%s", view->summary.c_str());
 }
 }  // namespace
 
 void drawOccupancyPanel(PanelContext& ctx) {
-  // The slider's value is widget state (0 until moved: the kernel's own count).
-  int* regs = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("registers"), 0);
-  if (!shownRun(ctx.state)) return drawPlannedView(ctx, regs);
+  if (!shownRun(ctx.state)) return drawPlannedView(ctx);
   drawAnalysisProfileChoice(ctx);
   if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
+  // The slider's value is widget state (0 until moved: the kernel's own count).
+  int* regs = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("registers"), 0);
   const OccupancyView* view = shownOccupancyView(ctx.state, *regs);
   if (!view) return;
   drawResources(ctx, *view, regs);
