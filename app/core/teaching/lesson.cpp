@@ -333,6 +333,28 @@ std::string addConstants(LessonPage& page, const std::string& rest) {
 
 }  // namespace
 
+namespace {
+// A page's launch must plan, and its view commands fit it. A launch too large to trace is a plan
+// page (issue 28: rung 8 at 1024): the app shows its grid as planned, with no trace, so nothing
+// on it may select, seek or step into one. "" or what is wrong, `line` set to where.
+std::string checkPageLaunch(LessonPage& page, int& line) {
+  auto plan = planLaunch(page.config, true);
+  page.planOnly = !plan;
+  if (page.planOnly) plan = planLaunch(page.config, false);
+  if (!plan) return "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message;
+  for (const LessonCommand& cmd : page.commands) {
+    const std::string& c = cmd.words[0];
+    if (c == "set" || c == "bug") continue;
+    line = cmd.line;
+    if (page.planOnly && c != "show" && c != "timing")
+      return "'" + c + "' on a page whose launch is too large to trace (a plan: " + describe(page.config) +
+             "): only show and timing apply";
+    if (std::string problem = checkView(cmd.words, *plan); !problem.empty()) return problem;
+  }
+  return "";
+}
+}  // namespace
+
 Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
   Lesson lesson;
   lesson.file = file;
@@ -354,20 +376,8 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     if (page.paragraphs.empty()) return bad(page.line, "page '" + page.title + "' has no text");
     page.config = config;
     page.profile = profile;
-    auto plan = planLaunch(config, true);
-    // A launch too large to trace is a plan page (issue 28: rung 8 at 1024): the app shows its
-    // grid as planned, with no trace, so nothing on it may select, seek or step into one.
-    page.planOnly = !plan;
-    if (page.planOnly) plan = planLaunch(config, false);
-    if (!plan) return bad(page.line, "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message);
-    for (const LessonCommand& cmd : page.commands) {
-      const std::string& c = cmd.words[0];
-      if (c == "set" || c == "bug") continue;
-      if (page.planOnly && c != "show" && c != "timing")
-        return bad(cmd.line, "'" + c + "' on a page whose launch is too large to trace (a plan: " +
-                                 describe(config) + "): only show and timing apply");
-      if (std::string problem = checkView(cmd.words, *plan); !problem.empty()) return bad(cmd.line, problem);
-    }
+    int line = page.line;
+    if (std::string problem = checkPageLaunch(page, line); !problem.empty()) return bad(line, problem);
     return std::nullopt;
   };
 
