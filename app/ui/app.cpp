@@ -22,6 +22,7 @@
 #include "ui/state/apply_intents.h"
 #include "font_finder.h"
 #include "ui/export/frame_report.h"
+#include "ui/model/occupancy_view.h"
 #include "gfx/gl_context.h"
 #include "gfx/grid_renderer.h"
 #include "gfx/screenshot.h"
@@ -160,6 +161,18 @@ void takeDeviceFacts(AppState& state, RunWorker& worker) {
     if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
     else state.analysis.noDevice = unreachable.value_or(device.error().message);
   }
+}
+
+// A size not run here (the emulator's multiply-add limit, the trace cap) leaves no trace: the
+// previous run's picture would pass for it (issue 28). It goes, and the Occupancy panel comes
+// forward with the grid as it would have been dealt (a plan, labelled so: occupancy.cpp).
+void dropRunRefusedForSize(AppState& state) {
+  const Request& r = state.request;
+  if (!shownRun(state) || r.error.empty() || !r.openFile.empty() || r.generation != r.shownGeneration) return;
+  if (refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty())).empty()) return;
+  state.shown = Shown{};
+  state.playback.playing = false;
+  state.intents.push_back(ShowPanel{"Occupancy"});
 }
 
 // A lesson page's own commands run like a script while the user keeps control; a page that
@@ -462,6 +475,7 @@ bool Session::frame() {
                  !worker.idle() || state.request.generation != state.request.shownGeneration || lessonPage_ ||
                      !state.lesson.pendingScript.empty());
   const bool newPicture = collectRun(state, worker);
+  dropRunRefusedForSize(state);
   // A --open file that did not open leaves nothing to show: a session without a person
   // (script, --screenshot, --frames) would wait for a picture forever, so it stops here.
   if (!interactive_ && !shownRun(state) && !state.request.openFile.empty() && !state.request.error.empty()) {

@@ -67,7 +67,7 @@ class Installed(unittest.TestCase):
         for program in self.programs:
             self.assertTrue(os.access(os.path.join(self.prefix, "bin", program), os.X_OK), program)
         lessons = os.path.join(self.prefix, ASSETS, "lessons")
-        self.assertEqual(len(shipped_lesson_names()), 18)  # the teacher guide's table of lessons
+        self.assertEqual(len(shipped_lesson_names()), 19)  # the teacher guide's table of lessons
         self.assertEqual(len([f for f in os.listdir(lessons) if f.endswith(".lesson")]), len(shipped_lesson_names()))
         self.assertTrue(os.path.isfile(os.path.join(self.prefix, ASSETS, "timings", "h100.csv")))
         self.assertFalse(os.path.islink(os.path.join(self.prefix, ASSETS)), "the build tree's link was installed")
@@ -100,7 +100,7 @@ class Installed(unittest.TestCase):
     def test_cli_lists_the_lessons_from_the_prefix(self):
         proc = self.run_installed("tilescope-cli", "lessons")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(len(shipped_lesson_names()), 18)  # the teacher guide's table of lessons
+        self.assertEqual(len(shipped_lesson_names()), 19)  # the teacher guide's table of lessons
         for name in shipped_lesson_names():
             self.assertIn(name, proc.stdout)
         proc = self.run_installed("tilescope-cli", "lessons", "--json")

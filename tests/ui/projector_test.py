@@ -3,8 +3,10 @@
 presenter layout at 1280x800 and 1920x1080 (classroom_test.py does 1280x720 with the same
 checks) shows the panels its `panels` line names and cuts nothing; presentation mode (P) in the
 normal layout grows with the screen and cuts no tab or text; a refused setting keeps the last
-picture and says why over the centre; on a machine without a GPU no CUDA error string reaches the screen; the first
-screen's "Start here" prompt goes once a lesson is open. Expected values come from the lesson
+picture and says why over the centre, a size too large to run shows no stale picture but its plan; on a machine without a GPU no CUDA error string reaches the screen; the first
+screen's "Start here" prompt goes once a lesson is open.
+(A setting refused for another reason keeps the picture; one refused for its size leaves no trace,
+so no picture stays: the Occupancy panel draws that launch's grid as planned, issue 28.) Expected values come from the lesson
 files, the issue's figures and the book's 4x4 example, not from the app. Standard library only."""
 import os
 import re
@@ -63,15 +65,20 @@ class Presenter1080(unittest.TestCase, ct.PresenterChecks):
 
 
 class NoBlankScreen(unittest.TestCase):
-    """1280x800, the normal layout: the book's 4x4, then two settings the issue saw empty every
-    panel (size 128 with T = 2, size 256 with T = 16)."""
+    """1280x800, the normal layout: the book's 4x4, then a setting refused for another reason (a
+    tile wider than 32, back to 2 after it), then two settings the issue saw empty every panel (size 128 with T = 2,
+    size 256 with T = 16: traces over the app's 8 Mi events); then lesson 19's first page in the
+    presenter layout (rung 8 at N = 1024, over the emulator's multiply-add limit)."""
 
     @classmethod
     def setUpClass(cls):
         script = ("layout @first.json\npreset book-4x4\nwait\nscreenshot @before.png\nlayout @before.json\n"
+                  "set tile 33\nwait\nscreenshot @kept.png\nlayout @kept.json\n"
+                  "set tile 2\nwait\n"
                   "set size 128\nset tile 2\nwait\nscreenshot @refused.png\nlayout @refused.json\n"
                   "set size 256\nset tile 16\nwait\nlayout @refused256.json\n"
-                  "lesson tiling-and-phases\nwait\nlayout @lesson.json\nquit\n")
+                  "lesson tiling-and-phases\nwait\nlayout @lesson.json\n"
+                  "lesson grid-as-a-whole\nset presenter on\nwait\nscreenshot @plan.png\nlayout @plan.json\nquit\n")
         cls.folder, cls.proc = sm.run_app(script)
 
     def layout(self, name):
@@ -80,20 +87,57 @@ class NoBlankScreen(unittest.TestCase):
     def test_a_refused_setting_keeps_the_picture_and_says_why(self):
         before = self.layout("before.json")
         self.assertEqual(before["notice"], "")
-        for name in ("refused.json", "refused256.json"):
-            layout = self.layout(name)
-            self.assertIn("Still showing the previous run", layout["notice"], name)
-            self.assertIn("Cannot run", layout["notice"], name)
-            # The 4x4 picture stays: the same grids at the same places.
-            for g in ("M", "N", "P", "Mds", "Nds", "block"):
-                old, new = sm.grid(before, g), sm.grid(layout, g)
-                self.assertEqual((new["rows"], new["cols"], new["x"], new["y"]), (old["rows"], old["cols"], old["x"], old["y"]), f"{name} {g}")
+        layout = self.layout("kept.json")
+        self.assertIn("Still showing the previous run", layout["notice"])
+        self.assertIn("Cannot run", layout["notice"])
+        # The 4x4 picture stays: the same grids at the same places.
+        for g in ("M", "N", "P", "Mds", "Nds", "block"):
+            old, new = sm.grid(before, g), sm.grid(layout, g)
+            self.assertEqual((new["rows"], new["cols"], new["x"], new["y"]), (old["rows"], old["cols"], old["x"], old["y"]), g)
         # Pixels: M(0,0), loaded by thread (0,0) in phase 0 (the preset's cursor), keeps its colour.
         thread0 = sm.hex_rgb(before["theme"]["threads"][0])
-        for png, layout in (("before.png", before), ("refused.png", self.layout("refused.json"))):
+        for png, layout in (("before.png", before), ("kept.png", layout)):
             x, y = sm.fill_point(sm.grid(layout, "M"), 0, 0)
             image = sm.Image(os.path.join(self.folder, png))
             self.assertTrue(sm.close(image.pixel(x, y), thread0, 10), f"{png}: {image.pixel(x, y)}")
+
+    def occupancy_texts(self, layout):
+        return [t["text"] for t in layout["texts"] if t["panel"] == "Occupancy"]
+
+    def test_a_size_too_large_leaves_no_stale_picture_and_shows_its_plan(self):
+        # Hand counts on the H100 profile (132 SMs). Tiled 128 x 128 at T = 2: 64 x 64 = 4096
+        # blocks of 4 threads, 32 a SM (the block slots): 4224 a wave, 4096/4224 = 97 %. At 256
+        # with T = 16: 16 x 16 = 256 blocks of 256 threads, 8 a SM (2048 threads): 256/1056 = 24 %.
+        for name, waves in (("refused.json", "4096 blocks on 132 SMs at 32 blocks per SM (4224 per wave): one partial wave, 97 % busy"),
+                            ("refused256.json", "256 blocks on 132 SMs at 8 blocks per SM (1056 per wave): one partial wave, 24 % busy")):
+            layout = self.layout(name)
+            self.assertNotIn("Still showing", layout["notice"], name)
+            self.assertIn("No trace", layout["notice"], name)
+            self.assertEqual([g["name"] for g in layout["grids"]], [], f"{name}: a grid of an earlier run is drawn")
+            texts = self.occupancy_texts(layout)
+            self.assertTrue(any(t.startswith("Not run here: its trace would hold") and "a plan, not a measurement" in t
+                                for t in texts), texts)
+            self.assertTrue(any(t.startswith(waves) for t in texts), texts)
+
+    def test_the_plan_of_rung_8_at_1024_in_the_presenter_layout(self):
+        # Rung 8 at N = 1024: 8 x 4 = 32 tiles of 128 x 256, one block per SM: SMs 0-31 hold a
+        # block, 32-131 are idle for the whole run. The picture's first row, read in pixels.
+        layout = self.layout("plan.json")
+        texts = self.occupancy_texts(layout)
+        self.assertTrue(any(t.startswith("Not run here: 1024^3 = 1 Gi multiply-adds is over the emulator's limit") for t in texts), texts)
+        self.assertIn("32 blocks on 132 SMs at 1 block per SM (132 per wave): one partial wave, 24 % busy, "
+                      "100 SMs idle for the whole run", texts)
+        picture = next(t for t in layout["texts"] if t["panel"] == "Occupancy" and t["text"].startswith("waves picture"))
+        width = float(re.search(r"across (\d+) px", picture["text"]).group(1))
+        image = sm.Image(os.path.join(self.folder, "plan.png"))
+        background = sm.hex_rgb(picture["background"])
+
+        def centre(sm_index):
+            return image.pixel(picture["x"] + (sm_index + 0.5) * width / 132, picture["y"] + picture["pitch"] * 0.5)
+        for busy in (0, 15, 31):
+            self.assertFalse(sm.close(centre(busy), background, 30), f"SM {busy} should hold a block: {centre(busy)}")
+        for idle in (33, 80, 131):
+            self.assertTrue(sm.close(centre(idle), background, 10), f"SM {idle} should be idle: {centre(idle)}")
 
     def test_no_cuda_error_text_without_a_gpu(self):
         notes = self.layout("before.json")["gpuNotes"]

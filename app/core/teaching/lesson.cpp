@@ -106,6 +106,9 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::st
     if (!ints(1, 0, kMaxPad)) return "set pad takes a whole number, 0 to " + std::to_string(kMaxPad);
     if (!kernelInfo(c.kernel).takesPad) return "set pad: only a kernel with a padded tile takes one (tiled-transposed)";
     c.pad = int(v[0]);
+  } else if (what == "grid-blocks") {  // stream-k's persistent grid: a split tile on the emulator
+    if (!ints(1, 0, kMaxPersistentBlocks)) return "set grid-blocks takes 0 (one block per tile) to " + std::to_string(kMaxPersistentBlocks);
+    c.persistentBlocks = int(v[0]);
   } else if (what == "seed") {
     if (!ints(1, 0, (1ll << 62))) return "set seed takes a whole number";
     c.seed = uint64_t(v[0]);
@@ -118,7 +121,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::st
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, pad, seed, granularity, speed, profile)";
+    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, grid-blocks, pad, seed, granularity, speed, profile)";
   }
   return "";
 }
@@ -330,6 +333,28 @@ std::string addConstants(LessonPage& page, const std::string& rest) {
 
 }  // namespace
 
+namespace {
+// A page's launch must plan, and its view commands fit it. A launch too large to trace is a plan
+// page (issue 28: rung 8 at 1024): the app shows its grid as planned, with no trace, so nothing
+// on it may select, seek or step into one. "" or what is wrong, `line` set to where.
+std::string checkPageLaunch(LessonPage& page, int& line) {
+  auto plan = planLaunch(page.config, true);
+  page.planOnly = !plan;
+  if (page.planOnly) plan = planLaunch(page.config, false);
+  if (!plan) return "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message;
+  for (const LessonCommand& cmd : page.commands) {
+    const std::string& c = cmd.words[0];
+    if (c == "set" || c == "bug") continue;
+    line = cmd.line;
+    if (page.planOnly && c != "show" && c != "timing")
+      return "'" + c + "' on a page whose launch is too large to trace (a plan: " + describe(page.config) +
+             "): only show and timing apply";
+    if (std::string problem = checkView(cmd.words, *plan); !problem.empty()) return problem;
+  }
+  return "";
+}
+}  // namespace
+
 Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
   Lesson lesson;
   lesson.file = file;
@@ -351,12 +376,8 @@ Result<Lesson> parseLesson(const std::string& file, const std::string& text) {
     if (page.paragraphs.empty()) return bad(page.line, "page '" + page.title + "' has no text");
     page.config = config;
     page.profile = profile;
-    auto plan = planLaunch(config, true);
-    if (!plan) return bad(page.line, "page '" + page.title + "' ends on a launch that cannot run: " + plan.error().message);
-    for (const LessonCommand& cmd : page.commands) {
-      if (cmd.words[0] == "set" || cmd.words[0] == "bug") continue;
-      if (std::string problem = checkView(cmd.words, *plan); !problem.empty()) return bad(cmd.line, problem);
-    }
+    int line = page.line;
+    if (std::string problem = checkPageLaunch(page, line); !problem.empty()) return bad(line, problem);
     return std::nullopt;
   };
 

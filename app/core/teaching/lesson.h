@@ -17,8 +17,10 @@
 //   select block BX BY       seek phase P | seek start | seek end       step N
 //   show PANEL               play FRAMES                                frames N
 // Settings carry over from page to page, so a page only states what changes. The launch a
-// page ends with must be valid and traceable (planLaunch), and `select block` and
-// `seek phase` must lie inside it: a lesson can never open on an error.
+// page ends with must be valid (planLaunch), and `select block` and `seek phase` must lie
+// inside it: a lesson can never open on an invalid launch. One too large to trace (rung 8 at
+// 1024) makes a plan page: the app draws its grid as planned (the Occupancy panel) and says no
+// trace exists; such a page may only `show` panels and the `timing` page.
 //
 //   constants N[, N...] -- WHY   numbers the page's text states that are not figures of the run
 //                            on screen (a book's figure, another device, a recorded timing),
@@ -57,6 +59,7 @@ struct LessonPage {
   std::vector<std::string> constants;    // its `constants` line's numbers, as written
   LaunchConfig config;                   // the launch once the page's commands are applied
   std::string profile;                   // the analysis profile its panels use ("" = the app's default)
+  bool planOnly = false;                 // its launch is too large to trace: the app shows it as a plan
 };
 
 struct Lesson {

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdio>
 
+#include "core/run/launch_waves.h"
 #include "core/run/stream_k_plan.h"
 
 namespace tilescope::ui {
@@ -17,26 +18,24 @@ LimitRow limitRow(const char* name, int blocks, bool limiting) {
   return {name, limitText(blocks, limiting), limitText(blocks, true)};
 }
 
-// Rung 9's selector on this profile, and this run against its choice (a run whose tiling or
-// grid was set by hand shows both).
-void streamKChoice(OccupancyView& v, const Run& run, const DeviceProfile& d) {
-  const StreamKChoice choice = chooseStreamK(run.config.dims, d);
+// Rung 9's selector on this profile, and the launch (`verb`: "this run", "would run") against
+// its choice (a run whose tiling or grid was set by hand shows both).
+void streamKChoice(OccupancyView& v, const Dims& dims, const KernelLaunch& L, const DeviceProfile& d,
+                   const std::string& verb) {
+  const StreamKChoice choice = chooseStreamK(dims, d);
   v.streamK = true;
   v.selector = "on " + std::to_string(d.smCount) + " SMs (" + d.name + "): " + choice.reason;
-  const KernelLaunch& L = run.plan.launch;
   const bool chosen = L.tiling == choice.tiling && int(L.persistentBlocks) == choice.persistentBlocks;
   const std::string grid = L.persistentBlocks > 0 ? "stream-K over " + std::to_string(L.gridX) + " blocks"
                                                   : "one block per tile (" + std::to_string(L.gridX) + ")";
-  v.thisRun = "this run: " + tilingText(L.tiling) + ", " + grid +
+  v.thisRun = verb + ": " + tilingText(L.tiling) + ", " + grid +
               (chosen ? ": the selector's choice" : ", not the selector's choice");
 }
 
-}  // namespace
-
-OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis, const DeviceProfile& d,
+// The block against the SM's limits and the grid in waves, at the slider's registers.
+OccupancyView resourcesView(KernelResources r, const KernelLaunch& L, const DeviceProfile& d,
                             const OccupancyOptions& options) {
   OccupancyView v;
-  KernelResources r = analysis.resources;
   v.kernelRegisters = r.registersPerThread;
   v.registersSource = r.registersSource;
   v.maxRegisters = d.maxRegistersPerThread;
@@ -54,10 +53,35 @@ OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis
                 o.threadsPerSm, d.maxThreadsPerSm, 100.0 * o.occupancy, std::string(limiterName(o.limiter)).c_str());
   v.summary = text;
   v.occupancy = float(o.occupancy);
-  const KernelLaunch& L = run.run.plan.launch;
   v.waves = dealBlocks(int64_t(L.gridX) * L.gridY, d.smCount, o.blocksPerSm);
   v.wavesText = describeWaves(v.waves);
-  if (builtInKernel(run.run) == KernelId::StreamK) streamKChoice(v, run.run, d);
+  return v;
+}
+
+}  // namespace
+
+OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis, const DeviceProfile& d,
+                            const OccupancyOptions& options) {
+  const KernelLaunch& L = run.run.plan.launch;
+  OccupancyView v = resourcesView(analysis.resources, L, d, options);
+  if (builtInKernel(run.run) == KernelId::StreamK) streamKChoice(v, run.run.config.dims, L, d, "this run");
+  return v;
+}
+
+std::string refusedForSize(const LaunchConfig& requested, bool onEmulator) {
+  return sizeRefusal(requested, kAppMaxTraceEvents, onEmulator);
+}
+
+std::optional<OccupancyView> plannedOccupancyView(const LaunchConfig& requested, const std::string& why,
+                                                  const DeviceProfile& d, const OccupancyOptions& options) {
+  auto planned = planLaunchWaves(requested, d);
+  if (!planned) return std::nullopt;
+  const KernelLaunch& L = planned->plan.launch;
+  OccupancyView v = resourcesView(planned->resources, L, d, options);
+  if (planned->choice) streamKChoice(v, requested.dims, L, d, "would run");
+  v.plan = "Not run here: " + why + ". No trace exists; this is the grid of " + describe(planned->config) +
+           " as it would be dealt onto the " + std::to_string(d.smCount) + " SMs of the " + d.name +
+           " profile, a plan, not a measurement.";
   return v;
 }
 

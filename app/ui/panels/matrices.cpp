@@ -187,7 +187,7 @@ void drawMatricesPanel(PanelContext& ctx) {
   const MatricesView* view = shownMatricesView(ctx.state);
   if (!view) {
     // A refused first request never runs: the centre's notice says why (panels.cpp).
-    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show yet");
+    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "No trace to show: this launch did not run (the notice says why)");
     return;
   }
   const MatricesView& v = *view;

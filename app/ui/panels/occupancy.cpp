@@ -7,7 +7,11 @@
 // selector's choice on that profile (core/run/stream_k_plan.h): the tiling, one block per tile
 // or stream-K over how many blocks, and why, in words; and whether this run is that choice.
 // The arithmetic is the view's (model/occupancy_view.h), done once per run, profile and slider
-// value; this file only draws.
+// value; this file only draws. A request refused for its size (rung 8 at 1024 on the emulator)
+// leaves no run on screen (app.cpp drops the old one): the panel then draws the launch's plan
+// (model/occupancy_view.h: plannedOccupancyView), its label first, so that the waves of the
+// sizes the ladder's lessons speak of can be seen without a GPU. Its texts are recorded for the
+// layout file (the lesson-truth test reads a page's figures there).
 #include <imgui.h>
 
 #include <algorithm>
@@ -15,6 +19,7 @@
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -28,13 +33,14 @@ void limitRow(const LimitRow& row) {
 // One row of cells per wave, one cell per SM: filled where the SM holds a block of that wave
 // (darker with more of its slots used), an outline only where it sits idle. At most
 // kShownWaves rows: after that the whole waves look alike, and the count says how many.
-void drawWavesPicture(const Waves& w) {
+void drawWavesPicture(PanelContext& ctx, const Waves& w) {
   constexpr int64_t kShownWaves = 8;
   const int64_t rows = std::min(w.waveCount(), kShownWaves);
   if (rows == 0 || w.smCount <= 0) return;
   const float width = ImGui::GetContentRegionAvail().x;
   const float cell = std::max(1.0f, width / float(w.smCount));
-  const float rowHeight = std::max(6.0f, ImGui::GetTextLineHeight() * 0.6f);
+  // A wave or two drawn as tall as a line and a half: the idle SMs of the tail visible from the back row.
+  const float rowHeight = std::max(6.0f, ImGui::GetTextLineHeight() * (rows <= 2 ? 1.5f : 0.6f));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 busy = ImGui::GetColorU32(ImGuiCol_PlotHistogram), idle = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -53,22 +59,35 @@ void drawWavesPicture(const Waves& w) {
     }
   }
   ImGui::Dummy(ImVec2(width, rows * (rowHeight + 2.0f)));
+  // Where the picture lies, for the GUI tests' pixels: its first row starts at the record.
+  char where[96];
+  std::snprintf(where, sizeof where, "waves picture: %d SMs across %.0f px", w.smCount, double(cell * float(w.smCount)));
+  recordTextAt(ctx, "Occupancy", where, origin, ctx.theme().panelText, ctx.theme().windowBg);
+  // The key, and which waves the rows are (all, or the first ones and the last), in one line.
+  char key[160];
   if (w.waveCount() > kShownWaves)
-    ImGui::TextDisabled("waves 1-%lld shown, then the last (%lld)", (long long)(kShownWaves - 1), (long long)w.waveCount());
+    std::snprintf(key, sizeof key, "a row per wave (1-%lld, then the last, %lld), a cell per SM: filled, a block on it; open, idle",
+                  (long long)(kShownWaves - 1), (long long)w.waveCount());
+  else
+    std::snprintf(key, sizeof key, "a row per wave, a cell per SM: filled, a block on it; open, idle");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", key);
+  ImGui::PopStyleColor();
 }
 
-void drawWaves(const OccupancyView& v) {
+void drawWaves(PanelContext& ctx, const OccupancyView& v) {
   ImGui::Separator();
-  ImGui::TextUnformatted("The grid in waves");
-  ImGui::TextWrapped("%s", v.wavesText.c_str());
-  drawWavesPicture(v.waves);
+  ImGui::TextUnformatted(v.plan.empty() ? "The grid in waves" : "The grid in waves, as planned");
+  recordedWrapped(ctx, "Occupancy", v.wavesText);
+  drawWavesPicture(ctx, v.waves);
   if (!v.streamK) return;
   // Rung 9's selector on this profile, and this run against its choice.
   ImGui::TextUnformatted("Rung 9's selector");
-  ImGui::TextWrapped("%s", v.selector.c_str());
+  recordedWrapped(ctx, "Occupancy", v.selector);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", v.thisRun.c_str());
   ImGui::PopStyleColor();
+  recordText(ctx, "Occupancy", v.thisRun, ctx.theme().textDisabled, ctx.theme().windowBg);
 }
 }  // namespace
 
@@ -96,15 +115,9 @@ void drawAnalysisProfileChoice(PanelContext& ctx) {
   ImGui::TextWrapped("%s", choice.profile.label.c_str());
 }
 
-void drawOccupancyPanel(PanelContext& ctx) {
-  if (!shownRun(ctx.state)) return;
-  drawAnalysisProfileChoice(ctx);
-  if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
-  // The slider's value is widget state (0 until moved: the kernel's own count).
-  int* regs = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("registers"), 0);
-  const OccupancyView* view = shownOccupancyView(ctx.state, *regs);
-  if (!view) return;
-  const OccupancyView& v = *view;
+namespace {
+// The view below the profile's choice: the registers slider, the block's limits (the waves follow).
+void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
   if (*regs <= 0) *regs = v.kernelRegisters;
   // The slider with its label beside it, or above it where the column is too narrow for both.
   const char* label = "registers / thread";
@@ -127,7 +140,41 @@ void drawOccupancyPanel(PanelContext& ctx) {
   }
   ImGui::TextWrapped("%s", v.summary.c_str());
   ImGui::ProgressBar(v.occupancy, ImVec2(-1, 0));
-  drawWaves(v);
+}
+
+// No run on screen: the newest request's plan where its size is why it did not run (built
+// here each frame: a plan and the selector are a few microseconds of arithmetic, no trace).
+void drawPlannedView(PanelContext& ctx) {
+  const AppState& s = ctx.state;
+  if (s.request.error.empty() || !s.request.openFile.empty()) return;
+  const std::string why = refusedForSize(s.request.config, runsOnEmulator(s.request.backend, s.cudaUnavailable.empty()));
+  if (why.empty()) return;
+  const ProfileChoice choice = analysisProfile(s.analysis);
+  const OccupancyOptions ownRegisters{choice.profile.name, 0};  // the kernel's own count, no slider
+  const std::optional<OccupancyView> view = plannedOccupancyView(s.request.config, why, choice.profile, ownRegisters);
+  if (!view) return;
+  // The label, then the waves the page is about, then the block's resources that give them in
+  // two lines (the slider and the limits table are the run's: on a projector the plan fits
+  // the centre, and its notice covers the panel's foot, never the waves).
+  recordedWrapped(ctx, "Occupancy", view->plan);
+  drawWaves(ctx, *view);
+  ImGui::Separator();
+  drawAnalysisProfileChoice(ctx);
+  ImGui::TextWrapped("%s", view->block.c_str());
+  ImGui::TextWrapped("%s", view->summary.c_str());
+}
+}  // namespace
+
+void drawOccupancyPanel(PanelContext& ctx) {
+  if (!shownRun(ctx.state)) return drawPlannedView(ctx);
+  drawAnalysisProfileChoice(ctx);
+  if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
+  // The slider's value is widget state (0 until moved: the kernel's own count).
+  int* regs = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("registers"), 0);
+  const OccupancyView* view = shownOccupancyView(ctx.state, *regs);
+  if (!view) return;
+  drawResources(ctx, *view, regs);
+  drawWaves(ctx, *view);
 }
 
 }  // namespace tilescope::ui

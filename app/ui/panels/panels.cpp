@@ -8,6 +8,7 @@
 #include <imgui_internal.h>
 
 #include "core/timeline/block_geometry.h"
+#include "ui/model/occupancy_view.h"
 #include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
@@ -217,6 +218,11 @@ std::string pictureNotice(const AppState& s) {
   const Request& r = s.request;
   const bool lab = s.lab.pendingGeneration == r.generation;  // the Lab tab speaks for its own runs
   const bool previous = shownRun(s) != nullptr;
+  // Too large to run here (app.cpp drops the old picture): no trace, and the plan is Occupancy's.
+  if (!r.error.empty() && !lab && !previous && r.openFile.empty() &&
+      !refusedForSize(r.config, runsOnEmulator(r.backend, s.cudaUnavailable.empty())).empty())
+    return "No trace: " + describe(r.config) + " is too large to run here; the Occupancy panel says why and "
+           "shows its grid as planned";
   if (!r.error.empty() && !lab)
     return std::string(previous ? "Still showing the previous run. " : "") +
            (r.openFile.empty() ? "Cannot run " + describe(r.config) : "Cannot open " + r.openFile) + ": " + r.error;

@@ -162,7 +162,7 @@ void drawTimelinePanel(PanelContext& ctx) {
   const TimelineView* view = shownTimelineView(ctx.state);
   if (!view) {
     // Nothing may be coming: a first request that failed (a --open file that did not open).
-    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "Nothing to show: see Controls");
+    ImGui::TextDisabled("%s", ctx.state.request.error.empty() ? "Running the kernel..." : "No trace to show: this launch did not run (the notice says why)");
     return;
   }
   const TimelineView& v = *view;

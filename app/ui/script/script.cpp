@@ -86,6 +86,8 @@ std::string check(const std::vector<std::string>& w) {
                  ? ""
                  : "set profile default|device|" + profileNames();
     if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
+    if (what == "grid-blocks")  // stream-k's persistent grid (0: one block per tile), as --grid-blocks
+      return ints(2, 1) && i >= 0 && i <= kMaxPersistentBlocks ? "" : "set grid-blocks takes 0.." + std::to_string(kMaxPersistentBlocks);
     if (what == "tiling") {
       if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
       auto t = parseTilingOrDefault(w[2]);
@@ -293,6 +295,7 @@ Status ScriptRunner::performSet(AppState& state, const ScriptLine& line, bool& y
   else if (what == "tile") parseInt(w[2], config.tile);
   else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
   else if (what == "pad") parseInt(w[2], config.pad);
+  else if (what == "grid-blocks") parseInt(w[2], config.persistentBlocks);
   else if (what == "profile") {
     if (w[2] == "default") {
       q.push_back(SetAnalysisProfile{""});

@@ -5,6 +5,7 @@
 #include "analysis_support.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/waves.h"
+#include "core/run/launch_waves.h"
 
 namespace tilescope {
 namespace {
@@ -86,6 +87,72 @@ TEST(Waves, AnalysisOfTiled64_Deals16BlocksOn132Sms) {
   EXPECT_EQ(r.waves.blocksPerSm, r.occupancy.blocksPerSm);
   EXPECT_EQ(r.waves.waveCount(), 1);
   EXPECT_EQ(r.waves.idleSmsInLastWave, 116);
+}
+
+// The plan of a launch that is not run (core/run/launch_waves.h), on the H100 profile (132 SMs)
+// at the H100 tiling 128 x 256 x 32, whose ring (4 stages of 128 x 32 + 32 x 256 floats, 192 KiB,
+// plus 1 KiB of alignment) lets one block onto an SM.
+LaunchWaves planned(KernelId kernel, int n) {
+  LaunchConfig c;
+  c.kernel = kernel;
+  c.dims = {n, n, n};
+  auto h100 = profileByName("h100");
+  EXPECT_TRUE(h100.ok());
+  auto plan = planLaunchWaves(c, *h100);
+  EXPECT_TRUE(plan.ok()) << plan.error().message;
+  return *plan;
+}
+
+// Rung 8 at 1024: 1024/128 x 1024/256 = 8 x 4 = 32 blocks on 132 SMs, one wave 32/132 = 24 %.
+TEST(WavesPlan, Rung8At1024_32Blocks_OneWave_24Percent) {
+  const LaunchWaves p = planned(KernelId::TmaPipeline, 1024);
+  EXPECT_EQ(p.occupancy.blocksPerSm, 1);
+  EXPECT_EQ(p.waves.blocks, 32);
+  EXPECT_EQ(p.waves.waveCount(), 1);
+  EXPECT_EQ(p.waves.idleSmsInLastWave, 100);
+  EXPECT_NE(describeWaves(p.waves).find("one partial wave, 24 % busy, 100 SMs idle"), std::string::npos);
+  EXPECT_FALSE(p.choice.has_value());
+}
+
+// Rung 9 at 1024: the selector splits each of the 32 tiles 132 / 32 = 4 ways (32 k-steps, 8 a
+// block): 128 blocks, 128/132 = 97 % of one wave, 4 SMs idle.
+TEST(WavesPlan, Rung9At1024_Selector128Blocks_97Percent) {
+  const LaunchWaves p = planned(KernelId::StreamK, 1024);
+  ASSERT_TRUE(p.choice.has_value());
+  EXPECT_EQ(p.config.persistentBlocks, 128);
+  EXPECT_EQ(p.waves.blocks, 128);
+  EXPECT_EQ(p.waves.waveCount(), 1);
+  EXPECT_EQ(p.waves.idleSmsInLastWave, 4);
+  EXPECT_NE(describeWaves(p.waves).find("one partial wave, 97 % busy, 4 SMs idle"), std::string::npos);
+  EXPECT_NE(p.choice->reason.find("4 to a tile"), std::string::npos) << p.choice->reason;
+}
+
+// 8192: 64 x 32 = 2048 tiles = 15 x 132 + 68: 15.52 waves, the 16th 68/132 = 52 % busy; rung 9's
+// selector keeps one block per tile there (97 % of 16 waves busy on average).
+TEST(WavesPlan, Rung8And9At8192_2048Blocks_15Point52Waves) {
+  for (KernelId k : {KernelId::TmaPipeline, KernelId::StreamK}) {
+    const LaunchWaves p = planned(k, 8192);
+    EXPECT_EQ(p.waves.blocks, 2048);
+    EXPECT_EQ(p.waves.waveCount(), 16);
+    EXPECT_EQ(p.waves.lastWaveBlocks, 68);
+    EXPECT_NE(describeWaves(p.waves).find("15.52 waves, 16 in all; the last 52 % busy, 64 SMs idle in it"),
+              std::string::npos) << describeWaves(p.waves);
+  }
+  EXPECT_EQ(planned(KernelId::StreamK, 8192).config.persistentBlocks, 0);
+}
+
+// Why a size is not run, in words: 1024^3 = 2^30 multiply-adds against the emulator's 2^28; a
+// small size is no refusal; the trace cap alone on a GPU (no multiply-add limit there).
+TEST(WavesPlan, SizeRefusalSaysWhy) {
+  LaunchConfig c;
+  c.kernel = KernelId::TmaPipeline;
+  c.dims = {1024, 1024, 1024};
+  const std::string emulator = sizeRefusal(c, kMaxTraceEvents, true);
+  EXPECT_NE(emulator.find("1024^3 = 1 Gi multiply-adds is over the emulator's limit of 256 Mi"), std::string::npos) << emulator;
+  EXPECT_EQ(sizeRefusal(c, kMaxTraceEvents, false).find("multiply-adds"), std::string::npos);
+  EXPECT_NE(sizeRefusal(c, 1000, false).find("its trace would hold"), std::string::npos);
+  c.dims = {64, 64, 64};
+  EXPECT_EQ(sizeRefusal(c, kMaxTraceEvents, true), "");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "ui/model/banks_view.h"
 #include "ui/model/coalescing_view.h"
 #include "ui/model/matrices_view.h"
+#include "ui/model/occupancy_view.h"
 #include "ui/model/source_view.h"
 #include "ui/model/thread_block_view.h"
 #include "ui/model/timeline_view.h"
@@ -199,6 +200,34 @@ TEST(CoalescingView, PhaseZerosLoadsOfBlockZeroTouchOneSectorOfEachMatrix) {
   EXPECT_TRUE(v.none.empty());
   // A k step reads shared memory only: no global access, said in words.
   EXPECT_FALSE(coalescingView(*book.run, analysis, 0, 0, book.stepOf(0, StepKind::Compute), 0).none.empty());
+}
+
+// Issue 28: a size too large to run here has no run and no trace, yet the Occupancy view of its
+// plan holds its grid: rung 9 at N = 1024 on the H100 profile (132 SMs, one block of 384 threads
+// and a 192 KiB ring per SM) is the selector's 4 blocks to each of 8 x 4 = 32 tiles, 128 blocks,
+// one wave 97 % busy; 1024^3 = 2^30 multiply-adds is over the emulator's 2^28.
+TEST(OccupancyView, ThePlanOfASizeNotRunHere) {
+  LaunchConfig c;
+  c.kernel = KernelId::StreamK;
+  c.dims = {1024, 1024, 1024};
+  const std::string why = refusedForSize(c, runsOnEmulator(BackendChoice::Auto, false));
+  EXPECT_EQ(why.rfind("1024^3 = 1 Gi multiply-adds is over the emulator's limit of 256 Mi", 0), 0u) << why;
+  auto h100 = profileByName("h100");
+  ASSERT_TRUE(h100.ok());
+  const auto v = plannedOccupancyView(c, why, *h100, {"h100", 0});
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->plan.rfind("Not run here: " + why + ". No trace exists;", 0), 0u) << v->plan;
+  EXPECT_NE(v->plan.find("onto the 132 SMs of the h100 profile, a plan, not a measurement"), std::string::npos) << v->plan;
+  EXPECT_EQ(v->waves.blocks, 128);
+  EXPECT_EQ(v->waves.blocksPerSm, 1);
+  EXPECT_EQ(v->waves.idleSmsInLastWave, 4);
+  EXPECT_TRUE(v->streamK);
+  EXPECT_EQ(v->thisRun, "would run: 128x256x32/64x64/8x16, stream-K over 128 blocks: the selector's choice");
+  // A size the emulator runs is no refusal; on a GPU only the trace cap counts.
+  c.dims = {64, 64, 64};
+  EXPECT_EQ(refusedForSize(c, true), "");
+  EXPECT_TRUE(runsOnEmulator(BackendChoice::Cuda, false));
+  EXPECT_FALSE(runsOnEmulator(BackendChoice::Auto, true));
 }
 
 }  // namespace
