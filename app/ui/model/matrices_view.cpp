@@ -23,9 +23,11 @@ void paddedExtents(MatricesView& v, const LoadedRun& run) {
   if (depth > 0 && phases > 0) {
     const PTile tile = blockTileOfP(L, 0, 0);
     // K rounded up to whole k tiles: not phases x depth, since a persistent block's share
-    // (rung 9) can hold more k tiles than K has.
+    // (rung 9) can hold more k tiles than K has. J and L likewise to whole tiles of P: the
+    // tile grid, which is the block grid only where each block is one tile.
     const int covK = (L.k + depth - 1) / depth * depth;
-    const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
+    const GridCell tiles = tileGridOfP(L);
+    const int covJ = tiles.row * tile.rows, covL = tiles.col * tile.cols;
     v.m = {std::max(L.j, covJ), std::max(L.k, covK)};
     v.n = {std::max(L.k, covK), std::max(L.l, covL)};
     v.p = {std::max(L.j, covJ), std::max(L.l, covL)};
@@ -191,10 +193,14 @@ void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cu
       v.spoiled.push_back({mark.row, mark.col});
       v.marks.push_back(mark);
     }
-  const PTile blockTile = blockTileOfP(L, block.bx(), block.by());  // bm x bn on the ladder
-  for (int r = 0; r < blockTile.rows; ++r)
-    for (int col = 0; col < blockTile.cols; ++col)
-      if (CellStyle* cell = cellAt(v.pCells, v.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
+  // The tiles the block works on (bm x bn on the ladder): one, or on a persistent grid those
+  // its copies and stores name (rung 9: a block may finish one tile and begin the next).
+  const auto [begin, end] = timeline.blockRange(block.bx(), block.by());
+  const std::span<const Event> mine(timeline.trace().events.data() + begin, end - begin);
+  for (const PTile& blockTile : blockTilesOfP(L, mine, block.bx(), block.by()))
+    for (int r = 0; r < blockTile.rows; ++r)
+      for (int col = 0; col < blockTile.cols; ++col)
+        if (CellStyle* cell = cellAt(v.pCells, v.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
 }
 
 }  // namespace

@@ -230,5 +230,59 @@ TEST(OccupancyView, ThePlanOfASizeNotRunHere) {
   EXPECT_FALSE(runsOnEmulator(BackendChoice::Auto, true));
 }
 
+
+// Rung 9 on a persistent grid (kernels/ladder/stream_k.cuh), 64^3 at 32x64x8/16x32/4x4 on 3
+// blocks, counted by hand: P is 2 tiles of 32 x 64 (ceil(64/32) x ceil(64/64)), 8 k tiles each,
+// 16 iterations; block b takes [16b/3, 16(b+1)/3): block 0 iterations 0..4 (tile 0), block 1
+// 5..9 (tile 0's k tiles 5..7, tile 1's 0..1), block 2 10..15 (tile 1). Tiles are numbered in
+// a band of min(2, 8) tile rows, column by column: tile 1 is tile row 1, column 0 (P rows
+// 32..63). So nothing is padded (64 is whole tiles every way), block 0 rings P rows 0..31,
+// block 1 all 64 rows, block 2 rows 32..63; never columns 64.. of a third tile that is not there.
+LaunchConfig streamKOnThreeBlocks() {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 3;
+  return c;
+}
+
+TEST(MatricesView, APersistentBlockRingsTheTilesItWorksOnAndPadsToTheTileGrid) {
+  const BookExample run(streamKOnThreeBlocks());
+  const Timeline& t = run.run->timeline;
+  ASSERT_EQ(t.blocks(), 3);
+  const int firstRow[] = {0, 0, 32}, lastRow[] = {31, 63, 63};
+  for (int b = 0; b < 3; ++b) {
+    SCOPED_TRACE("block " + std::to_string(b));
+    const BlockTimeline block = BlockTimeline::build(t, b, 0);
+    const MatricesView v = matricesView(*run.run, block, t.end(), run.theme, {});
+    EXPECT_EQ(v.m.rows, 64);
+    EXPECT_EQ(v.m.cols, 64);
+    EXPECT_EQ(v.n.rows, 64);
+    EXPECT_EQ(v.n.cols, 64);
+    ASSERT_EQ(v.p.rows, 64);
+    ASSERT_EQ(v.p.cols, 64);
+    EXPECT_EQ(ringed(v.pCells), (lastRow[b] - firstRow[b] + 1) * 64);
+    for (int r = 0; r < 64; ++r) {
+      const bool mine = r >= firstRow[b] && r <= lastRow[b];
+      EXPECT_EQ(v.pCells[std::size_t(r) * 64].highlight != 0, mine) << "P(" << r << ",0)";
+      EXPECT_EQ(v.pCells[std::size_t(r) * 64 + 63].highlight != 0, mine) << "P(" << r << ",63)";
+    }
+  }
+}
+
+// Rung 8, a data-parallel grid (one block per tile, 2 x 1 blocks of 32 x 64 at 64^3): block
+// (0,1) rings tile row 1, P rows 32..63, as it did before persistent grids were drawn.
+TEST(MatricesView, ADataParallelBlockRingsItsOneTile) {
+  LaunchConfig c = testing::launchConfig(KernelId::TmaPipeline, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  const BookExample run(c);
+  const BlockTimeline block = BlockTimeline::build(run.run->timeline, 0, 1);
+  const MatricesView v = matricesView(*run.run, block, run.run->timeline.end(), run.theme, {});
+  ASSERT_EQ(v.p.rows, 64);
+  ASSERT_EQ(v.p.cols, 64);
+  EXPECT_EQ(ringed(v.pCells), 32 * 64);
+  EXPECT_EQ(v.pCells[0].highlight, 0u);
+  EXPECT_NE(v.pCells[std::size_t(32) * 64].highlight, 0u);
+}
+
 }  // namespace
 }  // namespace tilescope::ui
