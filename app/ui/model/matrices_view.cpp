@@ -86,6 +86,31 @@ CellMark outOfBoundsMark(const Event& e, const GridCell& at) {
   return mark;
 }
 
+// A tensor-map copy of the current tiles (rungs 8 and 9): no thread loads its elements, the
+// copy engine reads its whole box, bm x bk of M or bk x bn of N from its first element.
+void ringCopiedBox(MatricesView& v, const Event& e, const KernelLaunch& L, const Theme& theme) {
+  const bool isM = e.op == Op::CopyM;
+  const int rows = isM ? L.tiling.bm : L.tiling.bk, cols = isM ? L.tiling.bk : L.tiling.bn;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      if (CellStyle* cell = cellAt(isM ? v.mCells : v.nCells, isM ? v.m : v.n, e.globalRow + r, e.globalCol + c))
+        cell->highlight = theme.highlight;
+}
+
+// A ring's current tiles (rungs 8 and 9: no thread loads, the timeline has no load step for
+// them): the copies of the block's latest step at or before c that issued any, the phase's.
+void ringCopiedTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const auto& events = run.timeline.trace().events;
+  auto isCopy = [&](uint32_t i) { return events[i].op == Op::CopyM || events[i].op == Op::CopyN; };
+  for (int s = c.step; s >= 0; --s) {
+    const auto mine = block.stepEvents(s);
+    if (std::none_of(mine.begin(), mine.end(), isCopy)) continue;
+    for (uint32_t i : mine)
+      if (isCopy(i)) ringCopiedBox(v, events[i], run.run.plan.launch, theme);
+    return;
+  }
+}
+
 // The current tiles: every element this block loads in the current load step is ringed; the
 // ones already loaded take their loader's colour (hatched when zero-filled, crossed out of bounds).
 void ringCurrentTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
@@ -227,6 +252,7 @@ void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimelin
     if (v.loadStep >= 0) v.tileBoxes = run.loads.tilesOfStep(v.loadStep);
   }
   ringCurrentTiles(v, run, block, c, theme);
+  if (v.loadStep < 0) ringCopiedTiles(v, run, block, c, theme);
   dotReadElements(v, run, block, c);
   fillP(v, run, block, c, theme);
   v.following = options.followed >= 0;

@@ -269,6 +269,31 @@ TEST(MatricesView, APersistentBlockRingsTheTilesItWorksOnAndPadsToTheTileGrid) {
   }
 }
 
+// Block 2's first load step (the timeline's step 2, tests/core/timeline/copy_ring_test.cpp): its
+// share begins at iteration 10, tile 1's k tile 2, so its producer copies M(32..63,16..23) and
+// N(16..23,0..63): those boxes are the current tiles, ringed, 256 and 512 elements.
+TEST(MatricesView, APersistentBlocksCopiedBoxesAreItsCurrentTiles) {
+  const BookExample run(streamKOnThreeBlocks());
+  const Timeline& t = run.run->timeline;
+  const BlockTimeline block = BlockTimeline::build(t, 2, 0);
+  const MatricesView v = matricesView(*run.run, block, {2, t.threadsPerBlock()}, run.theme, {});
+  EXPECT_EQ(ringed(v.mCells), 32 * 8);
+  EXPECT_EQ(ringed(v.nCells), 8 * 64);
+  EXPECT_NE(v.mCells[std::size_t(32) * 64 + 16].highlight, 0u);
+  EXPECT_NE(v.mCells[std::size_t(63) * 64 + 23].highlight, 0u);
+  EXPECT_EQ(v.mCells[std::size_t(31) * 64 + 16].highlight, 0u);
+  EXPECT_NE(v.nCells[std::size_t(16) * 64 + 0].highlight, 0u);
+  EXPECT_NE(v.nCells[std::size_t(23) * 64 + 63].highlight, 0u);
+  EXPECT_EQ(v.nCells[std::size_t(24) * 64 + 0].highlight, 0u);
+  // Block 1 walks its second segment first (tile 1's k tiles 0, 1), then tile 0's 5, 6, 7: its
+  // phase 4 (load step 15, after it left tile 1's partial sums at step 8) copies M(0..31,56..63).
+  const BlockTimeline second = BlockTimeline::build(t, 1, 0);
+  const MatricesView w = matricesView(*run.run, second, {15, t.threadsPerBlock()}, run.theme, {});
+  EXPECT_EQ(ringed(w.mCells), 32 * 8);
+  EXPECT_NE(w.mCells[std::size_t(0) * 64 + 56].highlight, 0u);
+  EXPECT_NE(w.nCells[std::size_t(63) * 64 + 63].highlight, 0u);
+}
+
 // Rung 8, a data-parallel grid (one block per tile, 2 x 1 blocks of 32 x 64 at 64^3): block
 // (0,1) rings tile row 1, P rows 32..63, as it did before persistent grids were drawn.
 TEST(MatricesView, ADataParallelBlockRingsItsOneTile) {
