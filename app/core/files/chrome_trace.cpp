@@ -34,7 +34,7 @@ struct WarpInterval {
   uint64_t barrierClock = 0;     // latest clock64 of the warp's arrivals
 };
 
-void count(SliceCounts& n, const Event& e) {
+void countSliceEvent(SliceCounts& n, const Event& e) {
   ++n.events;
   switch (e.op) {
     case Op::LoadM:
@@ -67,8 +67,8 @@ void addEvent(WarpInterval& w, const Event& e, uint64_t pos, bool ring) {
     w.phase = e.phase;
   }
   w.last = pos;
-  count(w.n, e);
-  if (ring) count(w.byPhase[e.phase], e);
+  countSliceEvent(w.n, e);
+  if (ring) countSliceEvent(w.byPhase[e.phase], e);
   if (e.op == Op::Barrier) {
     w.closed = true;
     w.barrierLine = e.line;

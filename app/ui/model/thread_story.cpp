@@ -409,7 +409,9 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
     case StepKind::Load: {
       const std::string parts = loadStepWords(mine, L.tiling);
       if (parts.empty()) return prefix + who + " loads nothing in this step";
-      return prefix + who + " " + parts + others;
+      // A ring's producer issues the copies alone: the others of its step wait for them.
+      const bool copies = std::any_of(mine.begin(), mine.end(), [](const Event* e) { return e->op == Op::CopyM || e->op == Op::CopyN; });
+      return prefix + who + " " + parts + (copies ? "" : others);
     }
     case StepKind::Barrier: {
       std::string text = prefix + barrierWords(run, block, c);

@@ -210,6 +210,11 @@ TEST(ThreadStory, ARingsProducerIssuesTheCopiesOfBothTilesAtItsLoadStep) {
                        "N(0..7,0..63) into stage 0, 3072 bytes"))
       << caption;
   EXPECT_FALSE(contains(caption, "loads nothing")) << caption;
+  // Not followed, the newest thread through the step is the producer (the last): the same
+  // words, and not "as do the other 128 threads", which only wait for its copies.
+  const std::string newest = stepCaption(*run.run, block, {2, t.threadsPerBlock()}, -1);
+  EXPECT_TRUE(contains(newest, "into stage 0, 3072 bytes")) << newest;
+  EXPECT_FALSE(contains(newest, "as do the other")) << newest;
 }
 
 TEST(CountersView, ARingsCopiesAreItsLoads) {
