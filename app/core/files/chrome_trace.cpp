@@ -1,6 +1,7 @@
 #include "core/files/chrome_trace.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "core/json_writer.h"
@@ -11,63 +12,79 @@ namespace tilescope {
 namespace {
 
 
+// What a slice did: its events and their kinds.
+struct SliceCounts {
+  uint64_t events = 0;
+  uint64_t loads = 0, reads = 0, stores = 0, outOfBounds = 0, zeroFills = 0;
+  uint64_t copies = 0, mbarrierSteps = 0;  // rung 8: tensor-map copies issued, mbarrier steps
+};
+
 // One barrier interval of one warp.
 struct WarpInterval {
   bool used = false;
   int phase = 0;
   uint64_t first = 0, last = 0;  // logical positions of its first and last event
-  uint64_t loads = 0, reads = 0, stores = 0, outOfBounds = 0, zeroFills = 0;
-  uint64_t copies = 0, mbarrierSteps = 0;  // rung 8: tensor-map copies issued, mbarrier steps
+  SliceCounts n;
+  // A ring (kernels/trace/step_rules.h: each k tile a phase, per thread, no barrier between
+  // them): the interval's events by phase, so that its slices can show the phases.
+  std::map<int, SliceCounts> byPhase;
   bool closed = false;           // ends at a barrier
   int barrierLine = 0;
   uint64_t barrierPos = 0;       // logical position of the warp's last arrival
   uint64_t barrierClock = 0;     // latest clock64 of the warp's arrivals
 };
 
-void addEvent(WarpInterval& w, const Event& e, uint64_t pos) {
-  if (!w.used) {
-    w.used = true;
-    w.first = pos;
-    w.phase = e.phase;
-  }
-  w.last = pos;
+void countSliceEvent(SliceCounts& n, const Event& e) {
+  ++n.events;
   switch (e.op) {
     case Op::LoadM:
     case Op::LoadN:
-      if (zeroFilled(e)) ++w.zeroFills;
-      else ++w.loads;
+      if (zeroFilled(e)) ++n.zeroFills;
+      else ++n.loads;
       break;
     case Op::ReadM:
-    case Op::ReadN: ++w.reads; break;
-    case Op::StoreP: ++w.stores; break;
+    case Op::ReadN: ++n.reads; break;
+    case Op::StoreP: ++n.stores; break;
     case Op::CopyM:  // a tensor-map copy fills a tile without any thread loading it
-    case Op::CopyN: ++w.copies; break;
+    case Op::CopyN: ++n.copies; break;
     case Op::MbarrierInit:
     case Op::MbarrierArrive:
-    case Op::MbarrierWait: ++w.mbarrierSteps; break;
+    case Op::MbarrierWait: ++n.mbarrierSteps; break;
     case Op::Barrier:
-      w.closed = true;
-      w.barrierLine = e.line;
-      w.barrierPos = std::max(w.barrierPos, pos);
-      w.barrierClock = std::max(w.barrierClock, barrierClock(e));
-      break;
     case Op::LoadW:  // the workspace (rung 9's fix-up): neither loads of M or N nor stores of P
     case Op::StoreW:
     case Op::None: break;
   }
   const bool touchesAnElement = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::ReadM ||
                                 e.op == Op::ReadN || e.op == Op::StoreP;
-  if (touchesAnElement && !inBounds(e) && !zeroFilled(e)) ++w.outOfBounds;
+  if (touchesAnElement && !inBounds(e) && !zeroFilled(e)) ++n.outOfBounds;
 }
 
-std::string sliceName(const WarpInterval& w, int phases) {
+void addEvent(WarpInterval& w, const Event& e, uint64_t pos, bool ring) {
+  if (!w.used) {
+    w.used = true;
+    w.first = pos;
+    w.phase = e.phase;
+  }
+  w.last = pos;
+  countSliceEvent(w.n, e);
+  if (ring) countSliceEvent(w.byPhase[e.phase], e);
+  if (e.op == Op::Barrier) {
+    w.closed = true;
+    w.barrierLine = e.line;
+    w.barrierPos = std::max(w.barrierPos, pos);
+    w.barrierClock = std::max(w.barrierClock, barrierClock(e));
+  }
+}
+
+std::string sliceName(const SliceCounts& w, int phase, int phases) {
   std::string what = w.reads ? "k loop"
                      : w.loads || w.zeroFills ? "load tiles"
                      : w.copies             ? "issue tile copies"
                      : w.stores             ? "store P"
                                             : "wait";
   if (w.loads && w.reads) what = "load + k loop";
-  return phases > 0 ? "phase " + std::to_string(w.phase) + ": " + what : what;
+  return phases > 0 ? "phase " + std::to_string(phase) + ": " + what : what;
 }
 
 void writeMetadata(JsonWriter& json, const char* name, int pid, int tid, const std::string& value, int sort) {
@@ -110,7 +127,8 @@ void writeHeader(JsonWriter& json, const Run& run, ChromeTimebase timebase) {
 }
 
 // The events [begin, end) of one block as each warp's intervals between barriers.
-void groupIntervals(const Trace& t, std::size_t begin, std::size_t end, std::vector<std::vector<WarpInterval>>& perWarp) {
+void groupIntervals(const Trace& t, std::size_t begin, std::size_t end, bool ring,
+                    std::vector<std::vector<WarpInterval>>& perWarp) {
   const auto& ev = t.events;
   const KernelLaunch& L = t.launch;
   const int threadsPerBlock = int(L.blockX * L.blockY);
@@ -123,7 +141,7 @@ void groupIntervals(const Trace& t, std::size_t begin, std::size_t end, std::vec
     auto& intervals = perWarp[std::size_t(thread / kWarpSize)];
     const int interval = intervalOf[std::size_t(thread)];
     if (intervals.size() <= std::size_t(interval)) intervals.resize(std::size_t(interval) + 1);
-    addEvent(intervals[std::size_t(interval)], e, i - begin);
+    addEvent(intervals[std::size_t(interval)], e, i - begin, ring);
     if (e.op == Op::Barrier) ++intervalOf[std::size_t(thread)];
   }
 }
@@ -132,6 +150,52 @@ struct SliceClock {
   bool clocks = false;
   uint64_t base = 0;  // the block's first barrier arrival
 };
+
+struct SliceAt {
+  uint64_t ts = 0, dur = 0;
+  int64_t interval = 0;
+  int phase = 0;
+};
+
+void writeSlice(JsonWriter& json, const SliceCounts& n, SliceAt at, int pid, int warp, int phases) {
+  json.beginObject()
+      .field("name", sliceName(n, at.phase, phases))
+      .field("cat", "interval")
+      .field("ph", "X")
+      .field("pid", pid)
+      .field("tid", warp)
+      .field("ts", at.ts)
+      .field("dur", at.dur);
+  json.key("args")
+      .beginObject()
+      .field("interval", at.interval)
+      .field("phase", at.phase)
+      .field("global_loads", n.loads)
+      .field("zero_fills", n.zeroFills)
+      .field("shared_reads", n.reads)
+      .field("stores", n.stores)
+      .field("tile_copies", n.copies)
+      .field("mbarrier_steps", n.mbarrierSteps)
+      .field("out_of_bounds", n.outOfBounds)
+      .endObject();
+  json.endObject();
+}
+
+// A ring's interval as one slice per phase, in phase order, sharing the interval's span by
+// their events: the trace's canonical order runs each thread through all its phases before the
+// next thread, so the phases of a warp alternate event by event and are regrouped here (a
+// phase's slice is as long as its events). With clocks nothing times a phase: its share of the
+// interval's span is its share of the events.
+void writeRingSlices(JsonWriter& json, const WarpInterval& iv, SliceAt whole, int pid, int warp, int phases) {
+  uint64_t before = 0;
+  const uint64_t events = std::max<uint64_t>(iv.n.events, 1);
+  for (auto it = iv.byPhase.begin(); it != iv.byPhase.end(); ++it) {
+    const uint64_t from = whole.dur * before / events;
+    before += it->second.events;
+    const uint64_t to = std::next(it) == iv.byPhase.end() ? whole.dur : whole.dur * before / events;
+    writeSlice(json, it->second, {whole.ts + from, to - from, whole.interval, it->first}, pid, warp, phases);
+  }
+}
 
 // One warp's intervals as slices, each closed one with its barrier as an instant.
 void writeWarpSlices(JsonWriter& json, const std::vector<WarpInterval>& intervals, int pid, int warp, int phases,
@@ -150,27 +214,9 @@ void writeWarpSlices(JsonWriter& json, const std::vector<WarpInterval>& interval
       if (endTs < ts) endTs = ts;
       previousEnd = endTs;
     }
-    json.beginObject()
-        .field("name", sliceName(iv, phases))
-        .field("cat", "interval")
-        .field("ph", "X")
-        .field("pid", pid)
-        .field("tid", warp)
-        .field("ts", ts)
-        .field("dur", endTs - ts);
-    json.key("args")
-        .beginObject()
-        .field("interval", int64_t(i))
-        .field("phase", iv.phase)
-        .field("global_loads", iv.loads)
-        .field("zero_fills", iv.zeroFills)
-        .field("shared_reads", iv.reads)
-        .field("stores", iv.stores)
-        .field("tile_copies", iv.copies)
-        .field("mbarrier_steps", iv.mbarrierSteps)
-        .field("out_of_bounds", iv.outOfBounds)
-        .endObject();
-    json.endObject();
+    const SliceAt whole{ts, endTs - ts, int64_t(i), iv.phase};
+    if (iv.byPhase.size() > 1) writeRingSlices(json, iv, whole, pid, warp, phases);
+    else writeSlice(json, iv.n, whole, pid, warp, phases);
     if (!iv.closed) continue;
     json.beginObject()
         .field("name", "barrier (line " + std::to_string(iv.barrierLine) + ")")
@@ -200,11 +246,13 @@ void writeChromeTrace(std::ostream& out, const Run& run, ChromeTimebase timebase
   json.key("traceEvents").beginArray();
   std::vector<std::vector<WarpInterval>> perWarp(static_cast<std::size_t>(warps));
   const auto& ev = t.events;
+  // A ring's threads enter their phases at mbarrier waits (step_rules.h): its slices show them.
+  const bool ring = std::any_of(ev.begin(), ev.end(), [](const Event& e) { return e.op == Op::MbarrierWait; });
   for (std::size_t begin = 0, end = 0; begin < ev.size(); begin = end) {
     while (end < ev.size() && ev[end].blockX == ev[begin].blockX && ev[end].blockY == ev[begin].blockY) ++end;
     const int bx = ev[begin].blockX, by = ev[begin].blockY;
     const int pid = by * int(L.gridX) + bx;
-    groupIntervals(t, begin, end, perWarp);
+    groupIntervals(t, begin, end, ring, perWarp);
     SliceClock clock{clocks, UINT64_MAX};
     for (std::size_t i = begin; clocks && i < end; ++i)
       if (ev[i].op == Op::Barrier) clock.base = std::min(clock.base, barrierClock(ev[i]));

@@ -4,6 +4,8 @@
 #pragma once
 #include <array>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "core/trace/trace.h"
 
@@ -24,6 +26,20 @@ struct PTile {
 PTile blockTileOfP(const KernelLaunch& L, int bx, int by);
 // The block that computes P(row, col) by that geometry.
 GridCell blockOfP(const KernelLaunch& L, int row, int col);  // {by, bx}
+
+// Whether block (bx, by) is not tile (by, bx): a register-tiled launch on one row of blocks
+// that is not one row of tiles (rung 9: a persistent grid, or its one block per tile numbered
+// in bands of tile rows). Its blocks walk tiles; blockTileOfP does not say which.
+bool blocksWalkTiles(const KernelLaunch& L);
+// The tile grid the launch pads its matrices to: whole tiles (bm x bn, or the block) over P,
+// tilesY x tilesX of them; the block grid where blocks are tiles, else ceil(j/bm) x ceil(l/bn).
+GridCell tileGridOfP(const KernelLaunch& L);  // {tilesY, tilesX}
+// The tiles of P a block works on, in the order it first touched them. Where blocks are tiles,
+// blockTileOfP's one; where they walk tiles, read from what the block did (`blockEvents`, its
+// events): each tensor-map copy of M names a tile row (its box's first row), the copy of N
+// issued after it that tile's column, and each store of P its tile. A block of rung 9 that
+// finishes one tile and begins the next works on two.
+std::vector<PTile> blockTilesOfP(const KernelLaunch& L, std::span<const Event> blockEvents, int bx, int by);
 
 // The threads as drawn: threadIdx.y rows of threadIdx.x, except a one-dimensional block of
 // more than a warp, drawn a warp per row (rows of 32). Cell (r, c) is linear thread r * cols + c

@@ -23,9 +23,11 @@ void paddedExtents(MatricesView& v, const LoadedRun& run) {
   if (depth > 0 && phases > 0) {
     const PTile tile = blockTileOfP(L, 0, 0);
     // K rounded up to whole k tiles: not phases x depth, since a persistent block's share
-    // (rung 9) can hold more k tiles than K has.
+    // (rung 9) can hold more k tiles than K has. J and L likewise to whole tiles of P: the
+    // tile grid, which is the block grid only where each block is one tile.
     const int covK = (L.k + depth - 1) / depth * depth;
-    const int covJ = int(L.gridY) * tile.rows, covL = int(L.gridX) * tile.cols;
+    const GridCell tiles = tileGridOfP(L);
+    const int covJ = tiles.row * tile.rows, covL = tiles.col * tile.cols;
     v.m = {std::max(L.j, covJ), std::max(L.k, covK)};
     v.n = {std::max(L.k, covK), std::max(L.l, covL)};
     v.p = {std::max(L.j, covJ), std::max(L.l, covL)};
@@ -82,6 +84,31 @@ CellMark outOfBoundsMark(const Event& e, const GridCell& at) {
   mark.kind = CellMark::Kind::OutOfBounds;
   mark.readerX = e.threadX, mark.readerY = e.threadY, mark.line = e.line, mark.value = e.value;
   return mark;
+}
+
+// A tensor-map copy of the current tiles (rungs 8 and 9): no thread loads its elements, the
+// copy engine reads its whole box, bm x bk of M or bk x bn of N from its first element.
+void ringCopiedBox(MatricesView& v, const Event& e, const KernelLaunch& L, const Theme& theme) {
+  const bool isM = e.op == Op::CopyM;
+  const int rows = isM ? L.tiling.bm : L.tiling.bk, cols = isM ? L.tiling.bk : L.tiling.bn;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      if (CellStyle* cell = cellAt(isM ? v.mCells : v.nCells, isM ? v.m : v.n, e.globalRow + r, e.globalCol + c))
+        cell->highlight = theme.highlight;
+}
+
+// A ring's current tiles (rungs 8 and 9: no thread loads, the timeline has no load step for
+// them): the copies of the block's latest step at or before c that issued any, the phase's.
+void ringCopiedTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor c, const Theme& theme) {
+  const auto& events = run.timeline.trace().events;
+  auto isCopy = [&](uint32_t i) { return events[i].op == Op::CopyM || events[i].op == Op::CopyN; };
+  for (int s = c.step; s >= 0; --s) {
+    const auto mine = block.stepEvents(s);
+    if (std::none_of(mine.begin(), mine.end(), isCopy)) continue;
+    for (uint32_t i : mine)
+      if (isCopy(i)) ringCopiedBox(v, events[i], run.run.plan.launch, theme);
+    return;
+  }
 }
 
 // The current tiles: every element this block loads in the current load step is ringed; the
@@ -191,10 +218,14 @@ void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cu
       v.spoiled.push_back({mark.row, mark.col});
       v.marks.push_back(mark);
     }
-  const PTile blockTile = blockTileOfP(L, block.bx(), block.by());  // bm x bn on the ladder
-  for (int r = 0; r < blockTile.rows; ++r)
-    for (int col = 0; col < blockTile.cols; ++col)
-      if (CellStyle* cell = cellAt(v.pCells, v.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
+  // The tiles the block works on (bm x bn on the ladder): one, or on a persistent grid those
+  // its copies and stores name (rung 9: a block may finish one tile and begin the next).
+  const auto [begin, end] = timeline.blockRange(block.bx(), block.by());
+  const std::span<const Event> mine(timeline.trace().events.data() + begin, end - begin);
+  for (const PTile& blockTile : blockTilesOfP(L, mine, block.bx(), block.by()))
+    for (int r = 0; r < blockTile.rows; ++r)
+      for (int col = 0; col < blockTile.cols; ++col)
+        if (CellStyle* cell = cellAt(v.pCells, v.p, blockTile.row0 + r, blockTile.col0 + col)) cell->highlight = theme.highlight;
 }
 
 }  // namespace
@@ -221,6 +252,7 @@ void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimelin
     if (v.loadStep >= 0) v.tileBoxes = run.loads.tilesOfStep(v.loadStep);
   }
   ringCurrentTiles(v, run, block, c, theme);
+  if (v.loadStep < 0) ringCopiedTiles(v, run, block, c, theme);
   dotReadElements(v, run, block, c);
   fillP(v, run, block, c, theme);
   v.following = options.followed >= 0;

@@ -309,9 +309,33 @@ std::string workspaceWords(const std::vector<const Event*>& events) {
   return words;
 }
 
+// A ring producer's tensor-map copies (rungs 8 and 9) in words: "issues the copy engine's
+// copies of M's 32x8 tile M(0..31,8..15) and N's 8x64 tile N(8..15,0..63) into stage 1, 3072
+// bytes". A copy's box is bm x bk of M or bk x bn of N from its first element; its stage is the
+// first slot's row over a stage's rows (bm of Mds, bk of Nds); its bytes are the event's value.
+std::string copyWords(const std::vector<const Event*>& events, const Tiling& t) {
+  std::string words;
+  int stage = -1;
+  long long bytes = 0;
+  for (const Event* e : events) {
+    if (e->op != Op::CopyM && e->op != Op::CopyN) continue;
+    const bool m = e->op == Op::CopyM;
+    const int rows = m ? t.bm : t.bk, cols = m ? t.bk : t.bn;
+    const char* name = m ? "M" : "N";
+    words += std::string(words.empty() ? "issues the copy engine's copies of " : " and ") + name + "'s " +
+             std::to_string(rows) + "x" + std::to_string(cols) + " tile " + name + "(" +
+             span(e->globalRow, e->globalRow + rows - 1) + "," + span(e->globalCol, e->globalCol + cols - 1) + ")";
+    stage = e->sharedRow / std::max(rows, 1);
+    bytes += (long long)e->value;
+  }
+  if (words.empty()) return "";
+  return words + " into stage " + std::to_string(stage) + ", " + std::to_string(bytes) + " bytes";
+}
+
 // A load step's words: "loads M(0,1) into Mds[0][1] and N(1,0) into Nds[0][1]", the verb once
-// while it stays the same, the workspace's part after; "" when the thread loads nothing.
-std::string loadStepWords(const std::vector<const Event*>& mine) {
+// while it stays the same, the copies a ring's producer issues and the workspace's part after;
+// "" when the thread loads nothing.
+std::string loadStepWords(const std::vector<const Event*>& mine, const Tiling& tiling) {
   std::string parts, verb;
   for (std::string words : loadPhrases(loadItems(mine))) {
     const std::string first = words.substr(0, words.find(' ') + 1);
@@ -319,6 +343,7 @@ std::string loadStepWords(const std::vector<const Event*>& mine) {
     verb = first;
     parts += (parts.empty() ? "" : " and ") + words;
   }
+  if (std::string w = copyWords(mine, tiling); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   return parts;
 }
@@ -382,9 +407,11 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
 
   switch (st.kind) {
     case StepKind::Load: {
-      const std::string parts = loadStepWords(mine);
+      const std::string parts = loadStepWords(mine, L.tiling);
       if (parts.empty()) return prefix + who + " loads nothing in this step";
-      return prefix + who + " " + parts + others;
+      // A ring's producer issues the copies alone: the others of its step wait for them.
+      const bool copies = std::any_of(mine.begin(), mine.end(), [](const Event* e) { return e->op == Op::CopyM || e->op == Op::CopyN; });
+      return prefix + who + " " + parts + (copies ? "" : others);
     }
     case StepKind::Barrier: {
       std::string text = prefix + barrierWords(run, block, c);

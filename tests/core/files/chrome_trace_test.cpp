@@ -135,5 +135,43 @@ TEST(ChromeExport, GpuTracesUseTheBarrierClocks) {
   for (const auto& [pid, ts] : earliestInstant) EXPECT_EQ(ts, 21.0) << "block " << pid;
 }
 
+
+// A ring (rung 9, kernels/ladder/stream_k.cuh) at 64^3, tiling 32x64x8/16x32/4x4, on 3 blocks:
+// 16 k-tile iterations, block b takes [16b/3, 16(b+1)/3), so blocks 0, 1, 2 walk 5, 5 and 6 k
+// tiles, each a phase of every thread (kernels/trace/step_rules.h's ring rule), all between the
+// set-up barrier and the end (barrier interval 1). Per k tile a consumer thread reads Mds 4
+// times and Nds 4 times for each of BK / 4 = 2 kq steps (TM = 4 float4s of M, TN / 4 = 1 of N
+// per kk): 16 shared reads, 512 a warp; the producer (tx = 128, warp 4) issues 2 copies. So
+// interval 1 of each consumer warp is one "k loop" slice per phase with 512 shared reads, and
+// warp 4's one "issue tile copies" slice per phase with 2 copies, one after another.
+TEST(ChromeExport, ARingsIntervalShowsEachPhase) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {64, 64, 64}, 0, freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 3;
+  const tilescope::Run run = runEmulated(c, true);
+  const Json doc = exportJson(run, ChromeTimebase::Logical);
+  const int phasesOf[] = {5, 5, 6};
+  std::map<std::pair<int, int>, std::vector<const Json*>> slices;  // (block, warp) -> interval 1's slices
+  for (const Json& e : doc.find("traceEvents")->array)
+    if (e.find("ph")->string == "X" && e.find("args")->find("interval")->number == 1)
+      slices[{int(e.find("pid")->number), int(e.find("tid")->number)}].push_back(&e);
+  for (int b = 0; b < 3; ++b)
+    for (int w = 0; w < 5; ++w) {
+      SCOPED_TRACE("block " + std::to_string(b) + ", warp " + std::to_string(w));
+      const auto& mine = slices[{b, w}];
+      ASSERT_EQ(int(mine.size()), phasesOf[b]);
+      for (int p = 0; p < phasesOf[b]; ++p) {
+        const Json& e = *mine[std::size_t(p)];
+        EXPECT_EQ(e.find("args")->find("phase")->number, p);
+        EXPECT_EQ(e.find("name")->string, "phase " + std::to_string(p) + (w < 4 ? ": k loop" : ": issue tile copies"));
+        EXPECT_EQ(e.find("args")->find(w < 4 ? "shared_reads" : "tile_copies")->number, w < 4 ? 512 : 2);
+        if (p > 0) {  // one after another, none overlapping
+          const Json& before = *mine[std::size_t(p - 1)];
+          EXPECT_EQ(before.find("ts")->number + before.find("dur")->number, e.find("ts")->number);
+        }
+      }
+    }
+}
+
 }  // namespace
 }  // namespace tilescope

@@ -230,5 +230,84 @@ TEST(OccupancyView, ThePlanOfASizeNotRunHere) {
   EXPECT_FALSE(runsOnEmulator(BackendChoice::Auto, true));
 }
 
+
+// Rung 9 on a persistent grid (kernels/ladder/stream_k.cuh), 64^3 at 32x64x8/16x32/4x4 on 3
+// blocks, counted by hand: P is 2 tiles of 32 x 64 (ceil(64/32) x ceil(64/64)), 8 k tiles each,
+// 16 iterations; block b takes [16b/3, 16(b+1)/3): block 0 iterations 0..4 (tile 0), block 1
+// 5..9 (tile 0's k tiles 5..7, tile 1's 0..1), block 2 10..15 (tile 1). Tiles are numbered in
+// a band of min(2, 8) tile rows, column by column: tile 1 is tile row 1, column 0 (P rows
+// 32..63). So nothing is padded (64 is whole tiles every way), block 0 rings P rows 0..31,
+// block 1 all 64 rows, block 2 rows 32..63; never columns 64.. of a third tile that is not there.
+LaunchConfig streamKOnThreeBlocks() {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = 3;
+  return c;
+}
+
+TEST(MatricesView, APersistentBlockRingsTheTilesItWorksOnAndPadsToTheTileGrid) {
+  const BookExample run(streamKOnThreeBlocks());
+  const Timeline& t = run.run->timeline;
+  ASSERT_EQ(t.blocks(), 3);
+  const int firstRow[] = {0, 0, 32}, lastRow[] = {31, 63, 63};
+  for (int b = 0; b < 3; ++b) {
+    SCOPED_TRACE("block " + std::to_string(b));
+    const BlockTimeline block = BlockTimeline::build(t, b, 0);
+    const MatricesView v = matricesView(*run.run, block, t.end(), run.theme, {});
+    EXPECT_EQ(v.m.rows, 64);
+    EXPECT_EQ(v.m.cols, 64);
+    EXPECT_EQ(v.n.rows, 64);
+    EXPECT_EQ(v.n.cols, 64);
+    ASSERT_EQ(v.p.rows, 64);
+    ASSERT_EQ(v.p.cols, 64);
+    EXPECT_EQ(ringed(v.pCells), (lastRow[b] - firstRow[b] + 1) * 64);
+    for (int r = 0; r < 64; ++r) {
+      const bool mine = r >= firstRow[b] && r <= lastRow[b];
+      EXPECT_EQ(v.pCells[std::size_t(r) * 64].highlight != 0, mine) << "P(" << r << ",0)";
+      EXPECT_EQ(v.pCells[std::size_t(r) * 64 + 63].highlight != 0, mine) << "P(" << r << ",63)";
+    }
+  }
+}
+
+// Block 2's first load step (the timeline's step 2, tests/core/timeline/copy_ring_test.cpp): its
+// share begins at iteration 10, tile 1's k tile 2, so its producer copies M(32..63,16..23) and
+// N(16..23,0..63): those boxes are the current tiles, ringed, 256 and 512 elements.
+TEST(MatricesView, APersistentBlocksCopiedBoxesAreItsCurrentTiles) {
+  const BookExample run(streamKOnThreeBlocks());
+  const Timeline& t = run.run->timeline;
+  const BlockTimeline block = BlockTimeline::build(t, 2, 0);
+  const MatricesView v = matricesView(*run.run, block, {2, t.threadsPerBlock()}, run.theme, {});
+  EXPECT_EQ(ringed(v.mCells), 32 * 8);
+  EXPECT_EQ(ringed(v.nCells), 8 * 64);
+  EXPECT_NE(v.mCells[std::size_t(32) * 64 + 16].highlight, 0u);
+  EXPECT_NE(v.mCells[std::size_t(63) * 64 + 23].highlight, 0u);
+  EXPECT_EQ(v.mCells[std::size_t(31) * 64 + 16].highlight, 0u);
+  EXPECT_NE(v.nCells[std::size_t(16) * 64 + 0].highlight, 0u);
+  EXPECT_NE(v.nCells[std::size_t(23) * 64 + 63].highlight, 0u);
+  EXPECT_EQ(v.nCells[std::size_t(24) * 64 + 0].highlight, 0u);
+  // Block 1 walks its second segment first (tile 1's k tiles 0, 1), then tile 0's 5, 6, 7: its
+  // phase 4 (load step 15, after it left tile 1's partial sums at step 8) copies M(0..31,56..63).
+  const BlockTimeline second = BlockTimeline::build(t, 1, 0);
+  const MatricesView w = matricesView(*run.run, second, {15, t.threadsPerBlock()}, run.theme, {});
+  EXPECT_EQ(ringed(w.mCells), 32 * 8);
+  EXPECT_NE(w.mCells[std::size_t(0) * 64 + 56].highlight, 0u);
+  EXPECT_NE(w.nCells[std::size_t(63) * 64 + 63].highlight, 0u);
+}
+
+// Rung 8, a data-parallel grid (one block per tile, 2 x 1 blocks of 32 x 64 at 64^3): block
+// (0,1) rings tile row 1, P rows 32..63, as it did before persistent grids were drawn.
+TEST(MatricesView, ADataParallelBlockRingsItsOneTile) {
+  LaunchConfig c = testing::launchConfig(KernelId::TmaPipeline, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  const BookExample run(c);
+  const BlockTimeline block = BlockTimeline::build(run.run->timeline, 0, 1);
+  const MatricesView v = matricesView(*run.run, block, run.run->timeline.end(), run.theme, {});
+  ASSERT_EQ(v.p.rows, 64);
+  ASSERT_EQ(v.p.cols, 64);
+  EXPECT_EQ(ringed(v.pCells), 32 * 64);
+  EXPECT_EQ(v.pCells[0].highlight, 0u);
+  EXPECT_NE(v.pCells[std::size_t(32) * 64].highlight, 0u);
+}
+
 }  // namespace
 }  // namespace tilescope::ui

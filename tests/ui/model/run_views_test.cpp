@@ -17,6 +17,7 @@
 #include "ui/model/lesson_view.h"
 #include "ui/model/occupancy_view.h"
 #include "ui/model/shared_view.h"
+#include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
 namespace {
@@ -183,6 +184,46 @@ TEST(CellTips, TheHoveredCellSaysWhoTouchedItAndAPCellWhoComputesIt) {
   const CellTip slot = sharedTip(*book.run, shared, 1, {0, 1});
   EXPECT_TRUE(contains(slot.text, "Nds[0][1]")) << slot.text;
   EXPECT_TRUE(contains(slot.text, "thread tx=1, ty=0 of block (0,0) loaded N(2,1)")) << slot.text;
+}
+
+
+// Rung 8 at its teaching tiling 32x64x8/16x32/4x4 on 64^3 (tests/core/timeline/copy_ring_test.cpp
+// counts its steps): 2 blocks of 256 threads, the producer tx=128 issues every copy; step 2 is
+// phase 0's load step, where it copies M's 32 x 8 box from M(by*32, 0) (1024 bytes) and N's
+// 8 x 64 box from N(0, 0) (2048 bytes) into stage 0. No thread loads from global memory: the
+// copies are the loads. Per block and k tile 32*8 + 8*64 = 768 elements; 8 k tiles, 2 blocks:
+// 12288 in the run (M read once, 4096, N once per block, 8192), 1536 after step 2.
+LaunchConfig tmaTeaching() {
+  LaunchConfig c = testing::launchConfig(KernelId::TmaPipeline, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  return c;
+}
+
+TEST(ThreadStory, ARingsProducerIssuesTheCopiesOfBothTilesAtItsLoadStep) {
+  const BookExample run(tmaTeaching());
+  const Timeline& t = run.run->timeline;
+  ASSERT_EQ(t.step(2).kind, StepKind::Load);
+  const BlockTimeline block = BlockTimeline::build(t, 0, 1);
+  const std::string caption = stepCaption(*run.run, block, {2, t.threadsPerBlock()}, 128);
+  EXPECT_TRUE(contains(caption,
+                       "thread tx=128, ty=0 issues the copy engine's copies of M's 32x8 tile M(32..63,0..7) and N's 8x64 tile "
+                       "N(0..7,0..63) into stage 0, 3072 bytes"))
+      << caption;
+  EXPECT_FALSE(contains(caption, "loads nothing")) << caption;
+  // Not followed, the newest thread through the step is the producer (the last): the same
+  // words, and not "as do the other 128 threads", which only wait for its copies.
+  const std::string newest = stepCaption(*run.run, block, {2, t.threadsPerBlock()}, -1);
+  EXPECT_TRUE(contains(newest, "into stage 0, 3072 bytes")) << newest;
+  EXPECT_FALSE(contains(newest, "as do the other")) << newest;
+}
+
+TEST(CountersView, ARingsCopiesAreItsLoads) {
+  const BookExample run(tmaTeaching());
+  const Timeline& t = run.run->timeline;
+  EXPECT_EQ(exact(countersView(*run.run, {1, t.threadsPerBlock()}, {}), "loaded so far / run"), "0 / 12288");
+  const CountersView v = countersView(*run.run, {2, t.threadsPerBlock()}, {});
+  EXPECT_EQ(exact(v, "loaded so far / run"), "1536 / 12288");
+  EXPECT_EQ(exact(v, "bytes loaded"), "6144 B");
 }
 
 }  // namespace
