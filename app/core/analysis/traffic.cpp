@@ -11,15 +11,6 @@ namespace tilescope {
 // tile's outer product; rung 8's float4 of M holds four k steps of a row, counted once per k).
 // Loads count their bytes once: at the global read (a tensor-map copy's at the copy), not again at a
 // staged write into shared memory.
-uint64_t copiedBytes(const Event& e, const KernelLaunch& L) {
-  if (e.op != Op::CopyM && e.op != Op::CopyN) return 0;
-  const bool m = e.op == Op::CopyM;
-  const int64_t boxRows = m ? L.tiling.bm : L.tiling.bk, boxCols = m ? L.tiling.bk : L.tiling.bn;
-  const int64_t rows = m ? L.j : L.k, cols = m ? L.k : L.l;
-  const int64_t inRows = std::clamp<int64_t>(rows - e.globalRow, 0, boxRows);
-  const int64_t inCols = std::clamp<int64_t>(cols - e.globalCol, 0, boxCols);
-  return uint64_t(inRows * inCols) * kElementBytes;
-}
 
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing) {
   Traffic t;

@@ -29,10 +29,6 @@ struct Traffic {
   double sectorIntensity() const { return sectorBytes ? double(flops) / double(sectorBytes) : 0.0; }
 };
 
-// The global bytes a tensor-map copy (Op::CopyM / CopyN, rung 8) reads: its box (bm x bk of M,
-// bk x bn of N) less what lies outside the matrix, which the copy engine fills with zeros
-// without reading. 0 for any other event.
-uint64_t copiedBytes(const Event& e, const KernelLaunch& L);
 
 // `coalescing` supplies the sector counts; the rest is counted from the events.
 Traffic measureTraffic(const Trace& trace, const CoalescingReport& coalescing);

@@ -106,8 +106,10 @@ void add(Counters& c, const std::array<uint32_t, 6>& n) {
 }
 
 // Counts elements: a 128-bit access is four. A value staged through registers counts as a
-// global load at its read (kStagedRead), not again at its shared write.
-void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
+// global load at its read (kStagedRead), not again at its shared write. A tensor-map copy
+// (rungs 8 and 9: no thread loads, the producer's copy engine does) counts the elements of M or
+// N its box reads (copiedBytes: zero-filled ones excluded), at the producer's step.
+void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas, const KernelLaunch& launch) {
   const bool zero = zeroFilled(e);
   const uint32_t width = uint32_t(eventWidth(e.flags));
   if (!zero && !inBounds(e) && e.op != Op::Barrier && !(e.flags & kStagedWrite)) n[kOutOfBounds] += width;
@@ -121,6 +123,8 @@ void countEvent(std::array<uint32_t, 6>& n, const Event& e, uint32_t fmas) {
     case Op::ReadM:
     case Op::ReadN: n[kSharedReads] += width; break;
     case Op::StoreP: n[kStores] += width; break;
+    case Op::CopyM:
+    case Op::CopyN: n[kLoads] += uint32_t(copiedBytes(e, launch) / kElementBytes); break;
     case Op::LoadW:  // the workspace: neither loads of M or N nor stores of P
     case Op::StoreW:
     default: break;
@@ -356,7 +360,7 @@ void Timeline::countSteps() {
       eventStep_[i] = s;
       const std::size_t thread = std::size_t(linearThread(e, launch.blockX));
       const uint32_t fmas = products.add(e);
-      countEvent(perThread ? stepThreadCounts_[std::size_t(s) * tpb + thread] : stepTotals[std::size_t(s)], e, fmas);
+      countEvent(perThread ? stepThreadCounts_[std::size_t(s) * tpb + thread] : stepTotals[std::size_t(s)], e, fmas, launch);
       if (e.op == Op::StoreP && inBounds(e))
         for (const GridCell& at : elementsOf(e)) {
           if (at.col >= launch.l) continue;

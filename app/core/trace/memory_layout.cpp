@@ -1,5 +1,7 @@
 #include "core/trace/memory_layout.h"
 
+#include <algorithm>
+
 namespace tilescope {
 
 namespace {
@@ -69,6 +71,16 @@ char matrixOf(const Event& e) {
     case Op::StoreP: return 'P';
     default: return '-';
   }
+}
+
+uint64_t copiedBytes(const Event& e, const KernelLaunch& L) {
+  if (e.op != Op::CopyM && e.op != Op::CopyN) return 0;
+  const bool m = e.op == Op::CopyM;
+  const int64_t boxRows = m ? L.tiling.bm : L.tiling.bk, boxCols = m ? L.tiling.bk : L.tiling.bn;
+  const int64_t rows = m ? L.j : L.k, cols = m ? L.k : L.l;
+  const int64_t inRows = std::clamp<int64_t>(rows - e.globalRow, 0, boxRows);
+  const int64_t inCols = std::clamp<int64_t>(cols - e.globalCol, 0, boxCols);
+  return uint64_t(inRows * inCols) * kElementBytes;
 }
 
 }  // namespace tilescope

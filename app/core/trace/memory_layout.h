@@ -26,6 +26,12 @@ namespace tilescope {
 inline constexpr uint64_t kAllocationAlignment = 256;  // cudaMalloc's guaranteed alignment
 inline constexpr unsigned kElementBytes = 4;          // every matrix holds float
 
+// The global bytes a tensor-map copy (Op::CopyM / CopyN, rung 8) reads: its box (bm x bk of M,
+// bk x bn of N) less what lies outside the matrix, which the copy engine fills with zeros
+// without reading. 0 for any other event. Loads counted anywhere (traffic, the timeline's
+// counters) count a copy's bytes here, once.
+uint64_t copiedBytes(const Event& e, const KernelLaunch& L);
+
 struct GlobalLayout {
   uint64_t baseM = 0, baseN = 0, baseP = 0;
   int j = 0, k = 0, l = 0;  // M is j x k, N is k x l, P is j x l

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <iterator>
 
-#include "core/analysis/traffic.h"
-#include "core/trace/memory_layout.h"
 #include "ui/model/event_words.h"
 
 namespace tilescope::ui {
@@ -38,26 +36,6 @@ void keepPresenterStrip(std::vector<CounterLine>& lines) {
   std::erase_if(lines, [&](const CounterLine& l) { return std::find(std::begin(kStrip), std::end(kStrip), l.name) == std::end(kStrip); });
 }
 
-// The elements of M and N the copy engine has read at c (rungs 8 and 9: a ring's producer issues
-// tensor-map copies, no thread loads), and in the whole run: each copy's bytes (copiedBytes,
-// what the traffic analysis counts) once its issuing thread has done its step. The timeline
-// counts thread loads only; a kernel without copies (its first block issues none) is not walked.
-std::pair<uint64_t, uint64_t> copiedElements(const Timeline& t, Cursor c) {
-  const auto& events = t.trace().events;
-  const KernelLaunch& L = t.trace().launch;
-  const auto [first, last] = t.blocks() > 0 ? t.blockRange(0, 0) : std::pair<std::size_t, std::size_t>{0, 0};
-  const bool copies = std::any_of(events.begin() + std::ptrdiff_t(first), events.begin() + std::ptrdiff_t(last),
-                                  [](const Event& e) { return e.op == Op::CopyM || e.op == Op::CopyN; });
-  uint64_t now = 0, total = 0;
-  for (std::size_t i = 0; copies && i < events.size(); ++i) {
-    const uint64_t bytes = copiedBytes(events[i], L) / kElementBytes;
-    if (bytes == 0) continue;
-    total += bytes;
-    if (t.done(c, t.eventStep(i), linearThread(events[i], L.blockX))) now += bytes;
-  }
-  return {now, total};
-}
-
 }  // namespace
 
 const CounterLine* CountersView::line(std::string_view name) const {
@@ -69,11 +47,8 @@ const CounterLine* CountersView::line(std::string_view name) const {
 CountersView countersView(const LoadedRun& run, Cursor cursor, const CountersOptions& options) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
-  Counters now = t.countersAt(c);
-  Counters total = t.countersAt(t.end());
-  const auto [copiedNow, copiedTotal] = copiedElements(t, c);
-  now.globalLoads += copiedNow;
-  total.globalLoads += copiedTotal;
+  const Counters now = t.countersAt(c);
+  const Counters total = t.countersAt(t.end());
   CountersView v;
   std::vector<CounterLine>& lines = v.lines;
   // Worded so the two lines cannot be read as "tiling loads more": before the first multiply-add
