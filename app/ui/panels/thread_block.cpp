@@ -52,15 +52,15 @@ bool barrierBar(const PanelContext& ctx, const ThreadBlockView& v) {
 void blockHeading(const PanelContext& ctx, const ThreadBlockView& v) {
   if (ctx.state.lesson.presenter) return;
   if (v.byWarp) {
-    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", v.bx, v.by, v.threads, v.warps);
+    textWrappedF("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", v.bx, v.by, v.threads, v.warps);
   } else {
-    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", v.bx, v.by, v.cols, v.rows, v.warps,
-                       v.threads > kWarpSize ? "s" : "");
+    textWrappedF("block (%d,%d): %dx%d threads, %d warp%s", v.bx, v.by, v.cols, v.rows, v.warps,
+                 v.threads > kWarpSize ? "s" : "");
   }
   if (!barrierBar(ctx, v)) {
     // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("no barrier at this step");
+    textWrappedF("no barrier at this step");
     ImGui::PopStyleColor();
   }
 }
