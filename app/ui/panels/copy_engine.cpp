@@ -89,11 +89,9 @@ std::array<float, 4> drawTile(const char* matrix, const RingCopy& c, const RingS
 // Wrapped text at (x, y) no wider than `width` (screen pixels); returns the y under it.
 float wrappedText(const std::string& text, float x, float y, float width, bool dim = false) {
   ImGui::SetCursorScreenPos(ImVec2(x, y));
-  ImGui::PushTextWrapPos(x + width - ImGui::GetWindowPos().x);  // ImGui wraps in window coordinates
   if (dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextUnformatted(text.c_str());
+  textWrapped(text, width);
   if (dim) ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
   return ImGui::GetItemRectMax().y;
 }
 

@@ -29,14 +29,14 @@ inline void recordText(PanelContext& ctx, const char* panel, std::string text) {
   recordText(ctx, panel, std::move(text), ctx.theme().panelText, ctx.theme().windowBg);
 }
 
-// `text` wrapped to the space left on the line, breaking at spaces and newlines only
-// (word_wrap.h: ImGui's own TextWrapped breaks "15.52" after the point). One item, like
-// TextWrapped: the lines joined by '\n' at the font's line pitch, so GetItemRectMin/Max span them.
-inline void textWrapped(std::string_view text) {
+// `text` wrapped to `width` pixels (below 0: the space left on the line), breaking at spaces and
+// newlines only (word_wrap.h: ImGui's own TextWrapped breaks "15.52" after the point). One item,
+// like TextWrapped: the lines joined by '\n' at the font's line pitch, so GetItemRectMin/Max span them.
+inline void textWrapped(std::string_view text, float width = -1.0f) {
   const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
   std::string joined;
   joined.reserve(text.size());
-  for (std::string_view line : wrapLines(text, ImGui::GetContentRegionAvail().x, measure)) {
+  for (std::string_view line : wrapLines(text, width < 0 ? ImGui::GetContentRegionAvail().x : width, measure)) {
     joined += line;
     joined += '\n';
   }
