@@ -29,18 +29,29 @@ inline void recordText(PanelContext& ctx, const char* panel, std::string text) {
   recordText(ctx, panel, std::move(text), ctx.theme().panelText, ctx.theme().windowBg);
 }
 
-// `text` wrapped to `width` pixels (below 0: the space left on the line), breaking at spaces and
-// newlines only (word_wrap.h: ImGui's own TextWrapped breaks "15.52" after the point). One item,
-// like TextWrapped: the lines joined by '\n' at the font's line pitch, so GetItemRectMin/Max span them.
-inline void textWrapped(std::string_view text, float width = -1.0f) {
+// `text` broken into lines no wider than `width` pixels at spaces and newlines only (word_wrap.h:
+// ImGui's own wrap breaks "15.52" after the point), joined by '\n', measured in the current font.
+inline std::string wrappedLines(std::string_view text, float width) {
   const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
   std::string joined;
   joined.reserve(text.size());
-  for (std::string_view line : wrapLines(text, width < 0 ? ImGui::GetContentRegionAvail().x : width, measure)) {
+  for (std::string_view line : wrapLines(text, width, measure)) {
     joined += line;
     joined += '\n';
   }
   joined.pop_back();  // wrapLines gives one line at least
+  return joined;
+}
+
+// The size textWrapped(text, width) takes: for a layout that reserves its room first.
+inline ImVec2 wrappedTextSize(std::string_view text, float width) {
+  return ImGui::CalcTextSize(wrappedLines(text, width).c_str());
+}
+
+// `text` wrapped to `width` pixels (below 0: the space left on the line) as wrappedLines breaks
+// it. One item, like TextWrapped: its lines at the font's pitch, GetItemRectMin/Max spanning them.
+inline void textWrapped(std::string_view text, float width = -1.0f) {
+  const std::string joined = wrappedLines(text, width < 0 ? ImGui::GetContentRegionAvail().x : width);
   ImGui::TextUnformatted(joined.data(), joined.data() + joined.size());
 }
 

@@ -79,8 +79,9 @@ bool legendUnderGrid(const std::array<int, 6>& counts, bool compact, int rows, i
   float legendH = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[std::size_t(s)] > 0)
-      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[std::size_t(s)], compact).c_str(), nullptr, false,
-                                                                        avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
+      legendH += std::max(ImGui::GetFrameHeight(),
+                          wrappedTextSize(legendText(s, counts[std::size_t(s)], compact), avail.x - swatch).y) +
+                 ImGui::GetStyle().ItemSpacing.y;
   if (bar) legendH += ImGui::GetFrameHeightWithSpacing();  // the barrier's bar heads the legend on a projector
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);

@@ -133,7 +133,7 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
-    fit.titleH = ImGui::CalcTextSize(title.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+    fit.titleH = wrappedTextSize(title, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
     float widest = 0;
     fit.height = flow(tokens, avail.x, fit.at, &widest);
     fit.tokens = std::move(tokens);

@@ -230,9 +230,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
-  const float footer = roomForFooter ? ImGui::CalcTextSize(footerText.c_str(), nullptr, false, avail.x).y +
-                                           ImGui::GetStyle().ItemSpacing.y
-                                     : 0.0f;
+  const float footer = roomForFooter ? wrappedTextSize(footerText, avail.x).y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
   spec.size = ImVec2(avail.x, std::max(avail.y - footer, ImGui::GetFontSize() * 12.0f));
   const PlotInteraction in = drawPlot(spec, theme, ctx.layout);
   if (in.legendClicked) {
