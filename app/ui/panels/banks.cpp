@@ -123,7 +123,7 @@ void drawBanksPanel(PanelContext& ctx) {
   if (!view->none.empty()) recordedWrapped(ctx, kPanel, view->none);
   ImGui::Separator();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(
+  textWrappedF(
       "Columns: the 32 banks (4-byte words; bank = word %% 32). Each box is one word, coloured by the first lane that "
       "asks for it. A box with a fan is a broadcast: one word served to many lanes at once. Boxes stacked in one bank, "
       "framed and numbered, are a conflict: different words served one after another. A 128-bit load is served a "

@@ -13,6 +13,7 @@
 #include "core/teaching/bugs.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -25,14 +26,14 @@ void hazardReport(PanelContext& ctx) {
   const HazardsView* hazards = shownHazardsView(ctx.state);
   if (!hazards) return;
   if (hazards->rows.empty()) {
-    ImGui::TextWrapped("No shared-memory hazards: every barrier the tiles need is there.");
+    textWrappedF("No shared-memory hazards: every barrier the tiles need is there.");
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
-  ImGui::TextWrapped("%zu hazard groups between barriers (Hazards tab):", hazards->rows.size());
+  textWrappedF("%zu hazard groups between barriers (Hazards tab):", hazards->rows.size());
   ImGui::PopStyleColor();
   for (std::size_t i = 0; i < std::min<std::size_t>(hazards->rows.size(), 3); ++i)
-    ImGui::TextWrapped("  %s", hazards->rows[i].sentence.c_str());
+    textWrappedF("  %s", hazards->rows[i].sentence.c_str());
 }
 
 }  // namespace
@@ -47,7 +48,7 @@ void drawBugGalleryPanel(PanelContext& ctx) {
     // column in large text); the node's row stays clickable across the column.
     const bool open = ImGui::TreeNodeEx("##bug", ImGuiTreeNodeFlags_SpanAvailWidth);
     ImGui::SameLine();
-    ImGui::TextWrapped("%.*s", int(bug.title.size()), bug.title.data());
+    textWrapped(bug.title);
     sameLineIfFits(ImGui::CalcTextSize("buggy").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("buggy"))
       if (auto c = bugConfig(bug, false, seed)) ctx.emit(SetConfig{*c});
@@ -56,11 +57,11 @@ void drawBugGalleryPanel(PanelContext& ctx) {
       if (auto c = bugConfig(bug, true, seed)) ctx.emit(SetConfig{*c});
     if (open) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%.*s -> %.*s, from %.*s", int(bug.buggyKernel.size()), bug.buggyKernel.data(),
-                         int(bug.fixedKernel.size()), bug.fixedKernel.data(), int(bug.origin.size()), bug.origin.data());
+      textWrappedF("%.*s -> %.*s, from %.*s", int(bug.buggyKernel.size()), bug.buggyKernel.data(),
+                   int(bug.fixedKernel.size()), bug.fixedKernel.data(), int(bug.origin.size()), bug.origin.data());
       ImGui::PopStyleColor();
-      ImGui::TextWrapped("%.*s", int(bug.explanation.size()), bug.explanation.data());
-      ImGui::TextWrapped("Look for: %.*s", int(bug.lookFor.size()), bug.lookFor.data());
+      textWrapped(bug.explanation);
+      textWrappedF("Look for: %.*s", int(bug.lookFor.size()), bug.lookFor.data());
       ImGui::TreePop();
     }
     ImGui::PopID();
@@ -70,14 +71,14 @@ void drawBugGalleryPanel(PanelContext& ctx) {
   if (!view) return;
   if (!view->gallery) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("The run on screen is not a gallery launch: press buggy or fixed above.");
+    textWrappedF("The run on screen is not a gallery launch: press buggy or fixed above.");
     ImGui::PopStyleColor();
     return;
   }
-  ImGui::TextWrapped("%s", view->onScreen.c_str());
+  textWrapped(view->onScreen);
   for (const EvidenceLine& line : view->evidence) {
     if (line.bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
-    ImGui::TextWrapped("%s", line.text.c_str());  // wrapped: narrow columns and the projector's large text
+    textWrapped(line.text);  // wrapped: narrow columns and the projector's large text
     if (line.bad) ImGui::PopStyleColor();
   }
   hazardReport(ctx);

@@ -156,7 +156,7 @@ void drawCoalescingPanel(PanelContext& ctx) {
     return;
   }
   if (view->requests.empty()) {
-    ImGui::TextWrapped("%s", view->none.c_str());
+    textWrapped(view->none);
     return;
   }
   // The pictures scroll inside the panel: on a projector two requests with their addresses are
@@ -171,8 +171,9 @@ void drawCoalescingPanel(PanelContext& ctx) {
     recordedWrapped(ctx, kPanel, text);
   }
   for (const CoalescingRequestView& r : view->requests) drawOneRequest(ctx, r, arrays);
-  ImGui::TextWrapped("Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
-                     "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");
+  textWrappedF(
+      "Boxes: the 32-byte sectors of each 128-byte line the warp touches (filled: moved); ticks: each "
+      "lane's address. Efficiency = bytes the lanes use / bytes the sectors move (lecture 18).");
   ImGui::EndChild();
 }
 

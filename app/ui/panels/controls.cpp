@@ -8,9 +8,10 @@
 #include <array>
 #include <string>
 
+#include "ui/model/presets.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
-#include "ui/model/presets.h"
+#include "ui/panels/text_record.h"
 #include "ui/workers/replay.h"
 
 namespace tilescope::ui {
@@ -70,7 +71,7 @@ void classroomViews(PanelContext& ctx) {
     if (ImGui::Button(label.c_str())) ctx.emit(FollowThread{-1, -1});
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("click a thread (Thread block) or a P cell to follow it");
+    textWrappedF("click a thread (Thread block) or a P cell to follow it");
     ImGui::PopStyleColor();
   }
 }
@@ -126,7 +127,7 @@ void exportButtons(PanelContext& ctx) {
   const ViewOptions& v = ctx.state.view;
   if (!v.exported.empty()) {
     if (v.exportFailed) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
-    ImGui::TextWrapped("%s", v.exported.c_str());
+    textWrapped(v.exported);
     if (v.exportFailed) ImGui::PopStyleColor();
   }
 }
@@ -148,10 +149,10 @@ void startHintAndReplay(PanelContext& ctx) {
   }
   if (shown && shown->replay) {
     ImGui::PushStyleColor(ImGuiCol_Text, s.theme.highlight);
-    ImGui::TextWrapped("%s", replayLabel(*shown->replay, shown->run).c_str());
+    textWrapped(replayLabel(*shown->replay, shown->run));
     ImGui::PopStyleColor();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("change a setting to run it here instead");
+    textWrappedF("change a setting to run it here instead");
     ImGui::PopStyleColor();
   }
 }
@@ -259,9 +260,9 @@ void requestStatus(const AppState& s) {
   if (!s.request.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
     if (!s.request.openFile.empty())  // the reader's message names the file and what is wrong
-      ImGui::TextWrapped("Cannot open the trace file: %s", s.request.error.c_str());
+      textWrappedF("Cannot open the trace file: %s", s.request.error.c_str());
     else
-      ImGui::TextWrapped("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
+      textWrappedF("Cannot run %s: %s", describe(s.request.config).c_str(), s.request.error.c_str());
     ImGui::PopStyleColor();
   } else if (s.request.generation != s.request.shownGeneration && !s.request.openFile.empty()) {
     ImGui::TextDisabled("opening %s...", s.request.openFile.c_str());
@@ -269,7 +270,7 @@ void requestStatus(const AppState& s) {
     ImGui::TextDisabled("running %s...", s.lab.pendingGeneration == s.request.generation ? "the Lab tab's kernel"
                                                                                           : describe(s.request.config).c_str());
   } else if (const ControlsView* view = shownControlsView(s)) {
-    ImGui::TextWrapped("%s", view->runLine.c_str());
+    textWrapped(view->runLine);
   }
 }
 
@@ -310,7 +311,7 @@ void drawControlsPanel(PanelContext& ctx) {
   sectionTitle("Presets");
   presetButtons(ctx, 0, 3, false);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("lecture block shapes (naive, 64x64):");
+  textWrappedF("lecture block shapes (naive, 64x64):");
   ImGui::PopStyleColor();
   presetButtons(ctx, 3, 9, true);
   presetButtons(ctx, 9, 10, false);

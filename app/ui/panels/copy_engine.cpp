@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -88,11 +89,9 @@ std::array<float, 4> drawTile(const char* matrix, const RingCopy& c, const RingS
 // Wrapped text at (x, y) no wider than `width` (screen pixels); returns the y under it.
 float wrappedText(const std::string& text, float x, float y, float width, bool dim = false) {
   ImGui::SetCursorScreenPos(ImVec2(x, y));
-  ImGui::PushTextWrapPos(x + width - ImGui::GetWindowPos().x);  // ImGui wraps in window coordinates
   if (dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextUnformatted(text.c_str());
+  textWrapped(text, width);
   if (dim) ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
   return ImGui::GetItemRectMax().y;
 }
 
@@ -141,17 +140,19 @@ void drawCopyEnginePanel(PanelContext& ctx) {
   const CopyEngineView* view = shownCopyEngineView(ctx.state);
   if (!view) return;
   if (!view->applies) {
-    ImGui::TextWrapped("This kernel moves no tile with the copy engine: its threads load every tile themselves. "
-                       "Rung 8 (tma-pipeline) has the Tensor Memory Accelerator copy whole tiles into a ring of stages.");
+    textWrappedF(
+        "This kernel moves no tile with the copy engine: its threads load every tile themselves. "
+        "Rung 8 (tma-pipeline) has the Tensor Memory Accelerator copy whole tiles into a ring of stages.");
     return;
   }
   const Theme& theme = ctx.theme();
   CopyEngineRect record;
   record.ring = view->ring;
   const CopyRing& ring = record.ring;
-  ImGui::TextWrapped("Block (%d,%d): no thread loads a tile. The copy engine (TMA) writes each one into a ring of "
-                     "%d stages; copies issued: %d of %d.", view->bx, view->by, ring.stageCount,
-                     ring.copiesIssued, ring.copiesTotal);
+  textWrappedF(
+      "Block (%d,%d): no thread loads a tile. The copy engine (TMA) writes each one into a ring of "
+      "%d stages; copies issued: %d of %d.",
+      view->bx, view->by, ring.stageCount, ring.copiesIssued, ring.copiesTotal);
   const float px = ImGui::GetFontSize(), gap = px * 0.8f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -165,12 +166,13 @@ void drawCopyEnginePanel(PanelContext& ctx) {
   record.width = width;
   record.height = bottom - origin.y;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + px * 0.5f));
-  ImGui::TextWrapped("Consumers: %s.", ring.waitText().c_str());
-  ImGui::TextWrapped("Producer: %s.", ring.producer.c_str());
+  textWrappedF("Consumers: %s.", ring.waitText().c_str());
+  textWrappedF("Producer: %s.", ring.producer.c_str());
   drawLegend(theme);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("The trace records when a copy was issued, not when its bytes arrived: they are drawn "
-                     "arriving one step later.");
+  textWrappedF(
+      "The trace records when a copy was issued, not when its bytes arrived: they are drawn "
+      "arriving one step later.");
   ImGui::PopStyleColor();
   ctx.layout.copyEngine = std::move(record);
 }

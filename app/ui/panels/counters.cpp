@@ -10,6 +10,7 @@
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 
@@ -33,7 +34,7 @@ void drawCountersPanel(PanelContext& ctx) {
     const std::string& shown = shortened ? l.shortened : l.exact;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", l.name.c_str());
+    textWrapped(l.name);
     if (!l.tip.empty() && ImGui::IsItemHovered()) tooltip(l.tip);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(shown.c_str());

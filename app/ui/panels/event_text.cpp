@@ -2,13 +2,13 @@
 
 #include <imgui.h>
 
+#include "ui/panels/text_record.h"
+
 namespace tilescope::ui {
 
 void tooltip(const std::string& text) {
   ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  textWrapped(text, ImGui::GetFontSize() * 30.0f - ImGui::GetCursorPosX());  // where PushTextWrapPos would wrap
   ImGui::EndTooltip();
 }
 

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 
@@ -11,17 +12,18 @@ void drawHazardsPanel(PanelContext& ctx) {
   if (!shownAnalysis(ctx)) return;  // says "Analysing..." while it is computed
   const HazardsView* view = shownHazardsView(ctx.state);
   if (!view) return;
-  ImGui::TextWrapped("%s", view->verification.c_str());
+  textWrapped(view->verification);
   if (view->wrong > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ctx.theme().error), "%zu P elements are wrong (marked in the P grid)",
                        view->wrong);
   if (view->rows.empty()) {
-    ImGui::TextWrapped("No hazards: every shared address written in a barrier interval is touched by one "
-                       "thread only until the next barrier.");
+    textWrappedF(
+        "No hazards: every shared address written in a barrier interval is touched by one "
+        "thread only until the next barrier.");
     return;
   }
   ImGui::Text("%zu hazard groups", view->rows.size());
-  if (!view->order.empty()) ImGui::TextWrapped("%s", view->order.c_str());
+  if (!view->order.empty()) textWrapped(view->order);
   // Four columns whose text wraps: nothing is cut at 1280x800.
   if (!ImGui::BeginTable("hazards", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -33,11 +35,11 @@ void drawHazardsPanel(PanelContext& ctx) {
   for (const HazardRow& h : view->rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", h.race.c_str());
+    textWrapped(h.race);
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", h.first.c_str());
+    textWrapped(h.first);
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", h.second.c_str());
+    textWrapped(h.second);
     ImGui::TableNextColumn();
     ImGui::Text("%llu", h.pairs);
   }

@@ -16,9 +16,10 @@
 #include <sstream>
 #include <string>
 
+#include "platform/page.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
-#include "platform/page.h"
+#include "ui/panels/text_record.h"
 
 namespace tilescope::ui {
 namespace {
@@ -171,7 +172,7 @@ void drawToolbar(PanelContext& ctx) {
     ImGui::TextColored(colourOf(ctx.theme().error), "%s", s.message.c_str());
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", status.c_str());  // wrapped: a long source note in large text
+    textWrapped(status);  // wrapped: a long source note in large text
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered() && !s.message.empty()) tooltip(s.message);
   }

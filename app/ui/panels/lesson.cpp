@@ -21,7 +21,7 @@ void drawLessonPanel(PanelContext& ctx) {
   const bool picker = !(ls.presenter && lesson);
   if (!picker) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", preview.c_str());
+    textWrapped(preview);
     ImGui::PopStyleColor();
   }
   if (picker) ImGui::SetNextItemWidth(-1);
@@ -38,14 +38,15 @@ void drawLessonPanel(PanelContext& ctx) {
   }
   if (!ls.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().error);
-    ImGui::TextWrapped("%s", ls.error.c_str());
+    textWrapped(ls.error);
     ImGui::PopStyleColor();
   }
   if (!lesson) {
-    ImGui::TextWrapped("Ten short tours follow chapter 5: memory types, the naive kernel's traffic, tiling "
-                       "and phases, the two barriers, boundary checks, dynamic shared memory, occupancy, "
-                       "coalescing. Seven more climb the ladder to cuBLAS, one rung each. Each page sets up "
-                       "the views it talks about.");
+    textWrappedF(
+        "Ten short tours follow chapter 5: memory types, the naive kernel's traffic, tiling "
+        "and phases, the two barriers, boundary checks, dynamic shared memory, occupancy, "
+        "coalescing. Seven more climb the ladder to cuBLAS, one rung each. Each page sets up "
+        "the views it talks about.");
     if (ImGui::Button("Start the first lesson")) ctx.emit(OpenLesson{"1"});
     return;
   }
@@ -73,7 +74,7 @@ void drawLessonPanel(PanelContext& ctx) {
   ImGui::ProgressBar(float(ls.page + 1) / float(pages), ImVec2(-1, 0), progress.c_str());
   ImGui::Separator();
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().highlight);
-  ImGui::TextWrapped("%s", page.title.c_str());
+  textWrapped(page.title);
   ImGui::PopStyleColor();
   recordText(ctx, "Lesson", page.title, ctx.theme().highlight, ctx.theme().windowBg);
   ImGui::Spacing();

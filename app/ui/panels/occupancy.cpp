@@ -26,7 +26,7 @@ namespace {
 void limitRow(const LimitRow& row) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextWrapped("%s", row.name.c_str());  // the narrow left column wraps the names, never the figures
+  textWrapped(row.name);  // the narrow left column wraps the names, never the figures
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(row.value.c_str());
 }
@@ -71,7 +71,7 @@ void drawWavesPicture(PanelContext& ctx, const Waves& w) {
   else
     std::snprintf(key, sizeof key, "a row per wave, a cell per SM: filled, a block on it; open, idle");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", key);
+  textWrapped(key);
   ImGui::PopStyleColor();
 }
 
@@ -85,7 +85,7 @@ void drawWaves(PanelContext& ctx, const OccupancyView& v) {
   ImGui::TextUnformatted("Rung 9's selector");
   recordedWrapped(ctx, "Occupancy", v.selector);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", v.thisRun.c_str());
+  textWrapped(v.thisRun);
   ImGui::PopStyleColor();
   recordText(ctx, "Occupancy", v.thisRun, ctx.theme().textDisabled, ctx.theme().windowBg);
 }
@@ -110,9 +110,9 @@ void drawAnalysisProfileChoice(PanelContext& ctx) {
   const float noteWidth = ImGui::CalcTextSize(choice.note.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
   if (noteWidth <= ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x) ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", choice.note.c_str());
+  textWrapped(choice.note);
   ImGui::PopStyleColor();
-  ImGui::TextWrapped("%s", choice.profile.label.c_str());
+  textWrapped(choice.profile.label);
 }
 
 namespace {
@@ -127,9 +127,9 @@ void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
   ImGui::SetNextItemWidth(labelAbove ? avail : avail * 0.5f);
   ImGui::SliderInt(labelAbove ? "##registers / thread" : label, regs, 1, v.maxRegisters);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("this kernel: %d (%s)", v.kernelRegisters, v.registersSource.c_str());
+  textWrappedF("this kernel: %d (%s)", v.kernelRegisters, v.registersSource.c_str());
   ImGui::PopStyleColor();
-  ImGui::TextWrapped("%s", v.block.c_str());
+  textWrapped(v.block);
   if (ImGui::BeginTable("limits", 2, ImGuiTableFlags_RowBg)) {
     float valueWidth = 0;
     for (const LimitRow& row : v.limits) valueWidth = std::max(valueWidth, ImGui::CalcTextSize(row.widest.c_str()).x);
@@ -138,7 +138,7 @@ void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
     for (const LimitRow& row : v.limits) limitRow(row);
     endTable(ctx, "limits");
   }
-  ImGui::TextWrapped("%s", v.summary.c_str());
+  textWrapped(v.summary);
   ImGui::ProgressBar(v.occupancy, ImVec2(-1, 0));
 }
 
@@ -160,8 +160,8 @@ void drawPlannedView(PanelContext& ctx) {
   drawWaves(ctx, *view);
   ImGui::Separator();
   drawAnalysisProfileChoice(ctx);
-  ImGui::TextWrapped("%s", view->block.c_str());
-  ImGui::TextWrapped("%s", view->summary.c_str());
+  textWrapped(view->block);
+  textWrapped(view->summary);
 }
 }  // namespace
 

@@ -80,7 +80,7 @@ void drawProvenance(const std::vector<const TimingDigest*>& sources, const Theme
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.recorded ? theme.highlight : theme.pStored), "%s",
                        r.recorded ? "RECORDED" : "LIVE");
     ImGui::SameLine();
-    ImGui::TextWrapped("points measured on %s, %s", r.device.c_str(), dates.c_str());
+    textWrappedF("points measured on %s, %s", r.device.c_str(), dates.c_str());
   }
 }
 
@@ -167,7 +167,7 @@ void drawRoofsKey(const RooflineSources& src, const DeviceProfile& profile, cons
     const std::string dashed = "dashed: " + src.measuredOn->device + ", measured";
     sameLineIfFits(ImGui::CalcTextSize(dashed.c_str()).x);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme.threadColours[5]));
-    ImGui::TextWrapped("%s", dashed.c_str());
+    textWrapped(dashed);
     ImGui::PopStyleColor();
   }
   if (ImGui::IsItemHovered())

@@ -96,13 +96,13 @@ void drawSharedPanel(PanelContext& ctx) {
   const SharedView& v = *view;
   const Theme& theme = ctx.theme();
   if (v.noShared) {
-    ImGui::TextWrapped("%s reads M and N straight from global memory: no shared memory.", v.kernelName.c_str());
+    textWrappedF("%s reads M and N straight from global memory: no shared memory.", v.kernelName.c_str());
     return;
   }
   // On a projector the caption says what the step does: the tiles get the room instead.
   if (!ctx.state.lesson.presenter)
-    ImGui::TextWrapped("block (%d,%d), %s", v.bx, v.by,
-                       v.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
+    textWrappedF("block (%d,%d), %s", v.bx, v.by,
+                 v.reading ? "dots: slots read at this k step" : "slot colour: the thread that wrote it");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // On a projector (and in presentation mode) the tiles grow with the text.
   const float maxCell = ctx.state.lesson.presenter ? 120.0f : 48.0f * ctx.state.view.fontScale;

@@ -203,7 +203,7 @@ void drawSourcePanel(PanelContext& ctx) {
   const bool presenter = ctx.state.lesson.presenter;
   if (!presenter || !view->embedded) ImGui::TextDisabled("%s", path.c_str());  // a projector's lesson names the kernel
   if (!view->embedded) {
-    ImGui::TextWrapped("%s is not embedded in this build.", path.c_str());
+    textWrappedF("%s is not embedded in this build.", path.c_str());
     return;
   }
   const std::set<int>& stepLines = view->stepLines;

@@ -4,8 +4,12 @@
 #pragma once
 #include <imgui.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <string>
+#include <string_view>
 
+#include "ui/model/word_wrap.h"
 #include "ui/panels/panels.h"
 
 namespace tilescope::ui {
@@ -25,9 +29,50 @@ inline void recordText(PanelContext& ctx, const char* panel, std::string text) {
   recordText(ctx, panel, std::move(text), ctx.theme().panelText, ctx.theme().windowBg);
 }
 
-// TextWrapped of `text`, recorded.
+// `text` broken into lines no wider than `width` pixels at spaces and newlines only (word_wrap.h:
+// ImGui's own wrap breaks "15.52" after the point), joined by '\n', measured in the current font.
+inline std::string wrappedLines(std::string_view text, float width) {
+  const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  std::string joined;
+  joined.reserve(text.size());
+  for (std::string_view line : wrapLines(text, width, measure)) {
+    joined += line;
+    joined += '\n';
+  }
+  joined.pop_back();  // wrapLines gives one line at least
+  return joined;
+}
+
+// The size textWrapped(text, width) takes: for a layout that reserves its room first.
+inline ImVec2 wrappedTextSize(std::string_view text, float width) {
+  return ImGui::CalcTextSize(wrappedLines(text, width).c_str());
+}
+
+// `text` wrapped to `width` pixels (below 0: the space left on the line) as wrappedLines breaks
+// it. One item, like TextWrapped: its lines at the font's pitch, GetItemRectMin/Max spanning them.
+inline void textWrapped(std::string_view text, float width = -1.0f) {
+  const std::string joined = wrappedLines(text, width < 0 ? ImGui::GetContentRegionAvail().x : width);
+  ImGui::TextUnformatted(joined.data(), joined.data() + joined.size());
+}
+
+// ImGui::TextWrapped's printf form, wrapped as above.
+inline void textWrappedF(const char* format, ...) IM_FMTARGS(1);
+inline void textWrappedF(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string text(n > 0 ? std::size_t(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  textWrapped(text);
+}
+
+// `text` wrapped (textWrapped), recorded.
 inline void recordedWrapped(PanelContext& ctx, const char* panel, const std::string& text) {
-  ImGui::TextWrapped("%s", text.c_str());
+  textWrapped(text);
   recordText(ctx, panel, text);
 }
 

@@ -52,15 +52,15 @@ bool barrierBar(const PanelContext& ctx, const ThreadBlockView& v) {
 void blockHeading(const PanelContext& ctx, const ThreadBlockView& v) {
   if (ctx.state.lesson.presenter) return;
   if (v.byWarp) {
-    ImGui::TextWrapped("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", v.bx, v.by, v.threads, v.warps);
+    textWrappedF("block (%d,%d): %d threads (threadIdx.x), a warp per row, %d warps", v.bx, v.by, v.threads, v.warps);
   } else {
-    ImGui::TextWrapped("block (%d,%d): %dx%d threads, %d warp%s", v.bx, v.by, v.cols, v.rows, v.warps,
-                       v.threads > kWarpSize ? "s" : "");
+    textWrappedF("block (%d,%d): %dx%d threads, %d warp%s", v.bx, v.by, v.cols, v.rows, v.warps,
+                 v.threads > kWarpSize ? "s" : "");
   }
   if (!barrierBar(ctx, v)) {
     // Wrapped: a narrow column is shorter than the sentence.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("no barrier at this step");
+    textWrappedF("no barrier at this step");
     ImGui::PopStyleColor();
   }
 }
@@ -79,8 +79,9 @@ bool legendUnderGrid(const std::array<int, 6>& counts, bool compact, int rows, i
   float legendH = 0;
   for (ThreadState s : kShown)
     if (!compact || counts[std::size_t(s)] > 0)
-      legendH += std::max(ImGui::GetFrameHeight(), ImGui::CalcTextSize(legendText(s, counts[std::size_t(s)], compact).c_str(), nullptr, false,
-                                                                        avail.x - swatch).y) + ImGui::GetStyle().ItemSpacing.y;
+      legendH += std::max(ImGui::GetFrameHeight(),
+                          wrappedTextSize(legendText(s, counts[std::size_t(s)], compact), avail.x - swatch).y) +
+                 ImGui::GetStyle().ItemSpacing.y;
   if (bar) legendH += ImGui::GetFrameHeightWithSpacing();  // the barrier's bar heads the legend on a projector
   const ImVec2 beside(std::max(avail.x - legendW, avail.x * 0.3f), avail.y);
   const ImVec2 under(avail.x, avail.y - legendH);

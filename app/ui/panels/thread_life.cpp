@@ -133,7 +133,7 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
-    fit.titleH = ImGui::CalcTextSize(title.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+    fit.titleH = wrappedTextSize(title, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
     float widest = 0;
     fit.height = flow(tokens, avail.x, fit.at, &widest);
     fit.tokens = std::move(tokens);
@@ -162,8 +162,9 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
 void drawThreadLifePanel(PanelContext& ctx) {
   const ThreadLifeView* view = shownThreadLifeView(ctx.state);
   if (!view || view->thread < 0) {
-    ImGui::TextWrapped("Click a thread in the Thread block panel, or a P cell, to follow its whole life here: what it "
-                       "loads into which slots, the products of its k loop, and the element it stores.");
+    textWrappedF(
+        "Click a thread in the Thread block panel, or a P cell, to follow its whole life here: what it "
+        "loads into which slots, the products of its k loop, and the element it stores.");
     return;
   }
   const Theme& theme = ctx.theme();
@@ -178,7 +179,7 @@ void drawThreadLifePanel(PanelContext& ctx) {
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
-  ImGui::TextWrapped("%s", title.c_str());
+  textWrapped(title);
   ImGui::PopStyleColor();
   recordText(ctx, "Thread life", title, theme.follow, theme.windowBg);
   const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -26,7 +26,7 @@ void drawStepCaption(PanelContext& ctx, const TimelineView& v, bool presenter) {
   ImFont* font = presenter && ctx.captionFont ? ctx.captionFont : nullptr;
   if (font) ImGui::PushFont(font);
   ImGui::PushStyleColor(ImGuiCol_Text, theme.highlight);
-  ImGui::TextWrapped("%s", v.caption.c_str());
+  textWrapped(v.caption);
   ImGui::PopStyleColor();
   ctx.layout.caption = v.caption;
   ctx.layout.captionFontPx = ImGui::GetFontSize();

@@ -57,7 +57,7 @@ std::string format(const char* fmt, double a, double b = 0.0) {
 // TextDisabled does not wrap; long reasons and notes must, at any width and font size.
 void disabledWrapped(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", text.c_str());
+  textWrapped(text);
   ImGui::PopStyleColor();
 }
 
@@ -70,7 +70,7 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
   const Theme& theme = ctx.theme();
   if (!shown) {
     ImGui::TextColored(toVec(theme.error), "No timings to show.");
-    if (!t.recordedError.empty()) ImGui::TextWrapped("Recorded results: %s", t.recordedError.c_str());
+    if (!t.recordedError.empty()) textWrappedF("Recorded results: %s", t.recordedError.c_str());
   } else if (shown->recorded) {
     // One line in the normal layout; the why and the where are a hover away.
     ImGui::TextColored(toVec(theme.highlight),
@@ -78,7 +78,7 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
     const bool hovered = ImGui::IsItemHovered();
     const std::string where = shown->device + ", " + shown->date;
     sameLineIfFits(ImGui::CalcTextSize(where.c_str()).x);
-    ImGui::TextWrapped("%s", where.c_str());
+    textWrapped(where);
     if (hovered || ImGui::IsItemHovered())
       tooltip("Measured on that device by our own bench (tilescope-cli bench) and stored in " + path +
               "; every case was verified against the host reference before it was timed." +
@@ -87,8 +87,8 @@ void drawSource(PanelContext& ctx, const TimingState& t, const TimingReport* sho
     ImGui::TextColored(toVec(theme.pStored), "LIVE:");
     ImGui::SameLine();
     const std::size_t n = shown->results.size();
-    ImGui::TextWrapped("%s, %s, %zu case%s timed this session", shown->device.c_str(), shown->date.c_str(), n,
-                       n == 1 ? "" : "s");
+    textWrappedF("%s, %s, %zu case%s timed this session", shown->device.c_str(), shown->date.c_str(), n,
+                 n == 1 ? "" : "s");
   }
   if (!t.liveUnavailable.empty() && (!shown || !shown->recorded))
     disabledWrapped("No live timing on this machine: " + t.liveUnavailable);
@@ -230,9 +230,7 @@ void drawPlotPage(PanelContext& ctx, const TimingState& t, const TimingDigest& d
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool roomForFooter = !ceil.peakDerivation.empty() && avail.y > ImGui::GetTextLineHeightWithSpacing() * 22.0f;
   const std::string footerText = "Peak: " + ceil.peakDerivation;  // wrapped: two lines in large text
-  const float footer = roomForFooter ? ImGui::CalcTextSize(footerText.c_str(), nullptr, false, avail.x).y +
-                                           ImGui::GetStyle().ItemSpacing.y
-                                     : 0.0f;
+  const float footer = roomForFooter ? wrappedTextSize(footerText, avail.x).y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
   spec.size = ImVec2(avail.x, std::max(avail.y - footer, ImGui::GetFontSize() * 12.0f));
   const PlotInteraction in = drawPlot(spec, theme, ctx.layout);
   if (in.legendClicked) {
@@ -249,8 +247,8 @@ void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& 
   const std::vector<LectureRow>& rows = digest.lectureRows;
   const bool any = std::any_of(rows.begin(), rows.end(), [](const LectureRow& r) { return r.result; });
   if (!any) {
-    ImGui::TextWrapped(t.liveUnavailable.empty() ? "No N = 8192 results yet: run the lecture table above."
-                                                 : "These results have no N = 8192 cases.");
+    textWrappedF(t.liveUnavailable.empty() ? "No N = 8192 results yet: run the lecture table above."
+                                           : "These results have no N = 8192 cases.");
     return;
   }
   const auto best = digest.bestNaive;
@@ -259,7 +257,7 @@ void drawTablePage(PanelContext& ctx, const TimingState& t, const TimingDigest& 
     if (r.result && r.result->verified) top = std::max(top, r.result->gflops);
   const double bestNaive = best ? rows[*best].result->gflops : 0.0;
 
-  ImGui::TextWrapped(
+  textWrappedF(
       "The lecture's experiment at N = 8192: naive (one thread per P element) with six block shapes, "
       "then shared-memory tiles, then cuBLAS.");
   // No inner scrolling: the note follows the table, and the panel scrolls when fonts are large.
@@ -405,8 +403,8 @@ void drawLadderPage(PanelContext& ctx, const TimingState& t, const TimingDigest&
     disabledWrapped("No recorded ladder (" + t.recordedLadderError +
                     "): only rung 1, fig. 5.9 at T = 32, from the recorded results above.");
   if (digest.ladder.empty()) {
-    ImGui::TextWrapped(t.liveUnavailable.empty() ? "No ladder results yet: run the ladder sweep above."
-                                                 : "These results have no rung of the ladder.");
+    textWrappedF(t.liveUnavailable.empty() ? "No ladder results yet: run the ladder sweep above."
+                                           : "These results have no rung of the ladder.");
     return;
   }
   PlotSpec spec = gflopsBySize("ladder", report, theme);
