@@ -57,52 +57,61 @@ std::pair<ExportAnimation, std::string> parseAnimation(const std::vector<std::st
   return {a, ""};
 }
 
+// Whether w holds exactly `count` integers from `from` on; `last` gets the last one.
+bool intsAt(const std::vector<std::string>& w, std::size_t from, std::size_t count, int& last) {
+  if (w.size() != from + count) return false;
+  for (std::size_t k = from; k < w.size(); ++k)
+    if (!parseInt(w[k], last)) return false;
+  return true;
+}
+
+// Checks a `set WHAT VALUE` line; returns the problem or "".
+std::string checkSetting(const std::vector<std::string>& w) {
+  const std::size_t n = w.size();
+  int i = 0;
+  double d = 0;
+  auto ints = [&](std::size_t from, std::size_t count) { return intsAt(w, from, count, i); };
+  if (n < 3) return "usage: set WHAT VALUE";
+  const std::string& what = w[1];
+  if (what == "kernel") return n == 3 && kernelByName(w[2]) ? "" : "unknown kernel '" + w[2] + "'";
+  if (what == "size" || what == "tile" || what == "seed") return ints(2, 1) ? "" : "set " + what + " takes an integer";
+  if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
+  if (what == "pad")
+    return ints(2, 1) && i >= 0 && i <= kMaxPad ? "" : "set pad takes 0.." + std::to_string(kMaxPad);
+  if (what == "profile")  // whether "device" is there is known only once the app runs; default: the app's own choice
+    return n == 3 && (w[2] == kDeviceProfileName || w[2] == "default" || profileByName(w[2]))
+               ? ""
+               : "set profile default|device|" + profileNames();
+  if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
+  if (what == "grid-blocks")  // stream-k's persistent grid (0: one block per tile), as --grid-blocks
+    return ints(2, 1) && i >= 0 && i <= kMaxPersistentBlocks ? "" : "set grid-blocks takes 0.." + std::to_string(kMaxPersistentBlocks);
+  if (what == "tiling") {
+    if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
+    auto t = parseTilingOrDefault(w[2]);
+    return t ? "" : t.error().message;
+  }
+  if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
+  if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
+  if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
+  if (what == "shading") return n == 3 && (w[2] == "on" || w[2] == "off" || w[2] == "auto") ? "" : "set shading on|off|auto";
+  if (what == "palette") return n == 3 && (w[2] == "okabe-ito" || w[2] == "vivid") ? "" : "set palette okabe-ito|vivid";
+  if (what == "granularity")
+    return n == 3 && (w[2] == "phase" || w[2] == "interval" || w[2] == "k") ? "" : "set granularity phase|interval|k";
+  if (what == "font-scale" || what == "speed") return n == 3 && parseDouble(w[2], d) ? "" : "set " + what + " takes a number";
+  return "unknown setting '" + what + "'";
+}
+
 // Checks one line's shape; returns the problem or "".
 std::string check(const std::vector<std::string>& w) {
   const std::string& c = w[0];
   const std::size_t n = w.size();
   int i = 0;
-  double d = 0;
-  auto ints = [&](std::size_t from, std::size_t count) {
-    if (n != from + count) return false;
-    for (std::size_t k = from; k < n; ++k)
-      if (!parseInt(w[k], i)) return false;
-    return true;
-  };
+  auto ints = [&](std::size_t from, std::size_t count) { return intsAt(w, from, count, i); };
   if (c == "preset") {
     if (n != 2) return "usage: preset NAME";
     return findPreset(w[1]) ? "" : "unknown preset '" + w[1] + "'";
   }
-  if (c == "set") {
-    if (n < 3) return "usage: set WHAT VALUE";
-    const std::string& what = w[1];
-    if (what == "kernel") return n == 3 && kernelByName(w[2]) ? "" : "unknown kernel '" + w[2] + "'";
-    if (what == "size" || what == "tile" || what == "seed") return ints(2, 1) ? "" : "set " + what + " takes an integer";
-    if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
-    if (what == "pad")
-      return ints(2, 1) && i >= 0 && i <= kMaxPad ? "" : "set pad takes 0.." + std::to_string(kMaxPad);
-    if (what == "profile")  // whether "device" is there is known only once the app runs; default: the app's own choice
-      return n == 3 && (w[2] == kDeviceProfileName || w[2] == "default" || profileByName(w[2]))
-                 ? ""
-                 : "set profile default|device|" + profileNames();
-    if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
-    if (what == "grid-blocks")  // stream-k's persistent grid (0: one block per tile), as --grid-blocks
-      return ints(2, 1) && i >= 0 && i <= kMaxPersistentBlocks ? "" : "set grid-blocks takes 0.." + std::to_string(kMaxPersistentBlocks);
-    if (what == "tiling") {
-      if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
-      auto t = parseTilingOrDefault(w[2]);
-      return t ? "" : t.error().message;
-    }
-    if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
-    if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
-    if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
-    if (what == "shading") return n == 3 && (w[2] == "on" || w[2] == "off" || w[2] == "auto") ? "" : "set shading on|off|auto";
-    if (what == "palette") return n == 3 && (w[2] == "okabe-ito" || w[2] == "vivid") ? "" : "set palette okabe-ito|vivid";
-    if (what == "granularity")
-      return n == 3 && (w[2] == "phase" || w[2] == "interval" || w[2] == "k") ? "" : "set granularity phase|interval|k";
-    if (what == "font-scale" || what == "speed") return n == 3 && parseDouble(w[2], d) ? "" : "set " + what + " takes a number";
-    return "unknown setting '" + what + "'";
-  }
+  if (c == "set") return checkSetting(w);
   if (c == "select") return n == 4 && w[1] == "block" && ints(2, 2) ? "" : "usage: select block BX BY";
   if (c == "step") return ints(1, 1) ? "" : "usage: step N";
   if (c == "seek") {
