@@ -17,8 +17,10 @@ struct KernelResources {
   std::string registersSource;  // "profile estimate: ...", "cudaFuncGetAttributes on <device>", "--registers"
 };
 
-// Registers every kernel here used when built by ptxas of CUDA 13.0 for sm_80 and sm_90
-// (the kernel files as written): 31 or 32, so 32 is the estimate without a device.
+// Registers the chapter's kernels used when built by ptxas of CUDA 13.0 for sm_80 and sm_90
+// (the kernel files as written): 31 or 32, so 32 is the estimate without a device. The ladder's
+// register tiles need far more (rung 9 at 128 x 256: 168 at sm_90a), which only a GPU run's
+// ptxas knows: their source says the estimate is under the tile's own accumulators.
 inline constexpr int kEstimatedRegistersPerThread = 32;
 
 // Threads and shared memory of a planned launch, with the estimated register count.

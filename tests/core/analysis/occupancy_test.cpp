@@ -90,6 +90,24 @@ TEST(Occupancy, A100_TiledT16_NotLimitedBySharedMemory) {
   EXPECT_GT(o.blocksBySharedMemory, 8);
 }
 
+// Without a device the registers are an estimate of 32, the chapter's kernels' count; a
+// register tile's accumulators alone exceed it (rung 8 at 128 x 256: 8 x 16 = 128 sums a
+// thread), and the source says so instead of claiming 32 for it.
+TEST(Occupancy, TheRegisterEstimateSaysWhenATileOutgrowsIt) {
+  KernelLaunch tiled;
+  tiled.kernel = KernelId::Tiled;
+  tiled.tile = 16;
+  tiled.blockX = tiled.blockY = 16;
+  EXPECT_NE(kernelResources(tiled).registersSource.find("31-32"), std::string::npos);
+  KernelLaunch ring;
+  ring.kernel = KernelId::TmaPipeline;
+  ring.tiling = {128, 256, 32, 64, 64, 8, 16};
+  const KernelResources r = kernelResources(ring);
+  EXPECT_EQ(r.registersPerThread, 32);
+  EXPECT_NE(r.registersSource.find("too low"), std::string::npos) << r.registersSource;
+  EXPECT_NE(r.registersSource.find("128 sums"), std::string::npos) << r.registersSource;
+}
+
 // Registers on a current GPU go to warps in units of 256 from 4 partitions: 40 regs/thread
 // -> 1280 per warp, 16384 / 1280 = 12 warps per partition, 48 per SM: six 256-thread blocks.
 TEST(Occupancy, H100_RegisterAllocationUnit) {
