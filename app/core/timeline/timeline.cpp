@@ -6,11 +6,14 @@
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/race_index.h"
+#include "core/timeline/step_keys.h"
 #include "core/trace/memory_layout.h"
 #include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 namespace {
+
+using timeline_detail::KeyWalker;
 
 // Per-thread exact counts are kept only while they stay small; past this the counters of a
 // partly done step are interpolated (step totals stay exact).
@@ -18,83 +21,9 @@ constexpr std::size_t kMaxStepThreadEntries = std::size_t(1) << 21;
 
 enum CountField { kLoads, kZeroFills, kOutOfBounds, kSharedReads, kFmas, kStores };
 
-// Gives each event its dense step key: (interval, in real order also the thread, in a ring
-// also the phase) * span + sub, where sub orders the parts of an interval: 0 before the k
-// loop, 1 + k inside it, span - 2 after it, span - 1 the barrier. Walks one block at a time in
-// canonical order (a thread's events of one interval are contiguous and in program order
-// there). A ring (a trace with mbarrier waits, step_rules.h's ring phases) has many phases in
-// one interval, each with its own k loop: there the phase is part of the key (phaseSpan > 1),
-// a thread's k loop starts afresh in each phase, and its mbarrier steps after a k loop (the
-// arrival that releases the stage) belong to the loop's last step, so that "after the loop"
-// is what follows the thread's last phase (the P store).
-class KeyWalker {
- public:
-  KeyWalker(uint64_t span, int threadsPerBlock, bool perThread, uint64_t phaseSpan)
-      : span_(span), threads_(uint64_t(threadsPerBlock)), phaseSpan_(phaseSpan), perThread_(perThread),
-        barriers_(std::size_t(threadsPerBlock), 0) {}
-  void startBlock() {
-    std::fill(barriers_.begin(), barriers_.end(), 0);
-    lastThread_ = -1;
-  }
-  uint64_t key(const Event& e, int thread) {
-    const bool ring = phaseSpan_ > 1;
-    if (thread != lastThread_ || (ring && e.phase != lastPhase_)) {
-      lastThread_ = thread;
-      lastPhase_ = e.phase;
-      seenK_ = false;
-      lastSub_ = 0;
-    }
-    const uint64_t interval = barriers_[std::size_t(thread)];
-    uint64_t sub = 0;
-    if (e.op == Op::Barrier) {
-      sub = span_ - 1;
-      ++barriers_[std::size_t(thread)];
-      seenK_ = false;
-    } else if (e.k >= 0) {
-      sub = 1 + uint64_t(e.k);
-      seenK_ = true;
-    } else if (ring && seenK_ && isMbarrierStep(e) && lastSub_ < span_ - 2) {
-      sub = lastSub_;  // the stage's release closes the k loop's last step
-    } else {
-      sub = seenK_ ? span_ - 2 : 0;
-    }
-    lastSub_ = sub;
-    const uint64_t group = perThread_ ? interval * threads_ + uint64_t(thread) : interval;
-    const uint64_t phase = ring ? uint64_t(std::max<int16_t>(e.phase, 0)) : 0;
-    return (group * phaseSpan_ + phase) * span_ + sub;
-  }
-
- private:
-  static bool isMbarrierStep(const Event& e) {
-    return e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait || e.op == Op::MbarrierInit;
-  }
-  uint64_t span_, threads_, phaseSpan_;
-  bool perThread_;
-  std::vector<uint32_t> barriers_;
-  int lastThread_ = -1;
-  int16_t lastPhase_ = 0;
-  bool seenK_ = false;
-  uint64_t lastSub_ = 0;
-};
-
 // Real order takes a step per thread and part of each interval; past this many steps the
 // timeline would be too long to walk, and a race is drawn in lockstep with a note instead.
 constexpr uint64_t kMaxRealOrderKeys = uint64_t(1) << 20;
-
-ThreadState activityOf(const Event& e) {
-  switch (e.op) {
-    case Op::LoadM:
-    case Op::LoadN: return e.k >= 0 ? ThreadState::Computing : ThreadState::Loading;
-    case Op::ReadM:
-    case Op::ReadN: return ThreadState::Computing;
-    case Op::Barrier: return ThreadState::Waiting;
-    case Op::StoreP: return ThreadState::Stored;
-    case Op::LoadW: return ThreadState::Loading;  // reads another block's partial sums from global memory
-    case Op::CopyM:  // the producer loads a ring stage's tiles through the copy engine
-    case Op::CopyN: return ThreadState::Loading;
-    default: return ThreadState::Idle;
-  }
-}
 
 void add(Counters& c, const std::array<uint32_t, 6>& n) {
   c.globalLoads += n[kLoads];
@@ -301,6 +230,21 @@ std::string_view threadStateName(ThreadState s) {
     case ThreadState::Stored: return "stored";
   }
   return "?";
+}
+
+ThreadState activityOf(const Event& e) {
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN: return e.k >= 0 ? ThreadState::Computing : ThreadState::Loading;
+    case Op::ReadM:
+    case Op::ReadN: return ThreadState::Computing;
+    case Op::Barrier: return ThreadState::Waiting;
+    case Op::StoreP: return ThreadState::Stored;
+    case Op::LoadW: return ThreadState::Loading;  // reads another block's partial sums from global memory
+    case Op::CopyM:  // the producer loads a ring stage's tiles through the copy engine
+    case Op::CopyN: return ThreadState::Loading;
+    default: return ThreadState::Idle;
+  }
 }
 
 Timeline Timeline::build(const Trace& trace, bool emulated) {
@@ -519,120 +463,6 @@ bool Timeline::pStored(Cursor c, int row, int col) const {
   if (s < 0) return false;
   const Event& e = trace_->events[std::size_t(pStoreEvent_[cell])];
   return done(normalize(c), s, linearThread(e, trace_->launch.blockX));
-}
-
-// --- BlockTimeline -------------------------------------------------------------------------
-
-BlockTimeline BlockTimeline::build(const Timeline& timeline, int bx, int by) {
-  BlockTimeline b;
-  b.timeline_ = &timeline;
-  b.bx_ = bx;
-  b.by_ = by;
-  b.threads_ = timeline.threadsPerBlock();
-  const auto& events = timeline.trace().events;
-  const unsigned blockX = timeline.trace().launch.blockX;
-  const auto [first, last] = timeline.blockRange(bx, by);
-  const std::size_t nSteps = std::size_t(timeline.steps());
-
-  // Counting sort of the block's events by step; stable, so canonical order survives.
-  std::vector<int> stepOf(last - first);
-  KeyWalker walker(timeline.keySpan(), b.threads_, timeline.realOrder(), timeline.phaseSpan());
-  walker.startBlock();
-  b.stepBegin_.assign(nSteps + 1, 0);
-  for (std::size_t i = first; i < last; ++i) {
-    const Event& e = events[i];
-    const int s = timeline.stepOfKey(walker.key(e, linearThread(e, blockX)));
-    stepOf[i - first] = s;
-    ++b.stepBegin_[std::size_t(s) + 1];
-  }
-  for (std::size_t s = 0; s < nSteps; ++s) b.stepBegin_[s + 1] += b.stepBegin_[s];
-  b.order_.resize(last - first);
-  std::vector<uint32_t> fill(b.stepBegin_.begin(), b.stepBegin_.end() - 1);
-  b.activity_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
-  b.arrivals_.assign(nSteps, 0);
-  std::vector<char> loads(nSteps, 0);
-  for (std::size_t i = first; i < last; ++i) {
-    const std::size_t s = std::size_t(stepOf[i - first]);
-    b.order_[fill[s]++] = uint32_t(i);
-    const Event& e = events[i];
-    // The thread's last event in the step (program order) is what it is doing after it.
-    b.activity_[s * std::size_t(b.threads_) + std::size_t(linearThread(e, blockX))] = activityOf(e);
-    if (e.op == Op::Barrier) ++b.arrivals_[s];
-    if (e.op == Op::LoadM || e.op == Op::LoadN) loads[s] = 1;
-  }
-  b.loadStepAt_.assign(nSteps, -1);
-  b.before_.assign(nSteps * std::size_t(b.threads_), ThreadState::Idle);
-  b.arrivedBefore_.assign(nSteps, 0);
-  for (std::size_t s = 0; s < nSteps; ++s) {
-    b.loadStepAt_[s] = loads[s] ? int(s) : (s > 0 ? b.loadStepAt_[s - 1] : -1);
-    // In real order the arrivals of one interval are spread over its threads' steps.
-    if (s > 0 && timeline.step(int(s)).interval == timeline.step(int(s) - 1).interval)
-      b.arrivedBefore_[s] = b.arrivedBefore_[s - 1] + b.arrivals_[s - 1];
-    if (s + 1 == nSteps) break;
-    const bool released = b.arrivals_[s] > 0 && b.arrivedBefore_[s] + b.arrivals_[s] == b.threads_;
-    for (std::size_t t = 0; t < std::size_t(b.threads_); ++t) {
-      ThreadState a = b.activity_[s * b.threads_ + t];
-      if (a == ThreadState::Idle) a = b.before_[s * b.threads_ + t];  // waiting since an earlier step
-      if (a == ThreadState::Waiting && released) a = ThreadState::Released;
-      b.before_[(s + 1) * b.threads_ + t] = a;
-    }
-  }
-  return b;
-}
-
-std::span<const uint32_t> BlockTimeline::stepEvents(int s) const {
-  if (s < 0 || s + 1 >= int(stepBegin_.size())) return {};
-  return std::span<const uint32_t>(order_).subspan(stepBegin_[std::size_t(s)],
-                                                   stepBegin_[std::size_t(s) + 1] - stepBegin_[std::size_t(s)]);
-}
-
-ThreadState BlockTimeline::threadState(Cursor c, int thread) const {
-  c = timeline_->normalize(c);
-  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
-  const ThreadState a = activity_[row + std::size_t(thread)];
-  const ThreadState now = a != ThreadState::Idle && thread < c.threads ? a : before_[row + std::size_t(thread)];
-  // Everyone has arrived only when the whole block is past this barrier step; in real order
-  // that releases the threads that arrived in earlier steps too.
-  const bool released = arrivals_[std::size_t(c.step)] > 0 && c.threads == threads_ &&
-                        arrivedBefore_[std::size_t(c.step)] + arrivals_[std::size_t(c.step)] == threads_;
-  return now == ThreadState::Waiting && released ? ThreadState::Released : now;
-}
-
-int BlockTimeline::barrierArrivals(Cursor c) const {
-  c = timeline_->normalize(c);
-  if (timeline_->step(c.step).kind != StepKind::Barrier) return -1;
-  const std::size_t row = std::size_t(c.step) * std::size_t(threads_);
-  int n = arrivedBefore_[std::size_t(c.step)];
-  for (int t = 0; t < c.threads; ++t) n += activity_[row + std::size_t(t)] == ThreadState::Waiting;
-  return n;
-}
-
-int64_t BlockTimeline::currentEvent(Cursor c) const {
-  c = timeline_->normalize(c);
-  const auto& events = timeline_->trace().events;
-  const unsigned blockX = timeline_->trace().launch.blockX;
-  for (int s = c.step; s >= 0; --s) {
-    const auto span = stepEvents(s);
-    for (std::size_t i = span.size(); i-- > 0;)
-      if (timeline_->done(c, s, linearThread(events[span[i]], blockX))) return span[i];
-  }
-  return -1;
-}
-
-int64_t BlockTimeline::lastEventAt(Cursor c, std::span<const Op> ops, int row, int col) const {
-  c = timeline_->normalize(c);
-  const auto& events = timeline_->trace().events;
-  const unsigned blockX = timeline_->trace().launch.blockX;
-  for (int s = c.step; s >= 0; --s) {
-    const auto span = stepEvents(s);
-    for (std::size_t i = span.size(); i-- > 0;) {
-      const Event& e = events[span[i]];
-      if (!touchesElement(e, row, col)) continue;
-      if (std::find(ops.begin(), ops.end(), e.op) == ops.end()) continue;
-      if (timeline_->done(c, s, linearThread(e, blockX))) return span[i];
-    }
-  }
-  return -1;
 }
 
 }  // namespace tilescope

@@ -90,6 +90,8 @@ struct Cursor {
 
 enum class ThreadState : uint8_t { Idle, Loading, Waiting, Released, Computing, Stored };
 std::string_view threadStateName(ThreadState s);
+// What a thread is doing at one of its events (a load, the k loop, a barrier, its store).
+ThreadState activityOf(const Event& e);
 
 class Timeline {
  public:
