@@ -126,17 +126,25 @@ TEST(TraceFile, ALadderTraceRoundTripsAndWorkspaceEventsAreCheckedAtRowZero) {
   EXPECT_NE(refused.error().message.find("workspace element"), std::string::npos) << refused.error().message;
 }
 
+// Rung 9 at 37 x 32 x 24 (32 x 64 tiles: 2 tiles of 4 k-steps, 8 iterations) on `blocks`
+// persistent blocks, traced and verified.
+tilescope::Run streamKOnBlocks(int blocks) {
+  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};
+  c.persistentBlocks = blocks;
+  tilescope::Run run = runEmulated(c, true);
+  EXPECT_TRUE(run.trace);
+  EXPECT_TRUE(run.verification.passed) << run.verification.summary();
+  return run;
+}
+
 // Rung 9 on a persistent grid that splits tiles: 37 x 32 x 24 at 32 x 64 tiles is 2 tiles of
 // 4 k-steps; 3 blocks share the 8 iterations (stream_k_test.cpp counts them). The file keeps
 // the grid (GRID), so the plan it reopens with has 3 blocks, not one per tile, and the split
 // blocks' events (block 2 exists only in the persistent grid) are the launch's own.
 TEST(TraceFile, ASplitGridTraceKeepsItsPersistentBlocks) {
-  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
-  c.tiling = {32, 64, 8, 16, 32, 4, 4};
-  c.persistentBlocks = 3;
-  const tilescope::Run run = runEmulated(c, true);
+  const tilescope::Run run = streamKOnBlocks(3);
   ASSERT_TRUE(run.trace);
-  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   int workspaceEvents = 0;
   for (const Event& e : run.trace->events) workspaceEvents += e.op == Op::LoadW || e.op == Op::StoreW;
   ASSERT_GT(workspaceEvents, 0) << "the grid splits tiles: partials go through the workspace";
@@ -167,12 +175,8 @@ TEST(TraceFile, ASplitGridTraceKeepsItsPersistentBlocks) {
 // more than a tile's 4 k tiles, and the file still reads back (a share's phases were once
 // refused as "phase or k out of range").
 TEST(TraceFile, OneBlockWalkingEveryTileReadsBack) {
-  LaunchConfig c = testing::launchConfig(KernelId::StreamK, {37, 32, 24}, 0, freshSeed());
-  c.tiling = {32, 64, 8, 16, 32, 4, 4};
-  c.persistentBlocks = 1;
-  const tilescope::Run run = runEmulated(c, true);
+  const tilescope::Run run = streamKOnBlocks(1);
   ASSERT_TRUE(run.trace);
-  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   int lastPhase = 0;
   for (const Event& e : run.trace->events) lastPhase = std::max<int>(lastPhase, e.phase);
   EXPECT_EQ(lastPhase, 7) << "8 k tiles, one phase each";
