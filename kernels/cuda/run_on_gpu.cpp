@@ -1,49 +1,37 @@
-// The GPU's plain build: every kernel file compiled exactly as written (float* M, real
-// __shared__ arrays), so the timed kernels are the book's text and nothing else. This file
-// and run_on_gpu_traced.cu hold every GPU instantiation: keep it so, since CI compiles them
-// for five architectures.
+// The GPU executor's dispatcher: picks a kernel's launcher (gpu_launchers.h) by KernelId.
+// The kernels themselves are compiled in one translation unit per kernel and build (plain,
+// traced), generated from kernel_list.h, so this file is plain C++.
 #include <string>
 #include <utility>
 
-#include "kernels/cuda/cuda_exec.cuh"
-#include "kernels/portable.h"
-
-namespace tilescope::plain {
-#include "kernels_gen/all_plain.h"
-#include "kernels/visit_kernel.h"
-}  // namespace tilescope::plain
+#include "kernels/cuda/gpu_launchers.h"
+#include "kernels/kernel_facts.h"
 
 namespace tilescope {
 
 namespace {
-struct PlainArgs {
-  float *M, *N, *P;
-};
-}  // namespace
-
-Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P) {
-  cuda::LaunchExec<PlainArgs> exec;
-  // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
-  const PlainArgs args{const_cast<float*>(M), const_cast<float*>(N), P};
-  if (!plain::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); }))
-    return cuda::noInstantiation(L);
-  if (exec.refused) return *exec.refused;
-  return cuda::check(exec.error, "kernel launch <<<>>>");
+const PlainGpuLauncher& plainLauncher(KernelId id) {
+  switch (id) {
+#define TILESCOPE_PLAIN_CASE(id, room, file) \
+  case KernelId::id:                         \
+    return plain::launcher_##file;
+    TILESCOPE_KERNELS(TILESCOPE_PLAIN_CASE)
+#undef TILESCOPE_PLAIN_CASE
+  }
+  return plain::launcher_naive;  // not reached: the switch names every kernel
 }
 
-Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L) {
-  cuda::AttributeExec<PlainArgs> exec;
-  if (!plain::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, PlainArgs{}); }))
-    return cuda::noInstantiation(L);
-  if (exec.error) return *exec.error;
-  return exec.out;
+const TracedGpuLauncher& tracedLauncher(KernelId id) {
+  switch (id) {
+#define TILESCOPE_TRACED_CASE(id, room, file) \
+  case KernelId::id:                          \
+    return traced::launcher_##file;
+    TILESCOPE_KERNELS(TILESCOPE_TRACED_CASE)
+#undef TILESCOPE_TRACED_CASE
+  }
+  return traced::launcher_naive;  // not reached: the switch names every kernel
 }
 
-bool gpuSupports(const KernelLaunch& L) {
-  return !kernelInfo(L.kernel).tileIsCompileTime || containsTileWidth(GpuTileWidths{}, L.tile);
-}
-
-namespace {
 template <int... Ts>
 std::string widthList(std::integer_sequence<int, Ts...>) {
   std::string s;
@@ -52,11 +40,19 @@ std::string widthList(std::integer_sequence<int, Ts...>) {
 }
 }  // namespace
 
-std::string gpuTileWidthsText() { return "T = " + widthList(GpuTileWidths{}); }
+Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P) {
+  return plainLauncher(L.kernel).launch(L, M, N, P);
+}
 
-}  // namespace tilescope
+Status launchTracedOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink) {
+  return tracedLauncher(L.kernel).launch(L, M, N, P, sink);
+}
 
-namespace tilescope {
+Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L) { return plainLauncher(L.kernel).attributes(L); }
+
+Result<GpuKernelAttributes> tracedKernelAttributes(const KernelLaunch& L) {
+  return tracedLauncher(L.kernel).attributes(L);
+}
 
 Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace) {
   if (!trace) return launchPlainOnGpu(L, M, N, P);
@@ -66,5 +62,11 @@ Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float*
 Result<GpuKernelAttributes> gpuKernelAttributes(const KernelLaunch& L, bool traced) {
   return traced ? tracedKernelAttributes(L) : plainKernelAttributes(L);
 }
+
+bool gpuSupports(const KernelLaunch& L) {
+  return !kernelInfo(L.kernel).tileIsCompileTime || containsTileWidth(GpuTileWidths{}, L.tile);
+}
+
+std::string gpuTileWidthsText() { return "T = " + widthList(GpuTileWidths{}); }
 
 }  // namespace tilescope
