@@ -1,6 +1,6 @@
 // The GPU as the executor a kernel's Facts::launch calls: one that launches through
 // <<< >>>, and one that launches nothing and asks the runtime about the function instead.
-// Shared by the plain and the traced translation units (run_on_gpu.cu, run_on_gpu_traced.cu),
+// Shared by the plain and the traced launchers (plain_launcher.cuh, traced_launcher.cuh),
 // which differ only in the kernels they include and in Args.
 #pragma once
 #include <cuda_runtime.h>

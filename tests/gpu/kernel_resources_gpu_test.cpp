@@ -1,7 +1,7 @@
 // What the compiled kernels ask of an SM, from the device, and the occupancy model fed with
 // it: for every kernel and every width the GPU build has, the model's blocks per SM on the
 // profile built from cudaGetDeviceProperties equal cudaOccupancyMaxActiveBlocksPerMultiprocessor.
-// The query goes through the same launchKernel() as the launches (run_on_gpu.cu), and the
+// The query goes through the same launchKernel() as the launches (run_on_gpu.h), and the
 // resources through the backend, as `tilescope-cli analyze` takes them. Label `gpu`.
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // The CUDA backend: runs a planned launch on device 0 with the kernels instantiated in
-// kernels/cuda/run_on_gpu.cu, plain or traced, and brings back P and the trace (through
+// kernels/cuda (run_on_gpu.h), plain or traced, and brings back P and the trace (through
 // gpu_launch.h, which the lab's GPU runs share).
 #include <algorithm>
 #include <cstdio>
