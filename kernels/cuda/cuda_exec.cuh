@@ -136,10 +136,4 @@ struct AttributeExec {
   GpuKernelAttributes out;
 };
 
-inline Error noInstantiation(const KernelLaunch& L) {
-  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
-                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
-                      "; tiled-dynamic takes any width)");
-}
-
 }  // namespace tilescope::cuda

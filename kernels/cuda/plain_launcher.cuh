@@ -1,7 +1,7 @@
 // One kernel's plain GPU build: its file compiled exactly as written (float* M, real
 // __shared__ arrays), so the timed kernels are the book's text and nothing else.
 // A generated translation unit (kernels_gen/gpu/plain_FILE.cu) includes this, then the kernel
-// file inside namespace plain::FILE, then says TILESCOPE_PLAIN_GPU_LAUNCHER(FILE).
+// file inside a namespace of plain, then defines its part with TILESCOPE_PLAIN_GPU_PART.
 #pragma once
 #include "kernels/cuda/cuda_exec.cuh"
 #include "kernels/cuda/gpu_launchers.h"
@@ -14,26 +14,28 @@ struct PlainArgs {
 };
 
 template <class Facts>
-Status launchPlain(const KernelLaunch& L, const float* M, const float* N, float* P) {
+std::optional<Status> launchPlain(const KernelLaunch& L, const float* M, const float* N, float* P) {
   cuda::LaunchExec<PlainArgs> exec;
   // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
   const PlainArgs args{const_cast<float*>(M), const_cast<float*>(N), P};
-  if (!Facts::launch(exec, L, args)) return cuda::noInstantiation(L);
-  if (exec.refused) return *exec.refused;
+  if (!Facts::launch(exec, L, args)) return std::nullopt;
+  if (exec.refused) return Status(*exec.refused);
   return cuda::check(exec.error, "kernel launch <<<>>>");
 }
 
 template <class Facts>
-Result<GpuKernelAttributes> plainAttributes(const KernelLaunch& L) {
+std::optional<Result<GpuKernelAttributes>> plainAttributes(const KernelLaunch& L) {
   cuda::AttributeExec<PlainArgs> exec;
-  if (!Facts::launch(exec, L, PlainArgs{})) return cuda::noInstantiation(L);
-  if (exec.error) return *exec.error;
-  return exec.out;
+  if (!Facts::launch(exec, L, PlainArgs{})) return std::nullopt;
+  if (exec.error) return Result<GpuKernelAttributes>(*exec.error);
+  return Result<GpuKernelAttributes>(exec.out);
 }
 
 }  // namespace tilescope::plain
 
-#define TILESCOPE_PLAIN_GPU_LAUNCHER(file)                                                              \
-  namespace tilescope::plain {                                                                          \
-  const PlainGpuLauncher launcher_##file{&launchPlain<file::Facts>, &plainAttributes<file::Facts>}; \
+// PART: the part's name in kGpuKernelParts; NS: the namespace (under plain) its file is in.
+#define TILESCOPE_PLAIN_GPU_PART(PART, NS)                                                       \
+  namespace tilescope {                                                                          \
+  extern const PlainGpuPart PART;                                                                \
+  const PlainGpuPart PART{&plain::launchPlain<plain::NS::Facts>, &plain::plainAttributes<plain::NS::Facts>}; \
   }

@@ -1,6 +1,6 @@
-// The GPU executor's dispatcher: picks a kernel's launcher (gpu_launchers.h) by KernelId.
-// The kernels themselves are compiled in one translation unit per kernel and build (plain,
-// traced), generated from kernel_list.h, so this file is plain C++.
+// The GPU executor's dispatcher: asks a kernel's parts (gpu_launchers.h) by KernelId. The
+// kernels themselves are compiled in generated translation units, one per kernel and build
+// (and tiling, for a kernel built for several), so this file is plain C++.
 #include <string>
 #include <utility>
 
@@ -10,27 +10,16 @@
 namespace tilescope {
 
 namespace {
-const PlainGpuLauncher& plainLauncher(KernelId id) {
-  switch (id) {
-#define TILESCOPE_PLAIN_CASE(id, room, file) \
-  case KernelId::id:                         \
-    return plain::launcher_##file;
-    TILESCOPE_KERNELS(TILESCOPE_PLAIN_CASE)
-#undef TILESCOPE_PLAIN_CASE
-  }
-  return plain::launcher_naive;  // not reached: the switch names every kernel
+// The first part of L's kernel that was built for L answers; none: the build lacks it.
+template <class Out, class Parts, class Ask>
+Out askParts(const KernelLaunch& L, const Parts& parts, Ask ask) {
+  for (const auto* part : parts)
+    if (part)
+      if (std::optional<Out> out = ask(*part)) return std::move(*out);
+  return noGpuInstantiation(L);
 }
 
-const TracedGpuLauncher& tracedLauncher(KernelId id) {
-  switch (id) {
-#define TILESCOPE_TRACED_CASE(id, room, file) \
-  case KernelId::id:                          \
-    return traced::launcher_##file;
-    TILESCOPE_KERNELS(TILESCOPE_TRACED_CASE)
-#undef TILESCOPE_TRACED_CASE
-  }
-  return traced::launcher_naive;  // not reached: the switch names every kernel
-}
+const GpuKernelParts& partsOf(KernelId id) { return kGpuKernelParts[int(id)]; }
 
 template <int... Ts>
 std::string widthList(std::integer_sequence<int, Ts...>) {
@@ -41,17 +30,29 @@ std::string widthList(std::integer_sequence<int, Ts...>) {
 }  // namespace
 
 Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P) {
-  return plainLauncher(L.kernel).launch(L, M, N, P);
+  return askParts<Status>(L, partsOf(L.kernel).plain,
+                          [&](const PlainGpuPart& p) { return p.launch(L, M, N, P); });
 }
 
 Status launchTracedOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink) {
-  return tracedLauncher(L.kernel).launch(L, M, N, P, sink);
+  return askParts<Status>(L, partsOf(L.kernel).traced,
+                          [&](const TracedGpuPart& p) { return p.launch(L, M, N, P, sink); });
 }
 
-Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L) { return plainLauncher(L.kernel).attributes(L); }
+Result<GpuKernelAttributes> plainKernelAttributes(const KernelLaunch& L) {
+  return askParts<Result<GpuKernelAttributes>>(
+      L, partsOf(L.kernel).plain, [&](const PlainGpuPart& p) { return p.attributes(L); });
+}
 
 Result<GpuKernelAttributes> tracedKernelAttributes(const KernelLaunch& L) {
-  return tracedLauncher(L.kernel).attributes(L);
+  return askParts<Result<GpuKernelAttributes>>(
+      L, partsOf(L.kernel).traced, [&](const TracedGpuPart& p) { return p.attributes(L); });
+}
+
+Error noGpuInstantiation(const KernelLaunch& L) {
+  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
+                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
+                      "; tiled-dynamic takes any width)");
 }
 
 Status launchOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, const GpuTraceBuffers* trace) {

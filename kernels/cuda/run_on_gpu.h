@@ -48,6 +48,8 @@ bool gpuSupports(const KernelLaunch& L);
 
 // The tile widths the compile-time tiled kernels are built for on the GPU, for messages.
 std::string gpuTileWidthsText();
+// "the GPU build has no instantiation of KERNEL for tile width T (built for ...)".
+Error noGpuInstantiation(const KernelLaunch& L);
 
 // The two builds, one translation unit each (launchOnGpu picks).
 Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P);

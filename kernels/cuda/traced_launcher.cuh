@@ -1,7 +1,7 @@
 // One kernel's traced GPU build: its file with the declarations rewritten into views
 // (kernels/rewrite), the same text the emulator runs, so both record the same events.
 // A generated translation unit (kernels_gen/gpu/traced_FILE.cu) includes this, then the
-// rewritten file inside namespace traced::FILE, then says TILESCOPE_TRACED_GPU_LAUNCHER(FILE).
+// rewritten file inside a namespace of traced, then defines its part with TILESCOPE_TRACED_GPU_PART.
 #pragma once
 #include "kernels/cuda/cuda_exec.cuh"
 #include "kernels/cuda/gpu_launchers.h"
@@ -21,25 +21,27 @@ inline TracedArgs tracedArgs(const KernelLaunch& L, const float* M, const float*
 }
 
 template <class Facts>
-Status launchTraced(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink) {
+std::optional<Status> launchTraced(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink) {
   cuda::LaunchExec<TracedArgs> exec;
   const TracedArgs args = tracedArgs(L, M, N, P, sink);
-  if (!Facts::launch(exec, L, args)) return cuda::noInstantiation(L);
-  if (exec.refused) return *exec.refused;
+  if (!Facts::launch(exec, L, args)) return std::nullopt;
+  if (exec.refused) return Status(*exec.refused);
   return cuda::check(exec.error, "traced kernel launch <<<>>>");
 }
 
 template <class Facts>
-Result<GpuKernelAttributes> tracedAttributes(const KernelLaunch& L) {
+std::optional<Result<GpuKernelAttributes>> tracedAttributes(const KernelLaunch& L) {
   cuda::AttributeExec<TracedArgs> exec;
-  if (!Facts::launch(exec, L, TracedArgs{})) return cuda::noInstantiation(L);
-  if (exec.error) return *exec.error;
-  return exec.out;
+  if (!Facts::launch(exec, L, TracedArgs{})) return std::nullopt;
+  if (exec.error) return Result<GpuKernelAttributes>(*exec.error);
+  return Result<GpuKernelAttributes>(exec.out);
 }
 
 }  // namespace tilescope::traced
 
-#define TILESCOPE_TRACED_GPU_LAUNCHER(file)                                                                \
-  namespace tilescope::traced {                                                                            \
-  const TracedGpuLauncher launcher_##file{&launchTraced<file::Facts>, &tracedAttributes<file::Facts>}; \
+// PART: the part's name in kGpuKernelParts; NS: the namespace (under traced) its file is in.
+#define TILESCOPE_TRACED_GPU_PART(PART, NS)                                                          \
+  namespace tilescope {                                                                              \
+  extern const TracedGpuPart PART;                                                                   \
+  const TracedGpuPart PART{&traced::launchTraced<traced::NS::Facts>, &traced::tracedAttributes<traced::NS::Facts>}; \
   }

@@ -23,10 +23,7 @@ class CudaBackend final : public Backend {
   std::string deviceName() const override { return info_.name; }
 
   Status supports(const LaunchPlan& plan) const override {
-    if (!gpuSupports(plan.launch))
-      return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(plan.launch.kernel).name) +
-                          " for tile width " + std::to_string(plan.launch.tile) + " (built for " +
-                          gpuTileWidthsText() + "; tiled-dynamic takes any width)");
+    if (!gpuSupports(plan.launch)) return noGpuInstantiation(plan.launch);
     return Ok{};
   }
 
