@@ -20,7 +20,7 @@
 #include "ui/export/animation_export.h"
 #include "ui/export/export_view.h"
 #include "ui/state/apply_intents.h"
-#include "font_finder.h"
+#include "platform/font_finder.h"
 #include "ui/export/frame_report.h"
 #include "ui/model/occupancy_view.h"
 #include "gfx/gl_context.h"
@@ -41,8 +41,8 @@ namespace {
 // ---------------------------------------------------------------------------------------
 
 struct Fonts {
-  Result<FontFile> sansFile = unavailable("not looked up");
-  Result<FontFile> monoFile = unavailable("not looked up");
+  Result<platform::FontFile> sansFile = unavailable("not looked up");
+  Result<platform::FontFile> monoFile = unavailable("not looked up");
   ImFont* sans = nullptr;
   ImFont* mono = nullptr;
   std::vector<ImFont*> code;  // mono at the Source panel's sizes, largest first
@@ -53,8 +53,8 @@ struct Fonts {
 // Once per session: fontconfig's answer does not change while the app runs, and the message
 // about a fallback should appear once, not at every font-scale change.
 void findFonts(Fonts& fonts, AppState& state) {
-  fonts.sansFile = findFont(FontRole::Sans);
-  fonts.monoFile = findFont(FontRole::Mono);
+  fonts.sansFile = platform::findFont(platform::FontRole::Sans);
+  fonts.monoFile = platform::findFont(platform::FontRole::Mono);
   for (const auto* f : {&fonts.sansFile, &fonts.monoFile})
     if (!*f)
       std::fprintf(stderr, "tilescope: %s; using Dear ImGui's built-in font for %s\n", f->error().message.c_str(),
@@ -63,7 +63,7 @@ void findFonts(Fonts& fonts, AppState& state) {
   state.fonts.mono = fonts.monoFile ? fonts.monoFile->path : "";
 }
 
-ImFont* addFont(const Result<FontFile>& file, float px) {
+ImFont* addFont(const Result<platform::FontFile>& file, float px) {
   ImGuiIO& io = ImGui::GetIO();
   if (file) {
     ImFontConfig config;
@@ -172,7 +172,7 @@ void dropRunRefusedForSize(AppState& state) {
   if (refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty())).empty()) return;
   state.shown = Shown{};
   state.playback.playing = false;
-  state.intents.push_back(ShowPanel{"Occupancy"});
+  state.intents.push_back(ShowPanel{std::string(panelName(PanelId::Occupancy))});
 }
 
 // A lesson page's own commands run like a script while the user keeps control; a page that
