@@ -1,6 +1,9 @@
-// [SECTION] platform: GLFW window, GL context, ImGui backends, fonts
+// [SECTION] fonts (found by app/platform's font_finder.h; the window, GL and ImGui's backends
+//           are app/platform's too)
 // [SECTION] keyboard shortcuts
-// [SECTION] frame loop
+// [SECTION] a frame's parts: clocks, the device's facts, a size too large to run, lesson pages,
+//           the style, the frame's captures and files, live timing
+// [SECTION] frame loop: the Session (start, one frame, finish) and runApp
 #include "app.h"
 
 #include <GLFW/glfw3.h>
@@ -37,7 +40,7 @@ namespace tilescope::ui {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] platform: fonts (the window, GL and ImGui's backends are app/platform's)
+// [SECTION] fonts
 // ---------------------------------------------------------------------------------------
 
 struct Fonts {
@@ -130,6 +133,10 @@ void shortcuts(AppState& state) {
   if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) q.push_back(SetPresenter{!state.lesson.presenter});
   if (state.lesson.presenter && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) q.push_back(SetPresenter{false});
 }
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] a frame's parts
+// ---------------------------------------------------------------------------------------
 
 double clockSeconds() {
   using namespace std::chrono;
@@ -300,7 +307,7 @@ TimingEngineFactory timingEngineFactory() {
 }
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] frame loop
+// [SECTION] frame loop: the Session (start, one frame, finish) and runApp
 // ---------------------------------------------------------------------------------------
 
 // One session of the app: what the frame loop keeps between frames. On the heap: in a page the
