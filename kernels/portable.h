@@ -6,7 +6,7 @@
 #include "kernels/host_device.h"
 
 #if !defined(__CUDACC__)
-#include "kernels/emu/cuda_surface.h"
+#include "kernels/cuda_surface.h"
 #elif !defined(__CUDACC_RTC__)
 #include <cuda_pipeline.h>  // __pipeline_memcpy_async (cp.async) for the ladder's top rungs
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "grade_output.h"
 #include "core/run/bounds_report.h"
 #include "core/json_writer.h"
 #include "core/run/run.h"
@@ -16,6 +17,13 @@ namespace tilescope::cli {
 int reportError(const Error& e) {
   std::cerr << "tilescope-cli: " << e.message << "\n";
   return e.kind == ErrorKind::Failed ? kExitRuntime : kExitBadInput;
+}
+
+int reportLabError(const Error& e) { return reportError(escapedError(e)); }
+
+int reportInterrupt() {
+  std::cerr << "tilescope-cli: interrupted: the lab's processes were stopped and their files removed\n";
+  return 130;
 }
 
 Result<std::shared_ptr<FinishedRun>> finishedRun(const Options& o, const LaunchConfig& config, Tracing tracing) {

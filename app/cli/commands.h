@@ -21,6 +21,7 @@ int openCommand(const Options& o, std::ostream& out);     // teaching_commands.c
 int lessonsCommand(const Options& o, std::ostream& out);  // teaching_commands.cpp
 int labCommand(const Options& o, std::ostream& out);      // lab_command.cpp
 int labCheck(const Options& o, std::ostream& out);        // lab_check_command.cpp
+int labGrade(const Options& o, std::ostream& out);        // lab_grade_command.cpp
 int labExercises(const Options& o, std::ostream& out);    // lab_check_command.cpp
 
 // `config` run on the backend the options name and finished (core/finished): the one way every
@@ -37,5 +38,10 @@ LaunchConfig selectStreamK(const LaunchConfig& config, const DeviceProfile& devi
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);
+// A lab command's error: its message through escapedError (grade_output.h: a student's file
+// name or line can quote anything), then as reportError.
+int reportLabError(const Error& e);
+// A lab command stopped by Ctrl-C or SIGTERM (lab::labInterrupted): says so, returns 130.
+int reportInterrupt();
 
 }  // namespace tilescope::cli

@@ -32,10 +32,9 @@ std::string jsonName(std::string_view name);
 // holds a comma or a quote.
 std::string csvField(std::string_view text);
 // A lab error as the terminal gets it: its message (which may quote a student's file name or
-// line) through forTerminal. reportLabError (lab_command.cpp) reports one as reportError does:
+// line) through forTerminal. reportLabError (commands.h) reports one as reportError does:
 // every error of `lab run`, `lab check`, `lab grade` and `lab time` goes through it.
 Error escapedError(Error e);
-int reportLabError(const Error& e);
 
 // Where `lab check` and `lab grade` run the kernels: the GPU runner with --backend cuda, else
 // the emulator (auto too: a grade does not depend on the machine it was given on).

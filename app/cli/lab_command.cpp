@@ -22,9 +22,6 @@
 
 namespace tilescope::cli {
 
-int labGrade(const Options& o, std::ostream& out);  // lab_grade_command.cpp
-int reportInterrupt();
-
 namespace {
 
 using namespace tilescope::lab;
@@ -373,13 +370,6 @@ int labTime(const Options& o, std::ostream& out) {
 }
 
 }  // namespace
-
-int reportLabError(const Error& e) { return reportError(escapedError(e)); }
-
-int reportInterrupt() {
-  std::cerr << "tilescope-cli: interrupted: the lab's processes were stopped and their files removed\n";
-  return 130;
-}
 
 namespace {
 // The global flags a lab subcommand does not read: refused, never silently ignored. run and

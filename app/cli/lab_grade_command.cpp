@@ -26,7 +26,6 @@
 
 namespace tilescope::cli {
 
-int reportInterrupt();  // lab_command.cpp
 
 namespace {
 

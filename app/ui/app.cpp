@@ -1,6 +1,9 @@
-// [SECTION] platform: GLFW window, GL context, ImGui backends, fonts
+// [SECTION] fonts (found by app/platform's font_finder.h; the window, GL and ImGui's backends
+//           are app/platform's too)
 // [SECTION] keyboard shortcuts
-// [SECTION] frame loop
+// [SECTION] a frame's parts: clocks, the device's facts, a size too large to run, lesson pages,
+//           the style, the frame's captures and files, live timing
+// [SECTION] frame loop: the Session (start, one frame, finish) and runApp
 #include "app.h"
 
 #include <GLFW/glfw3.h>
@@ -20,7 +23,7 @@
 #include "ui/export/animation_export.h"
 #include "ui/export/export_view.h"
 #include "ui/state/apply_intents.h"
-#include "font_finder.h"
+#include "platform/font_finder.h"
 #include "ui/export/frame_report.h"
 #include "ui/model/occupancy_view.h"
 #include "gfx/gl_context.h"
@@ -37,12 +40,12 @@ namespace tilescope::ui {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] platform: fonts (the window, GL and ImGui's backends are app/platform's)
+// [SECTION] fonts
 // ---------------------------------------------------------------------------------------
 
 struct Fonts {
-  Result<FontFile> sansFile = unavailable("not looked up");
-  Result<FontFile> monoFile = unavailable("not looked up");
+  Result<platform::FontFile> sansFile = unavailable("not looked up");
+  Result<platform::FontFile> monoFile = unavailable("not looked up");
   ImFont* sans = nullptr;
   ImFont* mono = nullptr;
   std::vector<ImFont*> code;  // mono at the Source panel's sizes, largest first
@@ -53,8 +56,8 @@ struct Fonts {
 // Once per session: fontconfig's answer does not change while the app runs, and the message
 // about a fallback should appear once, not at every font-scale change.
 void findFonts(Fonts& fonts, AppState& state) {
-  fonts.sansFile = findFont(FontRole::Sans);
-  fonts.monoFile = findFont(FontRole::Mono);
+  fonts.sansFile = platform::findFont(platform::FontRole::Sans);
+  fonts.monoFile = platform::findFont(platform::FontRole::Mono);
   for (const auto* f : {&fonts.sansFile, &fonts.monoFile})
     if (!*f)
       std::fprintf(stderr, "tilescope: %s; using Dear ImGui's built-in font for %s\n", f->error().message.c_str(),
@@ -63,7 +66,7 @@ void findFonts(Fonts& fonts, AppState& state) {
   state.fonts.mono = fonts.monoFile ? fonts.monoFile->path : "";
 }
 
-ImFont* addFont(const Result<FontFile>& file, float px) {
+ImFont* addFont(const Result<platform::FontFile>& file, float px) {
   ImGuiIO& io = ImGui::GetIO();
   if (file) {
     ImFontConfig config;
@@ -131,6 +134,10 @@ void shortcuts(AppState& state) {
   if (state.lesson.presenter && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) q.push_back(SetPresenter{false});
 }
 
+// ---------------------------------------------------------------------------------------
+// [SECTION] a frame's parts
+// ---------------------------------------------------------------------------------------
+
 double clockSeconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
@@ -173,7 +180,7 @@ void dropRunRefusedForSize(AppState& state) {
   if (refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty())).empty()) return;
   state.shown = Shown{};
   state.playback.playing = false;
-  state.intents.push_back(ShowPanel{"Occupancy"});
+  state.intents.push_back(ShowPanel{std::string(panelName(PanelId::Occupancy))});
 }
 
 // A lesson page's own commands run like a script while the user keeps control; a page that
@@ -301,7 +308,7 @@ TimingEngineFactory timingEngineFactory() {
 }
 
 // ---------------------------------------------------------------------------------------
-// [SECTION] frame loop
+// [SECTION] frame loop: the Session (start, one frame, finish) and runApp
 // ---------------------------------------------------------------------------------------
 
 // One session of the app: what the frame loop keeps between frames. On the heap: in a page the

@@ -1,4 +1,4 @@
-// What the tiling sweeps share (ladder_tuning.cu, tma_proto.cu): inputs drawn once on the host
+// What the tiling sweep shares (ladder_tuning.cu): inputs drawn once on the host
 // and copied into kSets device sets (the others rotate the caches), CUDA calls checked, a median
 // of CUDA-event timings, a sampled check of P against a double-precision reference, and cuBLAS
 // (pedantic FP32) verified and timed at each size. A program includes it once, from its .cu.

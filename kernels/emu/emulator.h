@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/emu/emu_types.h"
+#include "kernels/emu_types.h"
 
 namespace tilescope::emu {
 

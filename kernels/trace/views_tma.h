@@ -9,7 +9,7 @@
 #pragma once
 #if !defined(__CUDACC_RTC__)
 #if !defined(__CUDACC__)
-#include "kernels/emu/mbarrier.h"
+#include "kernels/trace/mbarrier.h"
 #endif
 #include "kernels/ladder/tensor_map_rules.h"
 

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Lists the functions of C++ files longer than a limit (the style's 80 lines), longest first.
+"""Lists the functions of C++ and CUDA files longer than a limit (the style's 80 lines), longest
+first; with --check, fails (exit 1) on any of them that its file does not excuse.
 
-    function_lengths.py [--limit 80] DIR_OR_FILE...
+    function_lengths.py [--limit 80] [--check] DIR_OR_FILE...
+
+A file excuses a function by a comment naming it and saying why it is longer (ctest
+style.function_lengths runs the check over app, kernels and tests):
+    // matrixMulKernel is longer than 80 lines: lesson 17 reads its whole loop on one page, ...
+Only a kernel whose lesson needs the whole loop in view has one (kernels/README.md).
 
 A function's length runs from the first line of its signature to its closing brace. The scan
 strips comments, strings and character literals, then follows the braces: a brace opened after
@@ -14,6 +20,8 @@ import sys
 
 STRIP = re.compile(r'//[^\n]*|/\*.*?\*/|R"(\w*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 CONTAINER = re.compile(r'\b(namespace|struct|class|enum|union)\b[^()]*$|^\s*extern\s+"C"\s*$')
+SUFFIXES = (".cpp", ".h", ".cc", ".cu", ".cuh")
+EXCUSE = re.compile(r"//\s*(\w+) is longer than 80 lines: \S")
 NOT_FUNCTION = re.compile(r'^\s*(if|for|while|switch|catch|do|else|return)\b|=\s*$|\[\]|\]\s*\(')
 
 
@@ -39,7 +47,7 @@ def functions(text):
             elif not in_function and "(" in head and not NOT_FUNCTION.search(stripped):
                 kind = "function"
                 first = code.count("\n", 0, start + len(head) - len(head.lstrip()))
-                name = re.findall(r"([~\w:]+)\s*\(", head)
+                name = [n for n in re.findall(r"([~\w:]+)\s*\(", head) if n != "__launch_bounds__"]
                 stack.append(("function", first + 1, name[0] if name else "?"))
                 start = i + 1
                 continue
@@ -57,22 +65,28 @@ def functions(text):
 
 
 def main(argv):
-    limit = 80
-    if len(argv) > 1 and argv[0] == "--limit":
-        limit, argv = int(argv[1]), argv[2:]
+    limit, check = 80, False
+    while argv and argv[0] in ("--limit", "--check"):
+        if argv[0] == "--check":
+            check, argv = True, argv[1:]
+        else:
+            limit, argv = int(argv[1]), argv[2:]
     files = []
     for a in argv or ["."]:
         p = pathlib.Path(a)
-        files += [p] if p.is_file() else sorted(q for q in p.rglob("*") if q.suffix in (".cpp", ".h", ".cc"))
-    long = []
+        files += [p] if p.is_file() else sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES)
+    long, unexcused = [], 0
     for f in files:
-        for name, first, last in functions(f.read_text(errors="replace")):
+        text = f.read_text(errors="replace")
+        excused = set(EXCUSE.findall(text))
+        for name, first, last in functions(text):
             if last - first + 1 > limit:
-                long.append((last - first + 1, f"{f}:{first}", name))
-    for n, where, name in sorted(long, reverse=True):
-        print(f"{n:4d}  {name}  {where}")
-    print(f"{len(long)} functions over {limit} lines")
-    return 0
+                long.append((last - first + 1, f"{f}:{first}", name, name in excused))
+                unexcused += name not in excused
+    for n, where, name, ok in sorted(long, reverse=True):
+        print(f"{n:4d}  {name}  {where}{'  (its file says why)' if ok else ''}")
+    print(f"{len(long)} functions over {limit} lines, {unexcused} without a reason in their file")
+    return 1 if check and unexcused else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The app's rooms point one way (issue 25): a file of app/ui includes only its own room and the
+"""The app's rooms point one way: a file of app/ui includes only its own room and the
 rooms below it, read from the #include lines themselves.
 
     model/ (and theme.h beside it) <- workers/ <- state/ <- panels/ <- script/ <- export/ <- app
@@ -35,7 +35,7 @@ def room_of_include(target, including_dir):
     if target.startswith("ui/"):
         return room_of_file(target[len("ui/"):])
     if "/" not in target and (including_dir / target).exists() and including_dir.name == "ui":
-        return room_of_file(target)  # "app.h", "font_finder.h" beside app.cpp
+        return room_of_file(target)  # "app.h" beside app.cpp
     return None
 
 

@@ -2,9 +2,9 @@
 // (app/platform/CMakeLists.txt, from fonts-dejavu-core).
 #include <filesystem>
 
-#include "ui/font_finder.h"
+#include "platform/font_finder.h"
 
-namespace tilescope::ui {
+namespace tilescope::platform {
 
 Result<FontFile> findFont(FontRole role) {
   const bool mono = role == FontRole::Mono;
@@ -14,4 +14,4 @@ Result<FontFile> findFont(FontRole role) {
   return f;
 }
 
-}  // namespace tilescope::ui
+}  // namespace tilescope::platform

@@ -158,7 +158,7 @@ void drawToolbar(PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button("Time")) {
       ctx.emit(TimingIntent{StartSweep{SweepSpec{SweepKind::Lab, {}}}});
-      ctx.emit(ShowPanel{"Timing"});
+      ctx.emit(ShowPanel{std::string(panelName(PanelId::Timing))});
     }
     if (ImGui::IsItemHovered())
       tooltip("time the kernel as written on the GPU at N = 256..4096 next to cuBLAS (each size verified first), "
@@ -469,7 +469,7 @@ void drawOutcome(PanelContext& ctx) {
     }
     if (r->shown) {
       ImGui::TextDisabled("The run is in every view: Matrices, Shared memory, Thread block, Source, Timeline, analyses.");
-      if (ImGui::SmallButton("Show the matrices")) ctx.emit(ShowPanel{"Matrices"});
+      if (ImGui::SmallButton("Show the matrices")) ctx.emit(ShowPanel{std::string(panelName(PanelId::Matrices))});
     } else {
       if (!r->viewsNote.empty()) ImGui::TextDisabled("%s", r->viewsNote.c_str());
       // The views keep the last picture they had; say whose it is, so nobody reads it as this kernel's.

@@ -14,35 +14,15 @@
 namespace tilescope::ui {
 namespace {
 
-struct PanelDraw {
-  std::string_view name;
-  PanelFn draw;
-};
-// Each panel of panelList() with its draw function.
-constexpr std::array kDraws{
-    PanelDraw{"Controls", drawControlsPanel},
-    PanelDraw{"Lesson", drawLessonPanel},
-    PanelDraw{"Counters", drawCountersPanel},
-    PanelDraw{"Matrices", drawMatricesPanel},
-    PanelDraw{"Shared memory", drawSharedPanel},
-    PanelDraw{"Thread block", drawThreadBlockPanel},
-    PanelDraw{"Source", drawSourcePanel},
-    PanelDraw{"Bug gallery", drawBugGalleryPanel},
-    PanelDraw{"Coalescing", drawCoalescingPanel},
-    PanelDraw{"Copy engine", drawCopyEnginePanel},
-    PanelDraw{"Bank conflicts", drawBanksPanel},
-    PanelDraw{"Roofline", drawRooflinePanel},
-    PanelDraw{"Timing", drawTimingPanel},
-    PanelDraw{"Lab", drawLabPanel},
-    PanelDraw{"Occupancy", drawOccupancyPanel},
-    PanelDraw{"Thread life", drawThreadLifePanel},
-    PanelDraw{"Hazards", drawHazardsPanel},
-    PanelDraw{"Timeline", drawTimelinePanel},
+// Each panel's draw function, by its symbol, in the list's order (state/panel_list.h).
+using PanelFn = void (*)(PanelContext&);
+constexpr PanelFn kDraws[]{
+#define TILESCOPE_PANEL_FN(symbol, ...) draw##symbol##Panel,
+    TILESCOPE_PANELS(TILESCOPE_PANEL_FN)
+#undef TILESCOPE_PANEL_FN
 };
 
-void drawPanel(PanelContext& ctx, const PanelInfo& p) {
-  if (PanelFn draw = panelDraw(p.name)) draw(ctx);
-}
+void drawPanel(PanelContext& ctx, const PanelInfo& p) { kDraws[std::size_t(p.id)](ctx); }
 
 struct Rect {
   float x, y, w, h;
@@ -170,7 +150,7 @@ Slot placeOf(const PanelInfo& p, bool presenter) { return presenter && p.centreF
 const PanelInfo* presenterLeftBottom(const PanelContext& ctx) {
   for (const std::string& name : ctx.state.lesson.pagePanels())
     if (const PanelInfo* p = findPanel(name); p && placeOf(*p, true) == Slot::LeftBottom) return p;
-  return followedThread(ctx.state) >= 0 ? findPanel("Thread life") : nullptr;
+  return followedThread(ctx.state) >= 0 ? &panelInfo(PanelId::ThreadLife) : nullptr;
 }
 
 // The projector layout's room under the lesson's text for that panel: what the lesson's page
@@ -182,7 +162,7 @@ float presenterLifeHeight(const PanelContext& ctx, ImVec2 display) {
   float lesson = display.y * 0.5f;
   if (const ImGuiWindow* w = ImGui::FindWindowByName("Lesson"))
     lesson = w->ContentSize.y + w->WindowPadding.y * 2 + w->TitleBarHeight() + ImGui::GetStyle().ItemSpacing.y;
-  const bool named = panel->name == "Thread life" && ctx.state.lesson.pageNames("Thread life");
+  const bool named = panel->id == PanelId::ThreadLife && ctx.state.lesson.pageNames(panel->name);
   const float wanted = display.y - lesson;
   return std::round(std::clamp(wanted, display.y * (named ? 0.4f : 0.25f), display.y * (named ? 0.7f : 0.6f)));
 }
@@ -321,12 +301,6 @@ void measureWindow(WindowRect& w) {
 // A 36th of the height (a slide of 36 lines): 20 px at 720 lines, 30 at 1080.
 float presenterFontScale(float displayHeight) { return std::clamp(displayHeight / (36.0f * kBaseFontPx), 1.0f, 3.0f); }
 
-
-PanelFn panelDraw(std::string_view name) {
-  for (const PanelDraw& d : kDraws)
-    if (d.name == name) return d.draw;
-  return nullptr;
-}
 
 std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
   if (!shownRun(ctx.state)) return nullptr;

@@ -1,7 +1,7 @@
 // Panels: one file each (panels/<name>.cpp), one function each. A panel reads AppState,
 // draws with ImGui (and grids through GridPainter), and changes nothing itself: it pushes
 // intents and records what it drew in the frame's layout. The list of panels is plain data
-// (state/panel_list.h). See README.md, "For contributors: adding a panel".
+// (state/panel_list.h). See app/README.md, "Adding a panel".
 #pragma once
 #include <span>
 #include <string_view>
@@ -31,36 +31,16 @@ struct PanelContext {
   void emit(Intent intent) { intents.push_back(std::move(intent)); }
 };
 
-using PanelFn = void (*)(PanelContext&);
-// A panel's draw function, by its name in panelList() (state/panel_list.h), or null.
-PanelFn panelDraw(std::string_view name);
-
 // Draws every slot's window with its panels (tabs when a slot has several).
 void drawPanels(PanelContext& ctx);
 
-// The panels (one file each).
-void drawControlsPanel(PanelContext& ctx);
-void drawCountersPanel(PanelContext& ctx);
-void drawMatricesPanel(PanelContext& ctx);
-void drawSharedPanel(PanelContext& ctx);
-void drawThreadBlockPanel(PanelContext& ctx);
-void drawSourcePanel(PanelContext& ctx);
-void drawTimelinePanel(PanelContext& ctx);
-// The analysis panels (README.md, "Memory-access analysis").
-void drawCoalescingPanel(PanelContext& ctx);
-void drawCopyEnginePanel(PanelContext& ctx);  // rung 8: the ring of stages the copy engine fills
-void drawBanksPanel(PanelContext& ctx);
-void drawRooflinePanel(PanelContext& ctx);
-void drawOccupancyPanel(PanelContext& ctx);
-void drawHazardsPanel(PanelContext& ctx);
-// The analysis profile combo and its note (panel_occupancy.cpp), shared by Roofline and Occupancy.
+// The panels, one file each (panels/<file>.cpp of its line in state/panel_list.h): draw<Symbol>Panel.
+#define TILESCOPE_PANEL_DRAW(symbol, ...) void draw##symbol##Panel(PanelContext& ctx);
+TILESCOPE_PANELS(TILESCOPE_PANEL_DRAW)
+#undef TILESCOPE_PANEL_DRAW
+// The analysis profile combo and its note (occupancy.cpp), shared by Roofline and Occupancy.
 void drawAnalysisProfileChoice(PanelContext& ctx);
-void drawBugGalleryPanel(PanelContext& ctx);  // teaching
-void drawTimingPanel(PanelContext& ctx);      // live and recorded timings (README.md, "Timing in the app")
-void drawLessonPanel(PanelContext& ctx);      // the guided lesson: page text, next/back, presenter
-void drawLabPanel(PanelContext& ctx);         // the kernel lab: editor, launch, verdict, exercises (README.md, "The kernel lab")
-void drawThreadLifePanel(PanelContext& ctx);  // the followed thread's life, as fig. 5.8 tabulates it
-void drawKeyHelp(PanelContext& ctx);          // the overlay of keys (? and F1), over every panel
+void drawKeyHelp(PanelContext& ctx);  // the overlay of keys (? and F1), over every panel
 
 // ImGui::EndTable, having recorded how wide each column's content was (FrameLayout::tables,
 // under `name`): every panel ends its tables with it, so the layout tests see text a column cuts.

@@ -6,25 +6,17 @@ namespace tilescope::ui {
 namespace {
 
 constexpr std::array kPanels{
-    PanelInfo{"Controls", Slot::Left, true},
-    PanelInfo{"Lesson", Slot::Left},
-    PanelInfo{"Counters", Slot::LeftBottom, true},
-    PanelInfo{"Matrices", Slot::Center},
-    PanelInfo{"Shared memory", Slot::RightTop},
-    PanelInfo{"Thread block", Slot::RightMiddle},
-    PanelInfo{"Source", Slot::RightBottom},
-    PanelInfo{"Bug gallery", Slot::RightBottom},
-    PanelInfo{"Coalescing", Slot::Center, false, PresenterRoom::Wide},
-    PanelInfo{"Copy engine", Slot::Center, false, PresenterRoom::Wide},
-    PanelInfo{"Bank conflicts", Slot::Center, false, PresenterRoom::Wide},
-    PanelInfo{"Roofline", Slot::Center, false, PresenterRoom::Wide},
-    PanelInfo{"Timing", Slot::Center, false, PresenterRoom::Whole},
-    PanelInfo{"Lab", Slot::Center},
-    PanelInfo{"Occupancy", Slot::LeftBottom, true, PresenterRoom::Wide, true},
-    PanelInfo{"Thread life", Slot::LeftBottom},
-    PanelInfo{"Hazards", Slot::RightBottom},
-    PanelInfo{"Timeline", Slot::Bottom},
+#define TILESCOPE_PANEL_INFO(symbol, file, label, where, ...) \
+  PanelInfo{.id = PanelId::symbol, .name = label, .slot = where __VA_OPT__(, ) __VA_ARGS__},
+    TILESCOPE_PANELS(TILESCOPE_PANEL_INFO)
+#undef TILESCOPE_PANEL_INFO
 };
+// The list's order is the enum's: panelInfo reads a panel by its id.
+static_assert([] {
+  for (std::size_t i = 0; i < kPanels.size(); ++i)
+    if (kPanels[i].id != PanelId(i)) return false;
+  return true;
+}());
 
 }  // namespace
 
@@ -42,6 +34,10 @@ std::string_view slotTitle(Slot slot) {
 }
 
 std::span<const PanelInfo> panelList() { return kPanels; }
+
+const PanelInfo& panelInfo(PanelId id) { return kPanels[std::size_t(id)]; }
+
+std::string_view panelName(PanelId id) { return panelInfo(id).name; }
 
 const PanelInfo* findPanel(std::string_view name) {
   for (const PanelInfo& p : kPanels)

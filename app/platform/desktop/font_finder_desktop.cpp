@@ -1,4 +1,4 @@
-#include "font_finder.h"
+#include "platform/font_finder.h"
 
 #if TILESCOPE_HAVE_FONTCONFIG
 #include <fontconfig/fontconfig.h>
@@ -8,7 +8,7 @@
 #include <string_view>
 #endif
 
-namespace tilescope::ui {
+namespace tilescope::platform {
 
 #if TILESCOPE_HAVE_FONTCONFIG
 namespace {
@@ -73,4 +73,4 @@ Result<FontFile> findFont(FontRole) { return unavailable("built without fontconf
 
 #endif
 
-}  // namespace tilescope::ui
+}  // namespace tilescope::platform

@@ -7,7 +7,7 @@
 #pragma once
 // `#pragma unroll` is nvcc's; g++ ignores it (the build passes -Wno-unknown-pragmas, see the
 // top-level CMakeLists.txt: a diagnostic pragma here cannot silence it).
-#include "kernels/emu/emu_types.h"
+#include "kernels/emu_types.h"
 
 #define __global__
 #define __device__

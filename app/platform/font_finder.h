@@ -8,7 +8,7 @@
 
 #include "kernels/result.h"
 
-namespace tilescope::ui {
+namespace tilescope::platform {
 
 enum class FontRole { Sans, Mono };
 
@@ -20,4 +20,4 @@ struct FontFile {
 
 Result<FontFile> findFont(FontRole role);
 
-}  // namespace tilescope::ui
+}  // namespace tilescope::platform
