@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/run/device_profile.h"
@@ -70,7 +71,7 @@ std::string cudaBuildDescription();
 // unoptimised PTX among them), and the command that fixes it. The app's status line keeps it.
 std::string cudaCodeNote();
 // `program VERSION`, the CUDA code the build has and what device 0 makes of it: --version.
-std::string versionText(const std::string& program);
+std::string versionText(const std::string& program, std::string_view version);
 // Auto picks CUDA when a device is present, else the emulator.
 Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice);
 

@@ -1,4 +1,3 @@
-#include "core/files/trace_file.h"
 #include "core/run/backend.h"
 #include "kernels/emu/run_on_emulator.h"
 
@@ -48,8 +47,8 @@ class EmulatorBackend final : public Backend {
 
 std::unique_ptr<Backend> makeEmulatorBackend() { return std::make_unique<EmulatorBackend>(); }
 
-std::string versionText(const std::string& program) {
-  std::string s = program + " " + std::string(toolVersion()) + "\nCUDA code: " + cudaBuildDescription() + "\n";
+std::string versionText(const std::string& program, std::string_view version) {
+  std::string s = program + " " + std::string(version) + "\nCUDA code: " + cudaBuildDescription() + "\n";
   auto cuda = makeCudaBackend();
   if (!cuda) return s + "GPU: " + cuda.error().message + "\n";
   const std::string note = cudaCodeNote();
