@@ -3,6 +3,10 @@
 #   make test      installs what is missing, builds, and runs every test through CTest
 #   make sanitize  the same suite built with AddressSanitizer and UBSan (build-sanitize/; CI runs it)
 #   make web       the app as a static page for any browser (emscripten): build-web/site/
+# CUDA_ARCHS=80 (make run, make build, make test) builds the CUDA code for those GPUs' architectures
+# (machine code and PTX, the device optimiser on), for a machine other than this one: "80,86" for
+# several, "90a" for an H100 or H200, "auto" back to this machine's own GPUs (or, with none, the
+# check-only build). It is kept for later builds of build/ until given again.
 BUILD_DIR := build
 SANITIZE_DIR := build-sanitize
 WEB_DIR := build-web
@@ -16,7 +20,17 @@ deps:
 $(BUILD_DIR)/build.ninja:
 	cmake --preset default
 
+CUDA_ARCHS ?=
+comma := ,
+cuda_archs_list := $(subst $(comma),;,$(CUDA_ARCHS))
+ifeq ($(CUDA_ARCHS),auto)
+  cuda_configure := -UCMAKE_CUDA_ARCHITECTURES
+else ifneq ($(CUDA_ARCHS),)
+  cuda_configure := "-DCMAKE_CUDA_ARCHITECTURES=$(cuda_archs_list)"
+endif
+
 build: deps $(BUILD_DIR)/build.ninja
+	$(if $(cuda_configure),cmake --preset default $(cuda_configure))
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build

@@ -8,6 +8,8 @@
 
 #include "cli_options.h"
 #include "core/files/output_file.h"
+#include "core/files/trace_file.h"
+#include "core/run/backend.h"
 #include "commands.h"
 
 using namespace tilescope;
@@ -15,6 +17,10 @@ using namespace tilescope::cli;
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--version") {  // the build, and which GPUs it has code for
+    std::cout << versionText("tilescope-cli", toolVersion());
+    return kExitOk;
+  }
   auto options = parseOptions(args);
   if (!options) return reportError(options.error());
   const Options& o = *options;

@@ -164,6 +164,7 @@ void takeDeviceFacts(AppState& state, RunWorker& worker) {
   const std::optional<std::string> unreachable = platform::gpuUnreachable();
   if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = unreachable.value_or(*reason);
   else state.cudaUnavailable.clear();
+  state.gpuCodeNote = worker.cudaCodeNote();
   if (!state.analysis.device) {
     if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
     else state.analysis.noDevice = unreachable.value_or(device.error().message);

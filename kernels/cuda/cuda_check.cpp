@@ -4,13 +4,21 @@
 
 #include <string>
 
+#include "kernels/cuda/gpu_code.h"
+
 namespace tilescope::cuda {
 
 Status check(cudaError_t code, const char* call) {
   if (code == cudaSuccess) return Ok{};
   // Clear a sticky-free error so the next unrelated call does not report it again.
   (void)cudaGetLastError();
-  return failure(std::string(call) + " failed: " + cudaGetErrorString(code) + " (" + cudaGetErrorName(code) + ")");
+  std::string message = std::string(call) + " failed: " + cudaGetErrorString(code) + " (" + cudaGetErrorName(code) + ")";
+  // Never a bare "no kernel image": which GPUs the build has code for, and the rebuild.
+  if (code == cudaErrorNoKernelImageForDevice || code == cudaErrorUnsupportedPtxVersion) {
+    const std::string why = gpuCodeProblemHere();
+    message += ": " + (why.empty() ? "this build has " + describeGpuCode(builtGpuCode()) : why);
+  }
+  return failure(message);
 }
 
 Status checkCublas(int code, const char* call) {

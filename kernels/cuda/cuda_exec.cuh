@@ -1,6 +1,6 @@
 // The GPU as the executor a kernel's Facts::launch calls: one that launches through
 // <<< >>>, and one that launches nothing and asks the runtime about the function instead.
-// Shared by the plain and the traced translation units (run_on_gpu.cu, run_on_gpu_traced.cu),
+// Shared by the plain and the traced launchers (plain_launcher.cuh, traced_launcher.cuh),
 // which differ only in the kernels they include and in Args.
 #pragma once
 #include <cuda_runtime.h>
@@ -135,11 +135,5 @@ struct AttributeExec {
   std::optional<Error> error;  // the first CUDA call that failed
   GpuKernelAttributes out;
 };
-
-inline Error noInstantiation(const KernelLaunch& L) {
-  return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(L.kernel).name) +
-                      " for tile width " + std::to_string(L.tile) + " (built for " + gpuTileWidthsText() +
-                      "; tiled-dynamic takes any width)");
-}
 
 }  // namespace tilescope::cuda

@@ -1,7 +1,7 @@
 // Host-facing entry to the GPU executor: launch one kernel, plain or traced, on device
-// pointers. The kernels are instantiated in run_on_gpu.cu (as written) and
-// run_on_gpu_traced.cu (rewritten into views), the only translation units nvcc compiles for
-// them, so callers are plain C++ and need no CUDA compiler.
+// pointers. The kernels are instantiated in one generated translation unit per kernel and
+// build, as written and rewritten into views (gpu_launchers.h), the only ones nvcc compiles
+// for them, so callers are plain C++ and need no CUDA compiler.
 #pragma once
 #include <string>
 
@@ -48,6 +48,8 @@ bool gpuSupports(const KernelLaunch& L);
 
 // The tile widths the compile-time tiled kernels are built for on the GPU, for messages.
 std::string gpuTileWidthsText();
+// "the GPU build has no instantiation of KERNEL for tile width T (built for ...)".
+Error noGpuInstantiation(const KernelLaunch& L);
 
 // The two builds, one translation unit each (launchOnGpu picks).
 Status launchPlainOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P);

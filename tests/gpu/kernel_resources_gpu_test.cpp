@@ -1,7 +1,7 @@
 // What the compiled kernels ask of an SM, from the device, and the occupancy model fed with
 // it: for every kernel and every width the GPU build has, the model's blocks per SM on the
 // profile built from cudaGetDeviceProperties equal cudaOccupancyMaxActiveBlocksPerMultiprocessor.
-// The query goes through the same launchKernel() as the launches (run_on_gpu.cu), and the
+// The query goes through the same launchKernel() as the launches (run_on_gpu.h), and the
 // resources through the backend, as `tilescope-cli analyze` takes them. Label `gpu`.
 #include <algorithm>
 #include <cstdio>
@@ -28,10 +28,15 @@ std::vector<LaunchConfig> everyKernelAndWidth() {
 
 // What a launch asks of an SM, counted by hand in each kernel's file from its declarations
 // (Facts::handResources, never from the code under test): its threads, its static __shared__
-// arrays, which ptxas lays out in 16-byte units (on the H100 with CUDA 13.0, T = 1 declared
-// 16 B for its 8 B of tiles and T = 3 80 B for 72), and exactly the dynamic bytes it asks for.
+// arrays, and exactly the dynamic bytes it asks for. ptxas may round the static arrays up to
+// 16-byte units: with CUDA 13.0 for sm_90a, T = 1's 8 B of tiles took 16 B and T = 3's 72 B took
+// 80 B when every kernel was compiled in one translation unit, and exactly 8 B and 72 B with a
+// unit per kernel. Either lies between the declared bytes and those rounded up to 16.
 int static16(int bytes) { return (bytes + 15) / 16 * 16; }
-int deviceSharedBytes(const HandResources& h) { return static16(h.staticSharedBytes) + h.dynamicSharedBytes; }
+void expectStaticShared(int reported, int declared) {
+  EXPECT_GE(reported, declared);
+  EXPECT_LE(reported, static16(declared));
+}
 
 // The GPU build's launches of the list, summed from each kernel's facts.
 int gpuBuildLaunches() {
@@ -64,7 +69,7 @@ TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
     // cudaOccupancyMaxActiveBlocksPerMultiprocessor below shows).
     const HandResources hand = kernelHandResources(plan->launch);
     EXPECT_EQ(resources->threadsPerBlock, hand.threads);
-    EXPECT_EQ(resources->sharedBytesPerBlock, deviceSharedBytes(hand));
+    expectStaticShared(resources->sharedBytesPerBlock - hand.dynamicSharedBytes, hand.staticSharedBytes);
     EXPECT_GE(resources->registersPerThread, 1);
     EXPECT_LE(resources->registersPerThread, kMaxRegistersPerThread);
     EXPECT_EQ(resources->registersSource, "cudaFuncGetAttributes on " + gpu->name);
@@ -107,10 +112,10 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
     EXPECT_LE(traced->registersPerThread, kMaxRegistersPerThread);
     EXPECT_EQ(plain->localBytesPerThread, 0);
     EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
-    // The static arrays are what cudaFuncGetAttributes reports as static (16-byte units); the
-    // occupancy model without a device takes the bytes as declared.
+    // The static arrays are what cudaFuncGetAttributes reports as static (perhaps in 16-byte
+    // units); the occupancy model without a device takes the bytes as declared.
     const HandResources hand = kernelHandResources(plan->launch);
-    EXPECT_EQ(plain->staticSharedBytes, static16(hand.staticSharedBytes));
+    expectStaticShared(plain->staticSharedBytes, hand.staticSharedBytes);
     EXPECT_EQ(kernelResources(plan->launch).sharedBytesPerBlock, hand.staticSharedBytes + hand.dynamicSharedBytes);
   }
   EXPECT_EQ(checked, gpuBuildLaunches());  // as above

@@ -1,12 +1,14 @@
 // The CUDA backend: runs a planned launch on device 0 with the kernels instantiated in
-// kernels/cuda/run_on_gpu.cu, plain or traced, and brings back P and the trace (through
+// kernels/cuda (run_on_gpu.h), plain or traced, and brings back P and the trace (through
 // gpu_launch.h, which the lab's GPU runs share).
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string>
 
 #include "core/run/backend.h"
 #include "core/gpu/gpu_launch.h"
+#include "kernels/cuda/gpu_code.h"
 #include "kernels/cuda/gpu_info.h"
 
 namespace tilescope {
@@ -21,10 +23,7 @@ class CudaBackend final : public Backend {
   std::string deviceName() const override { return info_.name; }
 
   Status supports(const LaunchPlan& plan) const override {
-    if (!gpuSupports(plan.launch))
-      return invalidInput("the GPU build has no instantiation of " + std::string(kernelInfo(plan.launch.kernel).name) +
-                          " for tile width " + std::to_string(plan.launch.tile) + " (built for " +
-                          gpuTileWidthsText() + "; tiled-dynamic takes any width)");
+    if (!gpuSupports(plan.launch)) return noGpuInstantiation(plan.launch);
     return Ok{};
   }
 
@@ -68,7 +67,20 @@ Result<std::unique_ptr<Backend>> makeCudaBackend() {
   if (!count) return count.error();
   auto info = cuda::queryGpu(0);
   if (!info) return info.error();
+  // Before any kernel runs: a build without machine code for this GPU says so, once.
+  const cuda::GpuCodeTargets built = cuda::builtGpuCode();
+  const std::string note = cuda::gpuCodeProblem(built, info->major, info->minor, info->name);
+  static const bool announced = [&] {
+    if (!note.empty()) std::fprintf(stderr, "tilescope: %s\n", note.c_str());
+    return true;
+  }();
+  (void)announced;
+  if (cuda::gpuCodeFit(built, info->major, info->minor) == cuda::GpuCodeFit::None) return unavailable(note);
   return std::unique_ptr<Backend>(std::make_unique<CudaBackend>(std::move(*info)));
 }
+
+std::string cudaBuildDescription() { return cuda::describeGpuCode(cuda::builtGpuCode()); }
+
+std::string cudaCodeNote() { return cuda::deviceCount() ? cuda::gpuCodeProblemHere() : std::string(); }
 
 }  // namespace tilescope

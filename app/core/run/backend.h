@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/run/device_profile.h"
@@ -59,8 +60,18 @@ class Backend {
 };
 
 std::unique_ptr<Backend> makeEmulatorBackend();
-// The CUDA backend, or why there is none ("built without CUDA", "no CUDA device").
+// The CUDA backend, or why there is none ("built without CUDA", "no CUDA device", a build
+// with no code for this GPU). The first call says on stderr, in one line with the command that
+// fixes it, when the build has no machine code for the device (kernels/cuda/gpu_code.h).
 Result<std::unique_ptr<Backend>> makeCudaBackend();
+// Which GPUs the build has code for ("machine code for sm_90a; PTX for compute_90"), for --version.
+std::string cudaBuildDescription();
+// "" when the build has machine code for device 0 (or there is none); else one line: it has no
+// code for it, or only PTX the driver compiles at every start (the check-only build's
+// unoptimised PTX among them), and the command that fixes it. The app's status line keeps it.
+std::string cudaCodeNote();
+// `program VERSION`, the CUDA code the build has and what device 0 makes of it: --version.
+std::string versionText(const std::string& program, std::string_view version);
 // Auto picks CUDA when a device is present, else the emulator.
 Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice);
 

@@ -47,6 +47,14 @@ class EmulatorBackend final : public Backend {
 
 std::unique_ptr<Backend> makeEmulatorBackend() { return std::make_unique<EmulatorBackend>(); }
 
+std::string versionText(const std::string& program, std::string_view version) {
+  std::string s = program + " " + std::string(version) + "\nCUDA code: " + cudaBuildDescription() + "\n";
+  auto cuda = makeCudaBackend();
+  if (!cuda) return s + "GPU: " + cuda.error().message + "\n";
+  const std::string note = cudaCodeNote();
+  return s + "GPU: " + (*cuda)->deviceName() + (note.empty() ? ", which runs this build's machine code" : ": " + note) + "\n";
+}
+
 Result<std::unique_ptr<Backend>> makeBackend(BackendChoice choice) {
   if (choice == BackendChoice::Emulator) return makeEmulatorBackend();
   auto cuda = makeCudaBackend();

@@ -239,6 +239,11 @@ void backendChoice(PanelContext& ctx) {
   if (ImGui::RadioButton("CUDA", backend == 1) && backend != 1) ctx.emit(SetBackend{BackendChoice::Cuda});
   ImGui::EndDisabled();
   if (!cudaOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(s.cudaUnavailable);
+  if (!s.gpuCodeNote.empty()) {  // a build for another GPU, or the check-only one: said while it runs so
+    ImGui::PushStyleColor(ImGuiCol_Text, s.theme.error);
+    textWrapped(s.gpuCodeNote);
+    ImGui::PopStyleColor();
+  }
 }
 
 // The block selector over the grid of the run on screen.

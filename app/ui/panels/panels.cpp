@@ -396,7 +396,8 @@ void drawPanels(PanelContext& ctx) {
   }
   drawFollowArrows(ctx);
   // The sentences about the GPU the panels show (the layout file's record of them).
-  for (const std::string* note : {&ctx.state.cudaUnavailable, &ctx.state.analysis.noDevice, &ctx.state.timing.liveUnavailable})
+  for (const std::string* note : {&ctx.state.gpuCodeNote, &ctx.state.cudaUnavailable, &ctx.state.analysis.noDevice,
+                                  &ctx.state.timing.liveUnavailable})
     if (!note->empty()) ctx.layout.gpuNotes.push_back(*note);
   drawKeyHelp(ctx);
   drawNotice(ctx, slotRect(Slot::Center, plan));

@@ -94,6 +94,7 @@ struct AppState {
   double lastPictureLatency = -1.0;  // request to first frame showing its run, seconds
   std::vector<double> pictureLatencies;
   std::string cudaUnavailable;      // why the CUDA backend cannot be chosen ("" = it can)
+  std::string gpuCodeNote;          // the build has no machine code for this GPU ("" = it has)
   TimingState timing;               // the Timing panel: sweeps, live and recorded results
   AnalysisView analysis;            // the profile the Roofline and Occupancy panels share
   LessonState lesson;               // the guided lesson on screen, if any

@@ -50,6 +50,11 @@ Result<DeviceProfile> RunWorker::deviceProfile() const {
   return deviceProfile_;
 }
 
+std::string RunWorker::cudaCodeNote() const {
+  std::lock_guard lock(mutex_);
+  return cudaCodeNote_;
+}
+
 std::optional<std::string> RunWorker::cudaUnavailableReason() const {
   std::lock_guard lock(mutex_);
   if (!cudaProbed_) return std::string("checking for a CUDA device...");
@@ -83,9 +88,11 @@ void RunWorker::probe() {
   // Probe CUDA once, here, so a slow driver start never stalls a frame; the device's
   // profile measures the copy bandwidth (milliseconds), so it is taken here too.
   auto cuda = makeCudaBackend();
+  std::string codeNote = cudaCodeNote();
   Result<DeviceProfile> profile = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
   std::lock_guard lock(mutex_);
   deviceProfile_ = std::move(profile);
+  cudaCodeNote_ = std::move(codeNote);
   if (cuda) cuda_ = std::move(*cuda);
   else cudaReason_ = cuda.error().message;
   cudaProbed_ = true;

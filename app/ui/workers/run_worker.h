@@ -66,6 +66,8 @@ class RunWorker {
   bool idle() const;  // nothing queued, nothing running, nothing unpolled
   // Whether the CUDA backend can be made here, or why not (asked once, off the UI thread).
   std::optional<std::string> cudaUnavailableReason() const;
+  // "" when this build has machine code for the GPU, else what it runs there and the rebuild.
+  std::string cudaCodeNote() const;
   // The GPU's own analysis profile (measured once, off the UI thread), or why there is none.
   Result<DeviceProfile> deviceProfile() const;
   // Stops the lab job of this generation (and any older one) at once, or as it starts.
@@ -100,6 +102,7 @@ class RunWorker {
   bool running_ = false, stop_ = false;
   std::unique_ptr<Backend> emulator_, cuda_;
   std::optional<std::string> cudaReason_;
+  std::string cudaCodeNote_;
   Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");
   bool cudaProbed_ = false;
   std::atomic<bool> labCancel_{false};  // what the running lab job's child watches
