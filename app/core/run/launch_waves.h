@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "core/analysis/occupancy.h"
-#include "core/analysis/waves.h"
+#include "core/run/occupancy.h"
+#include "core/run/waves.h"
 #include "core/run/device_profile.h"
 #include "core/run/kernel_resources.h"
 #include "core/run/launch_config.h"

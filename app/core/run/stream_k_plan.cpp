@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "core/analysis/occupancy.h"
+#include "core/run/occupancy.h"
 #include "core/run/kernel_resources.h"
 #include "kernels/ceil_div.h"
 

@@ -19,7 +19,7 @@
 #pragma once
 #include <string>
 
-#include "core/analysis/waves.h"
+#include "core/run/waves.h"
 #include "core/run/device_profile.h"
 #include "core/run/launch_config.h"
 

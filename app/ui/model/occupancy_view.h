@@ -13,8 +13,8 @@
 #include <string>
 
 #include "core/analysis/analysis.h"
-#include "core/analysis/occupancy.h"
-#include "core/analysis/waves.h"
+#include "core/run/occupancy.h"
+#include "core/run/waves.h"
 #include "core/run/backend.h"
 #include "ui/model/loaded_run.h"
 

@@ -2,7 +2,7 @@
 // share (AppState::analysis) and a registers-per-thread slider that starts at the kernel's
 // own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
 // blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Below it,
-// the grid dealt onto the profile's SMs in waves at that occupancy (core/analysis/waves.h): a
+// the grid dealt onto the profile's SMs in waves at that occupancy (core/run/waves.h): a
 // row of SMs per wave, the last wave's idle SMs left open. For rung 9, beside the waves, its
 // selector's choice on that profile (core/run/stream_k_plan.h): the tiling, one block per tile
 // or stream-K over how many blocks, and why, in words; and whether this run is that choice.

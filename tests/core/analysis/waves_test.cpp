@@ -4,7 +4,7 @@
 
 #include "analysis_support.h"
 #include "core/analysis/analysis.h"
-#include "core/analysis/waves.h"
+#include "core/run/waves.h"
 #include "core/run/launch_waves.h"
 
 namespace tilescope {
