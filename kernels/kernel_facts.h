@@ -10,7 +10,8 @@
 #include <string>
 #include <utility>
 
-#include "kernels/catalog.h"
+#include "kernels/kernel_info.h"
+#include "kernels/trace/trace_sink.h"
 #include "kernels/ceil_div.h"
 #include "kernels/launch_params.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <optional>
 
-#include "kernels/catalog.h"
+#include "kernels/kernel_info.h"
 
 namespace tilescope {
 
