@@ -107,6 +107,21 @@ std::string kernelTilingProblem(KernelId id, const Tiling& t) {
          " (add it to kTilings in kernels/" + std::string(kernelInfo(id).sourceFile) + ")";
 }
 
+std::optional<KernelSchedule> kernelSchedule(const KernelLaunch& asked, const ScheduleDevice& device) {
+  return facts::visitKernel(asked.kernel, [&](auto f) -> std::optional<KernelSchedule> {
+    using F = decltype(f);
+    if constexpr (requires { F::schedule(asked, device); }) return F::schedule(asked, device);
+    else return std::nullopt;
+  });
+}
+
+bool kernelHasSchedule(KernelId id) {
+  return facts::visitKernel(id, [](auto f) {
+    using F = decltype(f);
+    return requires(const KernelLaunch& L, const ScheduleDevice& d) { F::schedule(L, d); };
+  });
+}
+
 TraceSink traceSinkFor(const KernelLaunch& L, Event* slots, unsigned slotsPerThread, unsigned* overflow) {
   TraceSink sink;
   sink.slots = slots;

@@ -4,13 +4,19 @@
 //   tiles(L)             where its tiles lie in shared memory (for the bank-conflict analysis)
 //   arrays(L)            per shared array, in declaration order: which matrix it holds tiles of
 //   launch(x, L, a)      which function runs, with which arguments (x: an executor)
+// and, only where a kernel needs them (the catalog asks with `requires`; none is a default):
+//   kTilings, tilingProblem(t)   the ladder's: the tilings it is built for, its own limits
+//   schedule(L, device)          its own tiling and grid for j x k x l on a device, where the
+//                                caller set neither (rung 9's selector); without it the
+//                                caller's tiling or the default, one block per tile
 // The families below give the defaults of the chapter's kernels; a file overrides what
 // differs. Plain host C++ apart from launch(), which only the executors instantiate.
 #pragma once
 #include <string>
 #include <utility>
 
-#include "kernels/catalog.h"
+#include "kernels/kernel_info.h"
+#include "kernels/trace/trace_sink.h"
 #include "kernels/ceil_div.h"
 #include "kernels/launch_params.h"
 

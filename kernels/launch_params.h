@@ -1,8 +1,10 @@
 // The parameters of one kernel launch, as the launchers take them. Plain host C++.
 #pragma once
+#include <functional>
 #include <optional>
+#include <string>
 
-#include "kernels/catalog.h"
+#include "kernels/kernel_info.h"
 
 namespace tilescope {
 
@@ -18,6 +20,9 @@ struct Tiling {
   constexpr bool empty() const { return bm == 0 && bn == 0 && bk == 0 && tm == 0 && tn == 0; }
 };
 
+// "128x256x16/32x128/8x16", "64x64x8/8x1" (defined in catalog.cpp).
+std::string tilingText(const Tiling& t);
+
 // Everything a launch needs, already validated by the core (app/core/run/launch_config.h).
 struct KernelLaunch {
   KernelId kernel = KernelId::Tiled;
@@ -28,11 +33,27 @@ struct KernelLaunch {
   unsigned staticSharedBytes = 0;    // beside dynamic tiles: rung 8's mbarriers
   int pad = 0;                       // tiled-transposed: extra floats per tile row
   Tiling tiling;                     // the ladder's register-tiled kernels
-  unsigned persistentBlocks = 0;     // stream-k: its grid (0: one block per tile, data-parallel)
+  unsigned persistentBlocks = 0;     // a persistent grid's blocks (0: one block per tile, data-parallel)
   // Set for a kernel the lab compiled at run time (app/lab): it has no facts in a kernel file
   // (`kernel` is not read), and its shared tiles, as the analyses place them, come from its
   // declarations instead. Unset: the built-in kernel `kernel`.
   std::optional<SharedTileLayout> labTiles;
+};
+
+// What a kernel's schedule hook (Facts::schedule) may ask of the device it would run on: its
+// SMs, and how many blocks of a launch (kernel, j, k, l, tiling, persistent grid) one SM holds
+// at once, 0 where none fits. The core's one door to a launch (app/core/run/launch_door.h)
+// fills it from a device profile and the occupancy model.
+struct ScheduleDevice {
+  int smCount = 0;
+  std::function<int(const KernelLaunch&)> blocksPerSm;
+};
+
+// A kernel's own choice for a launch whose caller left tiling and grid to it.
+struct KernelSchedule {
+  Tiling tiling;
+  unsigned persistentBlocks = 0;  // 0: one block per tile
+  std::string reason;             // one line: what runs, and why
 };
 
 }  // namespace tilescope

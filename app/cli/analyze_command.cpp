@@ -84,14 +84,11 @@ int analyzeCommand(const Options& o, std::ostream& out) {
   }
   auto backend = makeBackend(o.backend);
   if (!backend) return reportError(backend.error());
-  LaunchConfig config = o.config;  // rung 9 at its selector's choice, as `run` has it
-  std::string choice;
-  if (config.kernel == KernelId::StreamK) {
-    auto device = selectorDevice(o.backend);
-    if (!device) return reportError(device.error());
-    config = selectStreamK(config, *device, choice);
-    if (!choice.empty()) std::cerr << choice << "\n";
-  }
+  std::string choice;  // a kernel's own schedule, as `run` has it
+  auto scheduled = throughTheDoor(o.config, o.backend, choice);
+  if (!scheduled) return reportError(scheduled.error());
+  const LaunchConfig config = *scheduled;
+  if (!choice.empty()) std::cerr << choice << "\n";
   auto finished = runAndFinish(**backend, config, RunOptions{},
                                FinishOptions{.timeline = false, .startedAt = std::nullopt});
   if (!finished) return reportError(finished.error());

@@ -7,11 +7,12 @@
 //            plain instantiation against a probe-free copy, and the live sweep's wall time
 //   ladder   every rung of the ladder (kernels with a ladderRung) and cuBLAS at N = 256..8192
 //            (or --sizes), each rung's % of cuBLAS at the same N in this run
-//   sizes    rungs 8 and 9 and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192
-//            and 8192 x 1024 x 8192, rung 9 at the tiling and grid its selector picks for this
-//            GPU (each choice printed with its reason), each rung's % of cuBLAS
-// bench --kernel stream-k takes run's --tiling and --grid-blocks G (a persistent grid of G
-// blocks; 0: one block per tile), else its selector picks both.
+//   sizes    every rung whose facts choose its own schedule (kernelHasSchedule), the rung below
+//            it, and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192 and
+//            8192 x 1024 x 8192, the choosing rung at the tiling and grid it picks for this GPU
+//            (each choice printed with its reason), each rung's % of cuBLAS
+// bench --kernel K takes run's --tiling and --grid-blocks G (a persistent grid of G blocks;
+// 0: one block per tile) for a kernel that takes them, else the kernel's facts choose.
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,7 @@
 
 #include "commands.h"
 #include "core/json_writer.h"
+#include "core/run/launch_door.h"
 #include "core/run/run.h"
 #include "core/timing/timing.h"
 #include "core/timing/timing_ladder.h"
@@ -119,8 +121,8 @@ Result<BenchFlags> parseBenchFlags(const Options& o) {
   }
   if (f.csv && o.json) return invalidInput("give either --json or --csv, not both");
   if (!f.preset.empty() && (o.gridBlocksGiven || o.tilingGiven))
-    return invalidInput("--preset " + f.preset + " runs rung 9 as its selector picks: --grid-blocks and --tiling apply "
-                        "to bench --kernel stream-k");
+    return invalidInput("--preset " + f.preset + " runs each rung as its facts pick: --grid-blocks and --tiling apply "
+                        "to bench --kernel K");
   return f;
 }
 
@@ -261,23 +263,33 @@ std::vector<Dims> sizeSweepShapes() {
   return shapes;
 }
 
-// Rung 8 at its default, rung 9 as its selector picks for the CUDA device (each choice in
-// `choices`), and cuBLAS, per shape.
+// Per shape: each rung whose facts choose its schedule, as it picks for the CUDA device (each
+// choice in `choices`), after the rung below it at its default, then cuBLAS.
 std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<std::string>& choices) {
   std::vector<TimingCase> cases;
   for (const Dims& d : sizeSweepShapes()) {
-    TimingCase rung8, rung9, cublas;
-    rung8.config.kernel = KernelId::TmaPipeline;
-    rung8.config.dims = d;
-    std::string reason;
-    LaunchConfig nine;
-    nine.kernel = KernelId::StreamK;
-    nine.dims = d;
-    rung9.config = selectStreamK(nine, device, reason);
-    choices.push_back(std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l) + ": " + reason);
+    for (const KernelInfo& chooser : kKernels) {
+      if (!kernelHasSchedule(chooser.id) || chooser.ladderRung == 0) continue;
+      for (const KernelInfo& below : kKernels)
+        if (below.ladderRung == chooser.ladderRung - 1) {
+          TimingCase c;
+          c.config = withKernel(c.config, below.id);
+          c.config.dims = d;
+          cases.push_back(c);
+        }
+      TimingCase c;
+      c.config = withKernel(c.config, chooser.id);
+      c.config.dims = d;
+      std::string reason;
+      c.config = scheduledConfig(c.config, device, reason);
+      choices.push_back(std::string(chooser.name) + " " + std::to_string(d.j) + "x" + std::to_string(d.k) + "x" +
+                        std::to_string(d.l) + ": " + reason);
+      cases.push_back(c);
+    }
+    TimingCase cublas;
     cublas.kind = TimedKind::Cublas;
     cublas.config.dims = d;
-    cases.insert(cases.end(), {rung8, rung9, cublas});
+    cases.push_back(cublas);
   }
   return cases;
 }
@@ -296,17 +308,18 @@ void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
   }
 }
 
-// Rung 9 left to its selector, as `run` does (each choice said in `choices`), unless --tiling or
-// --grid-blocks set it by hand (as `run` takes them; --grid-blocks 0: one block per tile).
-void chooseStreamKCases(const Options& o, const DeviceProfile& device, std::vector<TimingCase>& cases,
-                        std::vector<std::string>& choices) {
+// A kernel that chooses its own schedule left to it, as `run` does (each choice said in
+// `choices`), unless --tiling or --grid-blocks set it by hand (as `run` takes them;
+// --grid-blocks 0: one block per tile).
+void scheduleCases(const Options& o, const DeviceProfile& device, std::vector<TimingCase>& cases,
+                   std::vector<std::string>& choices) {
   for (auto& c : cases) {
-    if (c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK) {
+    if (c.kind == TimedKind::Kernel && kernelHasSchedule(c.config.kernel)) {
       if (o.tilingGiven) c.config.tiling = o.config.tiling;
       if (o.gridBlocksGiven) c.config.persistentBlocks = o.config.persistentBlocks;
     }
     std::string reason;
-    c.config = selectStreamK(c.config, device, reason);
+    c.config = scheduledConfig(c.config, device, reason);
     if (!reason.empty()) choices.push_back(describe(c.config) + ": " + reason);
   }
 }
@@ -325,18 +338,18 @@ int benchCommand(const Options& o, std::ostream& out) {
   else if (f.preset == "live" || f.preset == "targets") cases = liveSweepCases(4096);
   else if (f.preset == "ladder") cases = f.sizesGiven ? ladderCases(f.sizes) : ladderCases();
   else if (f.preset != "sizes") cases = gridCases(f.kernels, f.sizes, f.tiles, f.blocks, f.cublas);
-  std::vector<std::string> choices;  // rung 9's selector, per shape
-  const bool rung9 = f.preset == "sizes" || std::any_of(cases.begin(), cases.end(), [](const TimingCase& c) {
-                       return c.kind == TimedKind::Kernel && c.config.kernel == KernelId::StreamK;
-                     });
-  auto device = rung9 ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
+  std::vector<std::string> choices;  // the kernels' own schedules, per shape
+  const bool asks = f.preset == "sizes" || std::any_of(cases.begin(), cases.end(), [](const TimingCase& c) {
+                      return c.kind == TimedKind::Kernel && kernelHasSchedule(c.config.kernel);
+                    });
+  auto device = asks ? selectorDevice(BackendChoice::Cuda) : Result<DeviceProfile>(DeviceProfile{});
   if (!device) return reportError(device.error());
   if (f.preset == "sizes") {
     cases = sizeSweepCases(*device, choices);
   } else {
-    chooseStreamKCases(o, *device, cases, choices);
+    scheduleCases(o, *device, cases, choices);
   }
-  for (const std::string& c : choices) std::cerr << "stream-k " << c << "\n";
+  for (const std::string& c : choices) std::cerr << c << "\n";
   for (auto& c : cases) c.config.seed = o.config.seed;
 
   auto progress = [](const SweepProgress& p) {
@@ -361,7 +374,7 @@ int benchCommand(const Options& o, std::ostream& out) {
   } else {
     printTable(*report, out);
     if (f.preset == "sizes") {
-      out << "\nstream-k's selector:\n";
+      out << "\nthe kernels' own schedules:\n";
       for (const std::string& c : choices) out << "  " << c << "\n";
       printPercentOfCublas(*report, out);
     }

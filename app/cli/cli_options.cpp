@@ -1,5 +1,7 @@
 #include "cli_options.h"
 
+#include "core/run/run_description.h"
+
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -54,8 +56,8 @@ flags:
   --tiling B/T       the ladder's kernels: block tile BMxBNxBK, [warp tile WMxWN,] thread tile TMxTN
                      e.g. 64x64x8/8x1 (default: the kernel's first built tiling that fits P)
   --pad P            tiled-transposed: shared tile rows of T + P floats, 0..32 (default 0)
-  --grid-blocks G    stream-k: a persistent grid of G blocks sharing the k iterations (0: one
-                     block per tile); with neither this nor --tiling the selector picks both
+  --grid-blocks G    a kernel with a persistent grid: G blocks sharing the k iterations (0: one
+                     block per tile); with neither this nor --tiling its facts pick both
   --seed S           seed of the random inputs                           (default 1)
   --backend B        emu | cuda | auto (CUDA when a device is present)    (default auto)
   --json             machine-readable output
@@ -110,81 +112,24 @@ std::string ladderKernelNames() {
   return names.empty() ? "none is built" : names;
 }
 
-Result<uint64_t> parseSeed(const std::string& text) {
-  uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-    return invalidInput("--seed expects a non-negative whole number, got '" + text + "'");
-  return v;
-}
-
-// A flag that takes a value (`--kernel tiled`): checked against its limits, stored in `o`.
+// A flag that takes a value (`--kernel tiled`): a setting of the run is read by the one reader
+// of a run's description (core/run/run_description.h), the flag in front of its words; the
+// others are the CLI's own. Stored in `o`.
 Status applyValueFlag(Options& o, const std::string& flag, const std::string& s, bool& dimsGiven) {
-  if (flag == "--kernel") {
-    auto id = kernelByName(s);
-    if (!id) {
-      std::string names;
-      for (const auto& k : kKernels) names += (names.empty() ? "" : ", ") + std::string(k.name);
-      return invalidInput("unknown kernel '" + s + "': the kernels are " + names);
-    }
-    o.config.kernel = *id;
-    o.kernelGiven = true;
-  } else if (flag == "--size") {
-    auto w = parseInt(flag, s, 1, kMaxDimension);
-    if (!w) return w.error();
-    o.config.dims = {*w, *w, *w};
-    o.sizeGiven = true;
-  } else if (flag == "--dims") {
-    auto d = parseIntList(flag, s, ',', 1, kMaxDimension);
-    if (!d) return d.error();
-    if (d->size() != 3) return invalidInput("--dims expects J,K,L (three numbers), got '" + s + "'");
-    o.config.dims = {(*d)[0], (*d)[1], (*d)[2]};
-    dimsGiven = true;
-  } else if (flag == "--tile") {
-    auto t = parseInt(flag, s, 1, kMaxTileWidth);
-    if (!t) {
-      const bool range = t.error().message.find("out of range") != std::string::npos;
-      return invalidInput(t.error().message + (range ? " (a T x T block holds at most " +
-                                                           std::to_string(kMaxThreadsPerBlock) + " threads)"
-                                                     : std::string()));
-    }
-    o.config.tile = *t;
-    o.tileGiven = true;
-  } else if (flag == "--block") {
-    auto b = parseIntList(flag, s, 'x', 1, kMaxThreadsPerBlock);
-    if (!b) {  // a side out of 1..1024 says so; anything else is a format error
-      if (b.error().message.find("out of range") != std::string::npos)
-        return invalidInput("--block " + s + ": each side must be 1 to " + std::to_string(kMaxThreadsPerBlock) +
-                            " and bx*by at most " + std::to_string(kMaxThreadsPerBlock) + " threads");
-      return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
-    }
-    if (b->size() != 2) return invalidInput("--block expects BXxBY, e.g. 32x8, got '" + s + "'");
-    if ((*b)[0] * (*b)[1] > kMaxThreadsPerBlock)
-      return invalidInput("--block " + s + " has " + std::to_string((*b)[0] * (*b)[1]) +
-                          " threads: the limit is " + std::to_string(kMaxThreadsPerBlock) + " threads per block");
-    o.config.blockX = (*b)[0];
-    o.config.blockY = (*b)[1];
-    o.blockGiven = true;
-  } else if (flag == "--pad") {
-    auto pad = parseInt(flag, s, 0, kMaxPad);
-    if (!pad) return pad.error();
-    o.config.pad = *pad;
-    o.padGiven = true;
-  } else if (flag == "--grid-blocks") {
-    auto g = parseInt(flag, s, 0, kMaxPersistentBlocks);
-    if (!g) return g.error();
-    o.config.persistentBlocks = *g;
-    o.gridBlocksGiven = true;
-  } else if (flag == "--tiling") {
-    auto t = parseTiling(s);
-    if (!t) return t.error();
-    o.config.tiling = *t;
-    o.tilingGiven = true;
-  } else if (flag == "--seed") {
-    auto seed = parseSeed(s);
-    if (!seed) return seed.error();
-    o.config.seed = *seed;
-    o.seedGiven = true;
+  const std::string setting = flag.substr(2);
+  if (isRunSetting(setting)) {
+    const Tiling asked = o.config.tiling;  // flags in any order: --tiling before --kernel stays asked
+    if (Status read = readRunSetting(o.config, setting, {s}); !read) return invalidInput(flag + " " + read.error().message);
+    if (setting == "kernel" && o.tilingGiven) o.config.tiling = asked;
+    o.kernelGiven |= setting == "kernel";
+    o.sizeGiven |= setting == "size";
+    dimsGiven |= setting == "dims";
+    o.tileGiven |= setting == "tile";
+    o.blockGiven |= setting == "block";
+    o.padGiven |= setting == "pad";
+    o.gridBlocksGiven |= setting == "grid-blocks";
+    o.tilingGiven |= setting == "tiling";
+    o.seedGiven |= setting == "seed";
   } else if (flag == "--backend") {
     if (s == "emu" || s == "emulator") o.backend = BackendChoice::Emulator;
     else if (s == "cuda") o.backend = BackendChoice::Cuda;
@@ -242,10 +187,14 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
   if (o.blockGiven && tiled)
     return invalidInput("--block applies to naive only: the tiled kernels use T x T blocks (set --tile)");
   if (o.tileGiven && !tiled) return invalidInput("--tile applies to the tiled kernels only: naive takes --block");
-  if (o.padGiven && o.config.kernel != KernelId::TiledTransposed)
+  if (o.padGiven && !kernelInfo(o.config.kernel).takesPad)
     return invalidInput("--pad applies to tiled-transposed only (the row stride of its shared tiles is T + pad)");
-  if (o.gridBlocksGiven && o.config.kernel != KernelId::StreamK)
-    return invalidInput("--grid-blocks applies to stream-k only (its persistent grid)");
+  if (o.gridBlocksGiven && !kernelInfo(o.config.kernel).persistentGrid) {
+    std::string names;
+    for (const auto& k : kKernels)
+      if (k.persistentGrid) names += (names.empty() ? "" : ", ") + std::string(k.name);
+    return invalidInput("--grid-blocks applies only to a kernel with a persistent grid (" + names + ")");
+  }
   return o;
 }
 

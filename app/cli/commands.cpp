@@ -8,7 +8,7 @@
 #include "core/run/bounds_report.h"
 #include "core/json_writer.h"
 #include "core/run/run.h"
-#include "core/run/stream_k_plan.h"
+#include "core/run/launch_door.h"
 #include "core/trace/trace.h"
 #include "core/trace/trace_json.h"
 
@@ -42,12 +42,12 @@ Result<DeviceProfile> selectorDevice(BackendChoice backend) {
   return device;
 }
 
-LaunchConfig selectStreamK(const LaunchConfig& config, const DeviceProfile& device, std::string& reason) {
+Result<LaunchConfig> throughTheDoor(const LaunchConfig& config, BackendChoice backend, std::string& reason) {
   reason.clear();
-  if (config.kernel != KernelId::StreamK || !config.tiling.empty() || config.persistentBlocks != 0) return config;
-  const StreamKChoice choice = chooseStreamK(config.dims, device);
-  reason = "selector (" + std::to_string(device.smCount) + " SMs, " + device.name + "): " + choice.reason;
-  return withStreamKChoice(config, choice);
+  if (!needsDevice(config)) return config;
+  auto device = selectorDevice(backend);
+  if (!device) return device.error();
+  return scheduledConfig(config, *device, reason);
 }
 
 namespace {
@@ -123,12 +123,9 @@ int runCommand(const Options& o, std::ostream& out) {
   // Trace when the config fits the trace cap: the trace is what reveals out-of-bounds
   // accesses the way figs. 5.11-5.12 describe them.
   std::string choice;
-  LaunchConfig config = o.config;
-  if (config.kernel == KernelId::StreamK) {  // asks the device only for rung 9
-    auto device = selectorDevice(o.backend);
-    if (!device) return reportError(device.error());
-    config = selectStreamK(config, *device, choice);
-  }
+  auto scheduled = throughTheDoor(o.config, o.backend, choice);  // asks the device only where the kernel chooses
+  if (!scheduled) return reportError(scheduled.error());
+  const LaunchConfig config = *scheduled;
   auto finished = finishedRun(o, config, Tracing::IfItFits);
   if (!finished) return reportError(finished.error());
   const Run& r = (*finished)->run;

@@ -28,13 +28,14 @@ int labExercises(const Options& o, std::ostream& out);    // lab_check_command.c
 // command gets a run. The CLI prints no views, so no timeline is cut.
 Result<std::shared_ptr<FinishedRun>> finishedRun(const Options& o, const LaunchConfig& config, Tracing tracing);
 
-// The device rung 9's selector reasons about: the backend's own, or the h100 profile when the
-// backend has none (the emulator).
+// The device a kernel's own schedule reasons about: the backend's own, or the h100 profile
+// when the backend has none (the emulator).
 Result<DeviceProfile> selectorDevice(BackendChoice backend);
-// Rung 9 with neither --tiling nor --grid-blocks: the selector's tiling and grid for the
-// config's shape on `device`, and in `reason` which ran and why, one line. Any other config
-// comes back as it is, `reason` empty.
-LaunchConfig selectStreamK(const LaunchConfig& config, const DeviceProfile& device, std::string& reason);
+// `config` through the one door (core/run/launch_door.h): a kernel whose facts choose its
+// schedule, given neither --tiling nor --grid-blocks, gets its choice for the backend's device
+// (asked only then), and `reason` says which ran and why, one line. Any other config comes
+// back as it is, `reason` empty.
+Result<LaunchConfig> throughTheDoor(const LaunchConfig& config, BackendChoice backend, std::string& reason);
 
 // Prints "tilescope-cli: MESSAGE" to stderr and returns the exit code for its kind.
 int reportError(const Error& e);

@@ -162,9 +162,13 @@ struct FrameClock {
 // platform cannot reach a GPU at all (a page), its reason instead of the build's.
 void takeDeviceFacts(AppState& state, RunWorker& worker) {
   const std::optional<std::string> unreachable = platform::gpuUnreachable();
+  const std::string before = state.cudaUnavailable;
   if (auto reason = worker.cudaUnavailableReason()) state.cudaUnavailable = unreachable.value_or(*reason);
   else state.cudaUnavailable.clear();
   state.gpuCodeNote = worker.cudaCodeNote();
+  Request& r = state.request;  // where the newest request runs is known now: its refusal with it
+  if (state.cudaUnavailable != before && r.openFile.empty())
+    r.refusedHere = refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty()));
   if (!state.analysis.device) {
     if (auto device = worker.deviceProfile()) state.analysis.device = std::move(*device);
     else state.analysis.noDevice = unreachable.value_or(device.error().message);
@@ -177,7 +181,7 @@ void takeDeviceFacts(AppState& state, RunWorker& worker) {
 void dropRunRefusedForSize(AppState& state) {
   const Request& r = state.request;
   if (!shownRun(state) || r.error.empty() || !r.openFile.empty() || r.generation != r.shownGeneration) return;
-  if (refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty())).empty()) return;
+  if (r.refusedHere.empty()) return;
   state.shown = Shown{};
   state.playback.playing = false;
   state.intents.push_back(ShowPanel{std::string(panelName(PanelId::Occupancy))});
@@ -274,9 +278,12 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
 }
 
 // What a script or a button asked this frame to write: the layout file, a PNG of the frame, the
-// --screenshot once a picture has settled (which then ends the session).
+// --screenshot once a picture has settled (which then ends the session). `sceneSettled`: no
+// lesson page or address still setting the scene up and no run awaited, so a --screenshot of a
+// lesson page is the page's own scene (its seek and step lines done), not its first phase.
 Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const FrameLayout& layout,
-                           const std::string& screenshotPath, int& settle, int fbWidth, int fbHeight) {
+                           const std::string& screenshotPath, bool sceneSettled, int& settle, int fbWidth,
+                           int fbHeight) {
   if (!requests.layout.empty()) {
     if (auto s = writeLayout(requests.layout, state, layout, fbWidth, fbHeight); !s) return s.error();
     requests.layout.clear();
@@ -290,7 +297,8 @@ Status writeRequestedFiles(ScriptRequests& requests, AppState& state, const Fram
     }
     state.view.pngExport.clear();
   }
-  if (!requests.screenshot.empty() || (!screenshotPath.empty() && shownRun(state) && ++settle > 2)) {
+  if (!sceneSettled) settle = 0;
+  if (!requests.screenshot.empty() || (!screenshotPath.empty() && sceneSettled && shownRun(state) && ++settle > 2)) {
     const std::string path = requests.screenshot.empty() ? screenshotPath : requests.screenshot;
     if (auto s = gfx::saveScreenshot(path, fbWidth, fbHeight); !s) return s.error();
     std::printf("tilescope: wrote %s (%dx%d)\n", path.c_str(), fbWidth, fbHeight);
@@ -334,7 +342,7 @@ class Session {
   std::optional<ScriptRunner> script_;
   // A lesson page's own commands, and the scene a page's address asked for: run like a
   // script, but the user keeps control meanwhile.
-  std::optional<ScriptRunner> lessonPage_, scene_;
+  std::optional<ScriptRunner> lessonPage_;
   bool interactive_ = true;
   std::unique_ptr<platform::Window> window_;
   std::optional<gfx::GridRenderer> renderer_;
@@ -360,13 +368,6 @@ Status Session::loadScripts() {
     auto loaded = options_.script.empty() ? parseScript("script", options_.scriptText) : loadScript(options_.script);
     if (!loaded) return loaded.error();
     script_.emplace(std::move(*loaded));
-  }
-  if (!options_.sceneCommands.empty()) {
-    std::string text;
-    for (const std::string& l : options_.sceneCommands) text += l + "\n";
-    auto scene = parseScript("the page's address", text);
-    if (!scene) return scene.error();
-    scene_.emplace(std::move(*scene));
   }
   return Ok{};
 }
@@ -411,14 +412,17 @@ int Session::start() {
 }
 
 void Session::queueStart() {
-  if (options_.open.empty())
+  if (options_.open.empty()) {
     state_.intents.push_back(ApplyPreset{options_.preset});
-  else
+    // A page's address: its run's settings, read onto the preset's launch (app_options.h).
+    if (options_.sceneConfig) state_.intents.push_back(SetConfig{*options_.sceneConfig});
+  } else
     state_.intents.push_back(OpenTraceFile{options_.open});
   if (!options_.lesson.empty()) state_.intents.push_back(OpenLesson{options_.lesson});
   if (!options_.lesson.empty() && options_.lessonPage > 0) state_.intents.push_back(LessonGoTo{options_.lessonPage});
   if (options_.presenter) state_.intents.push_back(SetPresenter{true});
   if (options_.play) state_.intents.push_back(SetPlaying{true});
+  state_.view.addressNotice = options_.addressNotice;  // what the address asked that it could not have
   // A page's file picker and "Copy link" button (the desktop has neither).
   platform::setOpenFileHandler([this](const std::string& path) { state_.intents.push_back(OpenTraceFile{path}); });
   platform::setCopyLinkHandler([this] { copyLink(); });
@@ -440,7 +444,7 @@ bool Session::frame() {
   clock_.cpuStart = threadCpuSeconds();
   const bool awaitingRun = state.request.generation != state.request.shownGeneration;
   const bool busy = !worker.idle() || awaitingRun || timingWorker.busy() || animation_.active;
-  if (awaitingRun && !timingWorker.busy() && !animation_.active && !state.playback.playing && !lessonPage_ && !scene_) {
+  if (awaitingRun && !timingWorker.busy() && !animation_.active && !state.playback.playing && !lessonPage_) {
     // Only a run is awaited: the old picture, drawn again, would take the cores the run needs
     // (the software rasteriser's threads included). The worker wakes the loop as it hands the
     // run over; a tenth of a second at most keeps the "running" note alive for a long one.
@@ -463,7 +467,7 @@ bool Session::frame() {
   tickLessonPage(lessonPage_, state, runPending);
   if (script_) {
     const bool runPending = !worker.idle() || state.request.generation != state.request.shownGeneration ||
-                            !timingWorker.probed() || lessonPage_ || scene_ || !state.lesson.pendingScript.empty() ||
+                            !timingWorker.probed() || lessonPage_ || !state.lesson.pendingScript.empty() ||
                             animation_.active;
     if (auto s = script_->tick(state, runPending, requests_); !s) {
       end(1, s.error().message);
@@ -478,10 +482,6 @@ bool Session::frame() {
   }
   applyExportIntents(applyIntents(state, worker), state, animation_);
   startPendingLessonPage(lessonPage_, state);
-  // The page's address: after the start's intents (its lesson open), its page's commands first.
-  tickLessonPage(scene_, state,
-                 !worker.idle() || state.request.generation != state.request.shownGeneration || lessonPage_ ||
-                     !state.lesson.pendingScript.empty());
   const bool newPicture = collectRun(state, worker);
   dropRunRefusedForSize(state);
   // A --open file that did not open leaves nothing to show: a session without a person
@@ -522,7 +522,10 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight, readsPixels()},
             fbWidth, fbHeight, clock_);
 
-  if (auto s = writeRequestedFiles(requests_, state, layout_, screenshotPath_, settle_, fbWidth, fbHeight); !s) {
+  const bool sceneSettled = !lessonPage_ && state.lesson.pendingScript.empty() && worker_->idle() &&
+                            state.request.generation == state.request.shownGeneration;
+  if (auto s = writeRequestedFiles(requests_, state, layout_, screenshotPath_, sceneSettled, settle_, fbWidth, fbHeight);
+      !s) {
     end(1, s.error().message);
     return false;
   }

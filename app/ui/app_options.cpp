@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
+#include "core/run/run_description.h"
 #include "kernels/catalog.h"
 #include "ui/model/presets.h"
 #include "ui/script/script.h"
@@ -17,10 +19,11 @@ namespace tilescope::ui {
 std::string appUsage() {
   return "usage: tilescope [options]\n"
          "  --script FILE       run script commands (see the README, Script mode), then keep running unless it quits\n"
-         "  --screenshot FILE   render the starting scene to a PNG and exit\n"
+         "  --screenshot FILE   render the starting scene (a lesson page's own) to a PNG and exit\n"
          "  --preset NAME       starting scene (default book-4x4)\n"
          "  --open FILE         start on a trace saved by tilescope-cli save (replays it, no GPU needed)\n"
          "  --lesson NAME       open a guided lesson (assets/lessons: name, number or file name)\n"
+         "  --page N            with --lesson: open its page N (counted from 1, as on screen)\n"
          "  --presenter         projector layout: controls hidden, lesson text large\n"
          "  --play              start playing\n"
          "  --frames N          exit after N frames\n"
@@ -31,6 +34,7 @@ std::string appUsage() {
 
 Result<AppOptions> parseAppOptions(int argc, char** argv) {
   AppOptions o;
+  std::string page;  // --page N, checked against the lesson once every option is read
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> Result<std::string> {
@@ -46,10 +50,11 @@ Result<AppOptions> parseAppOptions(int argc, char** argv) {
     } else if (arg == "--presenter") {
       o.presenter = true;
     } else if (arg == "--script" || arg == "--screenshot" || arg == "--preset" || arg == "--shader-dir" ||
-               arg == "--frames" || arg == "--size" || arg == "--open" || arg == "--lesson") {
+               arg == "--frames" || arg == "--size" || arg == "--open" || arg == "--lesson" || arg == "--page") {
       auto v = value();
       if (!v) return v.error();
       if (arg == "--script") o.script = *v;
+      else if (arg == "--page") page = *v;
       else if (arg == "--screenshot") o.screenshot = *v;
       else if (arg == "--shader-dir") o.shaderDir = *v;
       else if (arg == "--open") {
@@ -78,7 +83,25 @@ Result<AppOptions> parseAppOptions(int argc, char** argv) {
       return invalidInput("unknown option '" + arg + "'");
     }
   }
+  if (!page.empty()) {
+    if (o.lesson.empty()) return invalidInput("--page needs --lesson (the lesson whose page to open)");
+    auto p = lessonPageIndex(o.lesson, page);
+    if (!p) return invalidInput("--page " + p.error().message);
+    o.lessonPage = *p;
+  }
   return o;
+}
+
+Result<int> lessonPageIndex(const std::string& lesson, const std::string& page) {
+  LessonState lessons;
+  if (auto s = openLesson(lessons, lesson); !s) return s.error();
+  const int pages = int(lessons.lesson()->pages.size());
+  const std::string range = "lesson " + lessons.lesson()->name + " has pages 1 to " + std::to_string(pages);
+  int n = 0;
+  const auto r = std::from_chars(page.data(), page.data() + page.size(), n);
+  if (r.ec != std::errc() || r.ptr != page.data() + page.size()) return invalidInput(page + " is not a page number: " + range);
+  if (n < 1 || n > pages) return invalidInput(page + " is not a page: " + range);
+  return n - 1;
 }
 
 }  // namespace tilescope::ui
@@ -124,69 +147,121 @@ Result<bool> flag(const std::string& name, const std::string& value) {
   return invalidInput(name + "= takes 1 or 0, not '" + value + "'");
 }
 
-Result<int> positive(const std::string& name, const std::string& value) {
-  int n = 0;
-  const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-  if (r.ec != std::errc() || r.ptr != value.data() + value.size() || n < 0)
-    return invalidInput(name + "= takes a whole number, not '" + value + "'");
-  return n;
-}
-
-// "4x2" or "5x7x3" as words for a script command ("4 2"), or an error.
-Result<std::string> shape(const std::string& name, const std::string& value, int parts) {
-  std::string words;
-  std::size_t from = 0;
-  for (int i = 0; i < parts; ++i) {
-    const std::size_t x = i + 1 < parts ? value.find('x', from) : value.size();
-    if (x == std::string::npos) return invalidInput(name + "= takes " + (parts == 2 ? "AxB" : "AxBxC") + ", not '" + value + "'");
-    auto n = positive(name, value.substr(from, x - from));
-    if (!n) return invalidInput(name + "= takes " + (parts == 2 ? "AxB" : "AxBxC") + ", not '" + value + "'");
-    words += (i ? " " : "") + std::to_string(*n);
-    from = x + 1;
+// Levenshtein distance: the nearest key to a misspelt one.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t k = 0; k <= b.size(); ++k) row[k] = k;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0]++;
+    for (std::size_t k = 1; k <= b.size(); ++k) {
+      const std::size_t up = row[k];
+      row[k] = std::min({row[k] + 1, row[k - 1] + 1, diagonal + (a[i - 1] == b[k - 1] ? 0 : 1)});
+      diagonal = up;
+    }
   }
-  return words;
+  return row[b.size()];
 }
 
-// One parameter into `o`; the scene's commands are collected in `scene` in the order given.
-Status applyUrlParameter(AppOptions& o, int& page, const std::string& name, const std::string& value,
-                         std::vector<std::string>& scene) {
-  if (name == "script") o.scriptText = value;
-  else if (name == "lesson") {
+// The address's own keys, then the run's settings (the one reader's, run_description.h).
+constexpr std::string_view kPageKeys[] = {"lesson", "page", "presenter", "preset", "play", "script"};
+
+std::string addressKeys() {
+  std::string keys;
+  for (std::string_view k : kPageKeys) keys += std::string(keys.empty() ? "" : ", ") + std::string(k);
+  return keys + ", " + runSettingNames();
+}
+
+std::string unknownKey(const std::string& name) {
+  std::string nearest;
+  std::size_t best = 3;  // at most two edits away
+  auto consider = [&](std::string_view key) {
+    if (const std::size_t d = editDistance(name, key); d < best) best = d, nearest = key;
+  };
+  for (std::string_view k : kPageKeys) consider(k);
+  for (std::string_view k : {"kernel", "size", "dims", "tile", "block", "tiling", "pad", "grid-blocks", "seed"}) consider(k);
+  return "'" + name + "' is not a key of the page's address" + (nearest.empty() ? "" : " (did you mean " + nearest + "?)") +
+         "; the keys are " + addressKeys();
+}
+
+// What an address asked for, read key by key; a key it cannot use is a problem in words.
+struct AddressReading {
+  AppOptions options;
+  std::string page;                                          // page=, checked once the lesson is known
+  std::vector<std::pair<std::string, std::string>> settings;  // the run's settings, in the order given
+  std::vector<std::string> problems;
+};
+
+std::string presetNames() {
+  std::string names;
+  for (const Preset& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+void readUrlParameter(AddressReading& r, const std::string& name, const std::string& value) {
+  AppOptions& o = r.options;
+  if (name == "script") {
+    if (auto checked = parseScript("script", value); !checked) r.problems.push_back(checked.error().message + " (the script is not run)");
+    else o.scriptText = value;
+  } else if (name == "lesson") {
     LessonState lessons;
-    if (auto s = openLesson(lessons, value); !s) return invalidInput("lesson=: " + s.error().message);
-    o.lesson = value;
+    if (auto s = openLesson(lessons, value); !s) r.problems.push_back("lesson=" + value + ": " + s.error().message);
+    else o.lesson = value;
   } else if (name == "preset") {
-    if (!findPreset(value)) return invalidInput("unknown preset '" + value + "'");
-    o.preset = value;
+    if (!findPreset(value)) r.problems.push_back("preset=" + value + ": no such preset; the presets are " + presetNames());
+    else o.preset = value;
   } else if (name == "presenter" || name == "play") {
-    auto on = flag(name, value);
-    if (!on) return on.error();
-    (name == "play" ? o.play : o.presenter) = *on;
-  } else if (name == "page" || name == "size" || name == "tile" || name == "pad") {
-    auto n = positive(name, value);
-    if (!n) return n.error();
-    if (name == "page") page = *n;
-    else scene.push_back("set " + name + " " + std::to_string(*n));
-  } else if (name == "kernel") {
-    scene.insert(scene.begin(), "set kernel " + value);  // first: a kernel brings its own defaults
-  } else if (name == "dims" || name == "block") {
-    auto words = shape(name, value, name == "dims" ? 3 : 2);
-    if (!words) return words.error();
-    scene.push_back("set " + name + " " + *words);
+    if (auto on = flag(name, value); !on) r.problems.push_back(on.error().message);
+    else (name == "play" ? o.play : o.presenter) = *on;
+  } else if (name == "page") {
+    r.page = value;
+  } else if (isRunSetting(name)) {
+    r.settings.emplace_back(name, value);
   } else {
-    return invalidInput("unknown parameter '" + name +
-                        "' in the page's address (known: lesson, page, presenter, preset, kernel, size, dims, tile, "
-                        "block, pad, play, script)");
+    r.problems.push_back(unknownKey(name));
   }
-  return Ok{};
+}
+
+// page= against the lesson's pages: a page outside them is named with the range, and the
+// nearest page opened instead (a stale link still lands in its lesson).
+void readLessonPage(AddressReading& r) {
+  if (r.page.empty()) return;
+  if (r.options.lesson.empty()) {
+    r.problems.push_back("page=" + r.page + " needs lesson= (the lesson whose page to open)");
+    return;
+  }
+  auto index = lessonPageIndex(r.options.lesson, r.page);
+  if (index) {
+    r.options.lessonPage = *index;
+    return;
+  }
+  LessonState lessons;
+  (void)openLesson(lessons, r.options.lesson);
+  const int pages = int(lessons.lesson()->pages.size());
+  int asked = 0;
+  std::from_chars(r.page.data(), r.page.data() + r.page.size(), asked);
+  r.options.lessonPage = asked > pages ? pages - 1 : 0;
+  r.problems.push_back("page=" + index.error().message + "; showing page " + std::to_string(r.options.lessonPage + 1));
+}
+
+// The run's settings onto the starting preset's launch: the config itself, no script between.
+void readSceneSettings(AddressReading& r) {
+  if (r.settings.empty()) return;
+  if (!r.options.lesson.empty()) {
+    r.problems.push_back("a lesson's page sets its own launch: " + r.settings.front().first + "= and the run's other keys "
+                         "are not applied with lesson=");
+    return;
+  }
+  LaunchConfig c = findPreset(r.options.preset)->config;
+  for (const auto& [name, value] : r.settings)
+    if (Status read = readRunSetting(c, name, {value}); !read)
+      r.problems.push_back(name + "= " + read.error().message + " (left as the scene had it)");
+  r.options.sceneConfig = c;
 }
 
 }  // namespace
 
 Result<AppOptions> parseUrlOptions(std::string_view query) {
-  AppOptions o;
-  int page = 0;
-  std::vector<std::string> scene;
+  AddressReading r;
   while (!query.empty()) {
     const std::size_t amp = query.find('&');
     const std::string_view item = query.substr(0, amp);
@@ -195,19 +270,13 @@ Result<AppOptions> parseUrlOptions(std::string_view query) {
     const std::size_t eq = item.find('=');
     const std::string name = urlDecode(item.substr(0, eq));
     const std::string value = eq == std::string_view::npos ? std::string() : urlDecode(item.substr(eq + 1));
-    if (auto s = applyUrlParameter(o, page, name, value, scene); !s) return s.error();
+    readUrlParameter(r, name, value);
   }
-  if (page > 0 && o.lesson.empty()) return invalidInput("page= needs lesson= (the lesson whose page to open)");
-  o.lessonPage = std::max(0, page - 1);  // LessonGoTo after OpenLesson (app.cpp)
-  if (!scene.empty()) {
-    std::string text;
-    for (const std::string& line : scene) text += line + "\n";
-    if (auto checked = parseScript("the page's address", text); !checked) return invalidInput(checked.error().message);
-    o.sceneCommands = std::move(scene);
-  }
-  if (!o.scriptText.empty())
-    if (auto checked = parseScript("script", o.scriptText); !checked) return invalidInput(checked.error().message);
-  return o;
+  readLessonPage(r);
+  readSceneSettings(r);
+  for (const std::string& p : r.problems)
+    r.options.addressNotice += (r.options.addressNotice.empty() ? "This page's address has a problem. " : " ") + p + ".";
+  return r.options;
 }
 
 std::string sceneQuery(const AppState& state) {

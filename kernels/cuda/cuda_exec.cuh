@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kernels/cuda/cuda_check.h"
+#include "kernels/catalog.h"
 #include "kernels/kernel_facts.h"
 #include "kernels/cuda/run_on_gpu.h"
 #include "kernels/cuda/stream_k_workspace.h"

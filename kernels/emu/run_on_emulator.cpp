@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/catalog.h"
 #include "kernels/kernel_facts.h"
 #include "kernels/ladder/tensor_map_rules.h"
 #include "kernels/trace/traced_surface.h"

@@ -1,5 +1,5 @@
 // stream-k: rung 9, the grid as a whole. Rung 8's copy engine, ring and producer warpgroup,
-// in a persistent kernel: a fixed grid (the selector's choice, app/core/run/stream_k_plan.h: the
+// in a persistent kernel: a fixed grid (the selector's choice, Facts::schedule below: the
 // SMs x blocks per SM when the tiles alone cannot fill the device) whose blocks share the
 // work by k iterations, not by tiles. The work is tiles x kTiles iterations (one iteration:
 // one BK step of one tile), numbered tile by tile; block b takes iterations
@@ -213,6 +213,7 @@ struct Facts : tma_pipeline::Facts {
       .sourceFile = "ladder/stream_k.cuh",
       .ladderRung = 9,
       .rowsMultipleOf = 4,
+      .persistentGrid = true,
       .textbook = true,
       // Its three built tilings.
       .gpuResourceLaunches = 3,
@@ -293,6 +294,164 @@ struct Facts : tma_pipeline::Facts {
   static bool longShare(const KernelLaunch& L) {
     const long long iterations = (long long)tileCount(L) * ceilDiv(L.k, L.tiling.bk);
     return splits(L) && iterations / gridBlocks(L) >= kLongShare;
+  }
+  // Rung 9's selector, as cuBLAS has one: which tiling and which grid stream-k runs at a shape,
+  // from the device's SMs and the kernel's occupancy (blocks per SM), with the reason in words.
+  // It reasons in waves (app/core/run/waves.h): a grid of one block per tile runs in
+  // tiles / (SMs x blocks per SM) waves, and the last, partial wave decides the run's end.
+  //   1. The H100 tiling (128 x 256) always (the half tiling, 128 x 128, only where the large
+  //      one's ring does not fit an SM).
+  //   2. One block per tile (data-parallel, rung 8's grid) when its waves are at least
+  //      kBusyEnough busy on average (blocks / slots of the waves started). N = 4096: 512
+  //      tiles, 3.88 of 4 waves, 97 %.
+  //   3. Under one wave, s blocks to every tile (s = the slots / the tiles, s >= 2) when those
+  //      s x tiles blocks keep the wave at least kBusyEnough busy: every tile split s ways
+  //      alike. N = 1024: 32 tiles for 132 slots (24 %), 4 to a tile: 128 blocks (97 %) of 8
+  //      k-iterations each, no block spanning two tiles.
+  //   4. Else stream-K: a persistent grid of one wave (SMs x blocks per SM), every block an
+  //      equal share of the tiles x k-steps iterations. N = 1536: 72 tiles for 132 slots (55 %):
+  //      132 blocks of 26.2 k-iterations each. No block gets fewer than kMinShare (the ring's 4
+  //      stages); when that leaves no more blocks than tiles, one block per tile after all.
+  // The measurements behind each number follow.
+  // The rule and the measurements behind it: one run of `bench --preset sizes` on an H200 (132
+  // SMs, 1 block per SM at both tilings), 2026-11-25 (bench/results/2026-11-25-h200-rung9), % of
+  // cuBLAS SGEMM at the same shape. Rung 8 is the large tiling, one block per tile.
+  //
+  //   shape   tiles (128x256)   waves busy   rung 8   rung 9 as then chosen
+  //   1024       32              24 %       37.5     54.0  128x128, stream-K over 132
+  //   1536       72              55 %       71.0     51.5  128x128, stream-K over 132
+  //   2048      128              97 %       95.0     89.3  one block per tile
+  //   3000      288 (2.18 w.)    73 %       80.6     85.1  128x256, stream-K over 132
+  //   4096      512 (3.88 w.)    97 %       95.9     89.6  one block per tile
+  //   5000      800 (6.06 w.)    87 %       90.3     91.9  128x256, stream-K over 132
+  //   6144     1152 (8.73 w.)    97 %       96.8     91.3  one block per tile
+  //   8192     2048 (15.5 w.)    97 %       96.7     91.9  one block per tile
+  //
+  // * The large tiling always. The half tiling's two runs, stream-K on all 132 SMs, reached
+  //   16.6 and 18.7 TFLOP/s at 1024 and 1536: 126 and 142 GFLOP/s per SM. Rung 8's large tiles
+  //   on the SMs they fill reached 11.5 TFLOP/s on 32 SMs and 25.8 on 72: 360 and 358 GFLOP/s
+  //   per busy SM. A 128 x 128 block (4 consumer warps) computes at 0.35 to 0.40 of a
+  //   128 x 256 block's rate, slower per tile though its tile is half: so 1536's 72 large tiles
+  //   on 72 SMs beat the half tiles on 132 (71.0 against 51.5). The half tiling stays for
+  //   devices whose SMs cannot hold the large one's ring (192 KiB: the A100's 164 KiB).
+  // * kBusyEnough = 0.9, between the measured sides: at 73 % and 87 % busy stream-K beat one
+  //   block per tile (+4.5 and +1.6 points, its own fix-up and persistent loop included); at
+  //   97 % one block per tile is rung 8's grid at 95 to 97 %. The gain fell 0.21 points per
+  //   point of busy from 73 % to 87 %, which puts the break-even near 94 %; from 90 % to 94 % the
+  //   two lie within a point (one run's noise), and there the grid with no workspace and no
+  //   fix-up is kept. Rechecked 2026-11-26 (bench/results/2026-11-26-h200-rung9b), one block per
+  //   tile now rung 8's own loop (stream_k.cuh's data-parallel build, 94 to 96.5 % of cuBLAS):
+  //   stream-K still wins at 73 % busy (3000: 84.6 against 80.5) and at 87 % (5000: 91.5 against
+  //   90.9, +0.6 in both runs), so the threshold stands.
+  // * Stream-K at the large tiling where the tiles leave the waves less busy: at 3000 and 5000
+  //   measured (above); at 1024 and 1536 not yet timed (7.8 and 26.2 k-iterations per block).
+  //   At rung 8's per-SM rate a block there runs 7.8 and 26.2 k-steps where rung 8's longest
+  //   runs 32 and 48, plus one partial written and at most a few read: the fix-up would have to
+  //   cost more than the k-steps saved to lose to rung 8, as it did not at 3000 and 5000.
+  // * Rechecked 2026-11-26 (bench/results/2026-11-26-h100-rung9c and -h200-rung9c), with the
+  //   split build's inner k loop unrolled by 2 where a block's share is 16 k-steps or more
+  //   (stream_k.cuh: unrolled whole, its warps waited on instruction fetch), % of cuBLAS on an
+  //   H100, two runs: 1536 106.5 / 108.1 (stream-K) against rung 8's 70.0 / 71.4; 3000 99.6 /
+  //   99.4 against 80.7 / 80.6; 5000 94.0 / 94.0 against 90.2 / 90.2. The threshold stands.
+  //   Tried and not kept: CUTLASS's data-parallel waves before the shared tiles (3000: one
+  //   round of 132 whole tiles, then 156 shared; 5000: five, then 140): with the loop by 2, 98.3
+  //   and 92.0 to 93.1 % against 98.4 to 98.7 and 93.3 to 93.6 without (H100); whole, 84.4 to
+  //   85.1 and 89.9 to 90.7 % against 85.1 to 86.6 and 94.2 to 94.3 (H200): no shape gained.
+  // * Under one wave, s blocks to every tile where that fills the wave as well as kBusyEnough
+  //   asks (rule 3 above). Measured 2026-11-26 on an H100 (bench/results/
+  //   2026-11-26-h100-rung9d, one machine, three rounds each, every case verified first): at
+  //   N = 1024, 128 blocks (4 to each of the 32 tiles, 8 k-steps each, no block spanning two
+  //   tiles) ran 0.065 ms, 105.9 to 106.9 % of cuBLAS SGEMM, against 0.076 to 0.077 ms, 89.8 to
+  //   91.1 %, on 132 blocks (7.8 k-steps each: blocks spanning two tiles, tiles shared by 4 or 5,
+  //   each block that spans two both leaving a partial and finishing a tile). No other shape of
+  //   the sweep has s >= 2 at 90 % (1536: 72 tiles, s = 1).
+  //   At 4096, 6144 and 8192 (97 % busy, one block per tile) stream-K over 132 blocks ran 2.810
+  //   against 3.075 ms, 9.416 against 10.305 and 22.274 against 24.380 ms (264 blocks, two rounds of
+  //   132: 3.087, 10.322, 24.412): one block per tile stays there. Nor did CUTLASS's data-parallel
+  //   rounds then stream-K on the flags (bench/results/2026-11-26-h100-rung9e, three rounds):
+  //   2.83 against 3.11 to 3.23 ms, 9.42 against 10.40 to 10.46, 22.29 to 22.32 against 24.22
+  //   to 24.76.
+  // * kMinShare = 4, the ring's depth: a block with fewer k-iterations than stages never fills
+  //   the pipeline before its fix-up. Not measured: the shortest shares timed are 7.8 and 8
+  //   (1024 at 128 x 256, 132 and 128 blocks), and no shape of the sweep comes near 4.
+
+  static constexpr double kBusyEnough = 0.9;
+  static constexpr int kMinShare = 4;  // k-iterations a stream-K block gets at least
+
+  // One block per tile at a tiling, dealt onto the device's SMs in waves.
+  struct Candidate {
+    Tiling tiling;
+    long long tiles = 0, iterations = 0;  // iterations: tiles x k-steps
+    int blocksPerSm = 0;                  // 0: no block fits an SM
+    long long slots = 0;                  // per wave: SMs x blocks per SM
+    long long waveCount() const { return slots == 0 ? 0 : (tiles + slots - 1) / slots; }
+    double busy() const { return waveCount() == 0 ? 0.0 : double(tiles) / double(waveCount() * slots); }
+  };
+  static Candidate candidate(const KernelLaunch& asked, const Tiling& t, const ScheduleDevice& device) {
+    KernelLaunch L = asked;
+    L.tiling = t;
+    L.persistentBlocks = 0;
+    Candidate c{t, (long long)ceilDiv(L.j, t.bm) * ceilDiv(L.l, t.bn), 0, device.blocksPerSm(L), 0};
+    c.iterations = c.tiles * ceilDiv(L.k, t.bk);
+    c.slots = (long long)device.smCount * c.blocksPerSm;
+    return c;
+  }
+  // "8.0", "26.2", "15.52": v (not negative) to `places` decimals.
+  static std::string decimals(double v, int places) {
+    long long scale = 1;
+    for (int i = 0; i < places; ++i) scale *= 10;
+    const long long r = (long long)(v * double(scale) + 0.5);
+    std::string frac = std::to_string(r % scale);
+    return std::to_string(r / scale) + "." + std::string(std::size_t(places) - frac.size(), '0') + frac;
+  }
+  static std::string percent(double f) { return std::to_string(int(100.0 * f + 0.5)) + " %"; }
+  static std::string wavesText(const Candidate& c) {
+    if (c.waveCount() <= 1)
+      return std::to_string(c.tiles) + (c.tiles == 1 ? " tile fills " : " tiles fill ") + percent(c.busy()) +
+             " of one wave of " + std::to_string(c.slots);
+    return std::to_string(c.tiles) + " tiles make " + decimals(double(c.tiles) / double(c.slots), 2) + " waves of " +
+           std::to_string(c.slots) + ", " + percent(c.busy()) + " busy";
+  }
+  static KernelSchedule dataParallel(const Candidate& c, const std::string& why) {
+    return {c.tiling, 0, tilingText(c.tiling) + ", data-parallel (one block per tile): " + why};
+  }
+  static KernelSchedule splitOver(const Candidate& c, long long blocks, const std::string& rest) {
+    return {c.tiling, unsigned(blocks),
+            tilingText(c.tiling) + ", stream-K over " + std::to_string(blocks) + " blocks (" +
+                decimals(double(c.iterations) / double(blocks), 1) + " k-iterations each of " +
+                std::to_string(c.iterations) + ")" + rest};
+  }
+  // Rule 3: under one wave, s = the slots / the tiles blocks to every tile (at most its k-steps
+  // / kMinShare), when those s x tiles blocks keep at least kBusyEnough of the wave busy.
+  static std::optional<KernelSchedule> evenSplit(const Candidate& c, const std::string& why) {
+    if (c.tiles == 0 || c.tiles >= c.slots) return std::nullopt;
+    const long long s = std::min<long long>(c.slots / c.tiles, c.iterations / c.tiles / kMinShare);
+    if (s < 2 || double(s * c.tiles) < kBusyEnough * double(c.slots)) return std::nullopt;
+    const std::string n = std::to_string(s);
+    return splitOver(c, s * c.tiles, ", " + n + " to a tile: " + why + "; " + n + " blocks to a tile fill " +
+                                         percent(double(s * c.tiles) / double(c.slots)) + " of it");
+  }
+  // Rule 4: a persistent grid of one wave, every block an equal share (at least kMinShare).
+  static KernelSchedule streamK(const Candidate& c, const std::string& why) {
+    const long long most = c.iterations / kMinShare, blocks = std::min(c.slots, most);
+    if (blocks < c.slots && blocks <= c.tiles)  // too few iterations: fewer blocks than tiles
+      return dataParallel(c, why.substr(0, why.find(':')) + ", but " + std::to_string(c.iterations) +
+                                 " k-iterations are too few to share in runs of " + std::to_string(kMinShare));
+    return splitOver(c, blocks, ": " + why);
+  }
+  static std::optional<KernelSchedule> schedule(const KernelLaunch& asked, const ScheduleDevice& device) {
+    Candidate c = candidate(asked, kTilings[0], device);  // the H100's, its half, a teaching size
+    std::string why;
+    if (c.blocksPerSm == 0) {  // the large ring does not fit this device's SMs
+      const Candidate half = candidate(asked, kTilings[1], device);
+      if (half.blocksPerSm == 0) return dataParallel(c, "no block of either tiling fits an SM of this device");
+      why = tilingText(c.tiling) + " does not fit an SM of this device; ";
+      c = half;
+    }
+    why += wavesText(c);
+    if (c.busy() >= kBusyEnough) return dataParallel(c, why);
+    if (std::optional<KernelSchedule> even = evenSplit(c, why)) return even;
+    return streamK(c, why + ": the blocks share the k-iterations equally instead");
   }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {

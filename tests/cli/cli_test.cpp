@@ -120,7 +120,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"run --kernel naive --block 0x4", "each side must be 1 to 1024"},
                       BadInput{"demo --bogus", "unknown flag"},
                       BadInput{"run --kernel naive --size 2048 --backend emu", "268435456 multiply-adds"},
-                      BadInput{"run --kernel tiled --grid-blocks 3", "stream-k only"},
+                      BadInput{"run --kernel tiled --grid-blocks 3", "a kernel with a persistent grid (stream-k)"},
                       BadInput{"run --kernel stream-k --grid-blocks 70000", "0 to 65535"},
                       BadInput{"bench --preset nope", "lecture, live, targets, ladder or sizes"},
                       BadInput{"bench --preset sizes --kernel stream-k --grid-blocks 128", "--grid-blocks and --tiling apply"},

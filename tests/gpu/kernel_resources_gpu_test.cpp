@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli_runner.h"
-#include "core/analysis/occupancy.h"
+#include "core/run/occupancy.h"
 #include "gpu_support.h"
 #include "gpu_test_launches.h"
 #include "kernels/cuda/gpu_info.h"

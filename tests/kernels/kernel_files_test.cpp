@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/kernel_sources.h"
+#include "kernels/catalog.h"
 #include "kernels/launch_params.h"
 #include "kernels/rewrite/declaration_rewrite.h"
 

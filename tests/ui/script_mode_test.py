@@ -264,7 +264,7 @@ class Errors(unittest.TestCase):
 
     def test_bad_argument_names_the_line(self):
         _, proc = run_app("# comment\n\nset tile many\n", expect_rc=2)
-        self.assertIn("test.script:3: set tile takes an integer", proc.stderr)
+        self.assertIn("test.script:3: set tile takes a whole number", proc.stderr)
 
     def test_size_over_the_app_trace_cap_is_explained_not_fatal(self):
         folder, _ = run_app("set size 512\nexpect error over the cap\n"
@@ -293,7 +293,7 @@ class AnalysisSettings(unittest.TestCase):
 
     def test_pad_out_of_range_names_the_line(self):
         _, proc = run_app("set pad 33\n", expect_rc=2)
-        self.assertIn("test.script:1: set pad takes 0..32", proc.stderr)
+        self.assertIn("test.script:1: set pad takes a whole number from 0 to 32, got '33'", proc.stderr)
 
     def test_unknown_profile_names_the_line(self):
         _, proc = run_app("set profile v100\n", expect_rc=2)

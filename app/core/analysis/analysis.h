@@ -7,10 +7,10 @@
 #include "bank_conflicts.h"
 #include "coalescing.h"
 #include "core/run/device_profile.h"
-#include "occupancy.h"
+#include "core/run/occupancy.h"
 #include "races.h"
 #include "traffic.h"
-#include "waves.h"
+#include "core/run/waves.h"
 
 namespace tilescope {
 

@@ -36,7 +36,7 @@ constexpr uint32_t kConf = tag("CONF"), kHost = tag("HOST"), kMatM = tag("MATM")
 // The ladder's kernels: their tiling (launch_params.h), seven int32; absent for the others,
 // and skipped by a reader that does not know it.
 constexpr uint32_t kTile = tag("TILE");
-// Stream-k's persistent grid (LaunchConfig::persistentBlocks), one int32; absent for a grid of
+// A persistent grid (LaunchConfig::persistentBlocks), one int32; absent for a grid of
 // one block per tile. A reader that skips it plans one block per tile, and the events of a
 // split grid's blocks are then refused as outside the launch, never misread.
 constexpr uint32_t kGrid = tag("GRID");

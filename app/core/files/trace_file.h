@@ -6,7 +6,7 @@
 //   sections u32 tag, u64 payload length, payload; in any order, each at most once:
 //     CONF  the LaunchConfig: kernel by NAME (ids may be renumbered), j k l, tile, block, pad, seed
 //     TILE  optional: the ladder's tiling, seven i32 (bm bn bk wm wn tm tn)
-//     GRID  optional: stream-k's persistent grid, i32 blocks (absent: one block per tile)
+//     GRID  optional: a persistent grid, i32 blocks (absent: one block per tile)
 //     HOST  backend, device, tool version (strings), wall seconds (f64)
 //     MATM, MATN, MATP   rows, cols (i32), rows * cols floats: the inputs and the result
 //     TRCE  optional: event count (u64), then 32-byte Events as in kernels/trace/trace_event.h

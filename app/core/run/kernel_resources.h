@@ -1,5 +1,5 @@
 // What one block of a kernel asks of an SM (threads, shared memory, registers): the backend
-// reports it for a compiled kernel, and the occupancy analysis (core/analysis/occupancy.h)
+// reports it for a compiled kernel, and the occupancy analysis (core/run/occupancy.h)
 // turns it into resident blocks.
 #pragma once
 #include <string>

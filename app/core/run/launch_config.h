@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/catalog.h"
 #include "kernels/launch_params.h"
 #include "kernels/result.h"
 
@@ -22,7 +23,7 @@ struct LaunchConfig {
   int blockX = 16, blockY = 16;  // naive: block shape
   int pad = 0;                   // tiled-transposed: extra floats per shared tile row (bank conflicts)
   Tiling tiling;                 // the ladder's kernels: block, warp and thread tiles (zeros: the default)
-  int persistentBlocks = 0;      // stream-k: blocks of its persistent grid (0: one per tile)
+  int persistentBlocks = 0;      // a persistentGrid kernel's blocks (0: one per tile)
   uint64_t seed = 1;             // inputs are drawn from it
   bool operator==(const LaunchConfig&) const = default;
 };
@@ -42,7 +43,7 @@ inline constexpr uint64_t kEventBytes = 32;
 // launch takes too long to be useful, so it is refused with this limit named.
 inline constexpr uint64_t kMaxEmulatorMultiplyAdds = uint64_t(1) << 28;
 inline constexpr int kMaxPad = 32;  // tiled-transposed: row stride T + pad, pad 0..32
-inline constexpr int kMaxPersistentBlocks = 65535;  // stream-k: its grid, one dimension
+inline constexpr int kMaxPersistentBlocks = 65535;  // a persistent grid, one dimension
 
 // Checks `config` against every limit and derives the launch. `traced` adds the trace cap.
 Result<LaunchPlan> planLaunch(const LaunchConfig& config, bool traced);

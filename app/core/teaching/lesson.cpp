@@ -11,6 +11,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/asset_paths.h"
+#include "core/run/run_description.h"
 #include "core/teaching/bugs.h"
 
 namespace tilescope {
@@ -62,56 +63,24 @@ std::string applyBug(const std::vector<std::string>& w, LaunchConfig& config) {
   return "";
 }
 
+std::string paddedKernels() {
+  std::string names;
+  for (const auto& k : kKernels)
+    if (k.takesPad) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
+
 // Applies a `set` to the page's launch (or, `set profile`, to the page's analysis profile);
 // returns the problem or "".
 std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::string& profile) {
   const std::size_t n = w.size();
   if (n < 3) return "usage: set WHAT VALUE";
   const std::string& what = w[1];
-  std::vector<long long> v;  // the arguments, when every one is a whole number
-  for (std::size_t i = 2; i < n; ++i) {
-    long long x = 0;
-    if (!toInt(w[i], x)) {
-      v.clear();
-      break;
-    }
-    v.push_back(x);
-  }
-  auto ints = [&](std::size_t count, long long lo, long long hi) {
-    return n == 2 + count && v.size() == count &&
-           std::all_of(v.begin(), v.end(), [&](long long x) { return x >= lo && x <= hi; });
-  };
-  if (what == "kernel") {
-    auto id = n == 3 ? kernelByName(w[2]) : std::nullopt;
-    if (!id) return "unknown kernel '" + w[2] + "'";
-    c = withKernel(c, *id);
-  } else if (what == "size") {
-    if (!ints(1, 1, kMaxDimension)) return "set size takes one whole number, 1 to " + std::to_string(kMaxDimension);
-    c.dims = {int(v[0]), int(v[0]), int(v[0])};
-  } else if (what == "dims") {
-    if (!ints(3, 1, kMaxDimension)) return "usage: set dims J K L (whole numbers, 1 to " + std::to_string(kMaxDimension) + ")";
-    c.dims = {int(v[0]), int(v[1]), int(v[2])};
-  } else if (what == "tile") {
-    if (!ints(1, 1, kMaxTileWidth)) return "set tile takes a whole number, 1 to " + std::to_string(kMaxTileWidth);
-    c.tile = int(v[0]);
-  } else if (what == "block") {
-    if (!ints(2, 1, kMaxThreadsPerBlock)) return "usage: set block BX BY";
-    c.blockX = int(v[0]);
-    c.blockY = int(v[1]);
-  } else if (what == "tiling") {
-    auto t = n == 3 ? parseTilingOrDefault(w[2]) : Result<Tiling>(invalidInput("usage: set tiling BMxBNxBK/TMxTN|default"));
-    if (!t) return t.error().message;
-    c.tiling = *t;
-  } else if (what == "pad") {  // tiled-transposed's shared row stride, T + pad (bank conflicts)
-    if (!ints(1, 0, kMaxPad)) return "set pad takes a whole number, 0 to " + std::to_string(kMaxPad);
-    if (!kernelInfo(c.kernel).takesPad) return "set pad: only a kernel with a padded tile takes one (tiled-transposed)";
-    c.pad = int(v[0]);
-  } else if (what == "grid-blocks") {  // stream-k's persistent grid: a split tile on the emulator
-    if (!ints(1, 0, kMaxPersistentBlocks)) return "set grid-blocks takes 0 (one block per tile) to " + std::to_string(kMaxPersistentBlocks);
-    c.persistentBlocks = int(v[0]);
-  } else if (what == "seed") {
-    if (!ints(1, 0, (1ll << 62))) return "set seed takes a whole number";
-    c.seed = uint64_t(v[0]);
+  if (isRunSetting(what)) {  // the run's own settings: the one reader of a run's description
+    if (Status read = readRunSetting(c, what, {w.begin() + 2, w.end()}); !read)
+      return "set " + what + " " + read.error().message;
+    if (what == "pad" && !kernelInfo(c.kernel).takesPad)
+      return "set pad: only a kernel with a padded tile takes one (" + paddedKernels() + ")";
   } else if (what == "granularity") {
     if (n != 3 || (w[2] != "phase" && w[2] != "interval" && w[2] != "k")) return "usage: set granularity phase|interval|k";
   } else if (what == "profile") {  // built-in only: a page looks the same on every machine
@@ -121,7 +90,7 @@ std::string applySet(const std::vector<std::string>& w, LaunchConfig& c, std::st
     double d = 0;
     if (n != 3 || !toNumber(w[2], d) || d <= 0) return "set speed takes a positive number (steps per second)";
   } else {
-    return "'set " + what + "' is not available in a lesson (kernel, size, dims, tile, block, tiling, grid-blocks, pad, seed, granularity, speed, profile)";
+    return "'set " + what + "' is not available in a lesson (" + runSettingNames() + ", granularity, speed, profile)";
   }
   return "";
 }

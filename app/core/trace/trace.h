@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/catalog.h"
 #include "kernels/launch_params.h"
 #include "kernels/trace/trace_event.h"
 #include "kernels/result.h"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "lab/exercise.h"
-#include "core/analysis/occupancy.h"
+#include "core/run/occupancy.h"
 #include "lab/lab.h"
 
 namespace tilescope::ui {

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "core/run/launch_waves.h"
-#include "core/run/stream_k_plan.h"
 
 namespace tilescope::ui {
 namespace {
@@ -18,15 +17,21 @@ LimitRow limitRow(const char* name, int blocks, bool limiting) {
   return {name, limitText(blocks, limiting), limitText(blocks, true)};
 }
 
-// Rung 9's selector on this profile, and the launch (`verb`: "this run", "would run") against
-// its choice (a run whose tiling or grid was set by hand shows both).
-void streamKChoice(OccupancyView& v, const Dims& dims, const KernelLaunch& L, const DeviceProfile& d,
-                   const std::string& verb) {
-  const StreamKChoice choice = chooseStreamK(dims, d);
-  v.streamK = true;
+// The kernel's own schedule on this profile (its facts' selector, through the one door), and
+// the launch (`verb`: "this run", "would run") against its choice (a run whose tiling or grid
+// was set by hand shows both). Nothing for a kernel with no selector.
+void kernelChoice(OccupancyView& v, const LaunchConfig& asked, const KernelLaunch& L, const DeviceProfile& d,
+                  const std::string& verb) {
+  LaunchConfig leftToKernel = asked;
+  leftToKernel.tiling = {};
+  leftToKernel.persistentBlocks = 0;
+  auto planned = planLaunchOn(leftToKernel, d);
+  if (!planned || !planned->kernelChoice) return;
+  const KernelSchedule& choice = *planned->kernelChoice;
+  v.hasSelector = true;
   v.selector = "on " + std::to_string(d.smCount) + " SMs (" + d.name + "): " + choice.reason;
-  const bool chosen = L.tiling == choice.tiling && int(L.persistentBlocks) == choice.persistentBlocks;
-  const std::string grid = L.persistentBlocks > 0 ? "stream-K over " + std::to_string(L.gridX) + " blocks"
+  const bool chosen = L.tiling == choice.tiling && L.persistentBlocks == choice.persistentBlocks;
+  const std::string grid = L.persistentBlocks > 0 ? "a persistent grid of " + std::to_string(L.gridX) + " blocks"
                                                   : "one block per tile (" + std::to_string(L.gridX) + ")";
   v.thisRun = verb + ": " + tilingText(L.tiling) + ", " + grid +
               (chosen ? ": the selector's choice" : ", not the selector's choice");
@@ -64,7 +69,7 @@ OccupancyView occupancyView(const LoadedRun& run, const AnalysisReport& analysis
                             const OccupancyOptions& options) {
   const KernelLaunch& L = run.run.plan.launch;
   OccupancyView v = resourcesView(analysis.resources, L, d, options);
-  if (builtInKernel(run.run) == KernelId::StreamK) streamKChoice(v, run.run.config.dims, L, d, "this run");
+  if (builtInKernel(run.run)) kernelChoice(v, run.run.config, L, d, "this run");
   return v;
 }
 
@@ -76,10 +81,10 @@ std::optional<OccupancyView> plannedOccupancyView(const LaunchConfig& requested,
                                                   const DeviceProfile& d, const OccupancyOptions& options) {
   auto planned = planLaunchWaves(requested, d);
   if (!planned) return std::nullopt;
-  const KernelLaunch& L = planned->plan.launch;
+  const KernelLaunch& L = planned->planned.plan.launch;
   OccupancyView v = resourcesView(planned->resources, L, d, options);
-  if (planned->choice) streamKChoice(v, requested.dims, L, d, "would run");
-  v.plan = "Not run here: " + why + ". No trace exists; this is the grid of " + describe(planned->config) +
+  kernelChoice(v, requested, L, d, "would run");
+  v.plan = "Not run here: " + why + ". No trace exists; this is the grid of " + describe(planned->planned.config) +
            " as it would be dealt onto the " + std::to_string(d.smCount) + " SMs of the " + d.name +
            " profile, a plan, not a measurement.";
   return v;

@@ -1,6 +1,6 @@
 // What the Occupancy panel shows, as plain data (issue 25): this kernel's block against an SM's
 // limits on the analysis profile, at the registers per thread the panel's slider sets, the grid
-// dealt onto the profile's SMs in waves, and for rung 9 its selector's choice. Facts of the run,
+// dealt onto the profile's SMs in waves, and for a kernel that chooses its schedule its choice. Facts of the run,
 // its analysis, the profile and the slider, not of the cursor: built once per change of those
 // (state/view_cache.h), never per step. No ImGui here.
 // A request refused for its size (issue 28: rung 8 at 1024 on the emulator) has no run and no
@@ -13,8 +13,8 @@
 #include <string>
 
 #include "core/analysis/analysis.h"
-#include "core/analysis/occupancy.h"
-#include "core/analysis/waves.h"
+#include "core/run/occupancy.h"
+#include "core/run/waves.h"
 #include "core/run/backend.h"
 #include "ui/model/loaded_run.h"
 
@@ -42,9 +42,9 @@ struct OccupancyView {
   float occupancy = 0.0f;          // 0..1, the bar
   Waves waves;                     // the grid in waves at that occupancy (the picture)
   std::string wavesText;           // describeWaves
-  bool streamK = false;            // rung 9: its selector's choice follows
+  bool hasSelector = false;        // a kernel that chooses its own schedule: its choice follows
   std::string selector;            // "on 132 SMs (H100): <reason>"
-  std::string thisRun;             // "this run: <tiling>, stream-K over 132 blocks: the selector's choice"
+  std::string thisRun;             // "this run: <tiling>, a persistent grid of 132 blocks: the selector's choice"
   std::string plan;                // not "": no run, this is the launch as planned, and why it did not run
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ui/model/presets.h"
+#include "ui/model/start_page.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
@@ -140,7 +141,9 @@ void startHintAndReplay(PanelContext& ctx) {
   const LoadedRun* shown = shownRun(s);
   if (s.view.startHint && !s.lesson.lesson() && !(shown && shown->replay)) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(s.theme.progressFill));
-    if (ImGui::Button("Start here: lesson 3,\nTiling and phases")) ctx.emit(OpenLesson{"tiling-and-phases"});
+    // The start page's own (model/start_page.h): the Lesson panel's start opens the same lesson.
+    const StartPage start = startPage();
+    if (ImGui::Button(start.button.c_str())) ctx.emit(OpenLesson{start.lesson});
     ImGui::PopStyleColor();
     sameLineIfFits(ImGui::CalcTextSize("x").x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("x")) ctx.emit(DismissStartHint{});

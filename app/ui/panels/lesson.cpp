@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "ui/model/start_page.h"
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/text_record.h"
@@ -41,13 +42,10 @@ void drawLessonPanel(PanelContext& ctx) {
     textWrapped(ls.error);
     ImGui::PopStyleColor();
   }
-  if (!lesson) {
-    textWrappedF(
-        "Ten short tours follow chapter 5: memory types, the naive kernel's traffic, tiling "
-        "and phases, the two barriers, boundary checks, dynamic shared memory, occupancy, "
-        "coalescing. Seven more climb the ladder to cuBLAS, one rung each. Each page sets up "
-        "the views it talks about.");
-    if (ImGui::Button("Start the first lesson")) ctx.emit(OpenLesson{"1"});
+  if (!lesson) {  // the start page, as the Controls panel's prompt has it (model/start_page.h)
+    const StartPage start = startPage();
+    textWrapped(start.intro);
+    if (ImGui::Button(start.button.c_str())) ctx.emit(OpenLesson{start.lesson});
     return;
   }
   const int pages = int(lesson->pages.size());

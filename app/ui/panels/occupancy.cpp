@@ -2,10 +2,11 @@
 // share (AppState::analysis) and a registers-per-thread slider that starts at the kernel's
 // own count (cudaFuncGetAttributes on a GPU, else the estimate). On the textbook SM, 16x16
 // blocks at 10 -> 12 registers show the tutorial's cliff (1536 -> 1280 threads). Below it,
-// the grid dealt onto the profile's SMs in waves at that occupancy (core/analysis/waves.h): a
-// row of SMs per wave, the last wave's idle SMs left open. For rung 9, beside the waves, its
-// selector's choice on that profile (core/run/stream_k_plan.h): the tiling, one block per tile
-// or stream-K over how many blocks, and why, in words; and whether this run is that choice.
+// the grid dealt onto the profile's SMs in waves at that occupancy (core/run/waves.h): a
+// row of SMs per wave, the last wave's idle SMs left open. For a kernel that chooses its own
+// schedule, beside the waves, its choice on that profile (core/run/launch_door.h): the tiling,
+// one block per tile or a persistent grid of how many blocks, and why, in words; and whether
+// this run is that choice.
 // The arithmetic is the view's (model/occupancy_view.h), done once per run, profile and slider
 // value; this file only draws. A request refused for its size (rung 8 at 1024 on the emulator)
 // leaves no run on screen (app.cpp drops the old one): the panel then draws the launch's plan
@@ -80,7 +81,7 @@ void drawWaves(PanelContext& ctx, const OccupancyView& v) {
   ImGui::TextUnformatted(v.plan.empty() ? "The grid in waves" : "The grid in waves, as planned");
   recordedWrapped(ctx, "Occupancy", v.wavesText);
   drawWavesPicture(ctx, v.waves);
-  if (!v.streamK) return;
+  if (!v.hasSelector) return;
   // Rung 9's selector on this profile, and this run against its choice.
   ImGui::TextUnformatted("Rung 9's selector");
   recordedWrapped(ctx, "Occupancy", v.selector);
@@ -142,12 +143,13 @@ void drawResources(PanelContext& ctx, const OccupancyView& v, int* regs) {
   ImGui::ProgressBar(v.occupancy, ImVec2(-1, 0));
 }
 
-// No run on screen: the newest request's plan where its size is why it did not run (built
-// here each frame: a plan and the selector are a few microseconds of arithmetic, no trace).
+// No run on screen: the newest request's plan where its size is why it did not run (the
+// refusal decided once per request, Request::refusedHere; the plan built here each frame: a
+// plan and the selector are a few microseconds of arithmetic, no trace).
 void drawPlannedView(PanelContext& ctx) {
   const AppState& s = ctx.state;
   if (s.request.error.empty() || !s.request.openFile.empty()) return;
-  const std::string why = refusedForSize(s.request.config, runsOnEmulator(s.request.backend, s.cudaUnavailable.empty()));
+  const std::string& why = s.request.refusedHere;
   if (why.empty()) return;
   const ProfileChoice choice = analysisProfile(s.analysis);
   const OccupancyOptions ownRegisters{choice.profile.name, 0};  // the kernel's own count, no slider

@@ -9,6 +9,7 @@
 
 #include "core/timeline/block_geometry.h"
 #include "ui/model/occupancy_view.h"
+#include "ui/model/start_page.h"
 #include "ui/model/thread_story.h"
 
 namespace tilescope::ui {
@@ -196,11 +197,11 @@ void drawFollowArrows(PanelContext& ctx) {
 // centre says so, where the eyes are, instead of Controls alone.
 std::string pictureNotice(const AppState& s) {
   const Request& r = s.request;
+  if (!s.view.addressNotice.empty()) return s.view.addressNotice;  // a page's address, before its picture
   const bool lab = s.lab.pendingGeneration == r.generation;  // the Lab tab speaks for its own runs
   const bool previous = shownRun(s) != nullptr;
   // Too large to run here (app.cpp drops the old picture): no trace, and the plan is Occupancy's.
-  if (!r.error.empty() && !lab && !previous && r.openFile.empty() &&
-      !refusedForSize(r.config, runsOnEmulator(r.backend, s.cudaUnavailable.empty())).empty())
+  if (!r.error.empty() && !lab && !previous && r.openFile.empty() && !r.refusedHere.empty())
     return "No trace: " + describe(r.config) + " is too large to run here; the Occupancy panel says why and "
            "shows its grid as planned";
   if (!r.error.empty() && !lab)
@@ -212,10 +213,36 @@ std::string pictureNotice(const AppState& s) {
   return "";
 }
 
+// A page's address that could not be had: the same notice, with the start one click away and a
+// way to close it (the nearest scene it could open is on screen behind it).
+void drawAddressNotice(PanelContext& ctx, const Rect& centre) {
+  const float width = centre.w * 0.8f;
+  ImGui::SetNextWindowPos(ImVec2(centre.x + centre.w * 0.1f, centre.y + centre.h * 0.55f), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_Always);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(ctx.theme().error));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse;
+  if (ImGui::Begin("##address notice", nullptr, flags)) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(ctx.layout.notice.c_str());
+    ImGui::PopTextWrapPos();
+    const StartPage start = startPage();
+    if (ImGui::Button(start.button.c_str())) {
+      ctx.emit(OpenLesson{start.lesson});
+      ctx.emit(DismissAddressNotice{});
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Close")) ctx.emit(DismissAddressNotice{});
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
 // The notice in the centre slot's window, wrapped to most of its width.
 void drawNotice(PanelContext& ctx, const Rect& centre) {
   ctx.layout.notice = pictureNotice(ctx.state);
   if (ctx.layout.notice.empty() || centre.w <= 0) return;
+  if (!ctx.state.view.addressNotice.empty()) return drawAddressNotice(ctx, centre);
   const float pad = ImGui::GetFontSize() * 0.6f, width = centre.w * 0.8f;
   const ImVec2 size = ImGui::CalcTextSize(ctx.layout.notice.c_str(), nullptr, false, width - 2 * pad);
   // At the foot of the centre, over the matrices' legend rather than over the cells.

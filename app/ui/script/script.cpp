@@ -10,6 +10,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/run/run_description.h"
 #include "ui/script/lab_script.h"
 #include "ui/state/panel_list.h"
 #include "ui/model/presets.h"
@@ -65,31 +66,29 @@ bool intsAt(const std::vector<std::string>& w, std::size_t from, std::size_t cou
   return true;
 }
 
+// How a script's `set` of the run is read (core/run/run_description.h). The settings a person
+// changes with a slider (size, dims, tile, block) keep their ranges for the plan, which refuses
+// a value past them as the app refuses a slider's (the picture kept, the reason in the centre);
+// the others are told at their line.
+Ranges scriptRanges(const std::string& what) {
+  return what == "size" || what == "dims" || what == "tile" || what == "block" ? Ranges::LeftToThePlan : Ranges::Checked;
+}
+
 // Checks a `set WHAT VALUE` line; returns the problem or "".
 std::string checkSetting(const std::vector<std::string>& w) {
   const std::size_t n = w.size();
-  int i = 0;
   double d = 0;
-  auto ints = [&](std::size_t from, std::size_t count) { return intsAt(w, from, count, i); };
   if (n < 3) return "usage: set WHAT VALUE";
   const std::string& what = w[1];
-  if (what == "kernel") return n == 3 && kernelByName(w[2]) ? "" : "unknown kernel '" + w[2] + "'";
-  if (what == "size" || what == "tile" || what == "seed") return ints(2, 1) ? "" : "set " + what + " takes an integer";
-  if (what == "dims") return ints(2, 3) ? "" : "usage: set dims J K L";
-  if (what == "pad")
-    return ints(2, 1) && i >= 0 && i <= kMaxPad ? "" : "set pad takes 0.." + std::to_string(kMaxPad);
+  if (isRunSetting(what)) {
+    LaunchConfig scratch;
+    const Status read = readRunSetting(scratch, what, {w.begin() + 2, w.end()}, scriptRanges(what));
+    return read ? "" : "set " + what + " " + read.error().message;
+  }
   if (what == "profile")  // whether "device" is there is known only once the app runs; default: the app's own choice
     return n == 3 && (w[2] == kDeviceProfileName || w[2] == "default" || profileByName(w[2]))
                ? ""
                : "set profile default|device|" + profileNames();
-  if (what == "block") return ints(2, 2) ? "" : "usage: set block BX BY";
-  if (what == "grid-blocks")  // stream-k's persistent grid (0: one block per tile), as --grid-blocks
-    return ints(2, 1) && i >= 0 && i <= kMaxPersistentBlocks ? "" : "set grid-blocks takes 0.." + std::to_string(kMaxPersistentBlocks);
-  if (what == "tiling") {
-    if (n != 3) return "usage: set tiling BMxBNxBK/TMxTN, BMxBNxBK/WMxWN/TMxTN or default";
-    auto t = parseTilingOrDefault(w[2]);
-    return t ? "" : t.error().message;
-  }
   if (what == "backend") return n == 3 && (w[2] == "emulator" || w[2] == "cuda") ? "" : "set backend emulator|cuda";
   if (what == "presentation") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presentation on|off";
   if (what == "presenter") return n == 3 && (w[2] == "on" || w[2] == "off") ? "" : "set presenter on|off";
@@ -293,19 +292,13 @@ bool ScriptRunner::asks(AppState& state, const std::vector<std::string>& w) {
 Status ScriptRunner::performSet(AppState& state, const ScriptLine& line, bool& yield) {
   const auto& w = line.words;
   auto& q = state.intents;
-  int a = 0, b = 0, e = 0;
   double d = 0;
   LaunchConfig config = state.request.config;
   const std::string& what = w[1];
-  if (what == "kernel") config = withKernel(config, *kernelByName(w[2]));
-  else if (what == "tiling") config.tiling = *parseTilingOrDefault(w[2]);
-  else if (what == "size") parseInt(w[2], a), config.dims = {a, a, a};
-  else if (what == "dims") parseInt(w[2], a), parseInt(w[3], b), parseInt(w[4], e), config.dims = {a, b, e};
-  else if (what == "tile") parseInt(w[2], config.tile);
-  else if (what == "block") parseInt(w[2], config.blockX), parseInt(w[3], config.blockY);
-  else if (what == "pad") parseInt(w[2], config.pad);
-  else if (what == "grid-blocks") parseInt(w[2], config.persistentBlocks);
-  else if (what == "profile") {
+  if (isRunSetting(what)) {  // checked when the script was read (checkSetting)
+    if (Status read = readRunSetting(config, what, {w.begin() + 2, w.end()}, scriptRanges(what)); !read)
+      return fail(line, "set " + what + " " + read.error().message);
+  } else if (what == "profile") {
     if (w[2] == "default") {
       q.push_back(SetAnalysisProfile{""});
     } else {
@@ -313,7 +306,6 @@ Status ScriptRunner::performSet(AppState& state, const ScriptLine& line, bool& y
       q.push_back(SetAnalysisProfile{w[2]});
     }
   }
-  else if (what == "seed") parseInt(w[2], a), config.seed = uint64_t(a);
   else if (what == "backend") q.push_back(SetBackend{w[2] == "cuda" ? BackendChoice::Cuda : BackendChoice::Emulator});
   else if (what == "presentation") q.push_back(SetPresentation{w[2] == "on"});
   else if (what == "presenter") q.push_back(SetPresenter{w[2] == "on"});

@@ -54,6 +54,7 @@ struct ViewOptions {
   std::map<std::string, std::string> slotPanel;  // slot name -> the panel last brought forward (presenter)
   bool keyHelp = false;    // the overlay of keys (? and F1)
   bool startHint = true;   // the first screen's "Start here" prompt, until a lesson opens or it is closed
+  std::string addressNotice;  // what a page's address asked that it could not have (app_options.h), until dismissed
 };
 
 // The request side: what the controls show and the newest run asked for.
@@ -66,6 +67,9 @@ struct Request {
   std::string error;             // why the newest request failed, shown in the UI
   int seekPhaseOnArrival = -1;   // presets place the cursor when their run arrives
   std::string openFile;          // the newest request opens this trace file ("" = it runs config)
+  // Why the newest request is not run here for its size ("" when it is): decided once per
+  // request (submitRun, and again when the backend's device is known), never per frame.
+  std::string refusedHere;
 };
 
 // The run on screen: may be older than the request while the worker is busy.

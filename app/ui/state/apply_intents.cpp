@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ui/state/panel_list.h"
+#include "ui/model/occupancy_view.h"
 #include "ui/model/presets.h"
 #include "ui/state/overloaded.h"
 
@@ -20,6 +21,8 @@ void submitRun(AppState& state, RunWorker& worker, const std::string& traceFile 
   ++r.generation;
   r.requestedAt = state.now;
   r.openFile = traceFile;
+  r.refusedHere = traceFile.empty() && !lab ? refusedForSize(r.config, runsOnEmulator(r.backend, state.cudaUnavailable.empty()))
+                                            : std::string();
   worker.submit({r.generation, r.config, r.backend, traceFile, std::move(lab)});
 }
 
@@ -167,6 +170,7 @@ void applyViewIntent(AppState& state, const Intent& intent) {
                  },
                  [&](const ToggleKeyHelp&) { state.view.keyHelp = !state.view.keyHelp; },
                  [&](const DismissStartHint&) { state.view.startHint = false; },
+                 [&](const DismissAddressNotice&) { state.view.addressNotice.clear(); },
                  [&](const LessonGoTo& i) {
                    goToLessonPage(state.lesson, i.page);
                    state.playback.playing = false;

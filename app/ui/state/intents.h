@@ -42,6 +42,7 @@ struct OpenLesson { std::string key; };          // a guided lesson by name or n
 struct LessonGoTo { int page; };                  // a page of the open lesson (clamped); runs its commands
 struct ToggleKeyHelp {};                          // the overlay of keys (? and F1)
 struct DismissStartHint {};                        // the first screen's "Start here" prompt, closed
+struct DismissAddressNotice {};                    // the notice of a page's address that could not be had, closed
 struct SetPresenter { bool on; };                 // projector layout: controls hidden, lesson text large
 // Writes what is on screen to a file: the run as a .tstrace (it opens again with --open), its
 // trace as Chrome trace-event JSON (Perfetto), or the window as a PNG. Empty path: a name
@@ -69,7 +70,7 @@ using Intent = std::variant<SetConfig, SetBackend, ApplyPreset, SelectBlock, Ste
                             SeekPosition, SetPlaying, TogglePlaying, ScaleSpeed, SetSpeed, SetGranularity,
                             SetPresentation, TogglePresentation, SetFontScale, SetPalette, ToggleFullscreen,
                             ShowPanel, TimingIntent, SetAnalysisProfile, OpenTraceFile, EditTracePath, OpenLesson, LessonGoTo, SetPresenter, ExportView,
-                            ToggleKeyHelp, DismissStartHint,
+                            ToggleKeyHelp, DismissStartHint, DismissAddressNotice,
                             FollowThread, SetLoadShading, ExportAnimation, LabIntent, Quit>;
 
 using IntentQueue = std::vector<Intent>;

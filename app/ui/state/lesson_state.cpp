@@ -91,7 +91,7 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
       "set tiling " + (c.tiling.empty() ? std::string("default") : tilingText(c.tiling)),
       "set pad " + std::to_string(c.pad),
-      "set grid-blocks " + std::to_string(c.persistentBlocks),  // stream-k's grid (lesson 19's split tile)
+      "set grid-blocks " + std::to_string(c.persistentBlocks),  // a persistent grid (lesson 19's split tile)
       // The panels' device: the page's, else the app's default (a page looks the same however
       // it is reached, and a hand-picked profile gives way as a hand-picked tab does).
       "set profile " + (target.profile.empty() ? std::string("default") : target.profile),

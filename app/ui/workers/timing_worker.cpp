@@ -6,7 +6,7 @@
 
 #include "core/asset_paths.h"
 #include "core/run/backend.h"
-#include "core/run/stream_k_plan.h"
+#include "core/run/launch_door.h"
 
 namespace tilescope::ui {
 namespace {
@@ -23,19 +23,20 @@ std::string describeEnd(const std::string& title, std::size_t timed, std::size_t
   return out;
 }
 
-// Rung 9 left to its selector, as `run` and `bench` do: the tiling and grid it picks for the
-// CUDA device's SMs (asked once, only when the sweep holds rung 9; the H100 profile when the
-// device cannot be asked).
-std::vector<TimingCase> withStreamKSelector(std::vector<TimingCase> cases) {
+// Every case through the one door, as `run` and `bench` plan theirs: a kernel whose facts choose
+// its schedule gets the tiling and grid it picks for the CUDA device's SMs (asked once, only
+// when the sweep holds such a kernel; the H100 profile when the device cannot be asked).
+std::vector<TimingCase> scheduled(std::vector<TimingCase> cases) {
   std::optional<DeviceProfile> device;
   for (TimingCase& c : cases) {
-    if (c.kind != TimedKind::Kernel || c.config.kernel != KernelId::StreamK) continue;
+    if (c.kind != TimedKind::Kernel || !needsDevice(c.config)) continue;
     if (!device) {
       auto cuda = makeCudaBackend();
       auto asked = cuda ? (*cuda)->deviceProfile() : Result<DeviceProfile>(cuda.error());
       device = asked ? *asked : *profileByName(kProfileWithoutGpu);
     }
-    c.config = withStreamKChoice(c.config, chooseStreamK(c.config.dims, *device));
+    std::string reason;
+    c.config = scheduledConfig(c.config, *device, reason);
   }
   return cases;
 }
@@ -187,7 +188,7 @@ void TimingWorker::sweep(const Job& job) {
   }
   std::string error;
   const int sweepNumber = ++sweeps_;  // percentages of cuBLAS pair results of one sweep only
-  for (const TimingCase& c : withStreamKSelector(job.cases)) {
+  for (const TimingCase& c : scheduled(job.cases)) {
     if (cancel_) break;
     {
       std::lock_guard lock(mutex_);

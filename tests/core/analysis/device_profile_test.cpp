@@ -4,7 +4,7 @@
 // answers (checked on the device by tests/gpu/kernel_resources_gpu_test.cpp).
 #include <gtest/gtest.h>
 
-#include "core/analysis/occupancy.h"
+#include "core/run/occupancy.h"
 #include "core/analysis/traffic.h"
 
 namespace tilescope {

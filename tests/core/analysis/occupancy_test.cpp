@@ -2,7 +2,7 @@
 // shared-memory example, and (where CUDA's header is installed) NVIDIA's own calculator.
 #include <gtest/gtest.h>
 
-#include "core/analysis/occupancy.h"
+#include "core/run/occupancy.h"
 
 #if defined(TILESCOPE_HAVE_CUDA_OCCUPANCY_H)
 #include <cuda_occupancy.h>

@@ -4,7 +4,7 @@
 
 #include "analysis_support.h"
 #include "core/analysis/analysis.h"
-#include "core/analysis/waves.h"
+#include "core/run/waves.h"
 #include "core/run/launch_waves.h"
 
 namespace tilescope {
@@ -111,20 +111,20 @@ TEST(WavesPlan, Rung8At1024_32Blocks_OneWave_24Percent) {
   EXPECT_EQ(p.waves.waveCount(), 1);
   EXPECT_EQ(p.waves.idleSmsInLastWave, 100);
   EXPECT_NE(describeWaves(p.waves).find("one partial wave, 24 % busy, 100 SMs idle"), std::string::npos);
-  EXPECT_FALSE(p.choice.has_value());
+  EXPECT_FALSE(p.planned.kernelChoice.has_value());
 }
 
 // Rung 9 at 1024: the selector splits each of the 32 tiles 132 / 32 = 4 ways (32 k-steps, 8 a
 // block): 128 blocks, 128/132 = 97 % of one wave, 4 SMs idle.
 TEST(WavesPlan, Rung9At1024_Selector128Blocks_97Percent) {
   const LaunchWaves p = planned(KernelId::StreamK, 1024);
-  ASSERT_TRUE(p.choice.has_value());
-  EXPECT_EQ(p.config.persistentBlocks, 128);
+  ASSERT_TRUE(p.planned.kernelChoice.has_value());
+  EXPECT_EQ(p.planned.config.persistentBlocks, 128);
   EXPECT_EQ(p.waves.blocks, 128);
   EXPECT_EQ(p.waves.waveCount(), 1);
   EXPECT_EQ(p.waves.idleSmsInLastWave, 4);
   EXPECT_NE(describeWaves(p.waves).find("one partial wave, 97 % busy, 4 SMs idle"), std::string::npos);
-  EXPECT_NE(p.choice->reason.find("4 to a tile"), std::string::npos) << p.choice->reason;
+  EXPECT_NE(p.planned.kernelChoice->reason.find("4 to a tile"), std::string::npos) << p.planned.kernelChoice->reason;
 }
 
 // 8192: 64 x 32 = 2048 tiles = 15 x 132 + 68: 15.52 waves, the 16th 68/132 = 52 % busy; rung 9's
@@ -138,7 +138,7 @@ TEST(WavesPlan, Rung8And9At8192_2048Blocks_15Point52Waves) {
     EXPECT_NE(describeWaves(p.waves).find("15.52 waves, 16 in all; the last 52 % busy, 64 SMs idle in it"),
               std::string::npos) << describeWaves(p.waves);
   }
-  EXPECT_EQ(planned(KernelId::StreamK, 8192).config.persistentBlocks, 0);
+  EXPECT_EQ(planned(KernelId::StreamK, 8192).planned.config.persistentBlocks, 0);
 }
 
 // Why a size is not run, in words: 1024^3 = 2^30 multiply-adds against the emulator's 2^28; a

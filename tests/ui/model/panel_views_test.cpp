@@ -221,8 +221,8 @@ TEST(OccupancyView, ThePlanOfASizeNotRunHere) {
   EXPECT_EQ(v->waves.blocks, 128);
   EXPECT_EQ(v->waves.blocksPerSm, 1);
   EXPECT_EQ(v->waves.idleSmsInLastWave, 4);
-  EXPECT_TRUE(v->streamK);
-  EXPECT_EQ(v->thisRun, "would run: 128x256x32/64x64/8x16, stream-K over 128 blocks: the selector's choice");
+  EXPECT_TRUE(v->hasSelector);
+  EXPECT_EQ(v->thisRun, "would run: 128x256x32/64x64/8x16, a persistent grid of 128 blocks: the selector's choice");
   // A size the emulator runs is no refusal; on a GPU only the trace cap counts.
   c.dims = {64, 64, 64};
   EXPECT_EQ(refusedForSize(c, true), "");

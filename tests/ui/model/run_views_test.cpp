@@ -122,7 +122,7 @@ TEST(OccupancyView, TheBooksTinyBlocksAreLimitedByBlockSlots) {
   EXPECT_EQ(v.limits[1].value, "8  <- limit");
   EXPECT_EQ(v.summary, "8 blocks/SM, 32 of 1536 threads: occupancy 16.7%, limited by blocks");
   EXPECT_EQ(v.waves.waveCount(), 1);
-  EXPECT_FALSE(v.streamK);
+  EXPECT_FALSE(v.hasSelector);
 }
 
 // The tutorial's register cliff on one 16 x 16 block: 10 registers a thread leave room for 6

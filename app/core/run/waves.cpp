@@ -24,7 +24,7 @@ Waves dealBlocks(int64_t blocks, int smCount, int blocksPerSm) {
 
 namespace {
 // "24 %", and "0.2 %" under one, where a whole number would read "0 % busy" for two blocks
-// of 1056 slots (the teaching tiling's stream-k on the h100).
+// of 1056 slots (rung 9's teaching tiling on the h100).
 std::string busyPercent(double fraction) {
   char text[16];
   const double p = 100.0 * fraction;
