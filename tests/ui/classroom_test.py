@@ -391,6 +391,8 @@ def check_life(test, layout, current, where):
     test.assertTrue(texts[-1].startswith("P(1,0) = "), where)
     i = 0
     for t in texts[:-1]:  # a subsequence of the figure's row
+        if re.fullmatch(r"\.\.\. \d+ (entry|entries|products?)", t):  # what a shortened line left out, counted
+            continue
         while i < len(whole) and whole[i] != t:
             i += 1
         test.assertLess(i, len(whole), f"{where}: {t} out of order in {texts}")
