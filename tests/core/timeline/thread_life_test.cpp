@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/run/run.h"
+#include "core/timeline/load_index.h"
 #include "core/timeline/thread_life.h"
 #include "core/timeline/timeline.h"
 #include "test_support.h"
@@ -255,6 +256,19 @@ TEST(ThreadLife, StreamKWaitsOnAFlagReadsTheWorkspaceAndPublishes) {
                                                  "read workspace[1536..1539]"}));
   // Five k tiles of 2 k steps of 4 x 4 x 4 = 64 multiply-adds: 640.
   EXPECT_EQ(life.products, 640);
+}
+
+// What the Matrices legend counts: the copy engine's boxes are loads from global memory. The
+// 64^3 launch has 1 x 2 blocks of 32 x 64: each copies its 32 rows of M once over its 8 k
+// tiles and all of N once, so at the end every element of M has come once, every one of N twice.
+TEST_F(RingLife, CopiesCountAsLoadsOfEveryElementOfTheirBox) {
+  const LoadIndex loads = LoadIndex::build(t);
+  const std::vector<uint32_t> m = loads.mCounts(t.end()), n = loads.nCounts(t.end());
+  ASSERT_EQ(m.size(), 64u * 64u);
+  EXPECT_EQ(std::count(m.begin(), m.end(), 1u), 64 * 64);
+  EXPECT_EQ(std::count(n.begin(), n.end(), 2u), 64 * 64);
+  const std::vector<uint32_t> none = loads.mCounts(t.begin());
+  EXPECT_EQ(std::count(none.begin(), none.end(), 0u), 64 * 64);
 }
 
 }  // namespace
