@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <span>
 
 #include "core/run/reference.h"
@@ -239,39 +240,58 @@ std::string operandSentence(const Run& run, int row, int col, int k, const Opera
   return s;
 }
 
-std::string wrongOperandHint(const Run& run) {
+struct WrongOperand {
+  int row = -1, col = -1, k = -1;
+  Operand operand;
+  double expected = 0;
+};
+
+std::optional<WrongOperand> firstWrongOperand(const Run& run) {
   const Verification& v = run.verification;
-  if (!run.trace || v.wrongCells.empty() || v.cols <= 0) return {};
+  if (!run.trace || v.wrongCells.empty() || v.cols <= 0) return std::nullopt;
   const auto first = std::find(v.wrongCells.begin(), v.wrongCells.end(), uint8_t(1));
-  if (first == v.wrongCells.end()) return {};
+  if (first == v.wrongCells.end()) return std::nullopt;
   const int row = int((first - v.wrongCells.begin()) / v.cols), col = int((first - v.wrongCells.begin()) % v.cols);
   const auto events = std::span<const Event>(run.trace->events);
   const auto store = std::find_if(events.begin(), events.end(), [&](const Event& e) {
     return e.op == Op::StoreP && e.globalRow == row && e.globalCol <= col && col < e.globalCol + eventWidth(e.flags);
   });
-  if (store == events.end() || (store->flags & kWide)) return {};
+  if (store == events.end() || (store->flags & kWide)) return std::nullopt;
   // The storing thread's operands, in its program order (a thread's events are in order in the trace).
   std::vector<const Event*> ms, ns;
   for (const Event& e : events) {
     if (e.blockX != store->blockX || e.blockY != store->blockY || e.threadX != store->threadX || e.threadY != store->threadY)
       continue;
-    if (e.flags & (kWide | kStagedRead)) return {};
+    if (e.flags & (kWide | kStagedRead)) return std::nullopt;
     const bool global = (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0 && e.k >= 0;
     if (e.op == Op::ReadM || (global && e.op == Op::LoadM)) ms.push_back(&e);
     if (e.op == Op::ReadN || (global && e.op == Op::LoadN)) ns.push_back(&e);
   }
-  if (ms.size() != ns.size()) return {};
+  if (ms.size() != ns.size()) return std::nullopt;
   const int K = run.m.cols;
   for (std::size_t k = 0; k < ms.size(); ++k)
     for (const Event* read : {ms[k], ns[k]}) {
       const bool isM = read == ms[k];
       const double expected = int(k) < K ? double(isM ? run.m.at(row, int(k)) : run.n.at(int(k), col)) : 0.0;
-      if (double(read->value) != expected) return operandSentence(run, row, col, int(k), sourceOf(events, *read), expected);
+      if (double(read->value) != expected) return WrongOperand{row, col, int(k), sourceOf(events, *read), expected};
     }
-  return {};
+  return std::nullopt;
 }
 
+std::string wrongOperandHint(const Run& run) {
+  const auto w = firstWrongOperand(run);
+  return w ? operandSentence(run, w->row, w->col, w->k, w->operand, w->expected) : std::string();
+}
 }  // namespace
+
+std::vector<int> wrongResultLines(const Run& run) {
+  if (run.verification.passed) return {};
+  const auto w = firstWrongOperand(run);
+  if (!w) return {};
+  std::vector<int> lines{int(w->operand.read->line)};
+  if (w->operand.load && w->operand.load->line != w->operand.read->line) lines.push_back(int(w->operand.load->line));
+  return lines;
+}
 
 std::string wrongResultHint(const Run& run) {
   const Verification& v = run.verification;
