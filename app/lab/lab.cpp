@@ -242,7 +242,10 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
       o.unaccounted = std::move(*problem);
     }
   }
-  if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) o.summary += wrongResultHint(f.run);
+  if (o.verdict == LabVerdict::WrongResult && !o.unaccounted) {
+    o.summary += wrongResultHint(f.run);
+    o.wrongLines = wrongResultLines(f.run);
+  }
   if (f.hazards && f.hazards->capped)
     o.summary += " (the race check stopped at its limit of " + std::to_string(kMaxHazardWork) +
                  " steps: more hazards may remain)";

@@ -174,6 +174,7 @@ struct LabOutcome {
   std::vector<LabDiagnostic> diagnostics;  // compile errors, the student's file first
   std::string compilerOutput;              // everything the compiler printed
   std::optional<LabWhere> where;           // crash, time-out, deadlock
+  std::vector<int> wrongLines;             // a wrong result traced back to these lines (wrongResultLines)
   // When the kernel ran to its end (or was abandoned at a barrier): its finished run
   // (core/finished), made as every run's is: the Run (kernel: the LabKernel; inputs, P, trace,
   // verification), the out-of-bounds report and the shared-memory hazards, computed there once.

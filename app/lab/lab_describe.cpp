@@ -49,30 +49,56 @@ std::string phaseList(const std::vector<int>& phases) {
   return s;
 }
 
-// One line per hazard of a kind, slot, block, pair of threads and lines, with the phases it
-// happens in: a barrier missing from the loop repeats the same pair in every phase, which
-// printed line by line read as one message four times over.
+// "block (0,0)", "blocks (0,0) and (1,0)", "blocks (0,0), (1,0), (0,1) and 5 more".
+std::string blockList(const std::vector<std::pair<int, int>>& blocks) {
+  auto name = [](std::pair<int, int> b) { return "(" + std::to_string(b.first) + "," + std::to_string(b.second) + ")"; };
+  if (blocks.size() == 1) return "block " + name(blocks[0]);
+  std::string s = "blocks ";
+  const std::size_t shown = blocks.size() > 4 ? 3 : blocks.size();
+  for (std::size_t i = 0; i < shown; ++i)
+    s += (i == 0 ? "" : i + 1 == blocks.size() ? " and " : ", ") + name(blocks[i]);
+  if (shown < blocks.size()) s += " and " + std::to_string(blocks.size() - shown) + " more";
+  return s;
+}
+
+// One line per hazard of a kind, slot, pair of threads and lines, with the phases it happens
+// in and the blocks it happens in: a barrier missing from the loop repeats the same pair in
+// every phase of every block, which printed line by line read as one message many times over.
 void describeHazards(std::ostringstream& s, const std::vector<Hazard>& hazards, std::size_t maxItems) {
   struct Line {
-    std::string where, who;  // "RAW on Mds[0][1] in block (0,0)", "thread tx=0, ty=0 line 19 writes, ..."
+    std::string what, who;  // "RAW on Mds[0][1]", "thread tx=0, ty=0 line 19 writes, ..."
+    std::pair<int, int> block;
     std::vector<int> phases;
   };
   std::vector<Line> lines;
   for (const Hazard& h : hazards) {
-    std::ostringstream where, who;
-    where << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "] in block ("
-          << h.blockX << "," << h.blockY << ")";
+    std::ostringstream what, who;
+    what << hazardName(h.type) << " on " << h.matrix << "ds[" << h.sharedRow << "][" << h.sharedCol << "]";
     who << threadName(h.first.threadX, h.first.threadY) << " line " << h.first.line
         << (h.first.write ? " writes" : " reads") << ", " << threadName(h.second.threadX, h.second.threadY) << " line "
         << h.second.line << (h.second.write ? " writes" : " reads");
+    const std::pair<int, int> block{int(h.blockX), int(h.blockY)};
     auto same = std::find_if(lines.begin(), lines.end(),
-                             [&](const Line& l) { return l.where == where.str() && l.who == who.str(); });
-    if (same == lines.end()) lines.push_back({where.str(), who.str(), {h.phase()}});
+                             [&](const Line& l) { return l.what == what.str() && l.who == who.str() && l.block == block; });
+    if (same == lines.end()) lines.push_back({what.str(), who.str(), block, {h.phase()}});
     else if (same->phases.back() != h.phase()) same->phases.push_back(h.phase());
   }
-  for (std::size_t i = 0; i < lines.size() && i < maxItems; ++i)
-    s << "  " << lines[i].where << ", " << phaseList(lines[i].phases) << ": " << lines[i].who << "\n";
-  if (lines.size() > maxItems) s << "  ... and " << lines.size() - maxItems << " more hazards\n";
+  struct Folded {
+    const Line* line;
+    std::vector<std::pair<int, int>> blocks;
+  };
+  std::vector<Folded> folded;  // the same hazard in the same phases of several blocks: one line
+  for (const Line& l : lines) {
+    auto same = std::find_if(folded.begin(), folded.end(), [&](const Folded& f) {
+      return f.line->what == l.what && f.line->who == l.who && f.line->phases == l.phases;
+    });
+    if (same == folded.end()) folded.push_back({&l, {l.block}});
+    else same->blocks.push_back(l.block);
+  }
+  for (std::size_t i = 0; i < folded.size() && i < maxItems; ++i)
+    s << "  " << folded[i].line->what << " in " << blockList(folded[i].blocks) << ", " << phaseList(folded[i].line->phases)
+      << ": " << folded[i].line->who << "\n";
+  if (folded.size() > maxItems) s << "  ... and " << folded.size() - maxItems << " more hazards\n";
 }
 
 }  // namespace

@@ -65,5 +65,8 @@ void explainDiagnostics(std::vector<LabDiagnostic>& diagnostics, std::string_vie
 // Why a result may be wrong, when the run shows it ("; every value stored to P is a whole
 // number ... (stored at line 28): an int accumulator ..."), else empty.
 std::string wrongResultHint(const Run& run);
+// The student's lines a wrong result is traced back to (the read of the first wrong operand,
+// and the load that filled its slot): the editor's gutter marks them. Empty when not traced.
+std::vector<int> wrongResultLines(const Run& run);
 
 }  // namespace tilescope::lab

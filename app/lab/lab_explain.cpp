@@ -1,12 +1,14 @@
 // The explanations added to a compiler's messages and to a wrong result (lab_diagnostics.h):
 // a near miss of a CUDA built-in, a missing ';' before the barrier, a compiler stopped at the
-// lab's limits, and an integer accumulator behind whole-number values of P.
+// lab's limits, an integer accumulator behind whole-number values of P, and the first wrong
+// element of P followed back to the operand that differs from the reference's.
 #include "lab_diagnostics.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <span>
 
 #include "core/run/reference.h"
@@ -184,7 +186,112 @@ std::string unwrittenSlotHint(const Run& run) {
   return hint;
 }
 
+// The first wrong element of P followed back through the trace to the first operand its thread
+// multiplied that the reference kernel would not have: the reference's k-th product of P(r, c)
+// is M(r, k) x N(k, c), so the thread's k-th read of M must hold M(r, k) and its k-th read of N
+// N(k, c) (0 past k's end, a boundary fill). A wrong one read from a tile is traced to the load
+// that filled its slot in that phase: which element of M or N it loaded, at which line, by which
+// thread. Only for a thread that multiplies one M value by one N value per k step (the
+// chapter's kernels, the lab's exercises); "" where the trace says nothing more.
+struct Operand {
+  const Event* read = nullptr;  // the thread's read (of a tile, or of global memory)
+  const Event* load = nullptr;  // the load that filled the tile's slot (null: read from global memory)
+};
+
+Operand sourceOf(std::span<const Event> events, const Event& read) {
+  const bool isM = read.op == Op::ReadM || read.op == Op::LoadM;
+  if (read.op == Op::LoadM || read.op == Op::LoadN) return {&read, nullptr};
+  const Event* load = nullptr;
+  for (const Event& e : events) {  // the last write of that slot in the block before the read's phase ended
+    if (&e == &read) break;
+    if (e.op == (isM ? Op::LoadM : Op::LoadN) && e.sharedRow == read.sharedRow && e.sharedCol == read.sharedCol &&
+        e.blockX == read.blockX && e.blockY == read.blockY && e.phase == read.phase)
+      load = &e;
+  }
+  return {&read, load};
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", v);
+  return text;
+}
+
+std::string operandSentence(const Run& run, int row, int col, int k, const Operand& o, double expected) {
+  const bool isM = o.read->op == Op::ReadM || o.read->op == Op::LoadM;
+  const char* matrix = isM ? "M" : "N";
+  const int wantRow = isM ? row : k, wantCol = isM ? k : col;
+  std::string s = "; P(" + std::to_string(row) + "," + std::to_string(col) + ") is the first wrong element (" +
+                  number(run.p.at(row, col)) + " where " + number(referenceElement(run.m, run.n, row, col)) +
+                  " is right): at k = " + std::to_string(k) + " its " + threadName(o.read->threadX, o.read->threadY) +
+                  " of block (" + std::to_string(o.read->blockX) + "," + std::to_string(o.read->blockY) + ") reads ";
+  const Event& from = o.load ? *o.load : *o.read;
+  const std::string got = zeroFilled(from) ? "0 (a boundary fill)"
+                                           : std::string(matrix) + "(" + std::to_string(from.globalRow) + "," +
+                                                 std::to_string(from.globalCol) + ") = " + number(from.value);
+  if (o.load)
+    s += std::string(isM ? "Mds" : "Nds") + "[" + std::to_string(o.read->sharedRow) + "][" + std::to_string(o.read->sharedCol) +
+         "] at line " + std::to_string(o.read->line) + ", which " + threadName(from.threadX, from.threadY) +
+         " filled at line " + std::to_string(from.line) + " with " + got;
+  else
+    s += got + " at line " + std::to_string(o.read->line);
+  s += ", where the reference reads " + std::string(matrix) + "(" + std::to_string(wantRow) + "," + std::to_string(wantCol) +
+       ") = " + number(expected) + ": check the index at line " + std::to_string(from.line);
+  return s;
+}
+
+struct WrongOperand {
+  int row = -1, col = -1, k = -1;
+  Operand operand;
+  double expected = 0;
+};
+
+std::optional<WrongOperand> firstWrongOperand(const Run& run) {
+  const Verification& v = run.verification;
+  if (!run.trace || v.wrongCells.empty() || v.cols <= 0) return std::nullopt;
+  const auto first = std::find(v.wrongCells.begin(), v.wrongCells.end(), uint8_t(1));
+  if (first == v.wrongCells.end()) return std::nullopt;
+  const int row = int((first - v.wrongCells.begin()) / v.cols), col = int((first - v.wrongCells.begin()) % v.cols);
+  const auto events = std::span<const Event>(run.trace->events);
+  const auto store = std::find_if(events.begin(), events.end(), [&](const Event& e) {
+    return e.op == Op::StoreP && e.globalRow == row && e.globalCol <= col && col < e.globalCol + eventWidth(e.flags);
+  });
+  if (store == events.end() || (store->flags & kWide)) return std::nullopt;
+  // The storing thread's operands, in its program order (a thread's events are in order in the trace).
+  std::vector<const Event*> ms, ns;
+  for (const Event& e : events) {
+    if (e.blockX != store->blockX || e.blockY != store->blockY || e.threadX != store->threadX || e.threadY != store->threadY)
+      continue;
+    if (e.flags & (kWide | kStagedRead)) return std::nullopt;
+    const bool global = (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow < 0 && e.k >= 0;
+    if (e.op == Op::ReadM || (global && e.op == Op::LoadM)) ms.push_back(&e);
+    if (e.op == Op::ReadN || (global && e.op == Op::LoadN)) ns.push_back(&e);
+  }
+  if (ms.size() != ns.size()) return std::nullopt;
+  const int K = run.m.cols;
+  for (std::size_t k = 0; k < ms.size(); ++k)
+    for (const Event* read : {ms[k], ns[k]}) {
+      const bool isM = read == ms[k];
+      const double expected = int(k) < K ? double(isM ? run.m.at(row, int(k)) : run.n.at(int(k), col)) : 0.0;
+      if (double(read->value) != expected) return WrongOperand{row, col, int(k), sourceOf(events, *read), expected};
+    }
+  return std::nullopt;
+}
+
+std::string wrongOperandHint(const Run& run) {
+  const auto w = firstWrongOperand(run);
+  return w ? operandSentence(run, w->row, w->col, w->k, w->operand, w->expected) : std::string();
+}
 }  // namespace
+
+std::vector<int> wrongResultLines(const Run& run) {
+  if (run.verification.passed) return {};
+  const auto w = firstWrongOperand(run);
+  if (!w) return {};
+  std::vector<int> lines{int(w->operand.read->line)};
+  if (w->operand.load && w->operand.load->line != w->operand.read->line) lines.push_back(int(w->operand.load->line));
+  return lines;
+}
 
 std::string wrongResultHint(const Run& run) {
   const Verification& v = run.verification;
@@ -199,7 +306,7 @@ std::string wrongResultHint(const Run& run) {
       whole += std::isfinite(x) && x == std::trunc(x);
     }
   const double expected = referenceElement(run.m, run.n, v.worstRow, v.worstCol);
-  if (wrong == 0 || whole != wrong || expected == std::trunc(expected)) return {};
+  if (wrong == 0 || whole != wrong || expected == std::trunc(expected)) return wrongOperandHint(run);
   int storeLine = 0;
   if (run.trace)
     for (const Event& e : run.trace->events)

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -112,6 +113,32 @@ TEST(LabMistakes, AnIntegerAccumulatorCompilesAndTheResultSaysWhyItIsWrong) {
   expectOnlyTheStudentsWords(o);
 }
 
+// M read down a column, `M[(ph*TILE_WIDTH + tx)*Width + Row]` (line 19), at 4x4 with T = 2. By
+// hand: thread tx=0, ty=0 of block (0,0) computes P(0,0), the first element of P; at k = 0 it
+// reads Mds[0][0], which it filled itself with M(0,0), right; at k = 1 it reads Mds[0][1]
+// (line 24), which thread tx=1, ty=0 filled with M[(0*2 + 1)*4 + 0] = M(1,0), where the
+// reference reads M(0,1). The values are the run's own inputs.
+TEST(LabMistakes, AWrongIndexIsFollowedBackToTheLoadAtItsLine) {
+  const Ran r = run("m_index_transposed.cu");
+  const LabOutcome& o = r.outcome;
+  ASSERT_EQ(o.verdict, LabVerdict::WrongResult) << o.summary;
+  ASSERT_EQ(r.line, 19);
+  ASSERT_TRUE(o.finished) << o.summary;
+  const Matrix& m = o.finished->run.m;
+  auto value = [](float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", double(v));
+    return std::string(text);
+  };
+  const std::string sentence = "P(0,0) is the first wrong element (" + value(o.finished->run.p.at(0, 0)) + " where ";
+  EXPECT_NE(o.summary.find(sentence), std::string::npos) << o.summary;
+  const std::string trace = "at k = 1 its thread tx=0, ty=0 of block (0,0) reads Mds[0][1] at line 24, which thread tx=1, ty=0 "
+                            "filled at line 19 with M(1,0) = " + value(m.at(1, 0)) + ", where the reference reads M(0,1) = " +
+                            value(m.at(0, 1)) + ": check the index at line 19";
+  EXPECT_NE(o.summary.find(trace), std::string::npos) << o.summary;
+  expectOnlyTheStudentsWords(o);
+}
+
 TEST(LabMistakes, ABarrierInABranchIsADivergenceAtItsLine) {
   const Ran r = run("sync_in_branch.cu");
   const LabOutcome& o = r.outcome;
@@ -126,7 +153,8 @@ TEST(LabMistakes, ABarrierInABranchIsADivergenceAtItsLine) {
 // from (thread tx=0, ty=0 reads Mds[0][1] at line 24 at k = 1 before anything was written there, in
 // phase 0; the tile's write is line 19: counted by hand on fig. 5.9 at T = 2), not only how many
 // elements are NaN. The race lines name their phases, each pair once: the two phases repeat the
-// same write-after-write of Mds[0][0] by threads (0,0) and (1,0) at line 19.
+// same write-after-write of Mds[0][0] by threads (0,0) and (1,0) at line 19, and so do the
+// 4 / 2 x 4 / 2 = 4 blocks: one line names the pair once, with its blocks.
 TEST(LabMistakes, ASwappedThreadIndexSaysWhereTheNaNCameFrom) {
   const Ran r = run("thread_idx_swapped.cu");
   const LabOutcome& o = r.outcome;
@@ -137,7 +165,7 @@ TEST(LabMistakes, ASwappedThreadIndexSaysWhereTheNaNCameFrom) {
       << o.summary;
   EXPECT_NE(o.summary.find("the write into Mds at line 19"), std::string::npos) << o.summary;
   const std::string text = describeOutcome(o);
-  EXPECT_NE(text.find("WAW on Mds[0][0] in block (0,0), phases 0 to 1: thread tx=0, ty=0 line 19 writes, "
+  EXPECT_NE(text.find("WAW on Mds[0][0] in blocks (0,0), (1,0), (0,1) and (1,1), phases 0 to 1: thread tx=0, ty=0 line 19 writes, "
                       "thread tx=1, ty=0 line 19 writes"),
             std::string::npos)
       << text;

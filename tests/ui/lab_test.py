@@ -38,6 +38,11 @@ WILD = ("__global__ void matrixMulKernel(float* M, float* N, float* P, int Width
         "}\n// lab: size 2\n// lab: block 2x2\n")
 
 
+# fig. 5.9 with M read down a column at line 19 (tests/lab/mistakes): a wrong result traced back
+# to its read at line 24 and the load at line 19, both marked in the gutter.
+MISTAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab", "mistakes")
+
+
 def environment(state):
     env = dict(os.environ)
     env["XDG_STATE_HOME"] = state  # the autosave and the progress file: the test's own
@@ -84,6 +89,10 @@ lab open {kernels}/wild.cu
 lab run
 lab expect crashed
 layout @wild.json
+lab open {MISTAKES}/m_index_transposed.cu
+lab run
+lab expect wrong result
+layout @wrong.json
 set size 8
 wait
 layout @after.json
@@ -113,6 +122,15 @@ quit
             for col in range(4):
                 got = img.pixel(*sm.fill_point(p, row, col))
                 self.assertTrue(sm.close(got, stored, 24), f"P[{row}][{col}] is {got}, stored is {stored}")
+
+    def test_a_wrong_result_marks_the_lines_it_is_traced_to(self):
+        lab = load(self.folder, "wrong.json")["lab"]
+        self.assertEqual(lab["verdict"], "wrong result")
+        self.assertIn("check the index at line 19", lab["summary"])
+        # The load's line, scrolled into view, is marked red (the read at line 24 is marked too,
+        # under the editor's fold at this size: errorLines lists the marked lines drawn).
+        self.assertIn("reads Mds[0][1] at line 24", lab["summary"])
+        self.assertIn(19, lab["editor"]["errorLines"])
 
     def test_a_compile_error_is_marked_red_at_its_line(self):
         lay = load(self.folder, "broken.json")

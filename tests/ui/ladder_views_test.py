@@ -62,7 +62,7 @@ class VectorizedAtItsTeachingTiling(unittest.TestCase):
 
     def test_the_followed_threads_register_tile_is_framed(self):
         self.assertEqual(self.layout["follow"], [5, 0])
-        follow, p = sm.hex_rgb("#ff2ef0"), sm.grid(self.layout, "P")
+        follow, p = sm.hex_rgb("#9977ff"), sm.grid(self.layout, "P")
 
         def framed(r, c):  # a pixel on the frame, just inside the cell's left edge
             inset = p["outlinePx"] + 2

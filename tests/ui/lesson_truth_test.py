@@ -104,6 +104,89 @@ def screen_numbers(layout):
     return out
 
 
+# Claims about one panel, each checked against that panel's own data on the same screen (not
+# only "the number is somewhere"): (pattern over the page's text as drawn, check(layout, match)
+# returning "" or what disagrees). A page whose text makes a claim about a panel not on screen
+# fails too: its reader cannot see it.
+def panel_texts(layout, panel):
+    return [t["text"] for t in layout.get("texts", []) if t["panel"] == panel]
+
+
+def ring_of(layout):
+    return layout.get("copyEngine") or {}
+
+
+def check_issued(layout, m):
+    tiles = [int(v) for v in re.findall(r"\d+", m.group(1))]
+    ring = ring_of(layout)
+    if not ring:
+        return "no Copy engine panel on screen"
+    held = {s["mTile"] for s in ring["stages"]}
+    if ring["copiesIssued"] != 2 * len(tiles) or not set(tiles) <= held:
+        return f"copies issued {ring['copiesIssued']}, stages hold k tiles {sorted(held)}"
+    return ""
+
+
+def check_wait(layout, m):
+    ring = ring_of(layout)
+    want = f"{m.group(1)} consumers waiting on {m.group(2)}, parity {m.group(3)}"
+    return "" if ring and ring.get("waitText", "").startswith(want) else f"the panel says {ring.get('waitText')!r}"
+
+
+def check_refilled(layout, m):
+    ring = ring_of(layout)
+    stages = [(s["index"], s["mTile"], s["state"]) for s in ring.get("stages", [])]
+    ok = any(tile == int(m.group(1)) and state in ("filling", "full") for _, tile, state in stages)
+    return "" if ok else f"stages (index, k tile, state): {stages}"
+
+
+def check_reading(layout, m):
+    stages = [(s["index"], s["state"]) for s in ring_of(layout).get("stages", [])]
+    return "" if (int(m.group(1)), "being read") in stages else f"stages (index, state): {stages}"
+
+
+def check_ring_size(layout, m):
+    ring = ring_of(layout)
+    return "" if ring.get("stageCount") == int(m.group(1)) else f"the panel draws {ring.get('stageCount')} stages"
+
+
+def check_occupancy(layout, m):
+    summaries = [t for t in panel_texts(layout, "Occupancy") if "blocks/SM" in t]
+    want = re.compile(rf"^{m.group(1)} blocks/SM, .*occupancy {re.escape(m.group(2))}(\.0)?%")
+    return "" if any(want.search(t) for t in summaries) else f"the Occupancy panel says {summaries}"
+
+
+def check_intensity(layout, m):
+    shown = [c["shown"] for c in layout.get("counters", []) if c["name"] == "OP/B"]
+    if not shown:
+        return ""  # the analysis' figure, with no Counters on screen to disagree
+    return "" if math.isclose(float(shown[0]), float(m.group(1)), rel_tol=5e-3) else f"Counters' OP/B is {shown[0]}"
+
+
+def check_thread_block_loading(layout, m):
+    shown = panel_texts(layout, "Thread block")
+    return "" if "loading 1" in shown else f"the Thread block panel says {shown}"
+
+
+def check_flag_wait(layout, m):
+    life = [t["text"] for t in layout.get("threadLife", [])]
+    ok = any(t.startswith("wait flag[") for t in life) and any(t.startswith("read workspace[") for t in life)
+    return "" if ok else f"Thread life shows {life}"
+
+
+CLAIMS = [
+    (r"has issued k tiles ((?:\d+(?:, | and )?)+)", check_issued),
+    (r"all (\d+) consumers wait on (\w+\[\d+\]), parity (\d)", check_wait),
+    (r"refill(?:s|ed) it with k tile (\d+)", check_refilled),
+    (r"(?:they|consumers) read stage (\d+)", check_reading),
+    (r"form a ring \((\d+) here", check_ring_size),
+    (r"(\d+) blocks per SM fit: ([\d.]+) % occupancy", check_occupancy),
+    (r"([\d.]+) FLOPs per byte loaded", check_intensity),
+    (r"counts that one thread as loading", check_thread_block_loading),
+    (r"waits for the flag, then reads", check_flag_wait),
+]
+
+
 def matches(value, decimals, known):
     for k in known:
         if decimals == 0 and k == value:
@@ -143,6 +226,24 @@ class LessonTruth(unittest.TestCase):
                         context = text[max(0, at - 40):at + 20].replace("\n", " ")
                         problems.append(f"{name} page {page + 1}: {value:g} in '...{context}...'")
         self.assertEqual(problems, [], "numbers neither on screen nor declared:\n" + "\n".join(problems))
+
+    def test_claims_agree_with_their_panel(self):
+        """A claim about a panel (stage states, copies issued, waits, occupancy, the Counters' OP/B,
+        Thread life's flag wait) is read from that panel's data on the same screen."""
+        problems, checked = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                for paragraph in layout["lesson"]["paragraphs"]:
+                    for pattern, check in CLAIMS:
+                        for m in re.finditer(pattern, paragraph):
+                            checked += 1
+                            why = check(layout, m)
+                            if why:
+                                problems.append(f"{name} page {page + 1}: '{m.group(0)}': {why}")
+        self.assertEqual(problems, [], "claims their panel does not make:\n" + "\n".join(problems))
+        # Lesson 18's ring pages, 17's and 14's launch pages and 19's flag page: each claim was met.
+        self.assertGreaterEqual(checked, 8)
 
     def test_declared_constants_are_stated(self):
         """A `constants` line lists only numbers its page's text states (none left behind by an edit)."""

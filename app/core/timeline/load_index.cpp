@@ -7,7 +7,40 @@
 namespace tilescope {
 namespace {
 constexpr uint32_t kNBit = 1u << 31;
+struct CountedLoad {
+  uint64_t key;
+  uint32_t element, block;
+};
 }
+
+namespace {
+
+// The copy engine's tiles (rungs 8 and 9) come from global memory too, one box per copy: every
+// element of the box inside its matrix is a load, counted at the issuing thread's step (what
+// lies past the edge is a zero-fill, loaded from nowhere).
+void addCopies(const Timeline& timeline, std::vector<CountedLoad>& loads) {
+  bool copies = false;
+  for (int s = 0; s < timeline.steps() && !copies; ++s)
+    copies = timeline.step(s).opBits & ((1u << int(Op::CopyM)) | (1u << int(Op::CopyN)));
+  if (!copies) return;
+  const Trace& trace = timeline.trace();
+  const KernelLaunch& L = trace.launch;
+  const uint64_t tpb = uint64_t(timeline.threadsPerBlock());
+  timeline.forEachEventStep([&](std::size_t i, int step) {
+    const Event& e = trace.events[i];
+    if (e.op != Op::CopyM && e.op != Op::CopyN) return;
+    const bool n = e.op == Op::CopyN;
+    const int rows = n ? L.k : L.j, cols = n ? L.l : L.k;
+    const int boxRows = n ? L.tiling.bk : L.tiling.bm, boxCols = n ? L.tiling.bn : L.tiling.bk;
+    const uint32_t block = uint32_t(e.blockY) * L.gridX + e.blockX;
+    const uint64_t key = uint64_t(step) * tpb + uint64_t(linearThread(e, L.blockX));
+    for (int r = std::max(e.globalRow, 0); r < std::min(e.globalRow + boxRows, rows); ++r)
+      for (int c = std::max(e.globalCol, 0); c < std::min(e.globalCol + boxCols, cols); ++c)
+        loads.push_back({key, (uint32_t(r) * uint32_t(cols) + uint32_t(c)) | (n ? kNBit : 0u), block});
+  });
+}
+
+}  // namespace
 
 LoadIndex LoadIndex::build(const Timeline& timeline) {
   LoadIndex x;
@@ -20,11 +53,7 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
   x.counts_.m.assign(std::size_t(L.j) * std::size_t(L.k), 0);
   x.counts_.n.assign(std::size_t(L.k) * std::size_t(L.l), 0);
   // Counting sort by (step, thread): gather the loads with their keys, then place them.
-  struct Load {
-    uint64_t key;
-    uint32_t element, block;
-  };
-  std::vector<Load> loads;
+  std::vector<CountedLoad> loads;
   loads.reserve(std::size_t(timeline.countersAt(timeline.end()).globalLoads));  // an upper bound
   const auto& events = trace.events;
   const uint64_t tpb = uint64_t(x.threadsPerBlock_);
@@ -40,14 +69,15 @@ LoadIndex LoadIndex::build(const Timeline& timeline) {
         loads.push_back({uint64_t(step) * tpb + uint64_t(linearThread(e, L.blockX)),
                          (uint32_t(at.row) * uint32_t(cols) + uint32_t(at.col)) | (n ? kNBit : 0u), block});
   }
+  addCopies(timeline, loads);
   const std::size_t buckets = std::size_t(timeline.steps()) * std::size_t(tpb) + 1;
   std::vector<uint32_t> start(buckets + 1, 0);
-  for (const Load& l : loads) ++start[std::size_t(l.key) + 1];
+  for (const CountedLoad& l : loads) ++start[std::size_t(l.key) + 1];
   for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
   x.keys_.resize(loads.size());
   x.elements_.resize(loads.size());
   x.blocks_.resize(loads.size());
-  for (const Load& l : loads) {
+  for (const CountedLoad& l : loads) {
     const uint32_t at = start[std::size_t(l.key)]++;
     x.keys_[at] = l.key;
     x.elements_[at] = l.element;

@@ -1,4 +1,5 @@
-// How many times each element of M and N has been loaded from global memory at a cursor,
+// How many times each element of M and N has been loaded from global memory at a cursor (by a
+// thread, or by the copy engine for the thread that asked: a copy counts every element of its box),
 // over the whole grid (all blocks in lockstep, as the timeline draws them): the Matrices
 // panel's load-count shading, where the naive kernel's elements go dark (loaded once per
 // output they feed) and the tiled kernel's stay pale (T times fewer).

@@ -2,6 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <string_view>
+
+#include "core/trace/memory_layout.h"
+#include "kernels/kernel_sources.h"
 
 namespace tilescope {
 
@@ -13,29 +19,68 @@ std::string slotName(const char* tile, int row, int col) {
   return std::string(tile) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
+namespace {
+
+std::string range(int first, int count) {
+  return count > 1 ? std::to_string(first) + ".." + std::to_string(first + count - 1) : std::to_string(first);
+}
+
+std::string number(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", double(v));
+  return text;
+}
+
+std::string loadText(const LifeEntry& e) {
+  const char* matrix = e.isN ? "N" : "M";
+  std::string t = e.width > 1 ? std::string(matrix) + "(" + std::to_string(e.row) + "," + range(e.col, e.width) + ")"
+                              : elementName(matrix, e.row, e.col);
+  // A zero-fill names no element (the kernel computed none it could read).
+  if (e.zeroFilled) t = e.row >= 0 ? "0 (" + t + " outside " + matrix + ")" : "0 (outside " + std::string(matrix) + ")";
+  else if (e.outOfBounds) t += " (outside " + std::string(matrix) + "!)";
+  if (e.slotRow >= 0) t += " -> " + slotName(e.isN ? "Nds" : "Mds", e.slotRow, e.slotCol);
+  return t;
+}
+
+std::string multiplyText(const LifeEntry& e) {
+  auto operand = [](bool n, int r, int c, int sr, int sc) {
+    return sr >= 0 ? slotName(n ? "Nds" : "Mds", sr, sc) : elementName(n ? "N" : "M", r, c);
+  };
+  const std::string m = operand(false, e.row, e.col, e.slotRow, e.slotCol);
+  const std::string n = operand(true, e.row2, e.col2, e.slotRow2, e.slotCol2);
+  if (e.products == 1) return m + " x " + n;
+  // An outer product too large to list: how many, from which reads.
+  auto reads = [](int count) { return count > 1 ? ".. (" + std::to_string(count) + " reads)" : std::string(); };
+  return std::to_string(e.products) + " multiply-adds: " + m + reads(e.mReads) + " x " + n + reads(e.nReads);
+}
+
+std::string copyText(const LifeEntry& e) {
+  const char* matrix = e.isN ? "N" : "M";
+  std::string t = std::string("copy ") + matrix + "(" + range(e.row, e.boxRows) + "," + range(e.col, e.boxCols) + ") -> ";
+  t += e.stage >= 0 ? "stage " + std::to_string(e.stage) : slotName(e.isN ? "Nds" : "Mds", e.slotRow, e.slotCol);
+  return t + " (" + std::to_string(e.bytes) + " bytes" + (e.zeroFilled ? ", part zero-filled" : "") + ")";
+}
+
+}  // namespace
+
 std::string LifeEntry::text() const {
   switch (kind) {
-    case Kind::Load: {
-      const char* matrix = isN ? "N" : "M";
-      std::string t = elementName(matrix, row, col);
-      // A zero-fill names no element (the kernel computed none it could read).
-      if (zeroFilled) t = row >= 0 ? "0 (" + t + " outside " + matrix + ")" : "0 (outside " + std::string(matrix) + ")";
-      else if (outOfBounds) t += " (outside " + std::string(matrix) + "!)";
-      if (slotRow >= 0) t += " -> " + slotName(isN ? "Nds" : "Mds", slotRow, slotCol);
-      return t;
-    }
+    case Kind::Load: return loadText(*this);
     case Kind::Barrier: return "wait (line " + std::to_string(line) + ")";
-    case Kind::Multiply: {
-      auto operand = [](bool n, int r, int c, int sr, int sc) {
-        return sr >= 0 ? slotName(n ? "Nds" : "Mds", sr, sc) : elementName(n ? "N" : "M", r, c);
-      };
-      return operand(false, row, col, slotRow, slotCol) + " x " + operand(true, row2, col2, slotRow2, slotCol2);
-    }
-    case Kind::Store: {
-      char v[32];
-      std::snprintf(v, sizeof v, "%.4g", double(value));
-      return elementName("P", row, col) + " = " + v;
-    }
+    case Kind::Multiply: return multiplyText(*this);
+    case Kind::Store:
+      return (width > 1 ? "P(" + std::to_string(row) + "," + range(col, width) + ")" : elementName("P", row, col)) + " = " +
+             number(value);
+    case Kind::Copy: return copyText(*this);
+    case Kind::MbarrierInit:
+      return "init " + barrier + " (" + std::to_string(arrivals) + (arrivals == 1 ? " arrival)" : " arrivals)");
+    case Kind::MbarrierArrive:
+      return "arrive " + barrier + (bytes > 0 ? ", expect " + std::to_string(bytes) + " bytes" : "");
+    case Kind::MbarrierWait: return "wait " + barrier + ", parity " + std::to_string(parity);
+    case Kind::WorkspaceRead: return "read workspace[" + range(index, width) + "]";
+    case Kind::WorkspaceWrite: return "write workspace[" + range(index, width) + "]";
+    case Kind::FlagWait: return "wait flag[" + std::to_string(index) + "] (saw " + number(value) + ")";
+    case Kind::FlagPublish: return "publish flag[" + std::to_string(index) + "] = " + number(value);
   }
   return {};
 }
@@ -53,81 +98,202 @@ LifeTime lifeTime(const LifeEntry& e, const Timeline& t, Cursor c) {
   return e.step == n.step ? LifeTime::Current : LifeTime::Done;
 }
 
-ThreadLife threadLife(const Timeline& t, const BlockTimeline& block, int thread) {
-  ThreadLife life;
-  life.thread = thread;
-  const auto& events = t.trace().events;
-  const unsigned blockX = t.trace().launch.blockX;
+namespace {
+
+// What the thread's events are read with: the block's mbarriers' names and the source lines
+// that wait on or publish a flag.
+struct LifeContext {
+  const Timeline& timeline;
+  const KernelLaunch& launch;
+  bool wideMSpansK = false;
+  std::set<int> fullArrays;  // mbarrier arrays (declaration numbers) whose arrivals announce bytes
+  std::set<int> flagWaitLines, flagPublishLines;
+};
+
+// A barrier that an arrival announces bytes at is a "full" one (its stage's tiles arrived),
+// the others "empty" ones (its consumers are done): the Copy engine panel's names.
+void findBarrierRoles(LifeContext& c, const BlockTimeline& block) {
+  const auto& events = c.timeline.trace().events;
+  for (int s = 0; s < c.timeline.steps(); ++s)
+    for (uint32_t i : block.stepEvents(s))
+      if (events[i].op == Op::MbarrierArrive && events[i].value > 0) c.fullArrays.insert(events[i].sharedCol);
+}
+
+// Rung 9's flags are workspace accesses through waitAcquire and publishRelease: the kernel's
+// own text says which lines those are (a lab kernel's workspace is read and written plainly).
+void findFlagLines(LifeContext& c) {
+  if (c.launch.labTiles) return;
+  const auto source = kernelSource(c.launch.kernel);
+  if (!source) return;
+  int line = 1;
+  for (std::size_t at = 0; at < source->size();) {
+    const std::size_t end = std::min(source->find('\n', at), source->size());
+    const std::string_view text = source->substr(at, end - at);
+    if (text.find("waitAcquire(") != std::string_view::npos) c.flagWaitLines.insert(line);
+    if (text.find("publishRelease(") != std::string_view::npos) c.flagPublishLines.insert(line);
+    at = end + 1;
+    ++line;
+  }
+}
+
+bool isOperand(const Event& e) {
+  if (e.op == Op::ReadM || e.op == Op::ReadN) return e.k >= 0;
+  // A kernel without tiles reads its operands straight from global memory.
+  return (e.op == Op::LoadM || e.op == Op::LoadN) && e.k >= 0 && e.sharedRow < 0 && !(e.flags & kStagedRead);
+}
+
+LifeEntry entryOf(const Event& e, int step, const LifeContext& c) {
+  LifeEntry entry;
+  entry.step = step;
+  entry.phase = e.phase;
+  entry.line = e.line;
+  entry.width = eventWidth(e.flags);
+  entry.row = e.globalRow, entry.col = e.globalCol;
+  entry.slotRow = e.sharedRow, entry.slotCol = e.sharedCol;
+  entry.value = e.value;
+  entry.isN = e.op == Op::LoadN || e.op == Op::CopyN;
+  const Tiling& t = c.launch.tiling;
+  switch (e.op) {
+    case Op::LoadM:
+    case Op::LoadN:
+      entry.kind = LifeEntry::Kind::Load;
+      entry.zeroFilled = zeroFilled(e);
+      entry.outOfBounds = !inBounds(e) && !zeroFilled(e);
+      break;
+    case Op::Barrier: entry.kind = LifeEntry::Kind::Barrier; break;
+    case Op::StoreP: entry.kind = LifeEntry::Kind::Store; break;
+    case Op::CopyM:
+    case Op::CopyN: {
+      entry.kind = LifeEntry::Kind::Copy;
+      entry.boxRows = entry.isN ? t.bk : t.bm;
+      entry.boxCols = entry.isN ? t.bn : t.bk;
+      if (entry.boxRows > 0) entry.stage = e.sharedRow / entry.boxRows;
+      entry.bytes = int(e.value);
+      entry.zeroFilled = zeroFilled(e);
+      break;
+    }
+    case Op::MbarrierInit:
+    case Op::MbarrierArrive:
+    case Op::MbarrierWait:
+      entry.kind = e.op == Op::MbarrierInit     ? LifeEntry::Kind::MbarrierInit
+                   : e.op == Op::MbarrierArrive ? LifeEntry::Kind::MbarrierArrive
+                                                : LifeEntry::Kind::MbarrierWait;
+      entry.barrier = std::string(c.fullArrays.count(e.sharedCol) ? "full[" : "empty[") + std::to_string(e.sharedRow) + "]";
+      entry.stage = e.sharedRow;
+      if (e.op == Op::MbarrierInit) entry.arrivals = int(e.value);
+      if (e.op == Op::MbarrierArrive) entry.bytes = int(e.value);
+      if (e.op == Op::MbarrierWait) entry.parity = int(e.value);
+      break;
+    case Op::LoadW:
+    case Op::StoreW: {
+      const bool read = e.op == Op::LoadW;
+      const bool flag = (read ? c.flagWaitLines : c.flagPublishLines).count(e.line) > 0;
+      entry.kind = flag ? (read ? LifeEntry::Kind::FlagWait : LifeEntry::Kind::FlagPublish)
+                        : (read ? LifeEntry::Kind::WorkspaceRead : LifeEntry::Kind::WorkspaceWrite);
+      entry.index = e.globalCol;
+      break;
+    }
+    default: break;
+  }
+  return entry;
+}
+
+// One k's operands in one step: the M reads and the N reads of that k, and where in the
+// thread's program order the first of them came.
+struct Operands {
+  int k = -1, phase = 0, line = 0;
+  std::vector<const Event*> m, n;
+};
+
+// The products of one k: each M value times each N value (KStepProducts' rule); up to four
+// single values listed one by one, more as one entry with its count.
+void addProducts(std::vector<LifeEntry>& out, const Operands& o, int step, bool wideMSpansK, float& pvalue, int& total) {
+  int mValues = 0, nValues = 0;
+  bool single = true;
+  for (const Event* e : o.m) mValues += wideMSpansK ? 1 : eventWidth(e->flags), single &= eventWidth(e->flags) == 1;
+  for (const Event* e : o.n) nValues += eventWidth(e->flags), single &= eventWidth(e->flags) == 1;
+  total += mValues * nValues;
+  LifeEntry entry;
+  entry.kind = LifeEntry::Kind::Multiply;
+  entry.step = step, entry.phase = o.phase, entry.k = o.k, entry.line = o.line;
+  auto setM = [&](const Event* m) {
+    if (m) entry.row = m->globalRow, entry.col = m->globalCol, entry.slotRow = m->sharedRow, entry.slotCol = m->sharedCol;
+  };
+  auto setN = [&](const Event* n) {
+    if (n) entry.row2 = n->globalRow, entry.col2 = n->globalCol, entry.slotRow2 = n->sharedRow, entry.slotCol2 = n->sharedCol;
+  };
+  if (!single || mValues * nValues > 4 || o.m.empty() || o.n.empty()) {
+    setM(o.m.empty() ? nullptr : o.m.front());
+    setN(o.n.empty() ? nullptr : o.n.front());
+    entry.products = mValues * nValues, entry.mReads = int(o.m.size()), entry.nReads = int(o.n.size());
+    out.push_back(entry);
+    return;
+  }
+  for (const Event* m : o.m)
+    for (const Event* n : o.n) {
+      setM(m), setN(n);
+      LifeEntry one = entry;
+      if (o.m.size() == 1 && o.n.size() == 1) {  // fig. 5.8's Pvalue column
+        pvalue += m->value * n->value;
+        one.hasValues = true;
+        one.mValue = m->value, one.nValue = n->value, one.value = pvalue;
+      }
+      out.push_back(one);
+    }
+}
+
+// The thread's events of one step, in program order, operands gathered by their k.
+void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Event*>& mine, int step, float& pvalue) {
   auto phaseOf = [&](int phase) -> LifePhase& {
     if (life.phases.empty() || life.phases.back().phase != phase) life.phases.push_back({phase, {}});
     return life.phases.back();
   };
+  // Items in order: an entry, or (index into groups) the products of one k, placed where its first read came.
+  std::vector<Operands> groups;
+  std::vector<std::pair<LifeEntry, int>> items;
+  std::map<std::pair<int, int>, int> groupOf;  // (phase, k) -> into groups
+  for (const Event* e : mine) {
+    if (isOperand(*e)) {
+      auto [at, fresh] = groupOf.try_emplace({e->phase, e->k}, int(groups.size()));
+      if (fresh) {
+        groups.push_back({e->k, e->phase, e->line, {}, {}});
+        items.push_back({{}, at->second});
+      }
+      (e->op == Op::ReadN || e->op == Op::LoadN ? groups[std::size_t(at->second)].n : groups[std::size_t(at->second)].m).push_back(e);
+      continue;
+    }
+    items.push_back({entryOf(*e, step, c), -1});
+  }
+  for (const auto& [entry, group] : items) {
+    if (group >= 0) {
+      const Operands& o = groups[std::size_t(group)];
+      addProducts(phaseOf(o.phase).entries, o, step, c.wideMSpansK, pvalue, life.products);
+    } else if (entry.kind == LifeEntry::Kind::Store) {
+      life.stores.push_back(entry);
+    } else {
+      phaseOf(entry.phase).entries.push_back(entry);
+    }
+  }
+}
+
+}  // namespace
+
+ThreadLife threadLife(const Timeline& t, const BlockTimeline& block, int thread) {
+  ThreadLife life;
+  life.thread = thread;
+  LifeContext context{t, t.trace().launch, wideReadOfMSpansK(t.trace().launch), {}, {}, {}};
+  findBarrierRoles(context, block);
+  findFlagLines(context);
+  const auto& events = t.trace().events;
+  const unsigned blockX = t.trace().launch.blockX;
   float pvalue = 0;  // the thread's running dot product, as the kernel accumulates it
+  std::vector<const Event*> mine;
   for (int s = 0; s < t.steps(); ++s) {
-    // This step's operands of the dot product, paired in program order (a coarsened thread
-    // multiplies several pairs per step).
-    std::vector<const Event*> a, b;
-    for (uint32_t i : block.stepEvents(s)) {
-      const Event& e = events[i];
-      if (linearThread(e, blockX) != thread) continue;
-      const bool loadsForK = (e.op == Op::LoadM || e.op == Op::LoadN) && e.k >= 0 && e.sharedRow < 0;
-      if (e.op == Op::ReadM || (e.op == Op::LoadM && loadsForK)) {
-        a.push_back(&e);
-        continue;
-      }
-      if (e.op == Op::ReadN || (e.op == Op::LoadN && loadsForK)) {
-        b.push_back(&e);
-        continue;
-      }
-      LifeEntry entry;
-      entry.step = s;
-      entry.phase = e.phase;
-      entry.line = e.line;
-      switch (e.op) {
-        case Op::LoadM:
-        case Op::LoadN:
-          entry.kind = LifeEntry::Kind::Load;
-          entry.isN = e.op == Op::LoadN;
-          entry.row = e.globalRow, entry.col = e.globalCol;
-          entry.slotRow = e.sharedRow, entry.slotCol = e.sharedCol;
-          entry.zeroFilled = zeroFilled(e);
-          entry.outOfBounds = !inBounds(e) && !zeroFilled(e);
-          phaseOf(e.phase).entries.push_back(entry);
-          break;
-        case Op::Barrier:
-          entry.kind = LifeEntry::Kind::Barrier;
-          phaseOf(e.phase).entries.push_back(entry);
-          break;
-        case Op::StoreP:
-          entry.kind = LifeEntry::Kind::Store;
-          entry.row = e.globalRow, entry.col = e.globalCol;
-          entry.value = e.value;
-          life.stores.push_back(entry);
-          break;
-        case Op::LoadW:  // the workspace's partial sums and counters: not the dot product's operands
-        case Op::StoreW:
-        default: break;
-      }
-    }
-    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-      const Event* m = i < a.size() ? a[i] : nullptr;
-      const Event* n = i < b.size() ? b[i] : nullptr;
-      const Event& any = m ? *m : *n;
-      LifeEntry entry;
-      entry.kind = LifeEntry::Kind::Multiply;
-      entry.step = s;
-      entry.phase = any.phase;
-      entry.k = any.k;
-      entry.line = any.line;
-      if (m) entry.row = m->globalRow, entry.col = m->globalCol, entry.slotRow = m->sharedRow, entry.slotCol = m->sharedCol;
-      if (n) entry.row2 = n->globalRow, entry.col2 = n->globalCol, entry.slotRow2 = n->sharedRow, entry.slotCol2 = n->sharedCol;
-      if (m && n && a.size() == 1 && b.size() == 1 && eventWidth(m->flags) == 1 && eventWidth(n->flags) == 1) {
-        pvalue += m->value * n->value;
-        entry.hasValues = true;
-        entry.mValue = m->value, entry.nValue = n->value, entry.value = pvalue;
-      }
-      phaseOf(any.phase).entries.push_back(entry);
-    }
+    mine.clear();
+    for (uint32_t i : block.stepEvents(s))
+      if (linearThread(events[i], blockX) == thread) mine.push_back(&events[i]);
+    life.events += int(mine.size());
+    addStep(life, context, mine, s, pvalue);
   }
   return life;
 }

@@ -137,6 +137,8 @@ void ringCurrentTiles(MatricesView& v, const LoadedRun& run, const BlockTimeline
           v.marks.push_back(outOfBoundsMark(e, at));
         } else if (!v.shading) {
           cell->fill = theme.threadColour(linearThread(e, L.blockX));
+          if (int(L.blockX * L.blockY) > int(std::size(theme.threadColours)))
+            v.threadLabels.push_back({!isM, at.row, at.col, linearThread(e, L.blockX), cell->fill});
         }
       }
     }

@@ -33,6 +33,15 @@ struct MatricesOptions {
   bool operator==(const MatricesOptions&) const = default;
 };
 
+// A cell of M or N coloured by the thread that loaded it, in a block of more threads than the
+// palette has colours: the number written in it keeps the thread's identity where the hue repeats.
+struct ThreadLabel {
+  bool isN = false;
+  int row = 0, col = 0;
+  int thread = 0;  // linear in the block
+  Rgba fill = 0;
+};
+
 struct MatricesView {
   // Tiled kernels are shown padded to whole tiles, so a boundary phase's elements outside the
   // matrix (fig. 5.11) have cells to land in.
@@ -43,6 +52,7 @@ struct MatricesView {
   std::vector<CellMark> marks;       // out-of-bounds loads, wrong P elements, a race's spoiled ones
   std::vector<CellIndex> spoiled;    // P elements whose running sum took a stale value
   std::vector<RunningSum> sums;      // every P element with a running sum at the cursor
+  std::vector<ThreadLabel> threadLabels;  // thread-coloured cells where the palette repeats
   bool shading = false;
   int loadStep = -1;                 // the selected block's load step of the current tiles
   std::vector<TileBox> tileBoxes;    // shading: every block's tiles of that load step

@@ -309,9 +309,11 @@ std::string workspaceWords(const std::vector<const Event*>& events) {
   return words;
 }
 
-// A ring producer's tensor-map copies (rungs 8 and 9) in words: "issues the copy engine's
+// A ring producer's tensor-map copies (rungs 8 and 9) in words: "has issued the copy engine's
 // copies of M's 32x8 tile M(0..31,8..15) and N's 8x64 tile N(8..15,0..63) into stage 1, 3072
-// bytes". A copy's box is bm x bk of M or bk x bn of N from its first element; its stage is the
+// bytes". Issued, not issues: the Copy engine panel's schedule has the producer run as far
+// ahead as the ring lets it, so at its lockstep load step the copies are already on their way
+// (the caption and the panel tell one story). A copy's box is bm x bk of M or bk x bn of N from its first element; its stage is the
 // first slot's row over a stage's rows (bm of Mds, bk of Nds); its bytes are the event's value.
 std::string copyWords(const std::vector<const Event*>& events, const Tiling& t) {
   std::string words;
@@ -322,7 +324,7 @@ std::string copyWords(const std::vector<const Event*>& events, const Tiling& t) 
     const bool m = e->op == Op::CopyM;
     const int rows = m ? t.bm : t.bk, cols = m ? t.bk : t.bn;
     const char* name = m ? "M" : "N";
-    words += std::string(words.empty() ? "issues the copy engine's copies of " : " and ") + name + "'s " +
+    words += std::string(words.empty() ? "has issued the copy engine's copies of " : " and ") + name + "'s " +
              std::to_string(rows) + "x" + std::to_string(cols) + " tile " + name + "(" +
              span(e->globalRow, e->globalRow + rows - 1) + "," + span(e->globalCol, e->globalCol + cols - 1) + ")";
     stage = e->sharedRow / std::max(rows, 1);

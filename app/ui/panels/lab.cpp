@@ -183,7 +183,8 @@ void drawToolbar(PanelContext& ctx) {
   }
 }
 
-// Lines to mark in the gutter: compile errors (red) and where the kernel stopped (highlight).
+// Lines to mark in the gutter: compile errors and every failed check (red: a wrong result's
+// traced lines, hazards, accesses outside a matrix) and where the kernel stopped (highlight).
 struct Marks {
   std::map<int, std::string> errors, stops;
 };
@@ -200,6 +201,22 @@ Marks marksOf(const LabState& s) {
       text += (text.empty() ? "" : "\n") + ("column " + std::to_string(d.column) + ": " + plainQuotes(d.message));
     }
   if (o->where && o->where->line > 0) m.stops[o->where->line] = plainQuotes(o->summary);
+  // Every failed check at its lines: the wrong result traced back, each hazard's two accesses,
+  // each access outside a matrix.
+  auto mark = [&](int line, const std::string& text) {
+    if (line <= 0) return;
+    std::string& at = m.errors[line];
+    if (at.find(text) == std::string::npos) at += (at.empty() ? "" : "\n") + text;
+  };
+  for (int line : o->wrongLines) mark(line, plainQuotes(o->summary));
+  for (const Hazard& h : o->hazards()) {
+    const std::string what = std::string(hazardName(h.type)) + " on " + h.matrix + "ds[" + std::to_string(h.sharedRow) + "][" +
+                             std::to_string(h.sharedCol) + "]: lines " + std::to_string(h.first.line) + " and " +
+                             std::to_string(h.second.line);
+    mark(h.first.line, what);
+    mark(h.second.line, what);
+  }
+  for (const BoundsViolation& v : o->boundsViolations()) mark(v.event.line, v.describe());
   return m;
 }
 

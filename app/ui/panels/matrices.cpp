@@ -119,6 +119,26 @@ MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v) {
   return at;
 }
 
+// The number of the thread that loaded each thread-coloured cell, where the block has more
+// threads than the palette has colours (rows 0 and 2 of a 4x4 tile share a hue, not a number)
+// and the cell is wide enough for it; ink black or white, whichever reads on the fill.
+void drawThreadNumbers(PanelContext& ctx, GridRect& g, const MatricesView& v, bool isN) {
+  if (g.cellHeight < ImGui::GetTextLineHeight()) return;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const ThreadLabel& t : v.threadLabels) {
+    if (t.isN != isN || t.row >= g.rows || t.col >= g.cols) continue;
+    const std::string text = std::to_string(t.thread);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    if (size.x + 4.0f > g.cellWidth) continue;
+    const ImVec2 at(g.x + g.cellWidth * (float(t.col) + 0.5f) - size.x * 0.5f,
+                    g.y + g.cellHeight * (float(t.row) + 0.5f) - size.y * 0.5f);
+    const Rgba ink = readableOn(t.fill);
+    draw->AddText(at, ink, text.c_str());
+    g.texts.push_back({t.row, t.col, text});
+    ctx.layout.texts.push_back({"Matrices", text, at.x, at.y, ImGui::GetFontSize(), ink, t.fill});
+  }
+}
+
 // What is drawn over the grids: every block's current tiles faintly (load shading), a race's
 // spoiled P elements, the running sums, the followed thread's footprint.
 void drawOverGrids(PanelContext& ctx, const MatricesView& v) {
@@ -134,6 +154,8 @@ void drawOverGrids(PanelContext& ctx, const MatricesView& v) {
   }
   if (rects[2]) frameCells(*rects[2], v.spoiled, theme.error, theme.followPx * 1.6f);
   if (rects[2]) drawRunningSums(ctx, *rects[2], v);
+  if (rects[0]) drawThreadNumbers(ctx, *rects[0], v, true);
+  if (rects[1]) drawThreadNumbers(ctx, *rects[1], v, false);
   if (v.following && rects[0] && rects[1] && rects[2]) {
     const ThreadFootprint& f = v.footprint;
     frameCells(*rects[1], f.mLoads, theme.follow, theme.followPx);

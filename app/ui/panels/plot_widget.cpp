@@ -63,6 +63,18 @@ void dashedLine(ImDrawList* d, ImVec2 a, ImVec2 b, Rgba colour, float thickness,
   }
 }
 
+// A series' line pattern by its place in the plot: solid, dashed, dotted, in turn, so that two
+// series whose hues a colour-vision deficiency merges differ by their line as well as their marker.
+float seriesDash(std::size_t series, float px) {
+  constexpr float kDash[] = {0.0f, 9.0f, 3.0f};
+  return kDash[series % 3] * px;
+}
+
+void seriesLine(ImDrawList* d, ImVec2 a, ImVec2 b, Rgba colour, float thickness, float dash) {
+  if (dash <= 0.0f) d->AddLine(a, b, colour, thickness);
+  else dashedLine(d, a, b, colour, thickness, dash);
+}
+
 bool inside(ImVec2 p, ImVec2 lo, ImVec2 hi) { return p.x >= lo.x && p.x < hi.x && p.y >= lo.y && p.y < hi.y; }
 
 struct DataBounds {
@@ -331,7 +343,10 @@ void drawSeries(const PlotFrame& f, const PlotSpec& spec, const std::vector<std:
     std::vector<ImVec2> pts;
     for (const PlotVec& v : screen[s]) pts.emplace_back(float(v.x), float(v.y));
     const float width = (series.emphasised ? 2.6f : 1.8f) * f.px + (int(s) == emphasised ? 1.5f * f.px : 0.0f);
-    if (pts.size() > 1) f.draw->AddPolyline(pts.data(), int(pts.size()), series.colour, 0, width);
+    const float dash = seriesDash(s, f.px);
+    if (pts.size() > 1 && dash <= 0.0f) f.draw->AddPolyline(pts.data(), int(pts.size()), series.colour, 0, width);
+    else
+      for (std::size_t i = 1; i < pts.size(); ++i) seriesLine(f.draw, pts[i - 1], pts[i], series.colour, width, dash);
   }
   for (std::size_t s = 0; s < spec.series.size(); ++s)
     for (const PlotVec& v : screen[s])
@@ -350,8 +365,8 @@ void drawLegend(const PlotFrame& f, const PlotSpec& spec, int emphasised) {
     const auto [lo, hi] = f.legend[i];
     if (int(i) == emphasised) f.draw->AddRectFilled(lo, hi, withAlpha(f.text, 0.10f), 3.0f);
     const float cy = (lo.y + hi.y) * 0.5f;
-    f.draw->AddLine(ImVec2(lo.x + f.font * 0.2f, cy), ImVec2(lo.x + f.swatch - f.font * 0.4f, cy), s.colour,
-                    (s.emphasised ? 2.6f : 1.8f) * f.px);
+    seriesLine(f.draw, ImVec2(lo.x + f.font * 0.2f, cy), ImVec2(lo.x + f.swatch - f.font * 0.4f, cy), s.colour,
+               (s.emphasised ? 2.6f : 1.8f) * f.px, seriesDash(i, f.px));
     drawHaloMarker(f.draw, s.marker, ImVec2(lo.x + f.swatch * 0.5f - f.font * 0.1f, cy), f.markerR, s.colour, f.plotBg, f.px);
     f.draw->AddText(ImVec2(lo.x + f.swatch, cy - f.font * 0.5f), f.text, s.name.c_str());
   }

@@ -94,8 +94,8 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
 }
 
 // The last resort for a phase longer than the panel at any size (a register tile's k loop):
-// the tokens within `radius` of the current one, "..." for what is left out on either side,
-// the current entry's line label kept (the others too while `radius` > 0); the current entry
+// the tokens within `radius` of the current one, "... 12 entries" for what is left out on either side,
+// the current entry's line label kept (the others too while `radius` > 0); every current entry
 // is always among them.
 std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   int current = -1;
@@ -105,17 +105,23 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   int ownLabel = current;
   while (ownLabel > 0 && !tokens[std::size_t(ownLabel)].label) --ownLabel;
   std::vector<Token> out;
-  bool elided = false;
+  int elided = 0;
+  LifeTime elidedTime = LifeTime::Done;
+  auto flush = [&] {
+    if (elided > 0) out.push_back({"... " + std::to_string(elided) + (elided == 1 ? " entry" : " entries"), elidedTime});
+    elided = 0;
+  };
   for (int i = 0; i < int(tokens.size()); ++i) {
     const bool label = tokens[std::size_t(i)].label && (radius > 0 || i == ownLabel);
-    if (label || std::abs(i - current) <= radius) {
+    // Every entry of the cursor's step stays (a flag's wait beside the reads it guards), and the window around the last.
+    if (label || std::abs(i - current) <= radius || tokens[std::size_t(i)].time == LifeTime::Current) {
+      flush();
       out.push_back(tokens[std::size_t(i)]);
-      elided = false;
-    } else if (!elided) {
-      out.push_back({"...", tokens[std::size_t(i)].time});
-      elided = true;
+    } else {
+      if (elided++ == 0) elidedTime = tokens[std::size_t(i)].time;
     }
   }
+  flush();
   return out;
 }
 

@@ -58,6 +58,28 @@ TEST(MatricesView, PhaseOneRingsTheSecondTilesEachElementInItsLoadersColour) {
   EXPECT_TRUE(v.marks.empty()) << "in bounds, right, no race";
 }
 
+// A 4x4 tile (16 threads, 8 colours): rows 0 and 2 of a tile share their hues, so each
+// thread-coloured cell carries its thread's number. At 8x8 with T = 4, block (0,0)'s phase 0
+// loads M(r, c) into Mds[r][c] by thread ty=r, tx=c, linear 4r + c: 16 labels of M, 16 of N.
+// The book's 2x2 block has 4 threads, fewer than the palette: no numbers.
+TEST(MatricesView, ThreadColoursRepeatingInATileCarryTheThreadsNumber) {
+  const BookExample big(testing::tiledConfig(KernelId::Tiled, {8, 8, 8}, 4, testing::freshSeed()));
+  const MatricesView v = matricesView(*big.run, *big.block, big.stepOf(0, StepKind::Load), big.theme, {});
+  int m = 0, n = 0;
+  for (const ThreadLabel& t : v.threadLabels) {
+    (t.isN ? n : m) += 1;
+    if (!t.isN) {
+      EXPECT_EQ(t.thread, t.row * 4 + t.col) << "M(" << t.row << "," << t.col << ")";
+    }
+    EXPECT_EQ(t.fill, big.theme.threadColour(t.thread));
+  }
+  EXPECT_EQ(m, 16);
+  EXPECT_EQ(n, 16);
+  EXPECT_EQ(big.theme.threadColour(0), big.theme.threadColour(8));  // why: the hue of row 0 is row 2's
+  const BookExample book;
+  EXPECT_TRUE(matricesView(*book.run, *book.block, book.stepOf(0, StepKind::Load), book.theme, {}).threadLabels.empty());
+}
+
 TEST(MatricesView, FollowedThreadOneZeroHasLoadedTwoElementsOfEachMatrixByPhaseOne) {
   const BookExample book;
   // Thread (1,0) is linear 1: M(0,1) and N(0,1) in phase 0, M(0,3) and N(2,1) in phase 1; it computes P(0,1).

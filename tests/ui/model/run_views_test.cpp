@@ -206,7 +206,7 @@ TEST(ThreadStory, ARingsProducerIssuesTheCopiesOfBothTilesAtItsLoadStep) {
   const BlockTimeline block = BlockTimeline::build(t, 0, 1);
   const std::string caption = stepCaption(*run.run, block, {2, t.threadsPerBlock()}, 128);
   EXPECT_TRUE(contains(caption,
-                       "thread tx=128, ty=0 issues the copy engine's copies of M's 32x8 tile M(32..63,0..7) and N's 8x64 tile "
+                       "thread tx=128, ty=0 has issued the copy engine's copies of M's 32x8 tile M(32..63,0..7) and N's 8x64 tile "
                        "N(0..7,0..63) into stage 0, 3072 bytes"))
       << caption;
   EXPECT_FALSE(contains(caption, "loads nothing")) << caption;
