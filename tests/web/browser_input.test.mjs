@@ -191,3 +191,26 @@ test("the wheel scrolls a panel the browser's way, by the browser's distance (a 
     await r.close();
   }
 });
+
+test('a tap on the canvas presses what the finger touches: "Next >" of the Lesson panel turns the page', async () => {
+  const context = await session.browser.newContext({ deviceScaleFactor: 1, hasTouch: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.url.replace(/\/$/, '') });
+  const params = { lesson: 'two-barriers', page: 2 };
+  try {
+    // Where the Lesson panel lies at 800x600 (its layout file); "Next >" is on its second row.
+    const scripted = await h.runScript(context, session.url, 'wait\nlayout /out/L.json\n', { params, width: 800, height: 600 });
+    const lesson = (await h.readJson(scripted.page, '/out/L.json')).windows.find((w) => w.tab === 'Lesson');
+    await scripted.close();
+    assert.deepEqual([lesson.x, lesson.y], [0, 0], 'the Lesson panel at the top left, where this test taps');
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 800, height: 600 + h.TOOLS_PX });
+    await page.goto(h.pageUrl(session.url, params), { waitUntil: 'load' });
+    await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
+    await h.settle(page, 3);
+    await page.touchscreen.tap(lesson.x + 97, lesson.y + 68);
+    await h.settle(page, 4);
+    assert.deepEqual(await linkNow(page), { lesson: 'two-barriers', page: '3' });
+  } finally {
+    await context.close();
+  }
+});
