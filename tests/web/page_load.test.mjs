@@ -166,3 +166,21 @@ test("the teacher's guide's link to the missing first barrier's race opens at th
     await r.close();
   }
 });
+
+test('a window moved to a screen of another devicePixelRatio gets a canvas of that many pixels at its next frames', async () => {
+  const context = await session.browser.newContext({ deviceScaleFactor: 1 });
+  try {
+    const r = await h.openPage(context, session.url, { kernel: 'tiled', size: 4, tile: 2 }, { waitFor: 'frame' });
+    const size = () => r.page.evaluate(() => [Module.canvas.width, Module.canvas.height]);
+    assert.deepEqual(await size(), [1280, 720]);
+    const cdp = await context.newCDPSession(r.page);
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 720 + h.TOOLS_PX, deviceScaleFactor: 2, mobile: false });
+    await r.page.waitForFunction(() => Module.canvas.width === 2560, null, { timeout: 30000, polling: 'raf' });
+    await h.settle(r.page, 3);
+    assert.deepEqual(await size(), [2560, 1440]);
+    const shown = new Png(await r.page.screenshot());
+    assert.ok(shown.distinctColours(64) >= 16, 'the page still shows its picture');
+  } finally {
+    await context.close();
+  }
+});
