@@ -1,8 +1,28 @@
 #include "gfx/gl_context.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "platform/gl.h"
 
 namespace tilescope::gfx {
+namespace {
+
+bool defaultGlChecks() {
+  if (const char* env = std::getenv("TILESCOPE_GL_CHECKS"); env && *env) return std::strcmp(env, "0") != 0;
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+bool& glChecks() {
+  static bool on = defaultGlChecks();
+  return on;
+}
+
+}  // namespace
 
 std::string takeGlError(const char* where) {
   const GLenum e = glGetError();
@@ -19,5 +39,10 @@ std::string takeGlError(const char* where) {
   }
   return std::string(name) + " after " + where;
 }
+
+bool glChecksOn() { return glChecks(); }
+void setGlChecks(bool on) { glChecks() = on; }
+
+std::string frameGlError(const char* where) { return glChecksOn() ? takeGlError(where) : std::string(); }
 
 }  // namespace tilescope::gfx

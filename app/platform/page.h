@@ -33,6 +33,10 @@ void setCopyLinkHandler(std::function<void()> handler);
 // when it could not.
 bool copyLink(const std::string& text);
 
+// How a saved .tstrace opens again, in this target's words (after "opens again with"): the
+// desktop's command line; in a page, where the browser put it and the page's own button.
+std::string traceReopening();
+
 // Why the lab (a student's kernel compiled and sandboxed) or live GPU timing cannot run here,
 // or nothing when it can (the desktop: it may still lack a GPU, which the lab says itself).
 std::optional<std::string> labUnavailable();

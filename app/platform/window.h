@@ -37,6 +37,11 @@ class Window {
   // ImGui's backends' NewFrame (DeltaTime is never 0: ImGui asserts on it).
   void newImGuiFrame();
   void framebufferSize(int& width, int& height) const;
+  // Framebuffer pixels per layout unit: a page's devicePixelRatio (2 on a Retina screen, 1.25 on
+  // a scaled Windows one), whose canvas holds that many pixels per CSS pixel while ImGui lays
+  // out in CSS pixels (its DisplaySize) and the fonts are rasterised at the ratio; 1 on the
+  // desktop.
+  float pixelRatio() const { return pixelRatio_; }
   void setFullscreen(bool on);
   void setTitle(const std::string& title);
   void swapBuffers();
@@ -52,6 +57,7 @@ class Window {
   Window() = default;
   GLFWwindow* window_ = nullptr;
   bool imguiGlfw_ = false, imguiGl_ = false, fullscreen_ = false;
+  float pixelRatio_ = 1.0f;
   struct Placement {
     int x = 0, y = 0, width = 0, height = 0;
   } windowed_;  // the desktop's window before fullscreen

@@ -51,6 +51,7 @@ struct Fonts {
   std::vector<ImFont*> code;  // mono at the Source panel's sizes, largest first
   ImFont* caption = nullptr;  // the step in words
   float builtScale = 0.0f;
+  float builtRatio = 0.0f;  // the window's pixelRatio() the atlas was rasterised at
 };
 
 // Once per session: fontconfig's answer does not change while the app runs, and the message
@@ -66,8 +67,11 @@ void findFonts(Fonts& fonts, AppState& state) {
   state.fonts.mono = fonts.monoFile ? fonts.monoFile->path : "";
 }
 
-ImFont* addFont(const Result<platform::FontFile>& file, float px) {
+// `px` in layout pixels; the glyphs are rasterised at `px * ratio` framebuffer pixels and drawn
+// at 1 / ratio (io.FontGlobalScale), so a page on a Retina screen gets text as sharp as its HTML.
+ImFont* addFont(const Result<platform::FontFile>& file, float px, float ratio) {
   ImGuiIO& io = ImGui::GetIO();
+  px *= ratio;
   if (file) {
     ImFontConfig config;
     config.FontNo = file->index;
@@ -79,20 +83,22 @@ ImFont* addFont(const Result<platform::FontFile>& file, float px) {
 }
 
 // Rebuilds the font atlas at the new scale: crisp text at 1x-3x instead of stretched pixels.
-void buildFonts(Fonts& fonts, float scale) {
+void buildFonts(Fonts& fonts, float scale, float ratio) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  fonts.sans = addFont(fonts.sansFile, std::round(kBaseFontPx * scale));
-  fonts.mono = addFont(fonts.monoFile, std::round(kBaseFontPx * scale));
+  io.FontGlobalScale = 1.0f / ratio;
+  fonts.sans = addFont(fonts.sansFile, std::round(kBaseFontPx * scale), ratio);
+  fonts.mono = addFont(fonts.monoFile, std::round(kBaseFontPx * scale), ratio);
   // The Source panel picks the largest of these that shows the whole kernel (presenter layout).
   fonts.code.assign(1, fonts.mono);
   for (float f : {0.9f, 0.8f, 0.72f, 0.65f, 0.58f, 0.52f})
-    if (const float px = std::round(kBaseFontPx * scale * f); px >= 10.0f) fonts.code.push_back(addFont(fonts.monoFile, px));
-  fonts.caption = addFont(fonts.sansFile, std::round(kBaseFontPx * scale * 1.15f));
+    if (const float px = std::round(kBaseFontPx * scale * f); px >= 10.0f) fonts.code.push_back(addFont(fonts.monoFile, px, ratio));
+  fonts.caption = addFont(fonts.sansFile, std::round(kBaseFontPx * scale * 1.15f), ratio);
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   fonts.builtScale = scale;
+  fonts.builtRatio = ratio;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -217,11 +223,11 @@ struct StyleKey {
   Palette palette{};
 };
 
-void refreshStyle(Fonts& fonts, const AppState& state, StyleKey& key) {
+void refreshStyle(Fonts& fonts, const AppState& state, StyleKey& key, float ratio) {
   if (key.built && key.fontScale == state.view.fontScale && key.presentation == state.view.presentation &&
-      key.palette == state.view.palette && fonts.builtScale == state.view.fontScale)
+      key.palette == state.view.palette && fonts.builtScale == state.view.fontScale && fonts.builtRatio == ratio)
     return;
-  if (fonts.builtScale != state.view.fontScale) buildFonts(fonts, state.view.fontScale);
+  if (fonts.builtScale != state.view.fontScale || fonts.builtRatio != ratio) buildFonts(fonts, state.view.fontScale, ratio);
   applyImGuiStyle(state.theme, state.view.presentation, state.view.fontScale);
   key = {true, state.view.presentation, state.view.fontScale, state.view.palette};
 }
@@ -241,7 +247,10 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
   window.newImGuiFrame();
   // Scripted frames must not depend on where the pointer happens to be (tooltips, hovers).
   if (!frame.interactive || animation.active) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-  if (frame.offscreen) ImGui::GetIO().DisplaySize = ImVec2(float(frame.width), float(frame.height));
+  if (frame.offscreen) {  // an export's own size, one pixel per layout pixel
+    ImGui::GetIO().DisplaySize = ImVec2(float(frame.width), float(frame.height));
+    ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+  }
   ImGui::NewFrame();
   layout = {};
   PanelContext ctx{state, state.intents, grids, layout, fonts.mono, fonts.code, fonts.caption};
@@ -508,13 +517,15 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   window_->framebufferSize(drawWidth, drawHeight);
   const bool offscreen = animation_.active && animation_.request.width > 0;
   if (offscreen) drawWidth = animation_.request.width, drawHeight = animation_.request.height;
-  // The projector layout's text follows the height drawn at.
+  // The projector layout's text follows the height drawn at, in layout pixels (a page's CSS pixels).
   // (Presentation mode keeps its panels side by side: a smaller share, h / 617, 1.75 at 1080.)
-  if (state.lesson.presenter) state.view.fontScale = presenterFontScale(float(drawHeight));
-  else if (state.view.fontScaleFromScreen) state.view.fontScale = std::clamp(float(drawHeight) / 617.0f, 1.0f, 3.0f);
+  const float ratio = offscreen ? 1.0f : window_->pixelRatio();
+  const float layoutHeight = float(drawHeight) / ratio;
+  if (state.lesson.presenter) state.view.fontScale = presenterFontScale(layoutHeight);
+  else if (state.view.fontScaleFromScreen) state.view.fontScale = std::clamp(layoutHeight / 617.0f, 1.0f, 3.0f);
   prepareAnimationFrame(animation_, state);
 
-  refreshStyle(fonts_, state, style_);
+  refreshStyle(fonts_, state, style_, window_->pixelRatio());
   window_->setFullscreen(state.view.fullscreen);
   window_->setTitle(exportProgressTitle(animation_));  // export progress
 

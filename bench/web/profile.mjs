@@ -3,12 +3,18 @@
 // the presenter at 1280x720, as bench.mjs measures it; prints the functions by self time (the
 // .wasm's function names: a site linked with --profiling-funcs, TILESCOPE_WEB_PROFILING=ON) and
 // the share of the main thread the page's work took. Figures, not a test.
-//   node bench/web/profile.mjs [--frames N] [--top N]
+//   node bench/web/profile.mjs [--frames N] [--top N] [--scene book|tiled64]
 import * as h from '../../tests/web/harness.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const FRAMES = option('--frames', 300), TOP = option('--top', 30);
+// --scene tiled64: tiled 64^3 T=16 in the usual layout (bench.mjs's figure 5) instead of the book's 4x4.
+const SCENES = {
+  book: 'lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\nframes 30\n',
+  tiled64: 'set kernel tiled\nset size 64\nset tile 16\nwait\nseek start\nframes 30\n',
+};
+const SCENE = SCENES[args.includes('--scene') ? args[args.indexOf('--scene') + 1] : 'book'];
 
 const site = await h.serveSite();
 const browser = await h.launchBrowser();
@@ -19,8 +25,7 @@ try {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   // Start-up and the lesson's run first, then the profile over the play only.
-  const script = 'lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\nframes 30\n' +
-                 `play ${FRAMES}\nreport\n`;
+  const script = SCENE + `play ${FRAMES}\nreport\n`;
   await page.goto(h.pageUrl(site.url, { script }));
   await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
   const frames0 = await page.evaluate(() => window.tilescopeFrames);

@@ -24,6 +24,8 @@ const MIME = {
 
 // Serves `root` on 127.0.0.1 at a port the system picks; resolves to {url, close()}. The files
 // may be cached (a test file's pages share one browser context: the .wasm and .data load once).
+// As a course host set up as the teacher's guide says: a file's .br (or .gz) copy when the
+// browser accepts it and the build wrote one, with Content-Encoding and Vary.
 export async function serveSite(root = SITE) {
   if (!existsSync(path.join(root, 'index.html')))
     throw new Error(`no site at ${root} (no index.html): build it first with 'make web'`);
@@ -33,9 +35,12 @@ export async function serveSite(root = SITE) {
     if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     try {
       if (!(await stat(file)).isFile()) throw new Error('not a file');
-      const body = await readFile(file);
+      const accepts = String(req.headers['accept-encoding'] || '');
+      const packed = [['br', '.br'], ['gzip', '.gz']].find(([name, ext]) => accepts.includes(name) && existsSync(file + ext));
+      const body = await readFile(packed ? file + packed[1] : file);
       res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
-                           'Content-Length': body.length, 'Cache-Control': 'max-age=3600' });
+                           'Content-Length': body.length, 'Cache-Control': 'max-age=3600', Vary: 'Accept-Encoding',
+                           ...(packed ? { 'Content-Encoding': packed[0] } : {}) });
       res.end(body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`not found: ${rel}\n`);

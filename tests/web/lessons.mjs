@@ -18,3 +18,14 @@ export function lessonPages(name) {
   }
   return pages;
 }
+
+// A script that opens every lesson and every page of it in turn, waiting for each page's run:
+// what a class does over a term (the heap test and the web benchmark walk it).
+export function lessonWalkScript() {
+  let script = '';
+  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.lesson')).sort()) {
+    const name = file.replace(/^\d+-/, '').replace(/\.lesson$/, '');
+    script += `lesson ${name}\nwait\n` + 'lesson next\nwait\n'.repeat(lessonPages(name).length - 1);
+  }
+  return script;
+}

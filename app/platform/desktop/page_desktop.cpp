@@ -11,6 +11,7 @@ void offerDownload(const std::string&) {}
 void setOpenFileHandler(std::function<void(const std::string&)>) {}
 void setCopyLinkHandler(std::function<void()>) {}
 bool copyLink(const std::string&) { return false; }
+std::string traceReopening() { return "tilescope --open, here or on a laptop"; }
 std::optional<std::string> labUnavailable() { return std::nullopt; }
 std::optional<std::string> liveTimingUnavailable() { return std::nullopt; }
 std::optional<std::string> gpuUnreachable() { return std::nullopt; }

@@ -13,7 +13,11 @@ EM_JS(void, tilescopeSetScriptDone, (int ok, const char* message),
       { window.tilescopeScriptDone = {ok: ok != 0, message: UTF8ToString(message)}; });
 // Frames drawn so far: what a test waits on after a key press or a dropped file, instead of a
 // fixed sleep (the app sees input at its next frame).
-EM_JS(void, tilescopeCountFrame, (), { window.tilescopeFrames = (window.tilescopeFrames || 0) + 1; });
+// The first one also takes the shell's loading text away (window.tilescopeStarted).
+EM_JS(void, tilescopeCountFrame, (), {
+  window.tilescopeFrames = (window.tilescopeFrames || 0) + 1;
+  if (window.tilescopeFrames === 1 && window.tilescopeStarted) window.tilescopeStarted();
+});
 
 namespace tilescope::platform {
 namespace {

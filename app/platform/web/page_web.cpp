@@ -25,6 +25,12 @@ EM_JS(void, tilescopeDownload, (const char* file), {
   a.click();
   setTimeout(function() { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 });
+// An address ending #gl-checks (or window.tilescopeGlChecks set before the page loads) turns
+// on the GL error checks after each draw (app/gfx/gl_context.h): off by default, each is a
+// round trip to the GPU process.
+EM_JS(int, tilescopeGlChecksAsked, (), {
+  return (window.tilescopeGlChecks || window.location.hash.indexOf('gl-checks') >= 0) ? 1 : 0;
+});
 // A page driven by a script makes no downloads, unless its host (a test of the downloads) set
 // window.tilescopeDownloads before it loaded.
 EM_JS(int, tilescopeDownloadsAsked, (), { return window.tilescopeDownloads ? 1 : 0; });
@@ -55,6 +61,7 @@ std::string locationPart(bool query) {
 
 void startProcess() {
   setenv("TILESCOPE_ASSETS", "/assets", 0);  // preloaded there (app/platform/CMakeLists.txt)
+  if (tilescopeGlChecksAsked()) setenv("TILESCOPE_GL_CHECKS", "1", 1);
   std::error_code ec;
   std::filesystem::create_directories("/out", ec);  // where a script's files go (read back with Module.FS)
 }
@@ -73,6 +80,11 @@ void setOpenFileHandler(std::function<void(const std::string&)> handler) { g_ope
 void setCopyLinkHandler(std::function<void()> handler) { g_copyLink = std::move(handler); }
 
 bool copyLink(const std::string& text) { return tilescopeCopyToClipboard(text.c_str()) != 0; }
+
+std::string traceReopening() {
+  return "this page's Open .tstrace button (the browser saved it in your downloads; or drop it on the page), or "
+         "tilescope --open on a laptop";
+}
 
 std::optional<std::string> labUnavailable() {
   return std::string(

@@ -8,16 +8,33 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 
+#include "browser_input_web.h"
 #include "platform/gl.h"
 #include "platform/picture_draw.h"
 #include "platform/window.h"
 
 EM_JS(int, tilescopePageWidth, (), { return window.innerWidth; });
-// The canvas's height: the window's less the strip of page tools under it (shell.html).
+EM_JS(double, tilescopeDevicePixelRatio, (), { return window.devicePixelRatio || 1; });
+// The canvas's height: the window's less the strip of page tools under it (shell.html); in
+// fullscreen the canvas alone fills the screen.
 EM_JS(int, tilescopePageHeight, (), {
   const tools = document.getElementById('tools');
-  return window.innerHeight - (tools ? tools.offsetHeight : 0);
+  const full = document.fullscreenElement || document.webkitFullscreenElement;
+  return window.innerHeight - (tools && !full ? tools.offsetHeight : 0);
+});
+
+// The canvas's pixels, and GLFW's idea of its window: glfwSetWindowSize would take a size equal
+// to the screen's for a request of fullscreen of its own, which moves the canvas into a new
+// element and so ends the fullscreen the page asked for (emscripten 3.1.6, library_glfw.js).
+EM_JS(void, tilescopeSizeCanvas, (int width, int height), {
+  Browser.setCanvasSize(width, height, true);
+  if (GLFW.active) {
+    GLFW.active.width = width;
+    GLFW.active.height = height;
+  }
 });
 
 // The canvas keeps its pixels between frames (WebGL's preserveDrawingBuffer), so that a frame
@@ -57,6 +74,7 @@ Result<std::unique_ptr<Window>> Window::open(const WindowOptions&) {
   w->window_ = glfwCreateWindow(std::max(pageWidth(), 320), std::max(pageHeight(), 240), "tilescope", nullptr, nullptr);
   if (!w->window_) return unavailable("this browser gave the page no WebGL2 context (is WebGL turned off?)");
   glfwMakeContextCurrent(w->window_);
+  w->pollEvents(false);  // the canvas's pixels at the screen's ratio before the first frame
   auto version = loadGlEntryPoints(nullptr);
   if (!version) return version.error();
   IMGUI_CHECKVERSION();
@@ -65,6 +83,7 @@ Result<std::unique_ptr<Window>> Window::open(const WindowOptions&) {
   w->imguiGlfw_ = ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
   w->imguiGl_ = ImGui_ImplOpenGL3_Init(imguiGlslVersion());
   if (!w->imguiGlfw_ || !w->imguiGl_) return unavailable("cannot start Dear ImGui's GLFW/OpenGL3 backends");
+  listenToBrowser(w->window_);
   return w;
 }
 
@@ -76,12 +95,16 @@ Window::~Window() {
   glfwTerminate();
 }
 
-// The browser delivers input between frames; here the canvas follows the browser window.
+// The browser delivers input between frames; here the canvas follows the browser window: its
+// CSS size (the page's stylesheet sets it) times devicePixelRatio, read every frame, so a window
+// moved to a screen of another ratio (or a browser zoom) gets a sharp canvas at its next frame.
 void Window::pollEvents(bool) {
   int w = 0, h = 0;
   glfwGetWindowSize(window_, &w, &h);
-  const int pw = std::max(pageWidth(), 320), ph = std::max(pageHeight(), 240);
-  if (!fullscreen_ && (pw != w || ph != h)) glfwSetWindowSize(window_, pw, ph);
+  pixelRatio_ = std::clamp(float(tilescopeDevicePixelRatio()), 0.25f, 8.0f);
+  const int pw = int(std::lround(std::max(pageWidth(), 320) * pixelRatio_));
+  const int ph = int(std::lround(std::max(pageHeight(), 240) * pixelRatio_));
+  if (pw != w || ph != h) tilescopeSizeCanvas(pw, ph);
 }
 
 // A page never waits: the browser calls each frame.
@@ -91,21 +114,30 @@ void Window::wake() {}
 bool Window::closeRequested() const { return false; }
 
 void Window::newImGuiFrame() {
+  beforeImGuiFrame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // Two frames in the same millisecond (a headless browser's virtual time) give 0: ImGui asserts.
   ImGuiIO& io = ImGui::GetIO();
+  // emscripten's GLFW gives sizes and the pointer in canvas pixels: ImGui works in CSS pixels,
+  // its OpenGL backend scales to the canvas's.
+  if (pixelRatio_ != 1.0f) {
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window_, &fw, &fh);
+    io.DisplaySize = ImVec2(float(fw) / pixelRatio_, float(fh) / pixelRatio_);
+    io.DisplayFramebufferScale = ImVec2(pixelRatio_, pixelRatio_);
+    if (io.MousePos.x > -FLT_MAX / 2) io.MousePos = ImVec2(io.MousePos.x / pixelRatio_, io.MousePos.y / pixelRatio_);
+  }
   if (io.DeltaTime <= 0.0f) io.DeltaTime = 1.0f / 1000.0f;
 }
 
 void Window::framebufferSize(int& width, int& height) const { glfwGetFramebufferSize(window_, &width, &height); }
 
-void Window::setFullscreen(bool want) {
-  if (want == fullscreen_) return;
-  if (want) emscripten_request_fullscreen("#canvas", 1);
-  else emscripten_exit_fullscreen();
-  fullscreen_ = want;
-}
+// The browser grants fullscreen only inside a person's own event: the page asks for it in the
+// F key's keydown and the Fullscreen button's click (browser_input_web.cpp, shell.html), and
+// leaves it on Esc; a request from a frame would wait for an event that never comes. The canvas
+// follows whichever the browser gives (pollEvents).
+void Window::setFullscreen(bool want) { fullscreen_ = want; }
 
 void Window::setTitle(const std::string& title) {
   if (title == title_) return;

@@ -32,7 +32,7 @@ void exportView(AppState& state, const ExportView& e) {
       const std::string path = e.path.empty() ? defaultName(run, ".tstrace") : e.path;
       if (auto s = saveRun(run, path); !s) return report(state, s.error().message, true);
       platform::offerDownload(path);  // a page: the browser downloads it
-      return report(state, "saved " + path + " (open it with tilescope --open)", false);
+      return report(state, "saved " + path + " (it opens again with " + platform::traceReopening() + ")", false);
     }
     case ExportKind::ChromeJson: {
       const std::string path = e.path.empty() ? defaultName(run, ".trace.json") : e.path;

@@ -8,6 +8,7 @@
 #include <array>
 #include <string>
 
+#include "platform/page.h"
 #include "ui/model/presets.h"
 #include "ui/model/start_page.h"
 #include "ui/panels/event_text.h"
@@ -116,7 +117,7 @@ void exportButtons(PanelContext& ctx) {
   sectionTitle("Export");
   ImGui::BeginDisabled(!shownRun(ctx.state));
   if (ImGui::Button("Trace file")) ctx.emit(ExportView{ExportKind::TraceFile, ""});
-  if (ImGui::IsItemHovered()) tooltip("the run as a .tstrace: opens again with tilescope --open, here or on a laptop");
+  if (ImGui::IsItemHovered()) tooltip("the run as a .tstrace: opens again with " + platform::traceReopening());
   const float pad = ImGui::GetStyle().FramePadding.x * 2;  // each button on the line where it fits whole
   sameLineIfFits(ImGui::CalcTextSize("Perfetto JSON").x + pad);
   if (ImGui::Button("Perfetto JSON")) ctx.emit(ExportView{ExportKind::ChromeJson, ""});
