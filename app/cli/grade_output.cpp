@@ -190,8 +190,9 @@ std::string shownName(std::string_view name) {
   return forTerminal(name) + " (not plain ASCII: " + ascii + ")";
 }
 
-std::string csvField(std::string_view text) {
-  std::string s = distinctText(text, true);
+namespace {
+// A field already one line of unambiguous text: guarded against formulas, quoted if it must be.
+std::string csvGuarded(std::string s) {
   // A spreadsheet reads " =1+1" as a formula too: the guard looks past leading spaces.
   const std::size_t first = s.find_first_not_of(' ');
   if (first != std::string::npos && std::string_view("=+-@'").find(s[first]) != std::string_view::npos) s.insert(0, "'");
@@ -200,6 +201,9 @@ std::string csvField(std::string_view text) {
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+}  // namespace
+
+std::string csvField(std::string_view text) { return csvGuarded(distinctText(text, true)); }
 
 std::string overallVerdict(const FileGrade& g) {
   if (!g.graded) return "error";
@@ -253,7 +257,7 @@ std::string csvHeader(const std::vector<std::string>& checks) {
 }
 
 std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks) {
-  std::string s = csvField(g.file) + "," + csvField(asciiName(g.file)) + "," + (g.graded && g.grade.passed ? "true" : "false") + "," +
+  std::string s = csvField(g.file) + "," + csvGuarded(asciiName(g.file)) + "," + (g.graded && g.grade.passed ? "true" : "false") + "," +
                   csvField(overallVerdict(g)) + "," + std::to_string(passedChecks(g)) + "," +
                   std::to_string(g.grade.items.size());
   for (const std::string& c : checks) {
