@@ -48,6 +48,13 @@ std::string hexByte(unsigned char c) {
   return buf;
 }
 
+// A code point as the text \u{NNNN}.
+std::string codePoint(char32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
+  return buf;
+}
+
 std::string number(double v, const char* format) {
   char buf[48];
   std::snprintf(buf, sizeof buf, format, v);
@@ -100,11 +107,7 @@ std::string forTerminal(std::string_view s) {
     }
     if (!actsOnTerminal(cp) && !invisible(cp)) out.append(s.substr(i, n));
     else if (n == 1) out += hexByte(static_cast<unsigned char>(s[i]));
-    else {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
-      out += buf;
-    }
+    else out += codePoint(cp);
     i += n;
   }
   return out;
@@ -174,11 +177,7 @@ std::string asciiName(std::string_view s) {
     if (n == 0 || (n == 1 && (byte < 0x20 || byte == 0x7f))) out += hexByte(byte);
     else if (n == 1 && byte == '\\') out += "\\\\";
     else if (n == 1) out += char(byte);
-    else {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
-      out += buf;
-    }
+    else out += codePoint(cp);
     i += n == 0 ? 1 : n;
   }
   return out;

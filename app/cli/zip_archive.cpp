@@ -3,29 +3,16 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <span>
+
+#include "core/files/trace_file.h"
 
 namespace tilescope::cli {
 
 namespace {
-
-uint32_t crc32(const std::string& bytes) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  uint32_t c = 0xffffffffu;
-  for (unsigned char b : bytes) c = table[(c ^ b) & 0xff] ^ (c >> 8);
-  return c ^ 0xffffffffu;
-}
 
 void put16(std::string& out, uint32_t v) {
   out += char(v & 0xff);
@@ -70,7 +57,7 @@ Status writeZip(const std::filesystem::path& archive, const std::vector<ZipEntry
     if (stat(e.file.c_str(), &st) != 0) return failure("cannot read '" + e.file.string() + "'");
     if (bytes.size() >= 0xffffffffu || offset >= 0xffffffffu)
       return invalidInput("'" + e.file.string() + "' makes the zip 4 GiB or more, which this writer does not support");
-    Written w{e.name, crc32(bytes), uint32_t(bytes.size()), uint32_t(offset), uint32_t(st.st_mode & 0777)};
+    Written w{e.name, crc32(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())), uint32_t(bytes.size()), uint32_t(offset), uint32_t(st.st_mode & 0777)};
     std::string header;
     put32(header, 0x04034b50);
     putCommon(header, w);
