@@ -23,6 +23,7 @@ int labCommand(const Options& o, std::ostream& out);      // lab_command.cpp
 int labCheck(const Options& o, std::ostream& out);        // lab_check_command.cpp
 int labGrade(const Options& o, std::ostream& out);        // lab_grade_command.cpp
 int labExercises(const Options& o, std::ostream& out);    // lab_check_command.cpp
+int labAutograder(const Options& o, std::ostream& out);   // lab_autograder_command.cpp
 
 // `config` run on the backend the options name and finished (core/finished): the one way every
 // command gets a run. The CLI prints no views, so no timeline is cut.

@@ -34,10 +34,24 @@ std::size_t utf8Sequence(std::string_view s, std::size_t i, char32_t& cp) {
 bool actsOnTerminal(char32_t cp) {
   return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
+// Code points that show nothing, so that two names differing only by them look the same: the
+// zero-width space, joiners and direction marks, the line and paragraph separators, the word
+// joiner and invisible operators, the Arabic letter mark, the byte-order mark.
+bool invisible(char32_t cp) {
+  return (cp >= 0x200b && cp <= 0x200f) || cp == 0x2028 || cp == 0x2029 || (cp >= 0x2060 && cp <= 0x2064) ||
+         cp == 0x061c || cp == 0xfeff || cp == 0x00ad || cp == 0x180e;
+}
 
 std::string hexByte(unsigned char c) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  return buf;
+}
+
+// A code point as the text \u{NNNN}.
+std::string codePoint(char32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
   return buf;
 }
 
@@ -63,7 +77,8 @@ std::vector<PlatformTest> platformTests(const std::vector<FileGrade>& grades) {
   const bool oneFile = grades.size() == 1;
   for (const FileGrade& g : grades) {
     const std::string file = jsonName(g.file);  // two files are never one name (nor one test)
-    const std::string prefix = oneFile ? "" : file + ": ";
+    const std::string ascii = asciiName(g.file);  // nor two look-alike names one that reads the same
+    const std::string prefix = oneFile ? "" : (ascii == g.file ? file : file + " (" + ascii + ")") + ": ";
     if (!g.graded) {
       tests.push_back({prefix + "graded", "not graded: " + g.error, false, file});
       continue;
@@ -90,13 +105,9 @@ std::string forTerminal(std::string_view s) {
       out += hexByte(static_cast<unsigned char>(s[i++]));
       continue;
     }
-    if (!actsOnTerminal(cp)) out.append(s.substr(i, n));
+    if (!actsOnTerminal(cp) && !invisible(cp)) out.append(s.substr(i, n));
     else if (n == 1) out += hexByte(static_cast<unsigned char>(s[i]));
-    else {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(cp));
-      out += buf;
-    }
+    else out += codePoint(cp);
     i += n;
   }
   return out;
@@ -156,14 +167,42 @@ std::string distinctText(std::string_view s, bool controls) {
 
 std::string jsonName(std::string_view name) { return distinctText(name, false); }
 
-std::string csvField(std::string_view text) {
-  std::string s = distinctText(text, true);
-  if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\'')) s.insert(0, "'");
+std::string asciiName(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8Sequence(s, i, cp);
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if (n == 0 || (n == 1 && (byte < 0x20 || byte == 0x7f))) out += hexByte(byte);
+    else if (n == 1 && byte == '\\') out += "\\\\";
+    else if (n == 1) out += char(byte);
+    else out += codePoint(cp);
+    i += n == 0 ? 1 : n;
+  }
+  return out;
+}
+
+std::string shownName(std::string_view name) {
+  const std::string ascii = asciiName(name);
+  if (ascii == name) return ascii;
+  return forTerminal(name) + " (not plain ASCII: " + ascii + ")";
+}
+
+namespace {
+// A field already one line of unambiguous text: guarded against formulas, quoted if it must be.
+std::string csvGuarded(std::string s) {
+  // A spreadsheet reads " =1+1" as a formula too: the guard looks past leading spaces.
+  const std::size_t first = s.find_first_not_of(' ');
+  if (first != std::string::npos && std::string_view("=+-@'").find(s[first]) != std::string_view::npos) s.insert(0, "'");
   if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+}  // namespace
+
+std::string csvField(std::string_view text) { return csvGuarded(distinctText(text, true)); }
 
 std::string overallVerdict(const FileGrade& g) {
   if (!g.graded) return "error";
@@ -178,7 +217,7 @@ std::string overallVerdict(const FileGrade& g) {
     return "wrong result";
   }
   for (const lab::GradeItem& i : g.grade.items)
-    if (!i.passed && i.check == "no hazards") return "hazard";
+    if (!i.passed && i.check == "no hazards") return i.detail.starts_with(lab::kRaceCheckStopped) ? "race check incomplete" : "hazard";
   return first;
 }
 
@@ -201,7 +240,7 @@ std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
 }
 
 std::string reportText(const FileGrade& g) {
-  std::string s = "== " + forTerminal(g.file) + ": " +
+  std::string s = "== " + shownName(g.file) + ": " +
                   (g.graded ? (g.grade.passed ? "passed" : "not passed") : "not graded") + " (" + overallVerdict(g) + ")\n";
   if (!g.graded) s += "   " + forTerminal(g.error) + "\n";
   for (const lab::GradeItem& i : g.grade.items)
@@ -211,13 +250,13 @@ std::string reportText(const FileGrade& g) {
 }
 
 std::string csvHeader(const std::vector<std::string>& checks) {
-  std::string s = "file,passed,verdict,checks_passed,checks_total";
+  std::string s = "file,file_ascii,passed,verdict,checks_passed,checks_total";
   for (const std::string& c : checks) s += "," + csvField(c);
   return s + ",seed,seconds,error\n";
 }
 
 std::string csvRow(const FileGrade& g, const std::vector<std::string>& checks) {
-  std::string s = csvField(g.file) + "," + (g.graded && g.grade.passed ? "true" : "false") + "," +
+  std::string s = csvField(g.file) + "," + csvGuarded(asciiName(g.file)) + "," + (g.graded && g.grade.passed ? "true" : "false") + "," +
                   csvField(overallVerdict(g)) + "," + std::to_string(passedChecks(g)) + "," +
                   std::to_string(g.grade.items.size());
   for (const std::string& c : checks) {
@@ -239,7 +278,7 @@ std::string jsonFile(const FileGrade& g) {
   {
     JsonWriter json(out);
     const lab::LabOutcome* m = g.grade.measured ? &*g.grade.measured : nullptr;
-    json.beginObject().field("file", jsonName(g.file)).field("graded", g.graded);
+    json.beginObject().field("file", jsonName(g.file)).field("file_ascii", asciiName(g.file)).field("graded", g.graded);
     json.field("passed", g.graded && g.grade.passed).field("verdict", overallVerdict(g));
     json.field("checks_passed", passedChecks(g)).field("checks_total", int(g.grade.items.size()));
     json.field("seconds", g.seconds).field("error", validUtf8(g.error));
@@ -301,6 +340,32 @@ std::string classroomResults(const std::vector<FileGrade>& grades, const std::ve
       json.field("score", t.passed ? 1 : 0).field("message", validUtf8(t.output)).field("test_code", validUtf8(t.name));
       json.field("filename", validUtf8(t.file)).field("line_no", 0).field("execution_time", "").endObject();
     }
+    json.endArray().endObject();
+  }
+  return out.str() + "\n";
+}
+
+std::string gradescopeFailure(const std::string& reason) {
+  std::ostringstream out;
+  {
+    JsonWriter json(out);
+    json.beginObject().field("score", 0.0).field("execution_time", 0.0).field("output", validUtf8(reason));
+    json.key("tests").beginArray();
+    json.beginObject().field("name", "graded").field("score", 0.0).field("max_score", 0.0);
+    json.field("status", "failed").field("output", validUtf8(reason)).endObject();
+    json.endArray().endObject();
+  }
+  return out.str() + "\n";
+}
+
+std::string classroomFailure(const std::string& reason) {
+  std::ostringstream out;
+  {
+    JsonWriter json(out);
+    json.beginObject().field("version", 1).field("status", "error").field("max_score", 0).key("tests").beginArray();
+    json.beginObject().field("name", "graded").field("status", "error").field("score", 0);
+    json.field("message", validUtf8(reason)).field("test_code", "").field("filename", "").field("line_no", 0);
+    json.field("execution_time", "").endObject();
     json.endArray().endObject();
   }
   return out.str() + "\n";

@@ -16,8 +16,9 @@ namespace tilescope::cli {
 
 // --- escaping -------------------------------------------------------------------------------
 // For the terminal: printable ASCII and well-formed UTF-8 as they are; control bytes (newline,
-// ESC, DEL, the C1 controls), bytes that are not UTF-8 and the bidirectional overrides as
-// \xNN or \u{NNNN}. The result is one line.
+// ESC, DEL, the C1 controls), bytes that are not UTF-8, the bidirectional overrides and the
+// code points that show nothing (zero-width spaces and joiners, direction marks) as \xNN or
+// \u{NNNN}. The result is one line.
 std::string forTerminal(std::string_view text);
 // For JSON text: well-formed UTF-8 as it is, every other byte replaced by U+FFFD (JsonWriter
 // escapes the control bytes).
@@ -26,10 +27,18 @@ std::string validUtf8(std::string_view text);
 // UTF-8 in which two different names never read the same: every byte that is not UTF-8 as the
 // text \xNN, a backslash as \\ (JsonWriter escapes the control bytes, a newline as \n).
 std::string jsonName(std::string_view name);
+// A student's file name in plain ASCII, so that look-alike names (a Cyrillic 'а' for 'a', a
+// zero-width space, a direction mark) never read the same: every code point outside printable
+// ASCII as \u{NNNN}, bytes that are not UTF-8 and control bytes as \xNN, a backslash as \\.
+// The CSV's file_ascii, the JSON's "file_ascii".
+std::string asciiName(std::string_view name);
+// The name as the terminal report shows it: plain ASCII as it is; any other name as it reads
+// (through forTerminal) followed by "(not plain ASCII: ASCIINAME)".
+std::string shownName(std::string_view name);
 // One CSV field, one line, and two different texts never the same field: control bytes
 // (newlines included) and bytes that are not UTF-8 as \xNN, a backslash as \\, a leading
-// = + - @ (which a spreadsheet reads as a formula) or ' behind a ', quoted (RFC 4180) when it
-// holds a comma or a quote.
+// = + - @ (which a spreadsheet reads as a formula) or ', after any leading spaces, behind a ',
+// quoted (RFC 4180) when it holds a comma or a quote.
 std::string csvField(std::string_view text);
 // A lab error as the terminal gets it: its message (which may quote a student's file name or
 // line) through forTerminal. reportLabError (commands.h) reports one as reportError does:
@@ -85,6 +94,11 @@ std::string gradescopeResults(const std::vector<FileGrade>& grades, const std::v
 // as its `result` output): {"version": 1, "status": "pass"|"fail"|"error", "max_score": N,
 // "tests": [{"name", "status", "score", "message", "test_code", "filename", "line_no",
 // "execution_time"}]}, the same tests as Gradescope's.
+// The two platform files for a class the grader could not grade at all (no such folder, no
+// .cu in it): every point lost, `reason` as the output, so a student on the platform reads why.
+std::string gradescopeFailure(const std::string& reason);
+std::string classroomFailure(const std::string& reason);
+
 std::string classroomResults(const std::vector<FileGrade>& grades, const std::vector<std::string>& checks);
 
 }  // namespace tilescope::cli

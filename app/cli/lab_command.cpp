@@ -398,8 +398,9 @@ int labCommand(const Options& o, std::ostream& out) {
   if (sub == "time") return labTime(o, out);
   if (sub == "check") return labCheck(o, out);
   if (sub == "exercises") return labExercises(o, out);
+  if (sub == "autograder") return labAutograder(o, out);
   return reportLabError(invalidInput(
-      "lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu', 'grade EXERCISE DIR' or 'exercises'"));
+      "lab expects 'run FILE.cu', 'time FILE.cu', 'check EXERCISE FILE.cu', 'grade EXERCISE DIR', 'exercises' or 'autograder gradescope|classroom OUTDIR --exercise NAME'"));
 }
 
 }  // namespace tilescope::cli

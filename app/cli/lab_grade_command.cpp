@@ -8,6 +8,8 @@
 // One file can fail only its own row: whatever the lab returns for it (an error included) is
 // that file's grade, and the CSV and JSON rows are written, flushed, as each file finishes. A
 // student's file is read whole, close-on-exec, and closed before its run starts.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -115,6 +117,17 @@ FileGrade gradeOne(const lab::Exercise& x, const std::filesystem::path& file, co
   return g;
 }
 
+// The grader's own file-size limit raised back to its hard limit before each write: a child
+// that lowered it (prlimit on its parent) cannot stop the grades from being written; SIGXFSZ
+// is ignored (labGrade), so a write past a limit is an error seen here, never the grader's end.
+void keepFileSizeLimit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur != r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    setrlimit(RLIMIT_FSIZE, &r);
+  }
+}
+
 // A file the grades go to: opened close-on-exec (no child inherits it), written as rows come.
 class OutputFile {
  public:
@@ -132,6 +145,7 @@ class OutputFile {
   }
   void write(const std::string& text) {
     if (!f_) return;
+    keepFileSizeLimit();
     std::fwrite(text.data(), 1, text.size(), f_);
     std::fflush(f_);
     ok_ = ok_ && !std::ferror(f_);
@@ -152,47 +166,30 @@ Status writeWhole(const std::string& path, const std::string& flag, const std::s
   return Ok{};
 }
 
-}  // namespace
-
-int labGrade(const Options& o, std::ostream& out) {
-  if (o.operands.size() < 3)
-    return reportLabError(invalidInput("lab grade expects an exercise and a folder: tilescope-cli lab grade EXERCISE DIR "
-                                    "[--csv FILE] [--json FILE] [--gradescope FILE] [--classroom FILE] [-j N]"));
-  std::signal(SIGHUP, [](int sig) {  // a closed terminal stops the class like Ctrl-C
-    lab::labInterrupted().store(true);
-    std::signal(sig, SIG_DFL);
-  });
-  auto flags = parseGradeFlags(o);
-  if (!flags) return reportLabError(flags.error());
-  flags->base.backend = gradingBackend(o.backend);
-  flags->base.seed = gradingSeed(o.seedGiven, o.config.seed);
-  if (o.operands.size() > (o.json ? 4u : 3u)) return reportLabError(invalidInput("unexpected argument '" + o.operands.back() + "'"));
-  auto exercise = lab::findExercise(o.operands[1]);
-  if (!exercise) return reportLabError(exercise.error());
-  const std::filesystem::path dir = o.operands[2];
+// The class's files: every entry named *.cu gets a row; only a regular file is read (links
+// are not followed).
+Result<std::vector<std::filesystem::path>> classFiles(const std::filesystem::path& dir) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return reportLabError(invalidInput("'" + dir.string() + "' is not a folder"));
-  // Every entry named *.cu gets a row; only a regular file is read (links are not followed).
+  if (!std::filesystem::is_directory(dir, ec)) return invalidInput("'" + dir.string() + "' is not a folder");
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.path().extension() == ".cu") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  if (files.empty()) return reportLabError(invalidInput("no .cu files in '" + dir.string() + "'"));
+  if (files.empty()) return invalidInput("no .cu files in '" + dir.string() + "'");
+  return files;
+}
 
-  const std::vector<std::string> checks = exerciseCheckNames(*exercise);
-  OutputFile csv, json;
-  if (auto s = csv.open(flags->csv, "--csv"); !s) return reportLabError(s.error());
-  if (auto s = json.open(flags->json, "--json"); !s) return reportLabError(s.error());
-  csv.write(csvHeader(checks));
-  json.write(jsonHead(exercise->id));
-
+// Grades `files`, `jobs` at a time; each row is printed and written as its file finishes.
+std::vector<FileGrade> gradeClass(const lab::Exercise& x, const std::vector<std::filesystem::path>& files,
+                                  const GradeFlags& flags, OutputFile& csv, OutputFile& json, std::ostream& out) {
+  const std::vector<std::string> checks = exerciseCheckNames(x);
   std::vector<FileGrade> grades(files.size());
   std::atomic<std::size_t> next{0};
   std::mutex writing;
   bool firstJson = true;
   auto worker = [&] {
     for (std::size_t i; (i = next++) < files.size() && !lab::labInterrupted();) {
-      FileGrade g = gradeOne(*exercise, files[i], flags->base);
+      FileGrade g = gradeOne(x, files[i], flags.base);
       if (lab::labInterrupted()) return;  // a run stopped by the interrupt is no grade
       std::lock_guard lock(writing);
       out << reportText(g) << std::flush;
@@ -203,14 +200,59 @@ int labGrade(const Options& o, std::ostream& out) {
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 0; t < std::min<int>(flags->jobs, int(files.size())); ++t) pool.emplace_back(worker);
+  for (int t = 0; t < std::min<int>(flags.jobs, int(files.size())); ++t) pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
+  return grades;
+}
+
+// A class that could not be graded at all still gets its platform files, saying why.
+int refuseClass(const GradeFlags& flags, const Error& e) {
+  const std::string reason = "not graded: " + e.message;
+  (void)writeWhole(flags.gradescope, "--gradescope", gradescopeFailure(reason));
+  (void)writeWhole(flags.classroom, "--classroom", classroomFailure(reason));
+  return reportLabError(e);
+}
+
+}  // namespace
+
+int labGrade(const Options& o, std::ostream& out) {
+  if (o.operands.size() < 3)
+    return reportLabError(invalidInput("lab grade expects an exercise and a folder: tilescope-cli lab grade EXERCISE DIR "
+                                    "[--csv FILE] [--json FILE] [--gradescope FILE] [--classroom FILE] [-j N]"));
+  std::signal(SIGHUP, [](int sig) {  // a closed terminal stops the class like Ctrl-C
+    lab::labInterrupted().store(true);
+    std::signal(sig, SIG_DFL);
+  });
+  std::signal(SIGXFSZ, SIG_IGN);  // a lowered file-size limit is a write error, not the grader's end
+  keepFileSizeLimit();
+  auto flags = parseGradeFlags(o);
+  if (!flags) return reportLabError(flags.error());
+  flags->base.backend = gradingBackend(o.backend);
+  flags->base.seed = gradingSeed(o.seedGiven, o.config.seed);
+  if (o.operands.size() > (o.json ? 4u : 3u)) return refuseClass(*flags, invalidInput("unexpected argument '" + o.operands.back() + "'"));
+  auto exercise = lab::findExercise(o.operands[1]);
+  if (!exercise) return refuseClass(*flags, exercise.error());
+  auto files = classFiles(o.operands[2]);
+  if (!files) return refuseClass(*flags, files.error());
+
+  const std::vector<std::string> checks = exerciseCheckNames(*exercise);
+  OutputFile csv, json;
+  if (auto s = csv.open(flags->csv, "--csv"); !s) return refuseClass(*flags, s.error());
+  if (auto s = json.open(flags->json, "--json"); !s) return refuseClass(*flags, s.error());
+  csv.write(csvHeader(checks));
+  json.write(jsonHead(exercise->id));
+  std::vector<FileGrade> grades = gradeClass(*exercise, *files, *flags, csv, json, out);
   if (lab::labInterrupted()) return reportInterrupt();
   json.write(jsonTail());
-  if (!csv.ok()) return reportLabError(invalidInput("--csv: cannot write '" + flags->csv + "'"));
-  if (!json.ok()) return reportLabError(invalidInput("--json: cannot write '" + flags->json + "'"));
-  if (auto s = writeWhole(flags->gradescope, "--gradescope", gradescopeResults(grades, checks)); !s) return reportLabError(s.error());
-  if (auto s = writeWhole(flags->classroom, "--classroom", classroomResults(grades, checks)); !s) return reportLabError(s.error());
+  // Every file is written before any failure is reported: one that could not be written does
+  // not keep the others from the class.
+  const Status written[] = {
+      csv.ok() ? Status(Ok{}) : Status(invalidInput("--csv: cannot write '" + flags->csv + "'")),
+      json.ok() ? Status(Ok{}) : Status(invalidInput("--json: cannot write '" + flags->json + "'")),
+      writeWhole(flags->gradescope, "--gradescope", gradescopeResults(grades, checks)),
+      writeWhole(flags->classroom, "--classroom", classroomResults(grades, checks))};
+  for (const Status& s : written)
+    if (!s) return reportLabError(s.error());
 
   const auto passed = std::count_if(grades.begin(), grades.end(), [](const FileGrade& g) { return g.graded && g.grade.passed; });
   out << passed << " of " << grades.size() << " files passed " << exercise->id << " (inputs drawn with seed "

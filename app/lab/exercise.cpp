@@ -300,7 +300,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
   };
   const auto wants = [&](ExerciseCheck::Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
   std::size_t hazards = 0;
-  std::string hazardWhere, unchecked;
+  std::string hazardWhere, unchecked, raceStopped;
   std::vector<MetricTally> metrics(x.checks.size());
   for (std::size_t i = 0; i < x.sizes.size(); ++i) {
     auto o = runLab(sizeRequest(x, base, source, fileName, x.sizes[i]));
@@ -327,6 +327,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
       add("correct at " + at, right, right ? o->finished->run.verification.summary() : blind && o->finished ? *blind : o->summary);
     }
     hazards += o->hazards().size();
+    if (o->finished && o->finished->hazards && o->finished->hazards->capped && raceStopped.empty()) raceStopped = at;
     if (!o->hazards().empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
     for (std::size_t c = 0; c < x.checks.size(); ++c)
       if ((x.checks[c].kind == ExerciseCheck::Kind::Max || x.checks[c].kind == ExerciseCheck::Kind::Min) &&
@@ -337,6 +338,9 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
   if (wants(ExerciseCheck::Kind::NoHazards)) {
     if (hazards > 0) add("no hazards", false, std::to_string(hazards) + " hazard groups" + hazardWhere);
     else if (!unchecked.empty()) add("no hazards", false, "the race check could not run: " + unchecked);
+    else if (!raceStopped.empty())  // what it did not reach may race: a budget spent is no pass
+      add("no hazards", false, std::string(kRaceCheckStopped) + " at " + raceStopped + " (its limit is " +
+                                   std::to_string(kMaxHazardWork) + " steps): the rest of the trace was not checked");
     else add("no hazards", true, "the race detector found none");
   }
   for (std::size_t c = 0; c < x.checks.size(); ++c) {

@@ -43,6 +43,9 @@ std::string sizeName(const Dims& d);
 // How a grade names the check: "max bank-conflicts 0", "max global-loads-per-multiply-add 0.5 at
 // 8x8x8"; "correct" and "no hazards" (whose items are named per size / once).
 std::string checkName(const ExerciseCheck& check);
+// How a failed "no hazards" check's detail begins when the race check spent its budget before
+// the end of a trace: no hazard found so far is no pass (the grade's verdict says so too).
+inline constexpr const char* kRaceCheckStopped = "the race check stopped at its limit before the end of the trace";
 
 struct Exercise {
   std::string id;  // the file's name without .exercise

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,46 @@ uint64_t diskUse(const std::filesystem::path& dir, std::size_t entries = 4096) {
   }
   closedir(d);
   return bytes;
+}
+
+// The CPU seconds a child and its descendants have used: each live process's own, and its
+// reaped children's (cutime, cstime), walked through /proc/PID/task/PID/children. The limit a
+// child gets is CPU time, so that a grader running 64 files on 2 cores (each child getting a
+// thirty-second of a core) stops no trivial compile, while an endless loop still stops at it.
+double treeCpuSeconds(pid_t root) {
+  static const double ticks = double(sysconf(_SC_CLK_TCK));
+  double seconds = 0.0;
+  std::vector<pid_t> pending{root};
+  for (std::size_t seen = 0; !pending.empty() && seen < 4096; ++seen) {
+    const pid_t pid = pending.back();
+    pending.pop_back();
+    const std::string stat = readHead("/proc/" + std::to_string(pid) + "/stat", 1024);
+    const std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));  // from field 3, the state
+    std::string field;
+    unsigned long long times[4] = {};
+    for (int k = 3; k <= 17 && fields >> field; ++k)
+      if (k >= 14) times[k - 14] = std::strtoull(field.c_str(), nullptr, 10);
+    seconds += double(times[0] + times[1] + times[2] + times[3]) / ticks;
+    std::istringstream children(readHead("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children", 65536));
+    for (long child; children >> child;) pending.push_back(pid_t(child));
+  }
+  return seconds;
+}
+
+// Children running now, in this process (lab grade -j N runs N at a time).
+std::atomic<int>& runningChildren() {
+  static std::atomic<int> running{0};
+  return running;
+}
+
+// The wall-clock backstop of a CPU limit, for a child that uses no CPU (one that sleeps or
+// waits): four times the limit, or twice its share of the machine when more children than
+// cores run at once.
+double wallBackstop(double cpuSeconds) {
+  const double cores = std::max(1u, std::thread::hardware_concurrency());
+  return cpuSeconds * std::max(4.0, 2.0 * double(runningChildren().load()) / cores);
 }
 
 // Every descriptor above 2 closed in the child before it runs anything: a grading thread's
@@ -107,6 +148,11 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
   int status = 0;
   auto pause = std::chrono::microseconds(500);
   auto lastLook = start;
+  double cpuSeconds = 0.0;
+  ++runningChildren();
+  struct Done {
+    ~Done() { --runningChildren(); }
+  } done;
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
@@ -116,11 +162,12 @@ Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::ve
     // The scratch directory's size, looked at ten times a second: a child that fills the disk
     // is stopped at the limit (each of its files is capped by RLIMIT_FSIZE too).
     const auto now = std::chrono::steady_clock::now();
-    if (!scratch.dir.empty() && now - lastLook > std::chrono::milliseconds(100)) {
+    if (now - lastLook > std::chrono::milliseconds(100)) {
       lastLook = now;
-      r.diskExceeded = diskUse(scratch.dir) > scratch.maxBytes;
+      if (!scratch.dir.empty()) r.diskExceeded = diskUse(scratch.dir) > scratch.maxBytes;
+      cpuSeconds = treeCpuSeconds(pid);
     }
-    if (elapsed > timeoutSeconds || cancelled || r.diskExceeded) {
+    if (cpuSeconds > timeoutSeconds || elapsed > wallBackstop(timeoutSeconds) || cancelled || r.diskExceeded) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -15,7 +15,7 @@ namespace tilescope::lab {
 struct ChildResult {
   int exitCode = -1;     // when it exited
   int signal = 0;        // when a signal ended it (not our kill)
-  bool timedOut = false;  // we killed it at the time limit
+  bool timedOut = false;  // we killed it at the time limit (CPU time, or the wall-clock backstop)
   bool cancelled = false;
   bool diskExceeded = false;  // we killed it: its scratch directory grew past ScratchLimit
   std::string output;  // its stdout and stderr, at most 64 KiB
@@ -31,6 +31,9 @@ struct ScratchLimit {
 
 // Runs argv[0] (a path) with argv in the environment `environment` (NAME=VALUE each: the
 // lab's children get a clean one, lab_sandbox.h); an Error only when it could not be started.
+// `timeoutSeconds` is CPU time (the child's and its descendants'), so a loaded machine slows a
+// child without failing it; a child that uses no CPU is stopped by wall-clock time at four
+// times the limit, more when more children than cores run at once.
 // The child's output file is where a sandboxed child may write, its scratch directory. The
 // child inherits no descriptor above 2 (closed in the child before it runs anything).
 Result<ChildResult> runChild(const std::vector<std::string>& argv, const std::vector<std::string>& environment,

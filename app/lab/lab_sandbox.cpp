@@ -168,6 +168,9 @@ Status addSeccompRules(scmp_filter_ctx ctx, const SandboxPolicy& p) {
   if (!s) return s;
   // The parent's death must end the child: PR_SET_PDEATHSIG stays as set here.
   if (auto r = addRule(ctx, deny, "prctl", 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG)); !r) return r;
+  // Its own limits only (glibc's setrlimit and getrlimit pass pid 0): prlimit on the grader
+  // could lower the file-size limit it writes the class's grades under.
+  if (auto r = addRule(ctx, deny, "prlimit64", 1, SCMP_A0(SCMP_CMP_NE, 0)); !r) return r;
   if (p.kind == SandboxKind::Compiler) {
     // kill(-1, ...) reaches every process of the user; the compiler never sends it.
     return addRule(ctx, deny, "kill", 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 0xffffffffu));

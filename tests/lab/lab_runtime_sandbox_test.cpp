@@ -85,6 +85,10 @@ const std::vector<Attempt> kAttempts = {
      "  if (pid == 0) {\n    execl(\"/bin/sleep\", \"sleep\", \"@SLEEP@\", (char*)0);\n    _exit(0);\n  }\n  return true;",
      {LabVerdict::Crashed}},
     {"kill_parent", "", "  return kill(getppid(), SIGKILL) == 0;", {LabVerdict::Crashed}},
+    // The grader's file-size limit lowered to nothing, so that it dies writing the class's CSV.
+    {"lower_parents_file_size_limit", "#include <sys/resource.h>",
+     "  rlimit l;\n  l.rlim_cur = 0;\n  l.rlim_max = 0;\n  return prlimit(getppid(), RLIMIT_FSIZE, &l, 0) == 0;",
+     {LabVerdict::Crashed}},
     {"raise_segv", "", "  raise(SIGSEGV);\n  return true;", {LabVerdict::Crashed}},
     // Every catchable signal ignored (the runner's own timer among them), a hangup sent to
     // its process group, then a spin: only the lab's kill ends it.

@@ -144,14 +144,14 @@ TEST(LabSandbox, GradeAFolder) {
   std::istringstream lines(table);
   std::string header, line;
   std::getline(lines, header);
-  EXPECT_EQ(header.rfind("file,passed,verdict,checks_passed,checks_total", 0), 0u) << header;
+  EXPECT_EQ(header.rfind("file,file_ascii,passed,verdict,checks_passed,checks_total", 0), 0u) << header;
   std::map<std::string, std::string> rows;
   while (std::getline(lines, line)) rows[line.substr(0, line.find(','))] = line;
   ASSERT_EQ(rows.size(), 4u) << table;
-  EXPECT_EQ(rows["alice.cu"].rfind("alice.cu,true,verified,", 0), 0u) << rows["alice.cu"];
-  EXPECT_EQ(rows["bob.cu"].rfind("bob.cu,false,wrong result,", 0), 0u) << rows["bob.cu"];
-  EXPECT_EQ(rows["carol.cu"].rfind("carol.cu,false,crashed,", 0), 0u) << rows["carol.cu"];
-  EXPECT_EQ(rows["dave.cu"].rfind("dave.cu,false,compile error,", 0), 0u) << rows["dave.cu"];  // system(): lab_imports.h
+  EXPECT_EQ(rows["alice.cu"].rfind("alice.cu,alice.cu,true,verified,", 0), 0u) << rows["alice.cu"];
+  EXPECT_EQ(rows["bob.cu"].rfind("bob.cu,bob.cu,false,wrong result,", 0), 0u) << rows["bob.cu"];
+  EXPECT_EQ(rows["carol.cu"].rfind("carol.cu,carol.cu,false,crashed,", 0), 0u) << rows["carol.cu"];
+  EXPECT_EQ(rows["dave.cu"].rfind("dave.cu,dave.cu,false,compile error,", 0), 0u) << rows["dave.cu"];  // system(): lab_imports.h
   EXPECT_FALSE(fs::exists("/tmp/tilescope-grade-pwned"));
   EXPECT_EQ(runCli("lab grade bounds_jkl /nonexistent-folder").exitCode, 2);
   unsetenv("TILESCOPE_LAB_CACHE");
