@@ -165,6 +165,18 @@ int32_t Lowerer::call(TSNode n) {
       return castTo(ts_node_named_child(targs, 0), ts_node_named_child(argumentList, 0), n);
     fail(n, "'" + name + "<...>' is outside the lab's CUDA subset");
   }
+  if (is(function, "primitive_type") || is(function, "sized_type_specifier")) {  // int(x): a cast
+    if (ts_node_named_child_count(argumentList) != 1) fail(n, "a conversion such as int(x) takes one value");
+    Scalar to = Scalar::Int;
+    const std::string_view t = unit_.text(function);
+    if (t == "float") to = Scalar::Float;
+    else if (t == "double") to = Scalar::Double;
+    else if (t == "bool") to = Scalar::Bool;
+    else if (t == "size_t") to = Scalar::ULong;
+    else if (t == "unsigned") to = Scalar::UInt;
+    else if (t != "int") fail(function, "the conversion to '" + std::string(t) + "' is outside the lab's CUDA subset");
+    return convert(expr(ts_node_named_child(argumentList, 0)), to);
+  }
   if (!is(function, "identifier")) fail(n, "only named functions can be called in the lab's CUDA subset");
   const std::string name(unit_.text(function));
   if (name == "__syncthreads") {

@@ -60,9 +60,10 @@ std::optional<Diagnostic> firstError(const std::string& messages) {
 }
 
 // mcpp's output carries `#line N "file"` where lines were dropped; those lines are blanked
-// and every output line is mapped to the student's line.
+// and every output line is mapped to the student's line. #pragma lines are blanked too.
 void mapLines(const std::string& raw, Preprocessed& p) {
   static const std::regex lineDirective(R"(^#line (\d+).*$)");
+  static const std::regex pragma(R"(^[ \t]*#[ \t]*pragma\b.*$)");  // nvcc's hints (#pragma unroll): nothing to run
   std::istringstream in(raw);
   int next = 1;
   for (std::string line; std::getline(in, line);) {
@@ -74,7 +75,7 @@ void mapLines(const std::string& raw, Preprocessed& p) {
       continue;
     }
     p.sourceLine.push_back(next++);
-    p.text += line;
+    if (!std::regex_match(line, pragma)) p.text += line;
     p.text += '\n';
   }
 }
