@@ -122,6 +122,30 @@ Instance instantiate(const Unit& unit, std::string_view kernel, const std::vecto
   return r;
 }
 
+namespace {
+std::string coordinates(const Dim3& d) { return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ")"; }
+}  // namespace
+
+Diagnostic describeOutOfBounds(const OutOfBoundsAccess& a) {
+  return Diagnostic{a.line, 0,
+                    std::string(a.write ? "a write to " : "a read of ") + a.array + "[" + std::to_string(a.index) +
+                        "] is outside " + a.array + ", which has " + std::to_string(a.count) + " elements (0 to " +
+                        std::to_string(a.count - 1) + "): block " + coordinates(a.block) + ", thread " +
+                        coordinates(a.thread)};
+}
+
+Diagnostic describeDivergence(const BarrierDivergence& d) {
+  const auto threads = [](int n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); };
+  const int here = d.atLine > 0 ? d.atLine : d.arrived;
+  std::string what = "block " + coordinates(d.block) + " never gets past this __syncthreads(): " + threads(here) +
+                     (here == 1 ? " waits" : " wait") + " here";
+  if (d.otherLine > 0 && d.atOtherLine > 0)
+    what += ", " + threads(d.atOtherLine) + (d.atOtherLine == 1 ? " waits" : " wait") +
+            " at the __syncthreads() of line " + std::to_string(d.otherLine);
+  if (d.exited > 0) what += ", " + threads(d.exited) + " returned without reaching it";
+  return Diagnostic{d.line, 0, what + ": every thread of a block must reach the same barrier"};
+}
+
 std::string formatDiagnostic(std::string_view source, const Diagnostic& d) {
   std::ostringstream out;
   if (d.line > 0) out << "line " << d.line << (d.column > 0 ? ", column " + std::to_string(d.column) : "") << ": ";

@@ -89,4 +89,9 @@ struct RunResult {
 };
 RunResult runProgram(const RunRequest& request);
 
+// What went wrong in a run, as a teacher says it: at the line, naming block and thread, the
+// array, the index and the bound; the barrier that not every thread of a block reached.
+Diagnostic describeOutOfBounds(const OutOfBoundsAccess& a);
+Diagnostic describeDivergence(const BarrierDivergence& d);
+
 }  // namespace tilescope::interp

@@ -61,15 +61,19 @@ void Lowerer::undeclared(TSNode at, const std::string& name) const {
   for (const auto& scope : scopes_)
     for (const auto& [n, s] : scope) names.push_back(n);
   for (const auto& [n, f] : functionIndex_) names.push_back(n);
-  std::string best;
-  std::size_t bestDistance = 3;  // at most two edits away
+  // The names at the least distance, at most two edits away, in order: all of them when tied.
+  std::size_t least = 3;
+  for (const std::string& n : names) least = std::min(least, editDistance(name, n));
+  std::vector<std::string> nearest;
   for (const std::string& n : names)
-    if (std::size_t d = editDistance(name, n); d < bestDistance || (d == bestDistance && best.empty() && d < 3)) {
-      if (d >= 3) continue;
-      best = n;
-      bestDistance = d;
-    }
-  fail(at, "'" + name + "' is not declared" + (best.empty() ? std::string() : "; did you mean '" + best + "'?"));
+    if (least < 3 && editDistance(name, n) == least && n != name) nearest.push_back(n);
+  std::sort(nearest.begin(), nearest.end());
+  nearest.erase(std::unique(nearest.begin(), nearest.end()), nearest.end());
+  std::string best;
+  for (std::size_t i = 0; i < nearest.size() && i < 3; ++i)
+    best += (i == 0 ? "'" : i + 1 == nearest.size() || i == 2 ? "' or '" : "', '") + nearest[i];
+  if (!best.empty()) best += "'";
+  fail(at, "'" + name + "' is not declared" + (best.empty() ? std::string() : "; did you mean " + best + "?"));
 }
 
 int32_t Lowerer::newSlot(int32_t count) {

@@ -28,9 +28,12 @@ bool isKnownHeader(const std::string& name) {
   return false;
 }
 
-// Blanks the #include lines of known headers (keeping the line count); the first other one is an error.
-std::optional<Diagnostic> dropIncludes(std::string& text) {
+// Blanks the #include lines of known headers (keeping the line count); the first other one is an
+// error. A `#define NAME` of a name the lab's settings define takes the settings' value, as the
+// lab's `define:` lines promise (a file's own `#define TILE_WIDTH 16` gives way to them).
+std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Define>& defines) {
   static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"].*$)");
+  static const std::regex define(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z_0-9]*)([^\\]*)$)");
   std::istringstream in(text);
   std::string out, line;
   int n = 0;
@@ -42,6 +45,9 @@ std::optional<Diagnostic> dropIncludes(std::string& text) {
         return Diagnostic{n, 1, "the lab reads your one file: #include \"" + m[1].str() + "\" cannot be followed"};
       line.clear();
     }
+    if (std::regex_match(line, m, define))
+      for (const Define& d : defines)
+        if (m[1].str() == d.name) line = "#define " + d.name + " " + d.value;
     out += line;
     out += '\n';
   }
@@ -90,7 +96,7 @@ std::mutex& mcppLock() {  // mcpp keeps its state in globals
 Preprocessed preprocess(std::string_view source, const std::vector<Define>& defines) {
   Preprocessed p;
   std::string text(source);
-  if (auto e = dropIncludes(text)) {
+  if (auto e = dropIncludes(text, defines)) {
     p.error = e;
     return p;
   }
