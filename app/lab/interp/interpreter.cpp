@@ -91,6 +91,24 @@ Value* ThreadRun::localElement(const Expr& e) {
   return frame_ + e.slot + index;
 }
 
+// a[i] += v, a[i]++: v first, then the element read and written, as the views' operator+=.
+Value ThreadRun::compoundElement(const Expr& e) {
+  const Value v = eval(e.b);
+  const Expr& target = p_.exprs[size_t(e.a)];
+  if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) stop(e, "division by zero");
+  if (target.op == ExprOp::LocalElement || target.op == ExprOp::LocalElement2) {
+    Value& x = *localElement(target);
+    const Value old = x;
+    x = convertValue(arithmetic(e.arith, e.operand, convertValue(x, e.type, e.operand), v), e.operand, e.type);
+    return e.post ? old : x;
+  }
+  const Site s = siteOf(target);
+  const Value old = load(s);
+  const Value now = convertValue(arithmetic(e.arith, e.operand, convertValue(old, e.type, e.operand), v), e.operand, e.type);
+  store(s, now);
+  return e.post ? old : now;
+}
+
 Value ThreadRun::eval(int32_t i) {
   const Expr& e = p_.exprs[size_t(i)];
   switch (e.op) {
@@ -142,22 +160,7 @@ Value ThreadRun::eval(int32_t i) {
       store(siteOf(target), v);
       return v;
     }
-    case ExprOp::CompoundElement: {
-      const Value v = eval(e.b);
-      const Expr& target = p_.exprs[size_t(e.a)];
-      if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) stop(e, "division by zero");
-      if (target.op == ExprOp::LocalElement || target.op == ExprOp::LocalElement2) {
-        Value& x = *localElement(target);
-        const Value old = x;
-        x = convertValue(arithmetic(e.arith, e.operand, convertValue(x, e.type, e.operand), v), e.operand, e.type);
-        return e.post ? old : x;
-      }
-      const Site s = siteOf(target);
-      const Value old = load(s);
-      const Value now = convertValue(arithmetic(e.arith, e.operand, convertValue(old, e.type, e.operand), v), e.operand, e.type);
-      store(s, now);
-      return e.post ? old : now;
-    }
+    case ExprOp::CompoundElement: return compoundElement(e);
     case ExprOp::ArrayBase: {
       Value v;
       v.i = 0;

@@ -50,6 +50,7 @@ class ThreadRun {
 
  private:
   Value eval(int32_t e);
+  Value compoundElement(const Expr& e);
   Flow exec(int32_t s);
   Flow execBlock(const Stmt& s, int32_t from);
   Flow execLoop(const Stmt& s);
