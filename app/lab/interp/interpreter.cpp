@@ -72,6 +72,64 @@ void ThreadRun::store(const Site& s, Value v) {
   else recorder_.shared(a.traceId, true, s.index, s.rowLength, recorded, s.subscriptsInBounds && inside, s.line);
 }
 
+// The storage of element `shift` after the site's, or the emulator's scratch cell outside it.
+void* ThreadRun::cell(const Site& s, int64_t shift, bool write) {
+  ArrayInstance& a = *s.array;
+  const int64_t position = s.position + shift;
+  if (position >= 0 && position < a.count) return static_cast<char*>(a.storage) + position * 4;
+  return emu::outOfBoundsAccess(a.name, position, a.count, write, s.line, 4);
+}
+
+// A 128-bit access: four elements, each checked, one event (views.h's VectorRef).
+void ThreadRun::loadWide(const Site& s, float out[4]) {
+  for (int k = 0; k < 4; ++k) out[k] = *static_cast<const float*>(cell(s, k, false));
+  recordWide(s, false, out);
+}
+void ThreadRun::storeWide(const Site& s, const float in[4]) {
+  for (int k = 0; k < 4; ++k) *static_cast<float*>(cell(s, k, true)) = in[k];
+  recordWide(s, true, in);
+}
+void ThreadRun::recordWide(const Site& s, bool write, const float v[4]) {
+  const ArrayInstance& a = *s.array;
+  if (a.kind == ArrayKind::Global) return recorder_.global(MatrixRole(a.role), write, s.position, v, 4, s.line);
+  const bool inside = s.subscriptsInBounds && s.position >= 0 && s.position < a.count;
+  const bool rowFits = s.rowLength == 0 || (s.index % s.rowLength) + 3 < s.rowLength;
+  recorder_.shared(a.traceId, write, s.index, s.rowLength, v, 4, inside && rowFits, s.line);
+}
+
+void ThreadRun::evalWide(int32_t i, float out[4]) {
+  const Expr& e = p_.exprs[size_t(i)];
+  switch (e.op) {
+    case ExprOp::Local:
+      for (int k = 0; k < 4; ++k) out[k] = frame_[e.slot + k].f;
+      return;
+    case ExprOp::LocalElement: {
+      const Value* v = localElement(e);
+      for (int k = 0; k < 4; ++k) out[k] = v[k].f;
+      return;
+    }
+    case ExprOp::MakeFloat4:
+      for (int k = 0; k < 4; ++k) out[k] = eval(p_.args[size_t(e.argsFirst + k)]).f;
+      return;
+    case ExprOp::Wide: return loadWide(siteOf(p_.exprs[size_t(e.a)]), out);
+    default: for (int k = 0; k < 4; ++k) out[k] = 0.0f;
+  }
+}
+
+// The value first, then where it goes, as C++17 sequences an assignment.
+Value ThreadRun::assignWide(const Expr& e) {
+  float v[4];
+  evalWide(e.b, v);
+  const Expr& target = p_.exprs[size_t(e.a)];
+  if (target.op == ExprOp::Wide) {
+    storeWide(siteOf(p_.exprs[size_t(target.a)]), v);
+  } else {
+    Value* slots = target.op == ExprOp::Local ? frame_ + target.slot : localElement(target);
+    for (int k = 0; k < 4; ++k) slots[k] = ofFloat(v[k]);
+  }
+  return Value::ofInt(0);
+}
+
 // A local array's element: out of its bounds is a stopped run, never another variable.
 Value* ThreadRun::localElement(const Expr& e) {
   const int64_t count = e.op == ExprOp::LocalElement2 ? int64_t(e.rows) * e.cols : e.rows;
@@ -88,7 +146,7 @@ Value* ThreadRun::localElement(const Expr& e) {
       stop(e, "index " + std::to_string(index) + " is outside the local array '" + p_.strings[size_t(e.c)] + "' (" +
                   std::to_string(count) + " elements)");
   }
-  return frame_ + e.slot + index;
+  return frame_ + e.slot + (e.type == Scalar::Float4 ? 4 * index : index);
 }
 
 // a[i] += v, a[i]++: v first, then the element read and written, as the views' operator+=.
@@ -176,6 +234,8 @@ Value ThreadRun::eval(int32_t i) {
     case ExprOp::Math: return math(e);
     case ExprOp::Printf: return printf(e);
     case ExprOp::Sync: sync(e); return Value::ofInt(0);
+    case ExprOp::AssignWide: return assignWide(e);
+    case ExprOp::Wide: case ExprOp::MakeFloat4: return Value::ofInt(0);  // only read through evalWide
   }
   return Value::ofInt(0);
 }

@@ -51,6 +51,8 @@ class ThreadRun {
  private:
   Value eval(int32_t e);
   Value compoundElement(const Expr& e);
+  void evalWide(int32_t e, float out[4]);
+  Value assignWide(const Expr& e);
   Flow exec(int32_t s);
   Flow execBlock(const Stmt& s, int32_t from);
   Flow execLoop(const Stmt& s);
@@ -74,6 +76,10 @@ class ThreadRun {
   Value* localElement(const Expr& e);
   Value load(const Site& s);
   void store(const Site& s, Value v);
+  void loadWide(const Site& s, float out[4]);
+  void storeWide(const Site& s, const float in[4]);
+  void* cell(const Site& s, int64_t shift, bool write);
+  void recordWide(const Site& s, bool write, const float v[4]);
 
   [[noreturn]] void stop(const Expr& at, const std::string& message);
   [[noreturn]] void stopAt(int line, int column, const std::string& message);

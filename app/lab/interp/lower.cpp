@@ -17,6 +17,7 @@ const char* scalarName(Scalar s) {
     case Scalar::Float: return "float";
     case Scalar::Double: return "double";
     case Scalar::Pointer: return "pointer";
+    case Scalar::Float4: return "float4";
   }
   return "?";
 }
@@ -126,6 +127,9 @@ DeclaredType Lowerer::declaredType(TSNode declaration) {
     } else if (kind == "sized_type_specifier") {
       haveType = true;
       t.scalar = sizedType(unit_, c);
+    } else if (kind == "type_identifier" && text == "float4") {
+      haveType = true;
+      t.scalar = Scalar::Float4;
     } else if (kind == "type_identifier" || kind == "qualified_identifier" || kind == "template_type") {
       fail(c, "the type '" + std::string(text) + "' is outside the lab's CUDA subset");
     } else if (kind == "struct_specifier" || kind == "class_specifier" || kind == "union_specifier" ||

@@ -89,11 +89,15 @@ class Lowerer {
   int32_t number(TSNode n);
   int32_t castTo(TSNode typeNode, TSNode value, TSNode at);
   int32_t pointerExpression(TSNode n);
+  int32_t wideAccess(TSNode n);
+  int32_t float4Part(TSNode n);
+  int32_t assignWide(TSNode n, int32_t target, int32_t value);
   int32_t switchStatement(TSNode n);
   int32_t forStatement(TSNode n);
   int32_t declareOne(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
+  int32_t declareFloat4(TSNode target, TSNode value);
   void lowerFunctionBody(Function& f, TSNode function);
 
   std::vector<std::unordered_map<std::string, Symbol>> scopes_;

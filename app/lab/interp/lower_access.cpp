@@ -89,6 +89,11 @@ int32_t Lowerer::assignment(TSNode n) {
   int32_t value = expr(field(n, "right"));
   int32_t target = -1;
   Scalar type;
+  if (p_.exprs[size_t(value)].type == Scalar::Float4 || (is(left, "identifier") && find(std::string(unit_.text(left))) &&
+                                                          find(std::string(unit_.text(left)))->type == Scalar::Float4)) {
+    if (arith != ExprOp::Const) fail(n, "a float4 is only assigned with '=' in the lab's CUDA subset");
+    return assignWide(n, expr(left), value);
+  }
   if (is(left, "identifier")) {
     const Symbol* s = find(std::string(unit_.text(left)));
     if (!s) undeclared(left, std::string(unit_.text(left)));
@@ -101,11 +106,19 @@ int32_t Lowerer::assignment(TSNode n) {
     target = add(e);
   } else {
     const int32_t el = expr(left);
-    if (!isElementOp(p_.exprs[size_t(el)].op)) fail(left, "only a variable or an array element can be assigned to");
-    type = p_.exprs[size_t(el)].type;
-    Expr e = make(arith == ExprOp::Const ? ExprOp::AssignElement : ExprOp::CompoundElement, type, n);
-    e.a = el;
-    target = add(e);
+    const Expr& x = p_.exprs[size_t(el)];
+    if (x.op == ExprOp::Local) {  // v.x of a float4 variable
+      type = x.type;
+      Expr e = make(arith == ExprOp::Const ? ExprOp::AssignLocal : ExprOp::CompoundLocal, type, n);
+      e.slot = x.slot;
+      target = add(e);
+    } else {
+      if (!isElementOp(x.op)) fail(left, "only a variable or an array element can be assigned to");
+      type = x.type;
+      Expr e = make(arith == ExprOp::Const ? ExprOp::AssignElement : ExprOp::CompoundElement, type, n);
+      e.a = el;
+      target = add(e);
+    }
   }
   Expr& t = p_.exprs[size_t(target)];
   if (arith == ExprOp::Const) {
@@ -125,6 +138,19 @@ int32_t Lowerer::assignment(TSNode n) {
   again.operand = opType;
   again.b = converted;
   return target;
+}
+
+// `m4 = *reinterpret_cast<float4*>(&M[i]);`, `*reinterpret_cast<float4*>(&P[i]) = make_float4(...)`.
+int32_t Lowerer::assignWide(TSNode n, int32_t target, int32_t value) {
+  const Expr& t = p_.exprs[size_t(target)];
+  const bool local = t.op == ExprOp::Local || t.op == ExprOp::LocalElement;
+  if (t.type != Scalar::Float4 || !(local || t.op == ExprOp::Wide))
+    fail(n, "a float4 goes to a float4 variable or to *reinterpret_cast<float4*>(&a[i])");
+  if (p_.exprs[size_t(value)].type != Scalar::Float4) convert(value, Scalar::Float4);  // says what a float4 is
+  Expr e = make(ExprOp::AssignWide, Scalar::Void, n);
+  e.a = target;
+  e.b = value;
+  return add(e);
 }
 
 int32_t Lowerer::update(TSNode n) {
@@ -212,6 +238,14 @@ int32_t Lowerer::call(TSNode n) {
   for (uint32_t i = 0; i < ts_node_named_child_count(argumentList); ++i) {
     TSNode a = ts_node_named_child(argumentList, i);
     if (!is(a, "comment")) args.push_back(expr(a));
+  }
+  if (name == "make_float4") {
+    if (args.size() != 4) fail(n, "make_float4 takes four floats");
+    Expr e = make(ExprOp::MakeFloat4, Scalar::Float4, n);
+    e.argsFirst = int32_t(p_.args.size());
+    e.argsCount = 4;
+    for (int32_t a : args) p_.args.push_back(convert(a, Scalar::Float));
+    return add(e);
   }
   if (const int32_t m = mathCall(n, name, args); m >= 0) return m;
   const int32_t index = functionFor(function, name);

@@ -55,6 +55,9 @@ int32_t Lowerer::convert(int32_t e, Scalar to) {
   const Expr& x = p_.exprs[size_t(e)];
   if (x.type == to) return e;
   if (x.type == Scalar::Void) throw LowerError{{x.line, x.column, "this expression has no value"}};
+  if (x.type == Scalar::Float4 || to == Scalar::Float4)
+    throw LowerError{{x.line, x.column, "a float4 is made with make_float4(...) or read with *reinterpret_cast<float4*>(&a[i]), "
+                                        "and its parts are .x, .y, .z and .w"}};
   if (x.type == Scalar::Pointer || to == Scalar::Pointer)
     throw LowerError{{x.line, x.column, std::string("a pointer cannot be used as a number here, nor a number as a pointer")}};
   if (x.op == ExprOp::Const) {
@@ -197,6 +200,7 @@ int32_t Lowerer::identifier(TSNode n) {
 
 int32_t Lowerer::fieldExpression(TSNode n) {
   const std::string object(unit_.text(field(n, "argument"))), member(unit_.text(field(n, "field")));
+  if (const int32_t part = float4Part(n); part >= 0) return part;
   static const char* objects[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
   for (int o = 0; o < 4; ++o) {
     if (object != objects[o]) continue;
@@ -278,6 +282,7 @@ int32_t Lowerer::pointerExpression(TSNode n) {
   const std::string_view op = unit_.text(field(n, "operator"));
   TSNode argument = field(n, "argument");
   if (op == "*") {
+    if (const int32_t wide = wideAccess(argument); wide >= 0) return wide;
     const int32_t p = expr(argument);
     if (p_.exprs[size_t(p)].type != Scalar::Pointer) fail(n, "'*' needs a pointer");
     Expr e = make(ExprOp::Element, p_.exprs[size_t(p)].operand, n);
@@ -311,6 +316,64 @@ int32_t Lowerer::pointerExpression(TSNode n) {
     e.b = add(sum);
   }
   return add(e);
+}
+
+}  // namespace tilescope::interp
+
+namespace tilescope::interp {
+
+// `*reinterpret_cast<float4*>(&a[i])`: four consecutive elements in one 128-bit access, the
+// ladder's float4 loads and stores; -1 when `n` is not that cast.
+int32_t Lowerer::wideAccess(TSNode n) {
+  if (!is(n, "call_expression") || !is(field(n, "function"), "template_function")) return -1;
+  TSNode function = field(n, "function");
+  if (unit_.text(field(function, "name")) != "reinterpret_cast") return -1;
+  const std::string target(unit_.text(field(function, "arguments")));
+  if (target.find("float4") == std::string::npos || target.find('*') == std::string::npos)
+    fail(n, "reinterpret_cast is in the lab's CUDA subset only as *reinterpret_cast<float4*>(&a[i])");
+  TSNode args = field(n, "arguments");
+  TSNode address = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : TSNode{};
+  if (!is(address, "pointer_expression") || unit_.text(field(address, "operator")) != "&" ||
+      !is(field(address, "argument"), "subscript_expression"))
+    fail(n, "a float4 access is *reinterpret_cast<float4*>(&a[i]): the address of an array element");
+  const int32_t element = subscript(field(address, "argument"));
+  const ExprOp op = p_.exprs[size_t(element)].op;
+  if (op != ExprOp::Element && op != ExprOp::Element2) fail(n, "float4 accesses are to matrices and shared arrays");
+  Expr e = make(ExprOp::Wide, Scalar::Float4, n);
+  e.a = element;
+  e.line = p_.exprs[size_t(element)].line;
+  return add(e);
+}
+
+// `v.x` of a float4 variable or of an element of a float4 local array: one float of its slots.
+int32_t Lowerer::float4Part(TSNode n) {
+  const std::string member(unit_.text(field(n, "field")));
+  TSNode argument = field(n, "argument");
+  const bool isVariable = is(argument, "identifier");
+  const Symbol* s = isVariable ? find(std::string(unit_.text(argument))) : nullptr;
+  if (isVariable && !(s && s->kind == Symbol::Variable && s->type == Scalar::Float4)) return -1;
+  if (!isVariable && !is(argument, "subscript_expression")) return -1;
+  const int32_t base = isVariable ? -1 : expr(argument);
+  if (!isVariable && p_.exprs[size_t(base)].type != Scalar::Float4) return -1;
+  static const std::string parts = "xyzw";
+  const std::size_t k = member.size() == 1 ? parts.find(member[0]) : std::string::npos;
+  if (k == std::string::npos) fail(field(n, "field"), "a float4 has the parts x, y, z and w, not '" + member + "'");
+  if (isVariable) {
+    Expr e = make(ExprOp::Local, Scalar::Float, n);
+    e.slot = s->slot + int32_t(k);
+    return add(e);
+  }
+  Expr element = p_.exprs[size_t(base)];  // a LocalElement of a float4 array: element 4 i + k of its floats
+  Expr scaled = make(ExprOp::Mul, Scalar::Long, n);
+  scaled.a = element.a;
+  scaled.b = constant(Scalar::Long, 4, n);
+  Expr shifted = make(ExprOp::Add, Scalar::Long, n);
+  shifted.a = add(scaled);
+  shifted.b = constant(Scalar::Long, int64_t(k), n);
+  element.type = Scalar::Float;
+  element.a = add(shifted);
+  element.rows *= 4;
+  return add(element);
 }
 
 }  // namespace tilescope::interp

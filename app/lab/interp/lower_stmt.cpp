@@ -184,6 +184,7 @@ int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration)
   if (!is(target, "identifier")) fail(d, outsideSubset(typeOf(target)) + " are outside the lab's CUDA subset");
   const std::string name(unit_.text(target));
   if (!ts_node_is_null(value) && is(value, "initializer_list")) fail(value, "'" + name + "' is one value, not a list");
+  if (t.scalar == Scalar::Float4) return declareFloat4(target, value);
   int32_t init = ts_node_is_null(value) ? -1 : convert(expr(value), t.scalar);
   Symbol s;
   s.type = t.scalar;
@@ -254,11 +255,14 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   }
   if (count > 4096) fail(d, "the local array '" + n + "' is too large for a thread's registers (at most 4096 elements)");
   s.kind = Symbol::LocalArray;
-  s.slot = newSlot(int32_t(count));
+  const int32_t slotsPerElement = t.scalar == Scalar::Float4 ? 4 : 1;
+  if (slotsPerElement == 4 && (s.cols > 0 || !ts_node_is_null(value)))
+    fail(d, "a float4 array has one dimension and no initial values in the lab's CUDA subset");
+  s.slot = newSlot(int32_t(count) * slotsPerElement);
   s.rows = s.cols > 0 ? s.rows : int32_t(count);
   st.op = StmtOp::DeclLocalArray;
   st.slot = s.slot;
-  st.size = int32_t(count);
+  st.size = int32_t(count) * slotsPerElement;
   declare(name, n, s);
   const int32_t decl = addStmt(st);
   if (ts_node_is_null(value)) return decl;
@@ -274,6 +278,33 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     e.expr = add(a);
     list.push_back(addStmt(e));
   }
+  Stmt b{StmtOp::Block};
+  b.first = int32_t(p_.children.size());
+  b.count = int32_t(list.size());
+  p_.children.insert(p_.children.end(), list.begin(), list.end());
+  return addStmt(b);
+}
+
+// `float4 m4 = ...;`: four float slots, zero until written.
+int32_t Lowerer::declareFloat4(TSNode target, TSNode value) {
+  Symbol s;
+  s.type = Scalar::Float4;
+  s.slot = newSlot(4);
+  Stmt zero{StmtOp::DeclLocalArray};
+  zero.line = unit_.line(target);
+  zero.slot = s.slot;
+  zero.size = 4;
+  std::vector<int32_t> list = {addStmt(zero)};
+  if (!ts_node_is_null(value)) {
+    const int32_t init = expr(value);
+    Expr local = make(ExprOp::Local, Scalar::Float4, target);
+    local.slot = s.slot;
+    Stmt st{StmtOp::Expr};
+    st.line = unit_.line(target);
+    st.expr = assignWide(target, add(local), init);
+    list.push_back(addStmt(st));
+  }
+  declare(target, std::string(unit_.text(target)), s);
   Stmt b{StmtOp::Block};
   b.first = int32_t(p_.children.size());
   b.count = int32_t(list.size());

@@ -11,8 +11,9 @@
 
 namespace tilescope::interp {
 
-// Scalar types of the subset. Int and UInt are 32-bit, Long and ULong (size_t) 64-bit.
-enum class Scalar : uint8_t { Void, Bool, Int, UInt, Long, ULong, Float, Double, Pointer };
+// Types of the subset. Int and UInt are 32-bit, Long and ULong (size_t) 64-bit. A float4 (the
+// ladder's 128-bit accesses) lives in four consecutive frame slots, one float each.
+enum class Scalar : uint8_t { Void, Bool, Int, UInt, Long, ULong, Float, Double, Pointer, Float4 };
 
 const char* scalarName(Scalar s);
 inline bool isFloating(Scalar s) { return s == Scalar::Float || s == Scalar::Double; }
@@ -46,6 +47,7 @@ enum class ExprOp : uint8_t {
   AssignElement, CompoundElement,         // a: an element expression (not evaluated as a read)
   ArrayBase, PtrAdd,                      // pointers: an array's start, pointer + integer
   Call, Math, Printf, Sync,
+  Wide, MakeFloat4, AssignWide,  // float4: a 128-bit element access (a: its first element), make_float4, =
 };
 
 // Which built-in coordinate (threadIdx.x .. gridDim.z) a Builtin reads.
