@@ -83,6 +83,7 @@ class Lowerer {
   int32_t update(TSNode n);
   int32_t subscript(TSNode n, bool* isLocalArray = nullptr);
   int32_t call(TSNode n);
+  int32_t printfCall(TSNode n, TSNode argumentList);
   int32_t mathCall(TSNode n, const std::string& name, const std::vector<int32_t>& args);
   int32_t identifier(TSNode n);
   int32_t fieldExpression(TSNode n);

@@ -181,6 +181,33 @@ int32_t Lowerer::update(TSNode n) {
   return add(e);
 }
 
+// printf("format", values...): the format kept as text, float values passed as double.
+int32_t Lowerer::printfCall(TSNode n, TSNode argumentList) {
+  const uint32_t count = ts_node_named_child_count(argumentList);
+  TSNode format = count ? ts_node_named_child(argumentList, 0) : TSNode{};
+  if (!is(format, "string_literal")) fail(n, "printf's first argument is a string in quotes");
+  std::string text;
+  for (uint32_t i = 0; i < ts_node_named_child_count(format); ++i) {
+    TSNode part = ts_node_named_child(format, i);
+    const std::string_view s = unit_.text(part);
+    if (!is(part, "escape_sequence")) text += s;
+    else text += s == "\\n" ? '\n' : s == "\\t" ? '\t' : s == "\\\\" ? '\\' : s == "\\\"" ? '"' : '?';
+  }
+  Expr e = make(ExprOp::Printf, Scalar::Int, n);
+  e.slot = int32_t(p_.strings.size());
+  p_.strings.push_back(text);
+  std::vector<int32_t> args;
+  for (uint32_t i = 1; i < count; ++i) {
+    int32_t a = expr(ts_node_named_child(argumentList, i));
+    const Scalar t = p_.exprs[size_t(a)].type;
+    args.push_back(t == Scalar::Float ? convert(a, Scalar::Double) : t == Scalar::Bool ? convert(a, Scalar::Int) : a);
+  }
+  e.argsFirst = int32_t(p_.args.size());
+  e.argsCount = int32_t(args.size());
+  p_.args.insert(p_.args.end(), args.begin(), args.end());
+  return add(e);
+}
+
 int32_t Lowerer::call(TSNode n) {
   TSNode function = field(n, "function");
   TSNode argumentList = field(n, "arguments");
@@ -209,31 +236,7 @@ int32_t Lowerer::call(TSNode n) {
     if (ts_node_named_child_count(argumentList) != 0) fail(n, "__syncthreads() takes no arguments");
     return add(make(ExprOp::Sync, Scalar::Void, function));
   }
-  if (name == "printf") {
-    const uint32_t count = ts_node_named_child_count(argumentList);
-    TSNode format = count ? ts_node_named_child(argumentList, 0) : TSNode{};
-    if (!is(format, "string_literal")) fail(n, "printf's first argument is a string in quotes");
-    std::string text;
-    for (uint32_t i = 0; i < ts_node_named_child_count(format); ++i) {
-      TSNode part = ts_node_named_child(format, i);
-      const std::string_view s = unit_.text(part);
-      if (!is(part, "escape_sequence")) text += s;
-      else text += s == "\\n" ? '\n' : s == "\\t" ? '\t' : s == "\\\\" ? '\\' : s == "\\\"" ? '"' : '?';
-    }
-    Expr e = make(ExprOp::Printf, Scalar::Int, n);
-    e.slot = int32_t(p_.strings.size());
-    p_.strings.push_back(text);
-    std::vector<int32_t> args;
-    for (uint32_t i = 1; i < count; ++i) {
-      int32_t a = expr(ts_node_named_child(argumentList, i));
-      const Scalar t = p_.exprs[size_t(a)].type;
-      args.push_back(t == Scalar::Float ? convert(a, Scalar::Double) : t == Scalar::Bool ? convert(a, Scalar::Int) : a);
-    }
-    e.argsFirst = int32_t(p_.args.size());
-    e.argsCount = int32_t(args.size());
-    p_.args.insert(p_.args.end(), args.begin(), args.end());
-    return add(e);
-  }
+  if (name == "printf") return printfCall(n, argumentList);
   std::vector<int32_t> args;
   for (uint32_t i = 0; i < ts_node_named_child_count(argumentList); ++i) {
     TSNode a = ts_node_named_child(argumentList, i);
