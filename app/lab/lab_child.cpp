@@ -310,6 +310,8 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, 
   o.launch = *launch;
   o.launch.backend = backend->gpu ? "cuda" : "emulator";
   o.launch.backendNote = backend->note;
+  // On the emulator the kernel never runs as native code: the interpreter runs it.
+  if (!backend->gpu && !timing) return runInterpreted(q, kernel, source, std::move(o));
   if (auto s = requireSandbox(q); !s) return s.error();
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();

@@ -79,12 +79,15 @@ struct RunRequest {
   float* matrices[3] = {nullptr, nullptr, nullptr};  // M, N, P
   long long counts[3] = {0, 0, 0};
   const TraceSink* sink = nullptr;  // null: record nothing
-  uint64_t stepBudget = 200'000'000;  // statements and loop tests of the whole launch
+  uint64_t stepBudget = 200'000'000;  // loop steps and calls of the whole launch
+  double timeLimitSeconds = 0;        // wall-clock limit of the launch (0: none)
 };
 
 struct RunResult {
   emu::Report report;                // out-of-bounds accesses and barrier divergence, as the emulator's
   std::optional<Diagnostic> error;   // a run stopped: division by zero, a local array overrun, the budget
+  Dim3 stoppedBlock, stoppedThread;  // where it stopped (with `error`)
+  bool outOfTime = false;            // stopped by the step budget or the time limit
   std::string printed;               // device printf's output, in the order the threads ran
 };
 RunResult runProgram(const RunRequest& request);

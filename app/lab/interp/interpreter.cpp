@@ -7,9 +7,12 @@
 
 namespace tilescope::interp {
 
-void ThreadRun::stopAt(int line, int column, const std::string& message) {
+void ThreadRun::stopAt(int line, int column, const std::string& message, bool outOfTime) {
   if (!launch_.error) {
     const Dim3 b = blockIdx, t = threadIdx;
+    launch_.stoppedBlock = b;
+    launch_.stoppedThread = t;
+    launch_.outOfTime = outOfTime;
     launch_.error = Diagnostic{line, column,
                                message + " (block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + "), thread (" +
                                    std::to_string(t.x) + ", " + std::to_string(t.y) + "))"};

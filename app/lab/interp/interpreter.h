@@ -3,6 +3,7 @@
 // and the other names as macros) for the trace's Recorder, which the interpreter shares with
 // the built-in kernels, so both record the same events the same way.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ struct LaunchState {
   bool stopped = false;
   std::optional<Diagnostic> error;
   std::string printed;
+  Dim3 stoppedBlock, stoppedThread;
+  bool outOfTime = false;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct RuntimeStop {};  // unwinds a thread whose launch stopped
@@ -82,7 +86,7 @@ class ThreadRun {
   void recordWide(const Site& s, bool write, const float v[4]);
 
   [[noreturn]] void stop(const Expr& at, const std::string& message);
-  [[noreturn]] void stopAt(int line, int column, const std::string& message);
+  [[noreturn]] void stopAt(int line, int column, const std::string& message, bool outOfTime = false);
   void countStep(int line);
   void resumeCheck() {
     if (launch_.stopped) throw RuntimeStop{};

@@ -1,5 +1,6 @@
 // The interpreter's statements, calls, math, printf and barrier.
 #include <algorithm>
+#include <cstdio>
 
 #include "lab/interp/arith.h"
 #include "lab/interp/interpreter.h"
@@ -30,8 +31,15 @@ ThreadRun::ThreadRun(LaunchState& launch, Recorder& recorder)
 
 void ThreadRun::countStep(int line) {
   if (++launch_.steps > launch_.request.stepBudget)
-    stopAt(line, 0, "the launch ran " + std::to_string(launch_.request.stepBudget) +
-                        " loop steps and calls without finishing: is this loop endless?");
+    stopAt(line, 0,
+           "the launch ran " + std::to_string(launch_.request.stepBudget) +
+               " loop steps and calls without finishing: is this loop endless?",
+           true);
+  if ((launch_.steps & 0xffff) == 0 && std::chrono::steady_clock::now() > launch_.deadline) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", launch_.request.timeLimitSeconds);
+    stopAt(line, 0, "still running after " + std::string(limit) + " s (an endless loop?)", true);
+  }
 }
 
 void ThreadRun::runKernel() {
@@ -120,7 +128,7 @@ void ThreadRun::declareShared(const Stmt& s) {
     a.storage = emu::blockDynamicShared();
     a.count = int64_t(emu::blockDynamicSharedBytes() / 4);
   } else {
-    a.storage = emu::blockSharedStorage(info.traceId, std::size_t(info.count) * 4, 16);
+    a.storage = emu::blockSharedStorage(info.traceId, std::size_t(info.count) * 4, 4);  // alignof(float), as the built-in kernels ask
     a.count = info.count;
   }
 }

@@ -74,7 +74,7 @@ void Lowerer::undeclared(TSNode at, const std::string& name) const {
   for (std::size_t i = 0; i < nearest.size() && i < 3; ++i)
     best += (i == 0 ? "'" : i + 1 == nearest.size() || i == 2 ? "' or '" : "', '") + nearest[i];
   if (!best.empty()) best += "'";
-  fail(at, "'" + name + "' is not declared" + (best.empty() ? std::string() : "; did you mean " + best + "?"));
+  fail(at, "'" + name + "' was not declared" + (best.empty() ? std::string() : "; did you mean " + best + "?"));
 }
 
 int32_t Lowerer::newSlot(int32_t count) {
@@ -182,14 +182,14 @@ int32_t Lowerer::functionFor(TSNode at, const std::string& name) {
     functionIndex_[name] = index;
     p_.functions.push_back(Function{name});
     Function f{name};
-    lowerFunctionBody(f, d);
+    lowerFunctionBody(f, d, index);
     p_.functions[size_t(index)] = f;
     return index;
   }
   undeclared(at, name);
 }
 
-void Lowerer::lowerFunctionBody(Function& f, TSNode function) {
+void Lowerer::lowerFunctionBody(Function& f, TSNode function, int32_t index) {
   const auto savedScopes = scopes_;
   const int32_t savedSlots = frameSlots_;
   const Scalar savedReturn = returnType_;
@@ -221,6 +221,9 @@ void Lowerer::lowerFunctionBody(Function& f, TSNode function) {
     f.parameters.push_back(s.type);
     declare(d, std::string(unit_.text(nameOf(d))), s);
   }
+  // Its signature is known before its body, so the body may call it (recursion).
+  p_.functions[size_t(index)].result = f.result;
+  p_.functions[size_t(index)].parameters = f.parameters;
   f.body = block(field(function, "body"), false);
   f.frameSlots = frameSlots_;
   popScope();
@@ -258,7 +261,7 @@ void Lowerer::lowerKernel(TSNode function, TSNode templateParameters, const std:
   functionIndex_[name] = 0;
   p_.functions.push_back(Function{name});
   Function f{name};
-  lowerFunctionBody(f, function);
+  lowerFunctionBody(f, function, 0);
   if (f.result != Scalar::Void) fail(function, "a __global__ function returns void");
   int pointers = 0;
   for (Scalar s : f.parameters) pointers += s == Scalar::Pointer;

@@ -99,7 +99,7 @@ class Lowerer {
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
   int32_t declareFloat4(TSNode target, TSNode value);
-  void lowerFunctionBody(Function& f, TSNode function);
+  void lowerFunctionBody(Function& f, TSNode function, int32_t index);
 
   std::vector<std::unordered_map<std::string, Symbol>> scopes_;
   std::unordered_map<std::string, int32_t> functionIndex_;

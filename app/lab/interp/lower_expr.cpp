@@ -1,4 +1,5 @@
 // Lowering, part two: expressions, each with its type, C's conversions made explicit.
+#include <cctype>
 #include <cstdlib>
 
 #include "lab/interp/arith.h"
@@ -203,9 +204,17 @@ int32_t Lowerer::fieldExpression(TSNode n) {
   if (const int32_t part = float4Part(n); part >= 0) return part;
   static const char* objects[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
   for (int o = 0; o < 4; ++o) {
+    const std::string coordinate = std::string(objects[o]) + ".";
+    if (object.size() == coordinate.size() + 1 && object.rfind(coordinate, 0) == 0)  // threadIdx.z.x
+      fail(n, "'" + object + "' is a number: it has no '." + member + "'");
     if (object != objects[o]) continue;
-    if (member != "x" && member != "y" && member != "z")
-      fail(field(n, "field"), "'" + object + "' has the coordinates x, y and z, not '" + member + "'");
+    if (member != "x" && member != "y" && member != "z") {
+      std::string lower = member;
+      for (char& ch : lower) ch = char(std::tolower((unsigned char)ch));
+      fail(field(n, "field"), "'" + object + "' has no member '" + member + "'" +
+                                  (lower == "x" || lower == "y" || lower == "z" ? "; did you mean '" + lower + "'?"
+                                                                                : ": its coordinates are x, y and z"));
+    }
     Expr e = make(ExprOp::Builtin, Scalar::UInt, n);
     e.slot = o * 3 + (member[0] - 'x');
     return add(e);

@@ -18,6 +18,8 @@ namespace tilescope::interp {
 
 namespace {
 
+constexpr std::size_t kMaxLineLength = 2000;
+
 // Headers a CUDA file includes for what the lab already provides: read as empty.
 bool isKnownHeader(const std::string& name) {
   static const char* known[] = {"cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "stdio.h", "cstdio",
@@ -34,12 +36,21 @@ bool isKnownHeader(const std::string& name) {
 std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Define>& defines) {
   static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"].*$)");
   static const std::regex define(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z_0-9]*)([^\\]*)$)");
+  static const std::regex lineDirective(R"(^[ \t]*#[ \t]*line\b.*$)");
+  static const std::regex error(R"(^[ \t]*#[ \t]*error\b.*$)");
   std::istringstream in(text);
   std::string out, line;
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
     std::smatch m;
+    // mcpp's buffers are fixed: a line past this is refused before it reaches them.
+    if (line.size() > kMaxLineLength) {
+      if (std::regex_match(line.substr(0, 64), error)) return Diagnostic{n, 1, line.substr(line.find('#'), 120) + "..."};
+      return Diagnostic{n, 1, "this line is longer than " + std::to_string(kMaxLineLength) + " characters: break it up"};
+    }
+    if (std::regex_match(line, lineDirective))
+      return Diagnostic{n, 1, "a #line directive is outside the lab: the lab keeps your file's own line numbers"};
     if (std::regex_match(line, m, include)) {
       if (!isKnownHeader(m[1].str()))
         return Diagnostic{n, 1, "the lab reads your one file: #include \"" + m[1].str() + "\" cannot be followed"};
@@ -61,7 +72,11 @@ std::optional<Diagnostic> firstError(const std::string& messages) {
   std::smatch m;
   std::istringstream in(messages);
   for (std::string line; std::getline(in, line);)
-    if (std::regex_search(line, m, error)) return Diagnostic{std::stoi(m[1].str()), 0, m[2].str()};
+    if (std::regex_search(line, m, error)) {
+      std::string what = m[2].str();
+      if (what.size() > 200) what = what.substr(0, 200) + "...";
+      return Diagnostic{std::stoi(m[1].str()), 0, what};
+    }
   return std::nullopt;
 }
 

@@ -100,7 +100,11 @@ Value ThreadRun::printf(const Expr& e) {
 RunResult runProgram(const RunRequest& request) {
   RunResult result;
   const Program& p = *request.program;
-  LaunchState launch{p, request, {}, 0, false, std::nullopt, {}};
+  LaunchState launch{p, request, {}, 0, false, std::nullopt, {}, {}, {}, false};
+  if (request.timeLimitSeconds > 0)
+    launch.deadline = std::chrono::steady_clock::now() +
+                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(request.timeLimitSeconds));
   for (const ArrayInfo& info : p.arrays) {
     ArrayInstance a;
     a.element = info.element;
@@ -134,6 +138,9 @@ RunResult runProgram(const RunRequest& request) {
   emu::runGrid(request.grid, request.block, request.dynamicSharedBytes, emu::ThreadBody(thread), result.report);
   if (launch.error) result.report.divergences.clear();  // threads left at a barrier by the stop itself
   result.error = launch.error;
+  result.stoppedBlock = launch.stoppedBlock;
+  result.stoppedThread = launch.stoppedThread;
+  result.outOfTime = launch.outOfTime;
   result.printed = std::move(launch.printed);
   return result;
 }

@@ -78,14 +78,26 @@ void expectTold(const std::string& file, const std::string& words) {
 }
 
 TEST(InterpMistakes, AMissingSemicolonIsShownWithACaretAtItsLine) {
-  expectTold("missing_semicolon.cu", "';' is missing here");
+  expectTold("missing_semicolon.cu", "expected ';' at the end of this line");
   const Told t = tell("missing_semicolon.cu");
   ASSERT_TRUE(t.said);
   EXPECT_NE(formatDiagnostic(t.text, *t.said).find("^"), std::string::npos);
 }
 
 TEST(InterpMistakes, AnUndeclaredNameIsToldWithTheNearestDeclaredOne) {
-  expectTold("undeclared_name.cu", "'bz' is not declared; did you mean 'bx' or 'by'?");
+  expectTold("undeclared_name.cu", "'bz' was not declared; did you mean 'bx' or 'by'?");
+}
+
+TEST(InterpMistakes, AMissingSemicolonBeforeANameOrANumberIsToldAtTheLineThatLacksIt) {
+  expectTold("missing_semicolon_name.cu",
+             "expected ';' at the end of this line: the statement runs on into the __syncthreads()");
+  expectTold("missing_semicolon_literal.cu",
+             "expected ';' at the end of this line: the statement runs on into the __syncthreads()");
+}
+
+TEST(InterpMistakes, ACoordinateMisspeltOrTakenTwiceIsNamed) {
+  expectTold("misspelled_threadidx.cu", "'threadIdx' has no member 'X'; did you mean 'x'?");
+  expectTold("thread_idx_zx.cu", "'threadIdx.z' is a number: it has no '.x'");
 }
 
 TEST(InterpMistakes, AnIndexOutsideAMatrixNamesBlockThreadArrayIndexAndBound) {
