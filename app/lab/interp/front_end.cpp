@@ -8,15 +8,17 @@ namespace tilescope::interp {
 
 namespace {
 
-bool hasToken(const Unit& u, TSNode n, std::string_view token) {
-  for (uint32_t i = 0; i < ts_node_child_count(n); ++i)
-    if (u.text(ts_node_child(n, i)) == token) return true;
-  return false;
-}
 
-TSNode nameOf(TSNode declarator) {
-  while (!ts_node_is_null(declarator) && !is(declarator, "identifier")) declarator = field(declarator, "declarator");
-  return declarator;
+
+// `const int TILE = 16;` at file scope: a constant, as C++ allows, usable as an array extent.
+bool isFileConstant(const Unit& u, TSNode n) {
+  bool constant = false;
+  for (uint32_t i = 0; i < ts_node_child_count(n); ++i) {
+    const std::string_view t = u.text(ts_node_child(n, i));
+    if (t == "const" || t == "constexpr") constant = true;
+    if (t == "__device__" || t == "__constant__" || t == "__shared__" || t == "extern") return false;
+  }
+  return constant;
 }
 
 struct TopLevel {
@@ -40,6 +42,8 @@ std::vector<TopLevel> kernelsIn(const Unit& u) {
         throw LowerError{{u.line(n), u.column(n), "templates other than template <int ...> functions are outside the lab's CUDA subset"}};
     } else if (is(n, "function_definition")) {
       t.function = n;
+    } else if (is(n, "declaration") && isFileConstant(u, n)) {
+      continue;  // lowered into every kernel's outermost scope (Lowerer::lowerKernel)
     } else if (is(n, "declaration") && hasToken(u, n, "__device__")) {
       throw LowerError{{u.line(n), u.column(n), "__device__ variables are outside the lab's CUDA subset"}};
     } else {

@@ -96,16 +96,13 @@ Flow ThreadRun::exec(int32_t i) {
       return Flow::Return;
     case StmtOp::Switch: {
       const int64_t v = eval(s.expr).i;
-      int32_t start = -1;
-      for (int32_t c = 0; c < s.count; ++c) {
+      int32_t start = -1, otherwise = -1;  // the matching case, else default
+      for (int32_t c = 0; c < s.count && start < 0; ++c) {
         const SwitchCase& k = p_.cases[size_t(s.first + c)];
-        if (!k.isDefault && k.value == v) start = k.statement;
-        if (k.isDefault && start < 0) start = k.statement;
+        if (k.isDefault) otherwise = k.statement;
+        else if (k.value == v) start = k.statement;
       }
-      for (int32_t c = 0; c < s.count && start >= 0; ++c) {  // an exact match wins over default
-        const SwitchCase& k = p_.cases[size_t(s.first + c)];
-        if (!k.isDefault && k.value == v) start = k.statement;
-      }
+      if (start < 0) start = otherwise;
       if (start < 0) return Flow::Next;
       const Flow f = execBlock(p_.stmts[size_t(s.body)], start);
       return f == Flow::Break ? Flow::Next : f;

@@ -156,15 +156,6 @@ int64_t Lowerer::constantValue(TSNode n) {
 // ---- functions ------------------------------------------------------------------------
 
 namespace {
-bool hasToken(const Unit& u, TSNode function, std::string_view token) {
-  for (uint32_t i = 0; i < ts_node_child_count(function); ++i)
-    if (u.text(ts_node_child(function, i)) == token) return true;
-  return false;
-}
-TSNode nameOf(TSNode declarator) {
-  while (!ts_node_is_null(declarator) && !is(declarator, "identifier")) declarator = field(declarator, "declarator");
-  return declarator;
-}
 }  // namespace
 
 // A __device__ function the kernel calls, lowered on its first call (its index is known before
@@ -256,6 +247,13 @@ void Lowerer::lowerKernel(TSNode function, TSNode templateParameters, const std:
       if (next++ >= arguments.size()) fail(param, "the launch gives no value for '" + std::string(unit_.text(name)) + "'");
       declare(name, std::string(unit_.text(name)), s);
     }
+  }
+  // File-scope constants (`const int TILE = 16;`), in the order written, before the kernel.
+  TSNode root = unit_.root();
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode d = ts_node_named_child(root, i);
+    if (!is(d, "declaration")) continue;
+    if (lowerDeclaration(d) >= 0) fail(d, "a constant at file scope needs a constant integer value");
   }
   const std::string name(unit_.text(nameOf(field(function, "declarator"))));
   functionIndex_[name] = 0;

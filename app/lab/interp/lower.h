@@ -72,6 +72,7 @@ class Lowerer {
     return int32_t(p_.stmts.size() - 1);
   }
   int32_t block(TSNode compound, bool ownScope);
+  int32_t blockOf(const std::vector<int32_t>& list, int32_t line = 0);  // a Block of these statements
 
   const Unit& unit_;
   Program& p_;
@@ -81,7 +82,7 @@ class Lowerer {
   int32_t binary(TSNode n);
   int32_t assignment(TSNode n);
   int32_t update(TSNode n);
-  int32_t subscript(TSNode n, bool* isLocalArray = nullptr);
+  int32_t subscript(TSNode n);
   int32_t call(TSNode n);
   int32_t printfCall(TSNode n, TSNode argumentList);
   int32_t mathCall(TSNode n, const std::string& name, const std::vector<int32_t>& args);
@@ -107,6 +108,19 @@ class Lowerer {
   int32_t loopDepth_ = 0, switchDepth_ = 0;
   Scalar returnType_ = Scalar::Void;
 };
+
+// C's integer promotion (bool to int) and usual arithmetic conversions.
+inline Scalar promote(Scalar s) { return s == Scalar::Bool ? Scalar::Int : s; }
+inline Scalar usualArithmetic(Scalar a, Scalar b) {
+  if (a == Scalar::Double || b == Scalar::Double) return Scalar::Double;
+  if (a == Scalar::Float || b == Scalar::Float) return Scalar::Float;
+  a = promote(a);
+  b = promote(b);
+  if (a == b) return a;
+  if (a == Scalar::ULong || b == Scalar::ULong) return Scalar::ULong;
+  if (a == Scalar::Long || b == Scalar::Long) return Scalar::Long;
+  return Scalar::UInt;  // int with unsigned
+}
 
 // A readable name of a node type for "X are outside the lab's CUDA subset".
 std::string outsideSubset(std::string_view nodeType);

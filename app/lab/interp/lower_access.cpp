@@ -15,21 +15,10 @@ ExprOp compoundOp(std::string_view t) {
     if (t == text) return op;
   return ExprOp::Const;
 }
-Scalar promoted(Scalar s) { return s == Scalar::Bool ? Scalar::Int : s; }
-Scalar arithmeticType(Scalar a, Scalar b) {
-  if (a == Scalar::Double || b == Scalar::Double) return Scalar::Double;
-  if (a == Scalar::Float || b == Scalar::Float) return Scalar::Float;
-  a = promoted(a);
-  b = promoted(b);
-  if (a == b) return a;
-  if (a == Scalar::ULong || b == Scalar::ULong) return Scalar::ULong;
-  if (a == Scalar::Long || b == Scalar::Long) return Scalar::Long;
-  return Scalar::UInt;
-}
 }  // namespace
 
 // a[i], a[i][j]: an element of a matrix, a shared array, a local array or through a pointer.
-int32_t Lowerer::subscript(TSNode n, bool*) {
+int32_t Lowerer::subscript(TSNode n) {
   TSNode argument = field(n, "argument");
   TSNode indices = field(n, "indices");
   if (ts_node_named_child_count(indices) != 1) fail(n, "an index is one expression: a[i], a[i][j]");
@@ -129,7 +118,7 @@ int32_t Lowerer::assignment(TSNode n) {
     return target;
   }
   if (type == Scalar::Pointer) fail(n, "pointers may only be moved by p = p + i in the lab's CUDA subset");
-  const Scalar opType = arithmeticType(type, p_.exprs[size_t(value)].type);
+  const Scalar opType = usualArithmetic(type, p_.exprs[size_t(value)].type);
   if ((arith == ExprOp::Mod || arith >= ExprOp::Shl) && !isIntegral(opType)) fail(n, "'" + std::string(opText) + "' needs integers");
   const int32_t converted = convert(value, opType);
   Expr& again = p_.exprs[size_t(target)];
@@ -171,7 +160,7 @@ int32_t Lowerer::update(TSNode n) {
   const int32_t el = expr(argument);
   if (!isElementOp(p_.exprs[size_t(el)].op)) fail(argument, "only a variable or an array element can be incremented");
   const Scalar type = p_.exprs[size_t(el)].type;
-  const Scalar opType = arithmeticType(type, Scalar::Int);
+  const Scalar opType = usualArithmetic(type, Scalar::Int);
   Expr e = make(ExprOp::CompoundElement, type, n);
   e.a = el;
   e.arith = increment ? ExprOp::Add : ExprOp::Sub;
@@ -304,8 +293,8 @@ int32_t Lowerer::mathCall(TSNode n, const std::string& name, const std::vector<i
                   std::to_string(args.size()));
     Scalar type = k.type;
     if (type == Scalar::Void) {
-      type = promoted(p_.exprs[size_t(args[0])].type);
-      for (int32_t a : args) type = arithmeticType(type, p_.exprs[size_t(a)].type);
+      type = promote(p_.exprs[size_t(args[0])].type);
+      for (int32_t a : args) type = usualArithmetic(type, p_.exprs[size_t(a)].type);
     }
     Expr e = make(ExprOp::Math, type, n);
     e.slot = int32_t(k.fn);

@@ -8,21 +8,6 @@
 namespace tilescope::interp {
 
 namespace {
-Scalar promote(Scalar s) { return s == Scalar::Bool ? Scalar::Int : s; }
-// C's usual arithmetic conversions.
-Scalar common(Scalar a, Scalar b) {
-  if (a == Scalar::Double || b == Scalar::Double) return Scalar::Double;
-  if (a == Scalar::Float || b == Scalar::Float) return Scalar::Float;
-  a = promote(a);
-  b = promote(b);
-  if (a == b) return a;
-  if (a == Scalar::ULong || b == Scalar::ULong) return Scalar::ULong;
-  if (a == Scalar::Long || b == Scalar::Long) return Scalar::Long;
-  return Scalar::UInt;  // int with unsigned
-}
-bool isElement(ExprOp op) {
-  return op == ExprOp::Element || op == ExprOp::Element2 || op == ExprOp::LocalElement || op == ExprOp::LocalElement2;
-}
 ExprOp binaryOp(std::string_view t) {
   static const std::pair<const char*, ExprOp> ops[] = {
       {"+", ExprOp::Add}, {"-", ExprOp::Sub}, {"*", ExprOp::Mul}, {"/", ExprOp::Div}, {"%", ExprOp::Mod},
@@ -95,7 +80,7 @@ int32_t Lowerer::expr(TSNode n) {
     const int32_t c = condition(field(n, "condition"));
     int32_t a = expr(field(n, "consequence")), b = expr(field(n, "alternative"));
     const Scalar ta = p_.exprs[size_t(a)].type, tb = p_.exprs[size_t(b)].type;
-    const Scalar type = ta == tb ? ta : common(ta, tb);
+    const Scalar type = ta == tb ? ta : usualArithmetic(ta, tb);
     Expr e = make(ExprOp::Cond, type, n);
     e.a = c;
     e.b = convert(a, type);
@@ -259,7 +244,7 @@ int32_t Lowerer::binary(TSNode n) {
   }
   const bool comparison = op >= ExprOp::Lt && op <= ExprOp::Ne;
   const bool shift = op == ExprOp::Shl || op == ExprOp::Shr;
-  Scalar type = shift ? promote(ta) : common(ta, tb);
+  Scalar type = shift ? promote(ta) : usualArithmetic(ta, tb);
   if ((op == ExprOp::Mod || shift || op == ExprOp::BitAnd || op == ExprOp::BitOr || op == ExprOp::BitXor) &&
       !isIntegral(type))
     fail(n, "'" + std::string(opText) + "' needs integers, not " + scalarName(type));

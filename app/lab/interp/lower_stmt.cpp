@@ -13,8 +13,12 @@ int32_t Lowerer::block(TSNode compound, bool ownScope) {
     if (const int32_t s = statement(c); s >= 0) list.push_back(s);
   }
   if (ownScope) popScope();
+  return blockOf(list, unit_.line(compound));
+}
+
+int32_t Lowerer::blockOf(const std::vector<int32_t>& list, int32_t line) {
   Stmt b{StmtOp::Block};
-  b.line = unit_.line(compound);
+  b.line = line;
   b.first = int32_t(p_.children.size());
   b.count = int32_t(list.size());
   p_.children.insert(p_.children.end(), list.begin(), list.end());
@@ -137,11 +141,7 @@ int32_t Lowerer::switchStatement(TSNode n) {
   }
   popScope();
   --switchDepth_;
-  Stmt b{StmtOp::Block};
-  b.first = int32_t(p_.children.size());
-  b.count = int32_t(list.size());
-  p_.children.insert(p_.children.end(), list.begin(), list.end());
-  s.body = addStmt(b);
+  s.body = blockOf(list);
   s.first = int32_t(p_.cases.size());
   s.count = int32_t(cases.size());
   p_.cases.insert(p_.cases.end(), cases.begin(), cases.end());
@@ -167,12 +167,7 @@ int32_t Lowerer::lowerDeclaration(TSNode n) {
   }
   if (list.empty()) return -1;
   if (list.size() == 1) return list[0];
-  Stmt b{StmtOp::Block};
-  b.line = unit_.line(n);
-  b.first = int32_t(p_.children.size());
-  b.count = int32_t(list.size());
-  p_.children.insert(p_.children.end(), list.begin(), list.end());
-  return addStmt(b);
+  return blockOf(list);
 }
 
 int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration) {
@@ -278,11 +273,7 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     e.expr = add(a);
     list.push_back(addStmt(e));
   }
-  Stmt b{StmtOp::Block};
-  b.first = int32_t(p_.children.size());
-  b.count = int32_t(list.size());
-  p_.children.insert(p_.children.end(), list.begin(), list.end());
-  return addStmt(b);
+  return blockOf(list);
 }
 
 // `float4 m4 = ...;`: four float slots, zero until written.
@@ -305,11 +296,7 @@ int32_t Lowerer::declareFloat4(TSNode target, TSNode value) {
     list.push_back(addStmt(st));
   }
   declare(target, std::string(unit_.text(target)), s);
-  Stmt b{StmtOp::Block};
-  b.first = int32_t(p_.children.size());
-  b.count = int32_t(list.size());
-  p_.children.insert(p_.children.end(), list.begin(), list.end());
-  return addStmt(b);
+  return blockOf(list);
 }
 
 namespace {

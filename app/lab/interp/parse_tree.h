@@ -37,4 +37,16 @@ inline TSNode field(TSNode n, const char* name) {
   return ts_node_child_by_field_name(n, name, uint32_t(std::string_view(name).size()));
 }
 
+// Whether one of n's own tokens is `token` (__global__, __device__, const...).
+inline bool hasToken(const Unit& u, TSNode n, std::string_view token) {
+  for (uint32_t i = 0; i < ts_node_child_count(n); ++i)
+    if (u.text(ts_node_child(n, i)) == token) return true;
+  return false;
+}
+// The name a declarator declares, through its pointer, array and function declarators.
+inline TSNode nameOf(TSNode declarator) {
+  while (!ts_node_is_null(declarator) && !is(declarator, "identifier")) declarator = field(declarator, "declarator");
+  return declarator;
+}
+
 }  // namespace tilescope::interp

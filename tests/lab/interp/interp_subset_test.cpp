@@ -58,6 +58,20 @@ TEST(InterpSubset, IntegerArithmeticFollowsC) {
   EXPECT_EQ(r.P, (std::vector<float>{-3, -1, 1, 19, 2, 255, 1, 5}));
 }
 
+TEST(InterpSubset, FileScopeConstantsSizeArrays) {
+  const Ran r = run(R"(const int TILE = 2;
+constexpr int AREA = TILE * TILE;
+__global__ void k(float* M, float* N, float* P, int n) {
+  __shared__ float tile[TILE][TILE];
+  float local[AREA];
+  local[AREA - 1] = 7.0f;
+  tile[1][1] = local[3];
+  P[0] = tile[1][1] + AREA;
+})", 1);
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.P, (std::vector<float>{11}));
+}
+
 TEST(InterpSubset, ControlFlowOfEveryKind) {
   const Ran r = run(R"(__device__ int triple(int x) { return 3 * x; }
 __global__ void k(float* M, float* N, float* P, int n) {
