@@ -24,6 +24,11 @@ struct Checks {
 // Runs the request in tilescope-lab-runner: a traced run (timing null) or a timed one.
 Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, const Checks& checks = {});
 
+// Runs a traced emulator request through the lab's own interpreter, in this process
+// (lab_interpreted.cpp): `source` as the lab read it, `o` with its launch resolved.
+Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
+                                  LabOutcome o);
+
 // lab.cpp's, used by the steps.
 std::optional<std::string> gpuUnavailable();
 Result<std::filesystem::path> findRunner();

@@ -1,0 +1,107 @@
+// The interpreter's inside: one emulated thread running a Program. Included only by the
+// interpreter's own translation units: it brings in the emulator's CUDA surface (threadIdx
+// and the other names as macros) for the trace's Recorder, which the interpreter shares with
+// the built-in kernels, so both record the same events the same way.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/portable.h"
+#include "kernels/trace/views.h"
+#include "lab/interp/interp.h"
+
+namespace tilescope::interp {
+
+// One array as a thread reaches it: the matrices, the block's shared arrays, the thread's views.
+struct ArrayInstance {
+  void* storage = nullptr;
+  Scalar element = Scalar::Float;
+  int64_t count = 0;
+  int32_t rows = 1, cols = 0;
+  ArrayKind kind = ArrayKind::Global;
+  int32_t role = 3;
+  int32_t traceId = -1;
+  int64_t viewStart = 0;  // an alias: where its elements start counting in the storage
+  const char* name = "";
+};
+
+// What every thread of a launch shares. The emulator runs one fiber at a time on one OS
+// thread, so no lock is needed.
+struct LaunchState {
+  const Program& program;
+  const RunRequest& request;
+  std::vector<ArrayInstance> arrays;  // the table every thread starts from
+  uint64_t steps = 0;
+  bool stopped = false;
+  std::optional<Diagnostic> error;
+  std::string printed;
+  Dim3 stoppedBlock, stoppedThread;
+  bool outOfTime = false;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+struct RuntimeStop {};  // unwinds a thread whose launch stopped
+
+enum class Flow : uint8_t { Next, Break, Continue, Return };
+
+class ThreadRun {
+ public:
+  ThreadRun(LaunchState& launch, Recorder& recorder);
+  void runKernel();
+
+ private:
+  Value eval(int32_t e);
+  Value compoundElement(const Expr& e);
+  void evalWide(int32_t e, float out[4]);
+  Value assignWide(const Expr& e);
+  Flow exec(int32_t s);
+  Flow execBlock(const Stmt& s, int32_t from);
+  Flow execLoop(const Stmt& s);
+  Value call(const Expr& e);
+  Value math(const Expr& e);
+  Value printf(const Expr& e);
+  void sync(const Expr& e);
+  void declareShared(const Stmt& s);
+  void declareAlias(const Stmt& s);
+
+  // Element access, recorded as the views record it.
+  struct Site {
+    ArrayInstance* array;
+    int64_t position;  // in the storage
+    int64_t index;     // as the trace counts it (from the view's start)
+    int32_t rowLength;
+    bool subscriptsInBounds;
+    int32_t line;
+  };
+  Site siteOf(const Expr& e);
+  Value* localElement(const Expr& e);
+  Value load(const Site& s);
+  void store(const Site& s, Value v);
+  void loadWide(const Site& s, float out[4]);
+  void storeWide(const Site& s, const float in[4]);
+  void* cell(const Site& s, int64_t shift, bool write);
+  void recordWide(const Site& s, bool write, const float v[4]);
+
+  [[noreturn]] void stop(const Expr& at, const std::string& message);
+  [[noreturn]] void stopAt(int line, int column, const std::string& message, bool outOfTime = false);
+  void countStep(int line);
+  void resumeCheck() {
+    if (launch_.stopped) throw RuntimeStop{};
+  }
+
+  LaunchState& launch_;
+  const Program& p_;
+  Recorder& recorder_;
+  std::vector<ArrayInstance> arrays_;
+  std::unique_ptr<Value[]> stack_;  // a thread's frames, uninitialised as registers are
+  std::size_t stackSize_ = 0;
+  Value* frame_ = nullptr;
+  std::size_t top_ = 0;  // first free slot of stack_
+  Value builtins_[12];
+  Value returned_{};
+};
+
+}  // namespace tilescope::interp

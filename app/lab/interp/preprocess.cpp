@@ -1,0 +1,151 @@
+#include "lab/interp/preprocess.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+extern "C" {
+#include <mcpp_lib.h>
+}
+
+namespace tilescope::interp {
+
+namespace {
+
+constexpr std::size_t kMaxLineLength = 2000;
+
+// Headers a CUDA file includes for what the lab already provides: read as empty.
+bool isKnownHeader(const std::string& name) {
+  static const char* known[] = {"cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "stdio.h", "cstdio",
+                                "math.h", "cmath", "stdint.h", "cstdint", "cuda_runtime_api.h", "assert.h",
+                                "cassert", "stdlib.h", "cstdlib"};
+  for (const char* k : known)
+    if (name == k) return true;
+  return false;
+}
+
+// Blanks the #include lines of known headers (keeping the line count); the first other one is an
+// error. A `#define NAME` of a name the lab's settings define takes the settings' value, as the
+// lab's `define:` lines promise (a file's own `#define TILE_WIDTH 16` gives way to them).
+std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Define>& defines) {
+  static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"].*$)");
+  static const std::regex define(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z_0-9]*)([^\\]*)$)");
+  static const std::regex lineDirective(R"(^[ \t]*#[ \t]*line\b.*$)");
+  static const std::regex error(R"(^[ \t]*#[ \t]*error\b.*$)");
+  std::istringstream in(text);
+  std::string out, line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    std::smatch m;
+    // mcpp's buffers are fixed: a line past this is refused before it reaches them.
+    if (line.size() > kMaxLineLength) {
+      if (std::regex_match(line.substr(0, 64), error)) return Diagnostic{n, 1, line.substr(line.find('#'), 120) + "..."};
+      return Diagnostic{n, 1, "this line is longer than " + std::to_string(kMaxLineLength) + " characters: break it up"};
+    }
+    if (std::regex_match(line, lineDirective))
+      return Diagnostic{n, 1, "a #line directive is outside the lab: the lab keeps your file's own line numbers"};
+    if (std::regex_match(line, m, include)) {
+      if (!isKnownHeader(m[1].str()))
+        return Diagnostic{n, 1, "the lab reads your one file: #include \"" + m[1].str() + "\" cannot be followed"};
+      line.clear();
+    }
+    if (std::regex_match(line, m, define))
+      for (const Define& d : defines)
+        if (m[1].str() == d.name) line = "#define " + d.name + " " + d.value;
+    out += line;
+    out += '\n';
+  }
+  text = std::move(out);
+  return std::nullopt;
+}
+
+// mcpp's messages: "<file>:<line>: error: <what>"; the first error becomes the diagnostic.
+std::optional<Diagnostic> firstError(const std::string& messages) {
+  static const std::regex error(R"(:(\d+): (?:fatal )?error: (.*))");
+  std::smatch m;
+  std::istringstream in(messages);
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, error)) {
+      std::string what = m[2].str();
+      if (what.size() > 200) what = what.substr(0, 200) + "...";
+      return Diagnostic{std::stoi(m[1].str()), 0, what};
+    }
+  return std::nullopt;
+}
+
+// mcpp's output carries `#line N "file"` where lines were dropped; those lines are blanked
+// and every output line is mapped to the student's line. #pragma lines are blanked too.
+void mapLines(const std::string& raw, Preprocessed& p) {
+  static const std::regex lineDirective(R"(^#line (\d+).*$)");
+  static const std::regex pragma(R"(^[ \t]*#[ \t]*pragma\b.*$)");  // nvcc's hints (#pragma unroll): nothing to run
+  std::istringstream in(raw);
+  int next = 1;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, lineDirective)) {
+      next = std::stoi(m[1].str());
+      p.sourceLine.push_back(next);
+      p.text += '\n';
+      continue;
+    }
+    p.sourceLine.push_back(next++);
+    if (!std::regex_match(line, pragma)) p.text += line;
+    p.text += '\n';
+  }
+}
+
+std::mutex& mcppLock() {  // mcpp keeps its state in globals
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace
+
+Preprocessed preprocess(std::string_view source, const std::vector<Define>& defines) {
+  Preprocessed p;
+  std::string text(source);
+  if (auto e = dropIncludes(text, defines)) {
+    p.error = e;
+    return p;
+  }
+  char path[] = "/tmp/tilescope-lab-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) {
+    p.error = Diagnostic{0, 0, "the lab could not prepare your file for reading (no temporary space)"};
+    return p;
+  }
+  { std::ofstream(path, std::ios::binary) << text; }
+  close(fd);
+  std::vector<std::string> args = {"mcpp", "-N", "-k", "-D__CUDACC__=1", "-D__NVCC__=1"};
+  for (const Define& d : defines) args.push_back("-D" + d.name + "=" + d.value);
+  args.push_back(path);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::string raw, messages;
+  int status = 0;
+  {
+    std::lock_guard<std::mutex> hold(mcppLock());
+    mcpp_use_mem_buffers(1);
+    status = mcpp_lib_main(int(argv.size()), argv.data());
+    if (const char* out = mcpp_get_mem_buffer(OUT)) raw = out;
+    if (const char* err = mcpp_get_mem_buffer(ERR)) messages = err;
+    mcpp_use_mem_buffers(1);  // frees the buffers for the next call
+  }
+  std::remove(path);
+  if (status != 0 || messages.find("error") != std::string::npos) {
+    p.error = firstError(messages);
+    if (!p.error) p.error = Diagnostic{0, 0, "the preprocessor could not read your file"};
+    return p;
+  }
+  mapLines(raw, p);
+  return p;
+}
+
+}  // namespace tilescope::interp

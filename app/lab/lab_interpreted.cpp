@@ -1,0 +1,134 @@
+// The lab's emulator backend through its own interpreter (app/lab/interp): the student's
+// kernel is never compiled to native code; the interpreter runs it in this process, holding
+// its values and arrays, and answers as the runner would (a RunnerResponse), so the run is
+// finished, judged and graded exactly as before.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/run/launch_config.h"
+#include "core/run/run.h"
+#include "lab/interp/interp.h"
+#include "lab_child.h"
+
+namespace tilescope::lab::detail {
+
+namespace {
+
+// The kernel's arguments as the lab maps its parameters: the matrices by role, the sizes, then
+// the further scalar parameters in order.
+std::vector<interp::Argument> argumentsOf(const LabKernelSource& k, const LabLaunch& L) {
+  std::vector<interp::Argument> args;
+  std::size_t scalar = 0;
+  for (const KernelParam& p : k.params) {
+    switch (p.role) {
+      case KernelParam::Role::M: args.push_back(interp::Argument::matrix(0)); break;
+      case KernelParam::Role::N: args.push_back(interp::Argument::matrix(1)); break;
+      case KernelParam::Role::P: args.push_back(interp::Argument::matrix(2)); break;
+      case KernelParam::Role::Width:
+      case KernelParam::Role::J: args.push_back(interp::Argument::number(L.dims.j)); break;
+      case KernelParam::Role::K: args.push_back(interp::Argument::number(L.dims.k)); break;
+      case KernelParam::Role::L: args.push_back(interp::Argument::number(L.dims.l)); break;
+      case KernelParam::Role::Arg: {
+        const double v = scalar < L.args.size() ? L.args[scalar++].value : 0.0;
+        interp::Argument a = interp::Argument::number((long long)v);
+        a.real = v;
+        args.push_back(a);
+        break;
+      }
+    }
+  }
+  return args;
+}
+
+// Where the static shared arrays lie in the block's arena: in declaration order, as the
+// interpreter asks for them (4-byte aligned floats and ints).
+void sharedGeometry(const interp::Program& p, RunnerResponse& r) {
+  long long offset = 0;
+  for (const interp::ArrayInfo& a : p.arrays) {
+    if (a.kind != interp::ArrayKind::Shared || a.traceId < 0 || a.traceId >= kMaxSharedArrays) continue;
+    StaticSharedGeometry& g = r.geometry[a.traceId];
+    g.declared = 1;
+    g.offset = offset;
+    g.rows = a.cols > 0 ? a.rows : a.count;  // a 1-D array: its length in rows, no columns
+    g.cols = a.cols;
+    g.elementBytes = 4;
+    offset += a.count * 4;
+  }
+}
+
+// A run the interpreter stopped: out of time (an endless loop), or at a division by zero, a
+// local array overrun or calls nested too deeply, with where it was.
+LabOutcome stopped(LabOutcome o, const interp::RunResult& ran) {
+  std::string what = ran.error->message;
+  if (const std::size_t at = what.find(" (block ("); at != std::string::npos) what.resize(at);
+  o.verdict = ran.outOfTime ? LabVerdict::TimedOut : LabVerdict::Crashed;
+  o.where = LabWhere{ran.stoppedBlock, ran.stoppedThread, ran.error->line};
+  const Dim3 b = ran.stoppedBlock, t = ran.stoppedThread;
+  o.summary = std::string(ran.outOfTime ? "timed out: " : "crashed: ") + what + " in block (" + std::to_string(b.x) +
+              "," + std::to_string(b.y) + ") thread tx=" + std::to_string(t.x) + ", ty=" + std::to_string(t.y) +
+              " at line " + std::to_string(ran.error->line);
+  return o;
+}
+
+}  // namespace
+
+Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
+                                  LabOutcome o) {
+  std::vector<interp::Define> defines;
+  for (const LabDefine& d : q.defines) defines.push_back({d.name, d.value});
+  const interp::Compiled compiled = interp::compileSource(source, defines);
+  if (compiled.error)
+    return compileError(std::move(o), {LabDiagnostic{q.fileName, compiled.error->line, compiled.error->column,
+                                                     compiled.error->message}});
+  const interp::Instance instance = interp::instantiate(*compiled.unit, kernel.name, {});
+  if (instance.error)
+    return compileError(std::move(o), {LabDiagnostic{q.fileName, instance.error->line, instance.error->column,
+                                                     instance.error->message}});
+  const LabLaunch& L = o.launch;
+  LaunchConfig inputs;
+  inputs.dims = L.dims;
+  inputs.seed = q.seed;
+  std::vector<float> m = inputM(inputs).values, n = inputN(inputs).values;
+  RunnerResponse r;
+  r.p.assign(std::size_t(L.dims.j) * L.dims.l, std::numeric_limits<float>::quiet_NaN());
+  interp::RunRequest run;
+  run.program = instance.program.get();
+  run.grid = L.grid;
+  run.block = L.block;
+  run.dynamicSharedBytes = L.sharedBytes;
+  run.arguments = argumentsOf(kernel, L);
+  run.timeLimitSeconds = q.timeoutSeconds;
+  const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
+  TraceSink sink = labTraceSinkFacts(kernel, int(L.block.x));
+  sink.j = L.dims.j, sink.k = L.dims.k, sink.l = L.dims.l;
+  unsigned slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(L.dims.k) + 16, 1u << 20));
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {  // room for every thread's events: doubled while one overflows, up to the trace cap
+    std::fill(r.p.begin(), r.p.end(), std::numeric_limits<float>::quiet_NaN());
+    r.slots.assign(threads * slotsPerThread, Event{});
+    unsigned overflow = 0;
+    sink.slots = r.slots.data();
+    sink.slotsPerThread = slotsPerThread;
+    sink.overflow = &overflow;
+    float* data[3] = {m.data(), n.data(), r.p.data()};
+    const long long counts[3] = {(long long)m.size(), (long long)n.size(), (long long)r.p.size()};
+    for (int i = 0; i < 3; ++i) run.matrices[i] = data[i], run.counts[i] = counts[i];
+    run.sink = &sink;
+    interp::RunResult ran = interp::runProgram(run);
+    if (ran.error) return stopped(std::move(o), ran);
+    r.outOfBounds = std::move(ran.report.outOfBounds);
+    r.outOfBoundsTotal = ran.report.outOfBoundsTotal;
+    r.divergences = std::move(ran.report.divergences);
+    r.traceOverflowed = overflow != 0;
+    if (!r.traceOverflowed || threads * slotsPerThread * 2 > kMaxTraceEvents) break;
+    slotsPerThread *= 2;
+  }
+  o.runSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.slotsPerThread = slotsPerThread;
+  sharedGeometry(*instance.program, r);
+  if (auto s = finishLabRun(q, kernel, o, std::move(r)); !s) return s.error();
+  return o;
+}
+
+}  // namespace tilescope::lab::detail
