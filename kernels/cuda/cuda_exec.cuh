@@ -137,4 +137,22 @@ struct AttributeExec {
   GpuKernelAttributes out;
 };
 
+// One part's launch and attribute query (plain_launcher.cuh, traced_launcher.cuh): nullopt
+// when Facts::launch has no instantiation for L in this unit (another part may have it).
+template <class Facts, class Args>
+std::optional<Status> launchWith(const KernelLaunch& L, const Args& args, const char* what) {
+  LaunchExec<Args> exec;
+  if (!Facts::launch(exec, L, args)) return std::nullopt;
+  if (exec.refused) return Status(*exec.refused);
+  return check(exec.error, what);
+}
+
+template <class Facts, class Args>
+std::optional<Result<GpuKernelAttributes>> attributesWith(const KernelLaunch& L) {
+  AttributeExec<Args> exec;
+  if (!Facts::launch(exec, L, Args{})) return std::nullopt;
+  if (exec.error) return Result<GpuKernelAttributes>(*exec.error);
+  return Result<GpuKernelAttributes>(exec.out);
+}
+
 }  // namespace tilescope::cuda

@@ -15,20 +15,8 @@ struct PlainArgs {
 
 template <class Facts>
 std::optional<Status> launchPlain(const KernelLaunch& L, const float* M, const float* N, float* P) {
-  cuda::LaunchExec<PlainArgs> exec;
   // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
-  const PlainArgs args{const_cast<float*>(M), const_cast<float*>(N), P};
-  if (!Facts::launch(exec, L, args)) return std::nullopt;
-  if (exec.refused) return Status(*exec.refused);
-  return cuda::check(exec.error, "kernel launch <<<>>>");
-}
-
-template <class Facts>
-std::optional<Result<GpuKernelAttributes>> plainAttributes(const KernelLaunch& L) {
-  cuda::AttributeExec<PlainArgs> exec;
-  if (!Facts::launch(exec, L, PlainArgs{})) return std::nullopt;
-  if (exec.error) return Result<GpuKernelAttributes>(*exec.error);
-  return Result<GpuKernelAttributes>(exec.out);
+  return cuda::launchWith<Facts>(L, PlainArgs{const_cast<float*>(M), const_cast<float*>(N), P}, "kernel launch <<<>>>");
 }
 
 }  // namespace tilescope::plain
@@ -37,5 +25,5 @@ std::optional<Result<GpuKernelAttributes>> plainAttributes(const KernelLaunch& L
 #define TILESCOPE_PLAIN_GPU_PART(PART, NS)                                                       \
   namespace tilescope {                                                                          \
   extern const PlainGpuPart PART;                                                                \
-  const PlainGpuPart PART{&plain::launchPlain<plain::NS::Facts>, &plain::plainAttributes<plain::NS::Facts>}; \
+  const PlainGpuPart PART{&plain::launchPlain<plain::NS::Facts>, &cuda::attributesWith<plain::NS::Facts, plain::PlainArgs>}; \
   }

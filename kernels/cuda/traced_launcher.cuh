@@ -22,19 +22,7 @@ inline TracedArgs tracedArgs(const KernelLaunch& L, const float* M, const float*
 
 template <class Facts>
 std::optional<Status> launchTraced(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink& sink) {
-  cuda::LaunchExec<TracedArgs> exec;
-  const TracedArgs args = tracedArgs(L, M, N, P, sink);
-  if (!Facts::launch(exec, L, args)) return std::nullopt;
-  if (exec.refused) return Status(*exec.refused);
-  return cuda::check(exec.error, "traced kernel launch <<<>>>");
-}
-
-template <class Facts>
-std::optional<Result<GpuKernelAttributes>> tracedAttributes(const KernelLaunch& L) {
-  cuda::AttributeExec<TracedArgs> exec;
-  if (!Facts::launch(exec, L, TracedArgs{})) return std::nullopt;
-  if (exec.error) return Result<GpuKernelAttributes>(*exec.error);
-  return Result<GpuKernelAttributes>(exec.out);
+  return cuda::launchWith<Facts>(L, tracedArgs(L, M, N, P, sink), "traced kernel launch <<<>>>");
 }
 
 }  // namespace tilescope::traced
@@ -43,5 +31,5 @@ std::optional<Result<GpuKernelAttributes>> tracedAttributes(const KernelLaunch& 
 #define TILESCOPE_TRACED_GPU_PART(PART, NS)                                                          \
   namespace tilescope {                                                                              \
   extern const TracedGpuPart PART;                                                                   \
-  const TracedGpuPart PART{&traced::launchTraced<traced::NS::Facts>, &traced::tracedAttributes<traced::NS::Facts>}; \
+  const TracedGpuPart PART{&traced::launchTraced<traced::NS::Facts>, &cuda::attributesWith<traced::NS::Facts, traced::TracedArgs>}; \
   }
