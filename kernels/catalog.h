@@ -86,6 +86,10 @@ struct KernelInfo {
   // k and l (the row lengths of M and N, and so of P) must be multiples of this: a tensor map's
   // row stride is a multiple of 16 bytes (kernels/ladder/tensor_map_rules.h). 1: any.
   int rowsMultipleOf = 1;
+  // The mantissa bits of the operands as the multiply sees them: 23 (FP32) for every kernel on
+  // CUDA cores, 10 for TF32 on the tensor cores (rung 10 rounds M and N so). Below 23 the
+  // verification's tolerance adds the operands' rounding (app/core/run/reference.h).
+  int operandMantissaBits = 23;
   // A race without a barrier: correct only where the emulator's order happens to be safe, so
   // "every correct kernel verifies" leaves it out (a bug's fixedTwin says the same for bugs).
   bool races = false;
