@@ -7,9 +7,10 @@
 //            plain instantiation against a probe-free copy, and the live sweep's wall time
 //   ladder   every rung of the ladder (kernels with a ladderRung) and cuBLAS at N = 256..8192
 //            (or --sizes), each rung's % of cuBLAS at the same N in this run
-//   sizes    rungs 8 and 9 and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192
-//            and 8192 x 1024 x 8192, rung 9 at the tiling and grid its selector picks for this
-//            GPU (each choice printed with its reason), each rung's % of cuBLAS
+//   sizes    rungs 8, 9 and 10 and cuBLAS (FP32, and TF32 on the tensor cores) at N = 1024,
+//            1536, 2048, 3000, 4096, 5000, 6144, 8192 and 8192 x 1024 x 8192, rung 9 at the
+//            tiling and grid its selector picks for this GPU (each choice printed with its
+//            reason), each rung's % of cuBLAS SGEMM, and rung 10's of cuBLAS TF32
 // bench --kernel stream-k takes run's --tiling and --grid-blocks G (a persistent grid of G
 // blocks; 0: one block per tile), else its selector picks both.
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "core/json_writer.h"
@@ -262,11 +264,15 @@ std::vector<Dims> sizeSweepShapes() {
 }
 
 // Rung 8 at its default, rung 9 as its selector picks for the CUDA device (each choice in
-// `choices`), and cuBLAS, per shape.
+// `choices`), rung 10 at its default, cuBLAS SGEMM and cuBLAS TF32, per shape.
 std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<std::string>& choices) {
   std::vector<TimingCase> cases;
   for (const Dims& d : sizeSweepShapes()) {
-    TimingCase rung8, rung9, cublas;
+    TimingCase rung8, rung9, rung10, cublas, cublasTf32;
+    rung10.config.kernel = KernelId::MmaTf32;
+    rung10.config.dims = d;
+    cublasTf32.kind = TimedKind::CublasTf32;
+    cublasTf32.config.dims = d;
     rung8.config.kernel = KernelId::TmaPipeline;
     rung8.config.dims = d;
     std::string reason;
@@ -277,21 +283,33 @@ std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<
     choices.push_back(std::to_string(d.j) + "x" + std::to_string(d.k) + "x" + std::to_string(d.l) + ": " + reason);
     cublas.kind = TimedKind::Cublas;
     cublas.config.dims = d;
-    cases.insert(cases.end(), {rung8, rung9, cublas});
+    cases.insert(cases.end(), {rung8, rung9, rung10, cublas, cublasTf32});
   }
   return cases;
 }
 
-// Each rung's % of cuBLAS at its shape, after the table.
+// `t`'s % of the verified cuBLAS TF32 case of its shape, if the run has one.
+std::optional<double> percentOfCublasTf32(const TimingReport& r, const TimingResult& t) {
+  std::optional<double> p;
+  for (const TimingResult& c : r.results)
+    if (c.what.kind == TimedKind::CublasTf32 && c.verified && c.gflops > 0 && c.what.config.dims == t.what.config.dims &&
+        t.verified)
+      p = 100.0 * t.gflops / c.gflops;
+  return p;
+}
+
+// Each rung's % of cuBLAS at its shape, after the table; a TF32 rung's of cuBLAS TF32 too.
 void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
-  out << "\n% of cuBLAS SGEMM at the same shape, this run:\n";
+  out << "\n% of cuBLAS SGEMM (and of cuBLAS TF32, for a TF32 rung) at the same shape, this run:\n";
   for (const TimingResult& t : r.results) {
     if (t.what.kind != TimedKind::Kernel) continue;
     const Dims& d = t.what.config.dims;
     const auto p = percentOfCublas(r, t);
-    char line[200];
-    std::snprintf(line, sizeof line, "  %5dx%5dx%5d  %-44s %s\n", d.j, d.k, d.l, t.what.label().c_str(),
-                  p ? fmt("%.1f%%", *p).c_str() : "- (not verified)");
+    const auto tf32 = kernelInfo(t.what.config.kernel).operandMantissaBits < 23 ? percentOfCublasTf32(r, t) : std::nullopt;
+    char line[240];
+    std::snprintf(line, sizeof line, "  %5dx%5dx%5d  %-44s %s%s\n", d.j, d.k, d.l, t.what.label().c_str(),
+                  p ? fmt("%.1f%%", *p).c_str() : "- (not verified)",
+                  tf32 ? fmt("  (%.1f%% of cuBLAS TF32)", *tf32).c_str() : "");
     out << line;
   }
 }
