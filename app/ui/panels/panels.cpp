@@ -30,6 +30,7 @@ constexpr std::array kDraws{
     PanelDraw{"Bug gallery", drawBugGalleryPanel},
     PanelDraw{"Coalescing", drawCoalescingPanel},
     PanelDraw{"Copy engine", drawCopyEnginePanel},
+    PanelDraw{"Tensor core", drawTensorCorePanel},
     PanelDraw{"Bank conflicts", drawBanksPanel},
     PanelDraw{"Roofline", drawRooflinePanel},
     PanelDraw{"Timing", drawTimingPanel},

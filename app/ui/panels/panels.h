@@ -49,6 +49,7 @@ void drawTimelinePanel(PanelContext& ctx);
 // The analysis panels (README.md, "Memory-access analysis").
 void drawCoalescingPanel(PanelContext& ctx);
 void drawCopyEnginePanel(PanelContext& ctx);  // rung 8: the ring of stages the copy engine fills
+void drawTensorCorePanel(PanelContext& ctx);  // rung 10: a warp's MMA, each element by the lane holding it
 void drawBanksPanel(PanelContext& ctx);
 void drawRooflinePanel(PanelContext& ctx);
 void drawOccupancyPanel(PanelContext& ctx);

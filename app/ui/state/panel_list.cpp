@@ -16,6 +16,7 @@ constexpr std::array kPanels{
     PanelInfo{"Bug gallery", Slot::RightBottom},
     PanelInfo{"Coalescing", Slot::Center, false, PresenterRoom::Wide},
     PanelInfo{"Copy engine", Slot::Center, false, PresenterRoom::Wide},
+    PanelInfo{"Tensor core", Slot::Center, false, PresenterRoom::Wide},
     PanelInfo{"Bank conflicts", Slot::Center, false, PresenterRoom::Wide},
     PanelInfo{"Roofline", Slot::Center, false, PresenterRoom::Wide},
     PanelInfo{"Timing", Slot::Center, false, PresenterRoom::Whole},
