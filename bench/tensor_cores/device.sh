@@ -39,5 +39,19 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 timeout 300 "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
 echo "bench: exit $?"
+# Why rung 10 is where it is against cuBLAS TF32: each rung-10 build's instruction mix (SASS), and
+# Nsight Compute on rung 10 (the file's first tiling) and on cuBLAS TF32 (the 19th launch: cuBLAS
+# SGEMM's verification, warm-up and 15 timed launches come first) at N = 4096.
+cuobjdump -sass "$GEN/mma_bench" | awk '/Function :/ { f = $3 } f ~ /mma_tf32/ {
+    for (op in ops) if ($0 ~ ops[op]) n[f, op]++ }
+  BEGIN { ops["HMMA"] = "HMMA"; ops["LDS"] = "LDS"; ops["LDGSTS"] = "LDGSTS"; ops["BAR"] = "BAR.SYNC" }
+  END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
+if command -v ncu >/dev/null; then
+  { timeout 150 ncu --kernel-name-base mangled --kernel-name regex:mma_tf32 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section WarpStateStats "$GEN/mma_bench" 4096
+    timeout 150 ncu --launch-skip 18 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      "$GEN/mma_bench" 4096; } >"$OUT/ncu-4096.txt" 2>&1
+  grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-4096.txt" | head -20
+fi
 grep -E "cuBLAS|rung" "$OUT/bench.txt" | awk '{print}' | cut -c1-150
 echo "total $((SECONDS - S)) s"

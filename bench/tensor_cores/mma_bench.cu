@@ -68,8 +68,10 @@ double checked(int j, int k, int l, int bits, int samples = 512) {
 }
 
 void report(const char* what, int n, double ms, double err, double fp32Ms, double tf32Ms) {
-  std::printf("%-44s %5d  %8.3f ms  %7.2f TFLOP/s  %6.1f %% of FP32 cuBLAS  %6.1f %% of TF32 cuBLAS  err %.2e\n", what,
-              n, ms, 2.0 * n * double(n) * n / ms / 1e9, 100 * fp32Ms / ms, 100 * tf32Ms / ms, err);
+  char tf32[48] = "";
+  if (tf32Ms > 0) std::snprintf(tf32, sizeof tf32, "  %6.1f %% of TF32 cuBLAS", 100 * tf32Ms / ms);
+  std::printf("%-44s %5d  %8.3f ms  %7.2f TFLOP/s  %6.1f %% of FP32 cuBLAS%s  err %.2e\n", what, n, ms,
+              2.0 * n * double(n) * n / ms / 1e9, 100 * fp32Ms / ms, tf32, err);
 }
 
 // Verifies, then times, launch(set); bits: the operands' mantissa bits for the tolerance.
@@ -157,9 +159,9 @@ int main(int argc, char** argv) {
     const double fp32 = cublasMs(pedantic, n, n, n);
     const double tf32 = cublasTf32Ms(fast, n, fp32);
     rung9Ms(n, prop.multiProcessorCount, fp32, tf32);
-    rung10Ms<128, 128, 32, 64, 32>(n, fp32, tf32);
+    rung10Ms<128, 128, 32, 64, 64>(n, fp32, tf32);  // the file's first tiling: what the app times
 #if defined(MMA_CANDIDATES)
-    rung10Ms<128, 128, 32, 64, 64>(n, fp32, tf32);
+    rung10Ms<128, 128, 32, 64, 32>(n, fp32, tf32);
     rung10Ms<128, 256, 32, 64, 64>(n, fp32, tf32);
     rung10Ms<256, 128, 32, 64, 64>(n, fp32, tf32);
     rung10Ms<128, 128, 16, 64, 32>(n, fp32, tf32);

@@ -134,18 +134,25 @@ struct Facts : RegisterTileFamily {
       // carries the rounding of two operands, at most 2^-11 each, relative).
       .operandMantissaBits = 10,
       .textbook = true,
-      // Its two built tilings.
-      .gpuResourceLaunches = 2,
+      // Its three built tilings.
+      .gpuResourceLaunches = 3,
+      // The teaching tiling at sizes no multiple of its tiles (and one row), then both H200
+      // tilings over several blocks.
+      .gpuTestLaunches = {{{40, 20, 36, 2}, {37, 45, 29, 2}, {64, 64, 64, 2}, {1, 8, 8, 2}, {131, 68, 260, 0},
+                           {200, 100, 300, 0}, {131, 68, 260, 1}}},
   };
   // (bm / wm) x (bn / wn) warps of 32; two buffers of Mds[bm][bk + 4] and Nds[bk][bn + 8], extern.
   static HandResources handResources(const KernelLaunch& L) {
     const Tiling& t = L.tiling;
     return {.threads = (t.bm / t.wm) * (t.bn / t.wn) * 32, .dynamicSharedBytes = sharedFloats(t) * 4};
   }
-  // The H100's first, then a teaching size (4 warps, each one 16 x 16 tile: two MMAs per 8 k).
-  // The thread tile is the sums a lane holds: (wm / 8) x (wn / 4), 2 rows and 2 columns of each
-  // 16 x 8 MMA tile (rows g, g + 8, g + 16, ..., columns 2t, 2t + 1, 2t + 8, ...).
-  static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 32, 64, 32, 8, 8}, {32, 32, 8, 16, 16, 2, 4}}};
+  // The H200's best from N = 3000 up, its best at 2048 (bench/tensor_cores/mma_bench.cu, the
+  // sweep in bench/results/2026-11-29-h200-tensor), then a teaching size (4 warps, each one
+  // 16 x 16 tile: two MMAs per 8 k). The thread tile is the sums a lane holds: (wm / 8) x
+  // (wn / 4), 2 rows and 2 columns of each 16 x 8 MMA tile (rows g, g + 8, g + 16, ...,
+  // columns 2t, 2t + 1, 2t + 8, ...).
+  static constexpr std::array<Tiling, 3> kTilings{
+      {{128, 128, 32, 64, 64, 8, 16}, {128, 128, 32, 64, 32, 8, 8}, {32, 32, 8, 16, 16, 2, 4}}};
   static int warps(const Tiling& t) { return (t.bm / t.wm) * (t.bn / t.wn); }
   static int sharedFloats(const Tiling& t) { return 2 * (t.bm * (t.bk + 4) + t.bk * (t.bn + 8)); }
   static std::string tilingProblem(const Tiling& t) {

@@ -21,7 +21,7 @@ using testing::freshSeed;
 using testing::runEmulated;
 
 constexpr Tiling kMmaTeaching{32, 32, 8, 16, 16, 2, 4};  // 4 warps, each a 16 x 16 tile: 2 MMAs per 8 k
-constexpr Tiling kMmaH100{128, 128, 32, 64, 32, 8, 8};
+constexpr Tiling kMmaH100{128, 128, 32, 64, 64, 8, 16};
 
 LaunchConfig mmaConfig(Dims dims, Tiling tiling, uint64_t seed) {
   LaunchConfig c = testing::launchConfig(KernelId::MmaTf32, dims, 0, seed);
