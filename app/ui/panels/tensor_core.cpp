@@ -59,11 +59,13 @@ bool gatherMma(const LoadedRun& run, const BlockTimeline& block, int s, int warp
 
 // One operand's grid at (x, y), cells of `cell` pixels; each cell in its lane's colour with the
 // lane's number, the followed lane's ringed. Returns the grid's rectangle.
-std::array<float, 4> drawOperand(const char* name, const std::vector<int>& owner, int rows, int lane, ImVec2 at,
-                                 float cell, const Theme& theme) {
+std::array<float, 4> drawOperand(PanelContext& ctx, const char* name, const std::vector<int>& owner, int rows, int lane,
+                                 ImVec2 at, float cell) {
+  const Theme& theme = ctx.theme();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float px = ImGui::GetFontSize();
   draw->AddText(at, theme.panelText, name);
+  recordTextAt(ctx, "Tensor core", name, at, theme.panelText, theme.windowBg);
   const float top = at.y + px * 1.3f;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < kMmaN; ++c) {
@@ -103,7 +105,6 @@ void drawTensorCorePanel(PanelContext& ctx) {
         "issue mma.sync: 32 lanes multiply a 16 x 8 piece of M's tile by an 8 x 8 piece of N's together.");
     return;
   }
-  const Theme& theme = ctx.theme();
   const std::string head = "Block (" + std::to_string(block->bx()) + "," + std::to_string(block->by()) + "), warp " +
                            std::to_string(mma.warp) + ", step " + std::to_string(mma.step) + ": the first of its " +
                            std::to_string(mma.mmas) + " MMAs there. Each cell is one element, in the colour and with "
@@ -119,10 +120,10 @@ void drawTensorCorePanel(PanelContext& ctx) {
   const float byHeight = (ImGui::GetContentRegionAvail().y - px * 5.5f) / float(kMmaM);
   const float cell = std::max(px * 0.8f, std::min({byWidth, byHeight, px * 2.2f}));
   TensorCoreRect& r = mma.record;
-  r.a = drawOperand("A (16 x 8)", r.ownerA, kMmaM, mma.lane, origin, cell, theme);
-  r.b = drawOperand("B (8 x 8)", r.ownerB, kMmaK, mma.lane, ImVec2(origin.x + cell * kMmaN + gap, origin.y), cell, theme);
-  r.c = drawOperand("sums (16 x 8)", r.ownerC, kMmaM, mma.lane,
-                    ImVec2(origin.x + 2 * (cell * kMmaN + gap), origin.y), cell, theme);
+  r.a = drawOperand(ctx, "A (16 x 8)", r.ownerA, kMmaM, mma.lane, origin, cell);
+  r.b = drawOperand(ctx, "B (8 x 8)", r.ownerB, kMmaK, mma.lane, ImVec2(origin.x + cell * kMmaN + gap, origin.y), cell);
+  r.c = drawOperand(ctx, "sums (16 x 8)", r.ownerC, kMmaM, mma.lane,
+                    ImVec2(origin.x + 2 * (cell * kMmaN + gap), origin.y), cell);
   r.warp = mma.warp, r.lane = mma.lane, r.step = mma.step, r.mmas = mma.mmas;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, r.a[1] + r.a[3] + px * 0.5f));
   textWrapped(mma.laneWords);
