@@ -42,31 +42,6 @@ double tolerance(int k, int bits) {
   return bits >= 23 ? fp32 : fp32 + std::ldexp(1.0, -bits) + std::ldexp(1.0, -2 * bits) / 4;
 }
 
-// `samples` elements of P (corners, then spread) against the double reference; the largest
-// relative error, or -1 (printed) at the first one over the tolerance.
-double checked(int j, int k, int l, int bits, int samples = 512) {
-  std::vector<float> p(std::size_t(j) * l);
-  CHECK(cudaMemcpy(p.data(), gP, p.size() * 4, cudaMemcpyDeviceToHost));
-  double worst = 0;
-  for (int s = 0; s < samples; ++s) {
-    int r = int((s * 7919ll) % j), c = int((s * 104729ll + s / 3) % l);
-    if (s < 4) r = s & 1 ? j - 1 : 0, c = s & 2 ? l - 1 : 0;
-    double ref = 0, mag = 0;
-    for (int i = 0; i < k; ++i) {
-      const double x = double(hostM[std::size_t(r) * k + i]) * hostN[std::size_t(i) * l + c];
-      ref += x;
-      mag += std::fabs(x);
-    }
-    const double err = std::fabs(p[std::size_t(r) * l + c] - ref) / (mag + 1e-30);
-    if (!(err <= tolerance(k, bits))) {
-      std::printf("  wrong at (%d,%d): %g vs %g (relative error %.3g)\n", r, c, p[std::size_t(r) * l + c], ref, err);
-      return -1;
-    }
-    worst = std::max(worst, err);
-  }
-  return worst;
-}
-
 void report(const char* what, int n, double ms, double err, double fp32Ms, double tf32Ms) {
   char tf32[48] = "";
   if (tf32Ms > 0) std::snprintf(tf32, sizeof tf32, "  %6.1f %% of TF32 cuBLAS", 100 * tf32Ms / ms);
@@ -81,7 +56,7 @@ double verifiedMs(const char* what, int n, int bits, F launch, double fp32Ms, do
   launch(0);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  const double err = checked(n, n, n, bits);
+  const double err = worstError(n, n, n, tolerance(n, bits), 512);
   if (err < 0) {
     std::printf("%-44s %5d  failed verification\n", what, n);
     return -1;

@@ -10,6 +10,7 @@ namespace tilescope::mma_tf32 {
 #include "kernels_gen/traced/mma_tf32.cuh"
 }
 #include "bench/tensor_cores/mma_trace.h"
+#include "bench/tensor_cores/mma_trace_launch.h"
 
 namespace tilescope::mma_trace {
 namespace {
@@ -48,19 +49,9 @@ bool traceOnEmulator(const KernelLaunch& L, const float* M, const float* N, floa
   const std::size_t threads = std::size_t(L.gridX) * L.gridY * L.blockX * L.blockY;
   std::memset(static_cast<void*>(slots), 0, threads * slotsPerThread * sizeof(Event));
   *overflow = 0;
-  TraceSink sink;
-  sink.slots = slots;
-  sink.slotsPerThread = slotsPerThread;
-  sink.overflow = overflow;
-  sink.j = L.j;
-  sink.k = L.k;
-  sink.l = L.l;
-  const auto arrays = mma_tf32::Facts::arrays(L);
-  for (int i = 0; i < kMaxSharedArrays; ++i) sink.shared[i] = arrays[std::size_t(i)];
   EmuExec x;
-  const EmuExec::Args args{GlobalView<float>(const_cast<float*>(M), (long long)L.j * L.k, MatrixRole::M, sink),
-                           GlobalView<float>(const_cast<float*>(N), (long long)L.k * L.l, MatrixRole::N, sink),
-                           GlobalView<float>(P, (long long)L.j * L.l, MatrixRole::P, sink)};
+  const auto args = tracedLaunchArgs<EmuExec::Args>(L, const_cast<float*>(M), const_cast<float*>(N), P, slots,
+                                                    slotsPerThread, overflow);
   if (!mma_tf32::Facts::launch(x, L, args)) return false;
   if (!x.report.error.empty() || !x.report.divergences.empty() || x.report.outOfBoundsTotal) {
     std::fprintf(stderr, "emulator: %s, %zu divergences, %zu out of bounds\n", x.report.error.c_str(),

@@ -11,6 +11,7 @@ namespace tilescope::mma_tf32 {
 #include "kernels_gen/traced/mma_tf32.cuh"
 }
 #include "bench/tensor_cores/mma_trace.h"
+#include "bench/tensor_cores/mma_trace_launch.h"
 
 namespace tilescope::mma_trace {
 namespace {
@@ -52,19 +53,8 @@ bool traceOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P,
               ok(cudaMemcpy(dN, N, nBytes, cudaMemcpyHostToDevice), "copy N") && ok(cudaMemset(dP, 0xff, pBytes), "poison P") &&
               ok(cudaMemset(dSlots, 0, eBytes), "clear slots") && ok(cudaMemset(dOverflow, 0, 4), "clear overflow");
   if (good) {
-    TraceSink sink;
-    sink.slots = dSlots;
-    sink.slotsPerThread = slotsPerThread;
-    sink.overflow = dOverflow;
-    sink.j = L.j;
-    sink.k = L.k;
-    sink.l = L.l;
-    const auto arrays = mma_tf32::Facts::arrays(L);
-    for (int i = 0; i < kMaxSharedArrays; ++i) sink.shared[i] = arrays[std::size_t(i)];
     GpuExec x;
-    const GpuExec::Args args{GlobalView<float>(dM, (long long)L.j * L.k, MatrixRole::M, sink),
-                             GlobalView<float>(dN, (long long)L.k * L.l, MatrixRole::N, sink),
-                             GlobalView<float>(dP, (long long)L.j * L.l, MatrixRole::P, sink)};
+    const auto args = tracedLaunchArgs<GpuExec::Args>(L, dM, dN, dP, dSlots, slotsPerThread, dOverflow);
     good = mma_tf32::Facts::launch(x, L, args) && ok(x.error, "traced launch") &&
            ok(cudaDeviceSynchronize(), "traced kernel") && ok(cudaMemcpy(P, dP, pBytes, cudaMemcpyDeviceToHost), "copy P") &&
            ok(cudaMemcpy(slots, dSlots, eBytes, cudaMemcpyDeviceToHost), "copy slots") &&
