@@ -26,6 +26,14 @@ void syncThreads(int line);
 // block is reported as deadlocked at `line` (a BarrierDivergence) and abandoned.
 void waitForAsync(int line);
 void asyncProgress();
+// A warp-collective step (the tensor cores' mma.sync): parks the calling thread until every
+// lane of its warp (threads 32w to 32w + 31 of the block, fewer in a last partial warp) has
+// called it at the same line; the last lane to arrive then runs meet(laneData, lanes), each
+// lane's `laneData` in lane order, and the warp goes on. A lane that never arrives (it
+// returned, waits at a barrier, or meets at another line) leaves the warp waiting: reported,
+// like a barrier some threads never reach, as the block's deadlock at `line`.
+using WarpMeet = void (*)(void* const* laneData, int lanes);
+void warpCollective(int line, void* laneData, WarpMeet meet);
 // Records an access outside its array (global matrix or shared array) at `line`; returns a
 // scratch cell (16 bytes, aligned) for the access to use instead, holding NaN for a read.
 void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,

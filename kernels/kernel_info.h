@@ -83,6 +83,10 @@ struct KernelInfo {
   // k and l (the row lengths of M and N, and so of P) must be multiples of this: a tensor map's
   // row stride is a multiple of 16 bytes (kernels/ladder/tensor_map_rules.h). 1: any.
   int rowsMultipleOf = 1;
+  // The mantissa bits of the operands as the multiply sees them: 23 (FP32) for every kernel on
+  // CUDA cores, 10 for TF32 on the tensor cores (rung 10 rounds M and N so). Below 23 the
+  // verification's tolerance adds the operands' rounding (app/core/run/reference.h).
+  int operandMantissaBits = 23;
   // It takes a persistent grid of G blocks (LaunchConfig::persistentBlocks, --grid-blocks,
   // `set grid-blocks`) whose blocks share the work; 0 is one block per tile.
   bool persistentGrid = false;

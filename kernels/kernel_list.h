@@ -27,5 +27,6 @@
   X(WarpTile, ladder, warptile)                   \
   X(DoubleBuffered, ladder, double_buffered)      \
   X(TmaPipeline, ladder, tma_pipeline)            \
-  X(StreamK, ladder, stream_k)
+  X(StreamK, ladder, stream_k)                   \
+  X(MmaTf32, ladder, mma_tf32)
 // clang-format on

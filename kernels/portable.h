@@ -11,6 +11,7 @@
 #include <cuda_pipeline.h>  // __pipeline_memcpy_async (cp.async) for the ladder's top rungs
 
 #include "kernels/ladder/copy_engine.h"  // TMA copies and mbarriers (rung 8)
+#include "kernels/ladder/tensor_core.h"  // TF32 tensor-core MMA (rung 10)
 #endif
 
 #include "kernels/ceil_div.h"

@@ -10,7 +10,9 @@
 //   sizes    every rung whose facts choose its own schedule (kernelHasSchedule), the rung below
 //            it, and cuBLAS at N = 1024, 1536, 2048, 3000, 4096, 5000, 6144, 8192 and
 //            8192 x 1024 x 8192, the choosing rung at the tiling and grid it picks for this GPU
-//            (each choice printed with its reason), each rung's % of cuBLAS
+//            (each choice printed with its reason), each rung's % of cuBLAS; the tensor-core
+//            rungs (operands below FP32's 23 mantissa bits) at their default and cuBLAS TF32, with
+//            each tensor-core rung's % of cuBLAS TF32
 // bench --kernel K takes run's --tiling and --grid-blocks G (a persistent grid of G blocks;
 // 0: one block per tile) for a kernel that takes them, else the kernel's facts choose.
 // Without a CUDA device it fails with "no CUDA device" and exit code 2.
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "core/json_writer.h"
@@ -290,20 +293,43 @@ std::vector<TimingCase> sizeSweepCases(const DeviceProfile& device, std::vector<
     cublas.kind = TimedKind::Cublas;
     cublas.config.dims = d;
     cases.push_back(cublas);
+    for (const KernelInfo& tensorRung : kKernels) {
+      if (tensorRung.ladderRung == 0 || tensorRung.operandMantissaBits >= 23) continue;
+      TimingCase c;
+      c.config = withKernel(c.config, tensorRung.id);
+      c.config.dims = d;
+      cases.push_back(c);
+    }
+    TimingCase cublasTf32;
+    cublasTf32.kind = TimedKind::CublasTf32;
+    cublasTf32.config.dims = d;
+    cases.push_back(cublasTf32);
   }
   return cases;
 }
 
-// Each rung's % of cuBLAS at its shape, after the table.
+// `t`'s % of the verified cuBLAS TF32 case of its shape, if the run has one.
+std::optional<double> percentOfCublasTf32(const TimingReport& r, const TimingResult& t) {
+  std::optional<double> p;
+  for (const TimingResult& c : r.results)
+    if (c.what.kind == TimedKind::CublasTf32 && c.verified && c.gflops > 0 && c.what.config.dims == t.what.config.dims &&
+        t.verified)
+      p = 100.0 * t.gflops / c.gflops;
+  return p;
+}
+
+// Each rung's % of cuBLAS at its shape, after the table; a TF32 rung's of cuBLAS TF32 too.
 void printPercentOfCublas(const TimingReport& r, std::ostream& out) {
-  out << "\n% of cuBLAS SGEMM at the same shape, this run:\n";
+  out << "\n% of cuBLAS SGEMM (and of cuBLAS TF32, for a TF32 rung) at the same shape, this run:\n";
   for (const TimingResult& t : r.results) {
     if (t.what.kind != TimedKind::Kernel) continue;
     const Dims& d = t.what.config.dims;
     const auto p = percentOfCublas(r, t);
-    char line[200];
-    std::snprintf(line, sizeof line, "  %5dx%5dx%5d  %-44s %s\n", d.j, d.k, d.l, t.what.label().c_str(),
-                  p ? fmt("%.1f%%", *p).c_str() : "- (not verified)");
+    const auto tf32 = kernelInfo(t.what.config.kernel).operandMantissaBits < 23 ? percentOfCublasTf32(r, t) : std::nullopt;
+    char line[240];
+    std::snprintf(line, sizeof line, "  %5dx%5dx%5d  %-44s %s%s\n", d.j, d.k, d.l, t.what.label().c_str(),
+                  p ? fmt("%.1f%%", *p).c_str() : "- (not verified)",
+                  tf32 ? fmt("  (%.1f%% of cuBLAS TF32)", *tf32).c_str() : "");
     out << line;
   }
 }

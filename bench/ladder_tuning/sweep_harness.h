@@ -53,10 +53,12 @@ double medianMs(F launch, int repeats = 15) {
 }
 
 // `samples` elements of P (the corners, then spread rows and columns) against the reference,
-// within 32 sqrt(k) FP32 epsilons of the sum of magnitudes; the first wrong one is printed.
-inline bool verified(int j, int k, int l, int samples = 256) {
+// each within `tolerance` of the sum of magnitudes: the largest relative error, or -1 with the
+// first wrong element printed.
+inline double worstError(int j, int k, int l, double tolerance, int samples) {
   std::vector<float> p(std::size_t(j) * l);
   CHECK(cudaMemcpy(p.data(), gP, p.size() * 4, cudaMemcpyDeviceToHost));
+  double worst = 0;
   for (int s = 0; s < samples; ++s) {
     int r = int((s * 7919ll) % j), c = int((s * 104729ll + s / 3) % l);
     if (s < 4) r = s & 1 ? j - 1 : 0, c = s & 2 ? l - 1 : 0;
@@ -67,12 +69,17 @@ inline bool verified(int j, int k, int l, int samples = 256) {
       mag += std::fabs(x);
     }
     const double err = std::fabs(p[std::size_t(r) * l + c] - ref) / (mag + 1e-30);
-    if (!(err < 32 * std::sqrt(double(k)) * 5.96e-8)) {
-      std::printf("  wrong at (%d,%d): %g vs %g\n", r, c, p[std::size_t(r) * l + c], ref);
-      return false;
+    if (!(err < tolerance)) {
+      std::printf("  wrong at (%d,%d): %g vs %g (relative error %.3g)\n", r, c, p[std::size_t(r) * l + c], ref, err);
+      return -1;
     }
+    worst = std::max(worst, err);
   }
-  return true;
+  return worst;
+}
+// Within 32 sqrt(k) FP32 epsilons.
+inline bool verified(int j, int k, int l, int samples = 256) {
+  return worstError(j, k, l, 32 * std::sqrt(double(k)) * 5.96e-8, samples) >= 0;
 }
 
 // Inputs uniform in [-1, 1) from a fixed seed, copied into every set; P allocated; the device named.

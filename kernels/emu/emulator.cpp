@@ -2,8 +2,9 @@
 
 #include <sys/mman.h>
 
-#include <cmath>
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -22,7 +23,7 @@ namespace {
 constexpr std::size_t kStackBytes = 64 * 1024;
 constexpr std::size_t kGuardBytes = 4096;
 
-enum class ThreadState : uint8_t { Runnable, AtBarrier, AsyncWait, Exited };
+enum class ThreadState : uint8_t { Runnable, AtBarrier, AsyncWait, AtWarp, Exited };
 
 // Fiber stacks for up to 1024 threads, mapped once per grid and reused by every block.
 class StackPool {
@@ -104,6 +105,8 @@ struct BlockRunner {
   std::vector<ThreadContext> contexts;
   std::vector<ThreadState> states;
   std::vector<int> barrierLines;
+  std::vector<void*> warpData;   // per thread: what it brought to its warp's meeting
+  std::vector<int> warpArrived;  // per warp: lanes at its meeting so far
   std::size_t running = 0;  // index of the thread whose fiber is executing
   uint64_t clock = 0;
   uint64_t progress = 0;  // mbarrier arrivals and completed copies so far in this block
@@ -118,6 +121,9 @@ struct BlockRunner {
     switchFiber(runner->fibers[runner->running], runner->scheduler);
   }
 
+  bool wakeAfterMeeting(std::size_t n);
+  bool reportStuckWarp(std::size_t n, Dim3 blockIdx);
+
   void runBlock(Dim3 grid, Dim3 block, Dim3 blockIdx, const StackPool& stacks) {
     const std::size_t n = std::size_t(block.x) * block.y * block.z;
     for (std::size_t t = 0; t < n; ++t) {
@@ -130,6 +136,7 @@ struct BlockRunner {
       states[t] = ThreadState::Runnable;
       initFiber(fibers[t], stacks.stack(t), kStackBytes, &BlockRunner::threadMain, this);
     }
+    warpArrived.assign((n + 31) / 32, 0);
     clock = 0;
     shared->reset();
     progress = 0;
@@ -144,6 +151,9 @@ struct BlockRunner {
         switchFiber(scheduler, fibers[t]);
       }
       currentThread = nullptr;
+      // A warp's meeting completed after some of its lanes' turns this round: they run on in
+      // the next one (and threads waiting on an mbarrier ask again).
+      if (wakeAfterMeeting(n)) continue;
       // Threads waiting on an mbarrier try again once anything moved one on; if nothing did,
       // none of them ever can: a deadlock, reported like a barrier some threads never reach.
       int asyncWaiting = 0, asyncLine = 0;
@@ -162,6 +172,7 @@ struct BlockRunner {
         report->divergences.push_back({blockIdx, int(n) - exitedNow, exitedNow, asyncLine, 0});
         return;
       }
+      if (reportStuckWarp(n, blockIdx)) return;
       int waiting = 0, exited = 0, firstLine = 0, otherLine = 0, atFirst = 0, atOther = 0;
       for (std::size_t t = 0; t < n; ++t) {
         if (states[t] == ThreadState::Exited) {
@@ -185,6 +196,59 @@ struct BlockRunner {
     }
   }
 };
+
+bool BlockRunner::wakeAfterMeeting(std::size_t n) {
+  bool any = false;
+  for (std::size_t t = 0; t < n && !any; ++t) any = states[t] == ThreadState::Runnable;
+  if (!any) return false;
+  for (std::size_t t = 0; t < n; ++t)
+    if (states[t] == ThreadState::AsyncWait) states[t] = ThreadState::Runnable;
+  return true;
+}
+
+// Lanes still at a warp meeting when nothing else can run: some lane of their warp never comes.
+bool BlockRunner::reportStuckWarp(std::size_t n, Dim3 blockIdx) {
+  int meeting = 0, exited = 0, line = 0, otherLine = 0, atLine = 0, atOther = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (states[t] == ThreadState::Exited) ++exited;
+    else if (states[t] == ThreadState::AtWarp && (line == 0 || barrierLines[t] == line)) {
+      line = barrierLines[t];
+      ++meeting;
+    }
+  }
+  if (meeting == 0) return false;
+  for (std::size_t t = 0; t < n; ++t)
+    if (states[t] != ThreadState::Exited && barrierLines[t] != line) {
+      if (otherLine == 0) otherLine = barrierLines[t];
+      atOther += barrierLines[t] == otherLine;
+    }
+  atLine = meeting;
+  report->divergences.push_back({blockIdx, int(n) - exited, exited, line, otherLine, atLine, atOther});
+  return true;
+}
+
+void warpCollective(int line, void* laneData, WarpMeet meet) {
+  BlockRunner* runner = currentThread->runner;
+  const std::size_t t = runner->running, n = runner->states.size();
+  const std::size_t first = t / 32 * 32, lanes = std::min<std::size_t>(32, n - first);
+  runner->warpData[t] = laneData;
+  runner->barrierLines[t] = line;
+  int& arrived = runner->warpArrived[t / 32];
+  bool sameLine = true;
+  if (++arrived == int(lanes))
+    for (std::size_t u = first; u < first + lanes; ++u) sameLine = sameLine && runner->barrierLines[u] == line;
+  if (arrived < int(lanes) || !sameLine) {
+    // Parked until the warp's last lane arrives (one that meets at another line never does).
+    runner->states[t] = ThreadState::AtWarp;
+    switchFiber(runner->fibers[t], runner->scheduler);
+    currentThread = &runner->contexts[t];
+    return;
+  }
+  arrived = 0;
+  meet(&runner->warpData[first], int(lanes));
+  for (std::size_t u = first; u < first + lanes; ++u)
+    if (u != t) runner->states[u] = ThreadState::Runnable;
+}
 
 void syncThreads(int line) {
   BlockRunner* runner = currentThread->runner;
@@ -284,6 +348,7 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
   runner->contexts.resize(n);
   runner->states.resize(n);
   runner->barrierLines.resize(n);
+  runner->warpData.resize(n);
   runner->shared = std::make_unique<SharedArena>(dynamicSharedBytes);
   ThreadContext* saved = currentThread;
   // The scheduler runs on a fiber of its own, entered once per grid: a switch between it and a

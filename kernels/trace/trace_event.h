@@ -34,8 +34,16 @@ enum class Op : uint8_t {
   // in its array, always kInBounds. Never a load of M or a store of P.
   LoadW = 12,
   StoreW = 13,
+  // The tensor cores (rung 10): one lane's part of a warp's mma.sync m16n8k8, one event per
+  // fragment element, by the lane that holds it: sharedRow/sharedCol the element's row and
+  // column in the MMA's operand (A 16 x 8, B 8 x 8, the accumulator tile 16 x 8; the PTX ISA's
+  // fragment tables, kernels/trace/mma_fragments.h), value the element: A's and B's as the lane
+  // passed them (TF32), the accumulator's after the MMA. No global or shared coordinates.
+  MmaA = 14,
+  MmaB = 15,
+  MmaC = 16,
 };
-inline constexpr int kOpCount = 14;
+inline constexpr int kOpCount = 17;
 
 enum EventFlags : uint8_t {
   kInBounds = 1u << 0,  // the (row, col) it touched lies inside its matrix

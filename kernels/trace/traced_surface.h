@@ -45,6 +45,9 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
 // knows its matrix (views_tma.h). Defined after <cuda.h> (portable.h) has declared the real one.
 #define CUtensorMap ::tilescope::TensorMapView
 
+// The tensor cores' MMA records each lane's fragments with the thread's recorder (views_mma.h).
+#define mmaSyncTf32(acc, a, b) ::tilescope::tracedMmaSyncTf32(tsRecorder, __LINE__, acc, a, b)
+
 #undef __syncthreads
 #define __syncthreads() (tsRecorder.barrier(__LINE__), TILESCOPE_BARRIER())
 

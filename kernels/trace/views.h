@@ -207,6 +207,16 @@ class Recorder {
     e->sharedCol = int16_t(array);
   }
 
+  // One element of a lane's tensor-core fragment (Op::MmaA, MmaB, MmaC: trace_event.h): its row
+  // and column in the MMA's operand and its value.
+  HOST_DEVICE void fragment(Op op, int row, int col, float value, int line) {
+    Event* e = next();
+    if (!e) return;
+    fill(*e, op, line, value);
+    e->sharedRow = int16_t(row);
+    e->sharedCol = int16_t(col);
+  }
+
   HOST_DEVICE void barrier(int line) {
     // Values staged before a barrier are stored before it in every kernel here: a match
     // across it would be a coincidence of bits.
@@ -466,3 +476,4 @@ HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, 
 #include "kernels/trace/views_global.h"
 #include "kernels/trace/views_shared.h"
 #include "kernels/trace/views_tma.h"
+#include "kernels/trace/views_mma.h"

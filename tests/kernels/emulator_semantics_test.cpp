@@ -129,5 +129,34 @@ TEST(EmulatorLaunch, BlocksOverTheThreadLimitAreRefused) {
   EXPECT_NE(report.error.find("1024"), std::string::npos) << report.error;
 }
 
+// The tensor cores' MMA is warp-collective: the warp's 32 fragments make one A, B and C. With
+// B the identity, lane 4g + t's sums are A's elements where the PTX ISA's table puts its part of
+// D: rows g (sums 0, 1) and g + 8 (2, 3), columns 2t and 2t + 1; 8 row + col + 0.5.
+TEST(EmulatorWarp, AWarpsMmaGathersItsLanesFragmentsAsThePtxTablesSay) {
+  std::vector<float> out(32 * 4, -1.0f);
+  const emu::Report report = launch(warpMmaKernel, emu::Dim3{1, 1, 1}, emu::Dim3{32, 1, 1}, 0, view(out));
+  ASSERT_TRUE(report.divergences.empty());
+  EXPECT_EQ(out[5 * 4 + 0], 10.5f);  // lane 5: g = 1, t = 1: D[1][2]
+  EXPECT_EQ(out[5 * 4 + 3], 75.5f);  // D[9][3]
+  EXPECT_EQ(out[31 * 4 + 2], 126.5f);  // lane 31: g = 7, t = 3: D[15][6]
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      const int row = lane / 4 + (i / 2) * 8, col = (lane % 4) * 2 + i % 2;
+      EXPECT_EQ(out[std::size_t(lane * 4 + i)], float(8 * row + col) + 0.5f) << "lane " << lane << " sum " << i;
+    }
+}
+
+TEST(EmulatorWarp, ALaneThatNeverReachesTheMmaIsADeadlock) {
+  std::vector<float> out(32, -1.0f);
+  const emu::Report report = launch(laneSkipsMmaKernel, emu::Dim3{2, 1, 1}, emu::Dim3{32, 1, 1}, 0, view(out));
+  ASSERT_EQ(report.divergences.size(), 2u);  // one per block
+  const emu::BarrierDivergence& d = report.divergences[0];
+  EXPECT_EQ(d.arrived, 31);
+  EXPECT_EQ(d.exited, 1);
+  EXPECT_EQ(d.line, 69);  // semantics_kernels.cuh
+  EXPECT_EQ(d.atLine, 31);
+  for (float v : out) EXPECT_EQ(v, -1.0f);  // no lane got past it
+}
+
 }  // namespace
 }  // namespace tilescope

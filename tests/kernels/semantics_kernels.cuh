@@ -48,3 +48,24 @@ __global__ void staleSharedKernel(float* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = scratch[threadIdx.x];
   scratch[threadIdx.x] = 42.0f;
 }
+
+// One warp multiplies A (16 x 8, A[r][c] = 8r + c) by the 8 x 8 identity on the tensor cores,
+// the sums starting at 0.5. Each lane passes the elements the PTX ISA's fragment tables give it,
+// written out here from the tables: lane = 4g + t holds A[g][t], A[g + 8][t], A[g][t + 4],
+// A[g + 8][t + 4] and B[t][g], B[t + 4][g]; it stores its four sums.
+__global__ void warpMmaKernel(float* out) {
+  int g = threadIdx.x / 4, t = threadIdx.x % 4;
+  float a[4] = {float(8 * g + t), float(8 * (g + 8) + t), float(8 * g + t + 4), float(8 * (g + 8) + t + 4)};
+  float b[2] = {t == g ? 1.0f : 0.0f, t + 4 == g ? 1.0f : 0.0f};
+  float sums[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+  mmaSyncTf32(sums, a, b);
+  for (int i = 0; i < 4; ++i) out[threadIdx.x * 4 + i] = sums[i];
+}
+
+// Lane 31 returns before the warp's MMA (line 69): the other 31 lanes wait for it forever.
+__global__ void laneSkipsMmaKernel(float* out) {
+  float a[4] = {1.0f, 1.0f, 1.0f, 1.0f}, b[2] = {1.0f, 1.0f}, sums[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (threadIdx.x == 31) return;
+  mmaSyncTf32(sums, a, b);
+  out[threadIdx.x] = sums[0];
+}

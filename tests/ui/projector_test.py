@@ -158,7 +158,7 @@ class NoBlankScreen(unittest.TestCase):
 SLOT_PANELS = {
     "left": ["Controls", "Lesson"],
     "left-bottom": ["Counters", "Occupancy", "Thread life"],
-    "center": ["Matrices", "Coalescing", "Copy engine", "Bank conflicts", "Roofline", "Timing", "Lab"],
+    "center": ["Matrices", "Coalescing", "Copy engine", "Tensor core", "Bank conflicts", "Roofline", "Timing", "Lab"],
     "right-bottom": ["Source", "Bug gallery", "Hazards"],
 }
 

@@ -53,6 +53,9 @@ void countSliceEvent(SliceCounts& n, const Event& e) {
     case Op::Barrier:
     case Op::LoadW:  // the workspace (rung 9's fix-up): neither loads of M or N nor stores of P
     case Op::StoreW:
+    case Op::MmaA:  // a lane's tensor-core fragments: registers, counted as the MMA's reads were
+    case Op::MmaB:
+    case Op::MmaC:
     case Op::None: break;
   }
   const bool touchesAnElement = e.op == Op::LoadM || e.op == Op::LoadN || e.op == Op::ReadM ||

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "core/trace/memory_layout.h"
+#include "kernels/trace/mma_fragments.h"
 
 #ifndef TILESCOPE_VERSION
 #define TILESCOPE_VERSION "unknown"
@@ -303,6 +304,13 @@ const char* outOfRange(const Event& e, const EventReach& r) {
   }
   if (e.op == Op::MbarrierInit || e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait)
     return e.sharedRow < 0 || e.sharedCol < 0 || e.sharedCol >= kMaxSharedArrays ? "mbarrier" : nullptr;
+  // A lane's tensor-core fragment element: its row and column in the MMA's operand (A and the
+  // accumulators 16 x 8, B 8 x 8), no global coordinates.
+  if (e.op == Op::MmaA || e.op == Op::MmaB || e.op == Op::MmaC) {
+    const int rows = e.op == Op::MmaB ? kMmaK : kMmaM;
+    if (e.sharedRow < 0 || e.sharedRow >= rows || e.sharedCol < 0 || e.sharedCol >= kMmaN) return "fragment element";
+    return e.globalRow != -1 || e.globalCol != -1 ? "matrix element" : nullptr;
+  }
   // The workspace: element globalCol of an array beside M, N and P, always in bounds.
   if (e.op == Op::LoadW || e.op == Op::StoreW) {
     if (e.globalRow != 0 || e.globalCol < 0 || !inBounds(e) || zeroFilled(e)) return "workspace element";
@@ -417,7 +425,7 @@ Result<SavedRun> Decoder::decode() {
     if (required[b] && !(seen & (1u << b))) return bad(pos, std::string("the file has no ") + required[b] + " section");
   if (auto e = checkShapes()) return *e;
   Run& run = saved_.run;
-  run.verification = verifyProduct(run.m, run.n, run.p);
+  run.verification = verifyProduct(run.m, run.n, run.p, 1L << 20, operandMantissaBits(run));
   return std::move(saved_);
 }
 

@@ -82,7 +82,10 @@ Result<TimingResult> GpuTimer::time(const TimingCase& what, const TimedLaunch& l
   CUDA_TRY(cudaDeviceSynchronize());
   Matrix P(d.j, d.l);
   CUDA_TRY(cudaMemcpy(P.values.data(), first.p.data(), first.p.bytes(), cudaMemcpyDeviceToHost));
-  const Verification v = verifyProduct(hostM_, hostN_, P, verificationSample(d));
+  const int mantissaBits = what.kind == TimedKind::CublasTf32 ? 10
+                           : what.kind == TimedKind::Kernel  ? kernelInfo(what.config.kernel).operandMantissaBits
+                                                             : 23;
+  const Verification v = verifyProduct(hostM_, hostN_, P, verificationSample(d), mantissaBits);
   result.verified = v.passed;
   result.verification = v.summary();
   result.maxRelativeError = v.maxRelativeError;

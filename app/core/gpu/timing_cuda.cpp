@@ -5,6 +5,7 @@
 
 #include "kernels/cuda/bench_probe_free.h"
 #include "kernels/cuda/cublas_sgemm.h"
+#include "kernels/cuda/cublas_tf32.h"
 #include "kernels/cuda/gpu_info.h"
 #include "kernels/cuda/run_on_gpu.h"
 #include "core/gpu/gpu_timer.h"
@@ -17,8 +18,8 @@ namespace {
 
 class CudaTimingEngine final : public TimingEngine {
  public:
-  CudaTimingEngine(cuda::GpuInfo info, cuda::CublasSgemm cublas)
-      : info_(std::move(info)), cublas_(std::move(cublas)), timer_(info_.l2Bytes) {}
+  CudaTimingEngine(cuda::GpuInfo info, cuda::CublasSgemm cublas, cuda::CublasTf32 tf32)
+      : info_(std::move(info)), cublas_(std::move(cublas)), tf32_(std::move(tf32)), timer_(info_.l2Bytes) {}
 
   std::string deviceName() const override { return info_.name; }
 
@@ -39,7 +40,7 @@ class CudaTimingEngine final : public TimingEngine {
       return invalidInput("a lab kernel is timed by tilescope-lab-runner --cuda-time (lab::timeLab), not here");
     const Dims& d = tc.config.dims;
     KernelLaunch launch;
-    if (tc.kind != TimedKind::Cublas) {
+    if (!isCublas(tc.kind)) {
       auto plan = planLaunch(tc.config, false);
       if (!plan) return plan.error();
       launch = plan->launch;
@@ -62,6 +63,7 @@ class CudaTimingEngine final : public TimingEngine {
         case TimedKind::Kernel: return launchOnGpu(launch, m, n, p, nullptr);
         case TimedKind::ProbeFree: return cuda::launchProbeFree(launch, m, n, p);
         case TimedKind::Cublas: return cublas_.multiply(m, n, p, d.j, d.k, d.l);
+        case TimedKind::CublasTf32: return tf32_.multiply(m, n, p, d.j, d.k, d.l);
         case TimedKind::Lab: break;
       }
       return failure("unknown timed kind");
@@ -72,6 +74,7 @@ class CudaTimingEngine final : public TimingEngine {
  private:
   cuda::GpuInfo info_;
   cuda::CublasSgemm cublas_;
+  cuda::CublasTf32 tf32_;
   GpuTimer timer_;  // inputs of the last size, kept for the next case
   Ceilings ceilings_;
 };
@@ -84,7 +87,10 @@ Result<std::unique_ptr<TimingEngine>> makeTimingEngine() {
   if (!info) return info.error();
   auto cublas = cuda::CublasSgemm::create();
   if (!cublas) return cublas.error();
-  return std::unique_ptr<TimingEngine>(std::make_unique<CudaTimingEngine>(std::move(*info), std::move(*cublas)));
+  auto tf32 = cuda::CublasTf32::create();
+  if (!tf32) return tf32.error();
+  return std::unique_ptr<TimingEngine>(
+      std::make_unique<CudaTimingEngine>(std::move(*info), std::move(*cublas), std::move(*tf32)));
 }
 
 }  // namespace tilescope

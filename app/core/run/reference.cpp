@@ -6,7 +6,12 @@
 
 namespace tilescope {
 
-double verificationTolerance(int k) { return 32.0 * std::sqrt(double(k)) * std::ldexp(1.0, -24) + 1e-7; }
+double verificationTolerance(int k, int mantissaBits) {
+  const double fp32 = 32.0 * std::sqrt(double(k)) * std::ldexp(1.0, -24) + 1e-7;
+  if (mantissaBits >= 23) return fp32;
+  const double operands = std::ldexp(1.0, -mantissaBits);  // 2 x 2^-(bits + 1)
+  return fp32 + operands + operands * operands / 4;
+}
 
 double referenceElement(const Matrix& M, const Matrix& N, int r, int c) {
   double sum = 0.0;
@@ -26,9 +31,9 @@ ElementCheck checkElement(const Matrix& M, const Matrix& N, const Matrix& P, int
   return {sum, std::fabs(got - sum) / std::max(magnitude, 1e-30), true};
 }
 
-Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, long maxChecked) {
+Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, long maxChecked, int mantissaBits) {
   Verification v;
-  v.tolerance = verificationTolerance(M.cols);
+  v.tolerance = verificationTolerance(M.cols, mantissaBits);
   const long total = long(P.rows) * P.cols;
   const bool everyElement = total <= maxChecked;
   v.cols = P.cols;

@@ -33,13 +33,19 @@ struct Verification {
 };
 
 // The error a float dot product of length k may carry: a few ulps per sqrt(k) terms, with
-// margin for FMA contraction and any summation order (cuBLAS sums differently).
-double verificationTolerance(int k);
+// margin for FMA contraction and any summation order (cuBLAS sums differently). Operands
+// rounded to fewer mantissa bits first (`mantissaBits` < 23: TF32 on the tensor cores, 10) add
+// their rounding: each product carries two, at most 2^-(bits + 1) of its size each, so the sum
+// is off by at most 2^-bits (and their square) of its magnitude, whatever k.
+double verificationTolerance(int k, int mantissaBits = 23);
 
 // Compares every element when P has at most `maxChecked` elements, otherwise a
 // reproducible sample of that many (each row and column of P is hit at least once when
 // there are enough samples).
-Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, long maxChecked = 1L << 20);
+// `mantissaBits`: the operands' precision as the kernel multiplied them (KernelInfo's
+// operandMantissaBits).
+Verification verifyProduct(const Matrix& M, const Matrix& N, const Matrix& P, long maxChecked = 1L << 20,
+                           int mantissaBits = 23);
 
 // The double-precision reference element P[r][c].
 double referenceElement(const Matrix& M, const Matrix& N, int r, int c);

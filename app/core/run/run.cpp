@@ -70,7 +70,7 @@ Status completeLaunch(Run& run, EventVector slots, bool traced) {
     if (!trace) return trace.error();
     run.trace = std::move(*trace);
   }
-  run.verification = verifyProduct(run.m, run.n, run.p);
+  run.verification = verifyProduct(run.m, run.n, run.p, 1L << 20, operandMantissaBits(run));
   return Ok{};
 }
 

@@ -46,6 +46,11 @@ inline std::optional<KernelId> builtInKernel(const Run& run) {
   if (const auto* b = std::get_if<BuiltInKernel>(&run.kernel)) return b->id;
   return std::nullopt;
 }
+// The mantissa bits its operands were multiplied with (23, FP32, for a lab kernel).
+inline int operandMantissaBits(const Run& run) {
+  const auto id = builtInKernel(run);
+  return id ? kernelInfo(*id).operandMantissaBits : 23;
+}
 
 // The kernel that ran, by name, for labels and file names: a lab kernel's function name, else
 // the kernel file's name ("tiled").

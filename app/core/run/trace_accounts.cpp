@@ -147,6 +147,9 @@ class Accountant {
       // that added partials stores more, and the trace cannot tell partial sums from arrival
       // counts (both are workspace elements): its products are not valued here.
       else if (e.op == Op::LoadW || e.op == Op::StoreW) s.skip = true;
+      // A tensor-core MMA (rung 10): a lane's sums are the warp's products, made of the 32 lanes'
+      // fragments, not of the lane's own reads: not valued here either.
+      else if (e.op == Op::MmaA || e.op == Op::MmaB || e.op == Op::MmaC) s.skip = true;
     }
     for (auto& [id, s] : threads) {
       if (r_.problem) return;

@@ -18,7 +18,8 @@
 //     outside the matrix) writes 0.
 // Reads and writes of a kernel's workspace (rung 9's partial sums and arrival counters) carry
 // no element of M, N or P: no rule checks their values, and a thread that made one has its
-// products skipped (part of its sum went to, or came from, another block's thread).
+// products skipped (part of its sum went to, or came from, another block's thread); so has a
+// lane that took part in a warp's tensor-core MMA (its sums are made of the warp's fragments).
 #pragma once
 #include <optional>
 #include <string>

@@ -87,7 +87,7 @@ std::vector<WrongCell> findWrongCells(const Run& run) {
     for (int c = 0; c < run.p.cols; ++c) {
       if (marked && !v.wrongAt(r, c)) continue;
       const ElementCheck e = checkElement(run.m, run.n, run.p, r, c);
-      if (e.wrong(verificationTolerance(run.m.cols))) out.push_back({r, c, e.expected, run.p.at(r, c)});
+      if (e.wrong(verificationTolerance(run.m.cols, operandMantissaBits(run)))) out.push_back({r, c, e.expected, run.p.at(r, c)});
     }
   return out;
 }

@@ -119,17 +119,17 @@ BlockScan scanBlocks(const Trace& trace, int threadsPerBlock, std::vector<std::s
 struct KeyInfo {
   bool used = false;
   uint8_t ops = 0;  // bit per StepKind seen
-  uint16_t opBits = 0;  // bit per Op seen
+  uint32_t opBits = 0;  // bit per Op seen
   int phase = 0;
 };
-static_assert(kOpCount <= 16, "KeyInfo::opBits holds a bit per Op");
+static_assert(kOpCount <= 32, "KeyInfo::opBits holds a bit per Op");
 
 // An mbarrier step names no kind (StepKind): a ring's waits and arrivals sit beside the
 // copies and the k steps they order, which name the step. (Only rings have such events.)
 void noteKey(KeyInfo& k, const Event& e) {
   if (!k.used) k.phase = e.phase;
   k.used = true;
-  k.opBits |= uint16_t(1u << unsigned(e.op));
+  k.opBits |= 1u << unsigned(e.op);
   StepKind kind = StepKind::Mixed;
   switch (activityOf(e)) {
     case ThreadState::Idle: return;

@@ -57,7 +57,7 @@ struct StepInfo {
   StepKind kind = StepKind::Mixed;
   int barrierOfPhase = 0;  // for Barrier steps: 1 for the phase's first barrier, 2 for the second...
   int thread = -1;         // real order: the one linear thread whose events the step holds
-  uint16_t opBits = 0;     // bit (1 << Op) per kind of event it holds
+  uint32_t opBits = 0;     // bit (1 << Op) per kind of event it holds
 };
 
 // A thread's running dot product after one of its k steps: `Pvalue += M x N` (fig. 5.8).

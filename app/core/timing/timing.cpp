@@ -17,12 +17,14 @@ std::string timedKindName(TimedKind k) {
     case TimedKind::ProbeFree: return "probe-free";
     case TimedKind::Cublas: return "cublas";
     case TimedKind::Lab: return "lab";
+    case TimedKind::CublasTf32: return "cublas-tf32";
   }
   return "?";
 }
 
 std::string TimingCase::label() const {
   if (kind == TimedKind::Cublas) return "cuBLAS SGEMM";
+  if (kind == TimedKind::CublasTf32) return "cuBLAS TF32";
   if (kind == TimedKind::Lab) return "lab: " + name;
   const KernelInfo& info = kernelInfo(config.kernel);
   std::string s(info.name);
@@ -164,7 +166,7 @@ std::string timingCsv(const TimingReport& r) {
   s << buf << kCsvColumns << "\n";
   for (const TimingResult& t : r.results) {
     const LaunchConfig& c = t.what.config;
-    const std::string kernel = t.what.kind == TimedKind::Cublas ? "cublas"
+    const std::string kernel = isCublas(t.what.kind) ? timedKindName(t.what.kind)
                                : t.what.kind == TimedKind::Lab  ? csvSafe(t.what.name)
                                                                 : std::string(kernelInfo(c.kernel).name);
     // The block that ran: T x T for the tiled kernels (their config's block fields are unused).
@@ -190,7 +192,7 @@ void writeTimingJson(JsonWriter& json, const TimingReport& r) {
     const LaunchConfig& c = t.what.config;
     json.beginObject();
     json.field("label", t.what.label()).field("kind", timedKindName(t.what.kind));
-    const bool builtIn = t.what.kind != TimedKind::Cublas && t.what.kind != TimedKind::Lab;
+    const bool builtIn = !isCublas(t.what.kind) && t.what.kind != TimedKind::Lab;
     if (builtIn) json.field("kernel", std::string(kernelInfo(c.kernel).name));
     if (t.what.kind == TimedKind::Lab) json.field("kernel", t.what.name);
     json.key("dims").beginArray().value(c.dims.j).value(c.dims.k).value(c.dims.l).endArray();
@@ -255,10 +257,11 @@ Result<TimingReport> parseTimingCsv(std::string_view text) {
     else if (f[0] == "probe-free") t.what.kind = TimedKind::ProbeFree;
     else if (f[0] == "cublas") t.what.kind = TimedKind::Cublas;
     else if (f[0] == "lab") t.what.kind = TimedKind::Lab;
+    else if (f[0] == "cublas-tf32") t.what.kind = TimedKind::CublasTf32;
     else return invalidInput("timing CSV line " + std::to_string(lineNo) + ": unknown kind '" + f[0] + "'");
     if (t.what.kind == TimedKind::Lab) {
       t.what.name = f[1];
-    } else if (t.what.kind != TimedKind::Cublas) {
+    } else if (!isCublas(t.what.kind)) {
       auto id = kernelByName(f[1]);
       if (!id) return invalidInput("timing CSV line " + std::to_string(lineNo) + ": unknown kernel '" + f[1] + "'");
       t.what.config.kernel = *id;

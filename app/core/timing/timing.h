@@ -27,7 +27,10 @@ enum class TimedKind {
   ProbeFree,  // bench only: the same kernel copied with no probe template (kernels/cuda/bench_probe_free.cu)
   Cublas,     // cuBLAS SGEMM, FP32, CUBLAS_PEDANTIC_MATH (no TF32)
   Lab,        // a student's kernel as written, timed in a process of its own (lab::timeLab)
+  CublasTf32, // cuBLAS on the tensor cores: cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32 (rung 10's reference)
 };
+// A cuBLAS case (FP32 or TF32): no kernel of ours, the dims only.
+inline bool isCublas(TimedKind k) { return k == TimedKind::Cublas || k == TimedKind::CublasTf32; }
 
 struct TimingCase {
   TimedKind kind = TimedKind::Kernel;

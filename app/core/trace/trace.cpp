@@ -23,6 +23,9 @@ std::string_view opName(Op op) {
     case Op::MbarrierWait: return "mbarrier_wait";
     case Op::LoadW: return "load_w";
     case Op::StoreW: return "store_w";
+    case Op::MmaA: return "mma_a";
+    case Op::MmaB: return "mma_b";
+    case Op::MmaC: return "mma_c";
     case Op::None: break;
   }
   return "none";

@@ -67,6 +67,23 @@ void writeWarpRequests(JsonWriter& j, const std::vector<RequestPicture>& request
   j.endArray();
 }
 
+// The Tensor core panel's MMA as drawn: the lane holding each element of A, B and the sums.
+void writeTensorCore(JsonWriter& j, const TensorCoreRect& t) {
+  j.key("tensorCore").beginObject().field("warp", t.warp).field("lane", t.lane).field("step", t.step);
+  j.field("mmas", t.mmas);
+  for (const auto& [name, owner] : {std::pair{"ownerA", &t.ownerA}, {"ownerB", &t.ownerB}, {"ownerC", &t.ownerC}}) {
+    j.key(name).beginArray();
+    for (int lane : *owner) j.value(lane);
+    j.endArray();
+  }
+  for (const auto& [name, box] : {std::pair{"a", &t.a}, {"b", &t.b}, {"c", &t.c}}) {
+    j.key(name).beginArray();
+    for (float v : *box) j.value(double(v));
+    j.endArray();
+  }
+  j.endObject();
+}
+
 // The Copy engine panel's ring as drawn (copy_ring.h): per stage its state, tiles, issuer and
 // bytes, with the boxes of M's and N's tile; every mbarrier; the consumers waiting.
 void writeCopyEngine(JsonWriter& j, const CopyEngineRect& c) {
@@ -176,6 +193,7 @@ void writeGridsJson(JsonWriter& j, const FrameLayout& layout) {
   j.endArray();
   writeWarpRequests(j, layout.warpRequests);
   if (layout.copyEngine) writeCopyEngine(j, *layout.copyEngine);
+  if (layout.tensorCore) writeTensorCore(j, *layout.tensorCore);
   j.key("tables").beginArray();
   for (const TableRect& t : layout.tables) {
     j.beginObject().field("name", t.name).key("columns").beginArray();

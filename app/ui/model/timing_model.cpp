@@ -17,6 +17,7 @@ struct Variant {
 Variant variantOf(const TimingCase& c) {
   const LaunchConfig& k = c.config;
   if (c.kind == TimedKind::Cublas) return {Marker::Diamond, 0};
+  if (c.kind == TimedKind::CublasTf32) return {Marker::Diamond, 1};
   if (c.kind == TimedKind::Lab) return {Marker::TriangleDown, 0};  // apart from tiled's circles
   if (kernelInfo(k.kernel).tiled) {
     switch (k.tile) {

@@ -91,6 +91,14 @@ struct CopyEngineRect {
   float x = 0, y = 0, width = 0, height = 0;
   std::vector<std::array<float, 4>> mBoxes, nBoxes;  // per stage: x, y, width, height
 };
+// The Tensor core panel as drawn: which warp, lane and step, how many MMAs the warp issued in
+// it, and for each element of A (16 x 8), B (8 x 8) and the sums (16 x 8), row-major, the lane
+// whose fragment holds it (-1: none recorded); each grid's rectangle (x, y, width, height).
+struct TensorCoreRect {
+  int warp = 0, lane = 0, step = -1, mmas = 0;
+  std::vector<int> ownerA, ownerB, ownerC;
+  std::array<float, 4> a{}, b{}, c{};
+};
 // A text as drawn (text_record.h): which panel, the words, its line pitch in pixels, its colour
 // and the colour right behind it, so tests read sizes and contrast from the layout file.
 struct TextRecord {
@@ -118,6 +126,7 @@ struct FrameLayout {
   std::vector<CellMark> marks;  // every mark drawn on a grid (stale, spoiled, ...), by grid name
   std::vector<RequestPicture> warpRequests;  // every warp request drawn (Coalescing, Bank conflicts)
   std::optional<CopyEngineRect> copyEngine;  // the Copy engine panel, when it drew a ring
+  std::optional<TensorCoreRect> tensorCore;  // the Tensor core panel, when it drew an MMA
   std::vector<std::string> lessonText;  // the lesson page's paragraphs as drawn, figures filled
   std::vector<TextRecord> texts;        // texts panels recorded (sizes, colours)
 };

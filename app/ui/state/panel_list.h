@@ -37,6 +37,7 @@ enum class PresenterRoom { Centre, Wide, Whole };
   X(BugGallery, bug_gallery, "Bug gallery", Slot::RightBottom)                               \
   X(Coalescing, coalescing, "Coalescing", Slot::Center, .presenterRoom = PresenterRoom::Wide) \
   X(CopyEngine, copy_engine, "Copy engine", Slot::Center, .presenterRoom = PresenterRoom::Wide) \
+  X(TensorCore, tensor_core, "Tensor core", Slot::Center, .presenterRoom = PresenterRoom::Wide) \
   X(Banks, banks, "Bank conflicts", Slot::Center, .presenterRoom = PresenterRoom::Wide)      \
   X(Roofline, roofline, "Roofline", Slot::Center, .presenterRoom = PresenterRoom::Wide)      \
   X(Timing, timing, "Timing", Slot::Center, .presenterRoom = PresenterRoom::Whole)           \

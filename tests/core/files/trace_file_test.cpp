@@ -2,6 +2,7 @@
 // truncated or corrupted file into an Error (never a crash), including under fuzzing.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -124,6 +125,30 @@ TEST(TraceFile, ALadderTraceRoundTripsAndWorkspaceEventsAreCheckedAtRowZero) {
   auto refused = decodeRun(encodeRun(forged), "forged.tstrace");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("workspace element"), std::string::npos) << refused.error().message;
+}
+
+// Rung 10's trace opens again, its fragment events (mma_a, mma_b, mma_c) with it, verified with
+// TF32's tolerance; the reader holds a fragment element to its operand (A 16 x 8, B 8 x 8).
+TEST(TraceFile, ATensorCoreTraceRoundTripsAndFragmentsAreCheckedInTheirOperand) {
+  LaunchConfig c = testing::launchConfig(KernelId::MmaTf32, {37, 45, 29}, 0, freshSeed());
+  c.tiling = {32, 32, 8, 16, 16, 2, 4};
+  const tilescope::Run run = runEmulated(c, true);
+  ASSERT_TRUE(run.trace);
+  auto back = decodeRun(encodeRun(run), "memory");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expectSameRun(run, back->run);
+  EXPECT_TRUE(back->run.verification.passed) << back->run.verification.summary();
+  EXPECT_GT(back->run.verification.tolerance, std::ldexp(1.0, -10));
+
+  tilescope::Run forged = run;
+  Event* b = nullptr;
+  for (Event& e : forged.trace->events)
+    if (e.op == Op::MmaB && !b) b = &e;
+  ASSERT_TRUE(b);
+  b->sharedRow = 8;  // B has 8 rows: 0 to 7
+  auto refused = decodeRun(encodeRun(forged), "forged.tstrace");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("fragment element"), std::string::npos) << refused.error().message;
 }
 
 // Rung 9 at 37 x 32 x 24 (32 x 64 tiles: 2 tiles of 4 k-steps, 8 iterations) on `blocks`

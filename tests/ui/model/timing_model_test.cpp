@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/timing/timing_ladder.h"
+
 namespace tilescope::ui {
 namespace {
 
@@ -244,6 +246,32 @@ TEST(LabSeries, AreTheLabsOwnAndSurviveATimingCsv) {
   EXPECT_EQ(back->results[0].what.kind, TimedKind::Lab);
   EXPECT_EQ(back->results[0].what.label(), "lab: matrixMulKernel (mine.cu) TILE_WIDTH=32");
   EXPECT_EQ(back->results[0].gflops, 1000.0);
+}
+
+// cuBLAS on the tensor cores (rung 10's reference) is a case of its own: it survives a timing
+// CSV as itself, and rung 10's percentage of cuBLAS stays the FP32 SGEMM's.
+TEST(CublasTf32, SurvivesATimingCsvAndIsNotTheSgemmReference) {
+  TimingReport r;
+  r.device = "GPU";
+  for (TimedKind kind : {TimedKind::Cublas, TimedKind::CublasTf32, TimedKind::Kernel}) {
+    TimingResult t;
+    t.what.kind = kind;
+    t.what.config.kernel = KernelId::MmaTf32;
+    t.what.config.dims = {4096, 4096, 4096};
+    t.verified = true;
+    t.gflops = kind == TimedKind::Cublas ? 50000.0 : kind == TimedKind::CublasTf32 ? 400000.0 : 100000.0;
+    t.medianMs = 1.0, t.repeats = 10;
+    r.results.push_back(t);
+  }
+  auto back = parseTimingCsv(timingCsv(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->results.size(), 3u);
+  EXPECT_EQ(back->results[1].what.kind, TimedKind::CublasTf32);
+  EXPECT_EQ(back->results[1].what.label(), "cuBLAS TF32");
+  EXPECT_EQ(back->results[2].what.config.kernel, KernelId::MmaTf32);
+  const auto percent = percentOfCublas(*back, back->results[2]);
+  ASSERT_TRUE(percent);
+  EXPECT_DOUBLE_EQ(*percent, 200.0);  // of the SGEMM's 50 000, not the TF32 case's
 }
 
 }  // namespace

@@ -1,0 +1,71 @@
+// The GPU half of mma_trace.h: the traced kernel under nvcc, its events in device memory.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+
+#include "kernels/kernel_facts.h"
+#include "kernels/portable.h"
+#include "kernels/trace/traced_surface.h"
+
+namespace tilescope::mma_tf32 {
+#include "kernels_gen/traced/mma_tf32.cuh"
+}
+#include "bench/tensor_cores/mma_trace.h"
+#include "bench/tensor_cores/mma_trace_launch.h"
+
+namespace tilescope::mma_trace {
+namespace {
+
+bool ok(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return true;
+  std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+  return false;
+}
+
+struct GpuExec {
+  struct Args {
+    GlobalView<float> M, N, P;
+  };
+  template <class... Params, class... A>
+  void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
+    const std::size_t bytes = std::size_t(L.dynamicSharedFloats) * 4;
+    if (bytes > 48 * 1024) error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+    if (error != cudaSuccess) return;
+    kernel<<<dim3(L.gridX, L.gridY), dim3(L.blockX, L.blockY), bytes>>>(args...);
+    error = cudaGetLastError();
+  }
+  cudaError_t error = cudaSuccess;
+};
+
+}  // namespace
+
+bool traceOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P, Event* slots, unsigned slotsPerThread,
+                unsigned* overflow) {
+  const std::size_t threads = std::size_t(L.gridX) * L.gridY * L.blockX * L.blockY;
+  const std::size_t mBytes = std::size_t(L.j) * L.k * 4, nBytes = std::size_t(L.k) * L.l * 4,
+                    pBytes = std::size_t(L.j) * L.l * 4, eBytes = threads * slotsPerThread * sizeof(Event);
+  float *dM = nullptr, *dN = nullptr, *dP = nullptr;
+  Event* dSlots = nullptr;
+  unsigned* dOverflow = nullptr;
+  bool good = ok(cudaMalloc(&dM, mBytes), "cudaMalloc") && ok(cudaMalloc(&dN, nBytes), "cudaMalloc") &&
+              ok(cudaMalloc(&dP, pBytes), "cudaMalloc") && ok(cudaMalloc(&dSlots, eBytes), "cudaMalloc") &&
+              ok(cudaMalloc(&dOverflow, 4), "cudaMalloc") && ok(cudaMemcpy(dM, M, mBytes, cudaMemcpyHostToDevice), "copy M") &&
+              ok(cudaMemcpy(dN, N, nBytes, cudaMemcpyHostToDevice), "copy N") && ok(cudaMemset(dP, 0xff, pBytes), "poison P") &&
+              ok(cudaMemset(dSlots, 0, eBytes), "clear slots") && ok(cudaMemset(dOverflow, 0, 4), "clear overflow");
+  if (good) {
+    GpuExec x;
+    const auto args = tracedLaunchArgs<GpuExec::Args>(L, dM, dN, dP, dSlots, slotsPerThread, dOverflow);
+    good = mma_tf32::Facts::launch(x, L, args) && ok(x.error, "traced launch") &&
+           ok(cudaDeviceSynchronize(), "traced kernel") && ok(cudaMemcpy(P, dP, pBytes, cudaMemcpyDeviceToHost), "copy P") &&
+           ok(cudaMemcpy(slots, dSlots, eBytes, cudaMemcpyDeviceToHost), "copy slots") &&
+           ok(cudaMemcpy(overflow, dOverflow, 4, cudaMemcpyDeviceToHost), "copy overflow");
+  }
+  cudaFree(dM);
+  cudaFree(dN);
+  cudaFree(dP);
+  cudaFree(dSlots);
+  cudaFree(dOverflow);
+  return good;
+}
+
+}  // namespace tilescope::mma_trace
