@@ -35,7 +35,9 @@ void ThreadRun::countStep(int line) {
            "the launch ran " + std::to_string(launch_.request.stepBudget) +
                " loop steps and calls without finishing: is this loop endless?",
            true);
-  if ((launch_.steps & 0xffff) == 0 && std::chrono::steady_clock::now() > launch_.deadline) {
+  if ((launch_.steps & 0xffff) != 0) return;
+  if (launch_.request.cancel && launch_.request.cancel->load()) stopAt(line, 0, "cancelled", true);
+  if (std::chrono::steady_clock::now() > launch_.deadline) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", launch_.request.timeLimitSeconds);
     stopAt(line, 0, "still running after " + std::string(limit) + " s (an endless loop?)", true);
