@@ -99,6 +99,7 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
   run.dynamicSharedBytes = L.sharedBytes;
   run.arguments = argumentsOf(kernel, L);
   run.timeLimitSeconds = q.timeoutSeconds;
+  run.cancel = q.cancel;
   const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
   TraceSink sink = labTraceSinkFacts(kernel, int(L.block.x));
   sink.j = L.dims.j, sink.k = L.dims.k, sink.l = L.dims.l;

@@ -12,6 +12,7 @@
 // exist only inside the interpreter, every access is bounds-checked, and there is no host
 // code, no libc, no pointer outside an array. Errors are values, each at the student's line.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -81,6 +82,7 @@ struct RunRequest {
   const TraceSink* sink = nullptr;  // null: record nothing
   uint64_t stepBudget = 200'000'000;  // loop steps and calls of the whole launch
   double timeLimitSeconds = 0;        // wall-clock limit of the launch (0: none)
+  const std::atomic<bool>* cancel = nullptr;  // set: the launch stops as out of time ("cancelled")
 };
 
 struct RunResult {

@@ -102,6 +102,7 @@ class ThreadRun {
   std::size_t top_ = 0;  // first free slot of stack_
   Value builtins_[12];
   Value returned_{};
+  const char* stackStart_ = nullptr;  // where this thread's native recursion began, on its fiber
 };
 
 }  // namespace tilescope::interp

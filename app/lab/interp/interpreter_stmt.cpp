@@ -8,7 +8,8 @@
 namespace tilescope::interp {
 
 namespace {
-constexpr std::size_t kMaxCallDepth = 64;
+constexpr std::size_t kMaxCallDepth = 24;
+constexpr std::size_t kMaxNativeStackBytes = 24 * 1024;  // of the fiber's 64 KiB, for calls
 // Room for the kernel's frame and kMaxCallDepth frames of its largest __device__ function.
 std::size_t stackSlotsFor(const Program& p) {
   std::size_t largest = 0;
@@ -35,7 +36,9 @@ void ThreadRun::countStep(int line) {
            "the launch ran " + std::to_string(launch_.request.stepBudget) +
                " loop steps and calls without finishing: is this loop endless?",
            true);
-  if ((launch_.steps & 0xffff) == 0 && std::chrono::steady_clock::now() > launch_.deadline) {
+  if ((launch_.steps & 0xffff) != 0) return;
+  if (launch_.request.cancel && launch_.request.cancel->load()) stopAt(line, 0, "cancelled", true);
+  if (std::chrono::steady_clock::now() > launch_.deadline) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", launch_.request.timeLimitSeconds);
     stopAt(line, 0, "still running after " + std::string(limit) + " s (an endless loop?)", true);
@@ -43,6 +46,8 @@ void ThreadRun::countStep(int line) {
 }
 
 void ThreadRun::runKernel() {
+  const char here = 0;
+  stackStart_ = &here;
   const Function& kernel = p_.functions[0];
   frame_ = stack_.get();
   top_ = std::size_t(kernel.frameSlots);
@@ -150,7 +155,11 @@ void ThreadRun::declareAlias(const Stmt& s) {
 Value ThreadRun::call(const Expr& e) {
   countStep(e.line);
   const Function& f = p_.functions[size_t(e.slot)];
-  if (top_ + std::size_t(f.frameSlots) > stackSize_) stop(e, "the calls are nested too deeply (endless recursion?)");
+  // The interpreter recurses on the thread's fiber (64 KiB): calls stop well before its end.
+  const char here = 0;
+  const bool deepNatively = stackStart_ - &here > std::ptrdiff_t(kMaxNativeStackBytes);
+  if (top_ + std::size_t(f.frameSlots) > stackSize_ || deepNatively)
+    stop(e, "the calls are nested too deeply (endless recursion?)");
   Value* callee = stack_.get() + top_;
   for (int32_t i = 0; i < e.argsCount; ++i) callee[i] = eval(p_.args[size_t(e.argsFirst + i)]);
   Value* savedFrame = frame_;

@@ -55,7 +55,7 @@ class Lowerer {
   int64_t constantValue(TSNode expression);
 
   // lower_expr.cpp
-  int32_t expr(TSNode n);
+  int32_t expr(TSNode n);  // exprAt with the nesting bounded
   int32_t convert(int32_t e, Scalar to);
   int32_t condition(TSNode n);  // an expression tested for truth: Bool
   int32_t add(Expr e) {
@@ -66,7 +66,7 @@ class Lowerer {
   int32_t constant(Scalar type, int64_t v, TSNode at);
 
   // lower_stmt.cpp
-  int32_t statement(TSNode n);
+  int32_t statement(TSNode n);  // statementAt with the nesting bounded
   int32_t addStmt(Stmt s) {
     p_.stmts.push_back(s);
     return int32_t(p_.stmts.size() - 1);
@@ -106,6 +106,9 @@ class Lowerer {
   std::unordered_map<std::string, int32_t> functionIndex_;
   int32_t frameSlots_ = 0;
   int32_t loopDepth_ = 0, switchDepth_ = 0;
+  int32_t exprDepth_ = 0, stmtDepth_ = 0;  // nesting, bounded: the interpreter recurses on a fiber's stack
+  int32_t exprAt(TSNode n);
+  int32_t statementAt(TSNode n);
   Scalar returnType_ = Scalar::Void;
 };
 

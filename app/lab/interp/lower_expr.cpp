@@ -62,7 +62,17 @@ int32_t Lowerer::convert(int32_t e, Scalar to) {
 
 int32_t Lowerer::condition(TSNode n) { return convert(expr(n), Scalar::Bool); }
 
+// Each level of an expression is a level of the interpreter's recursion on a fiber's stack.
 int32_t Lowerer::expr(TSNode n) {
+  constexpr int32_t kMaxNesting = 64;
+  if (exprDepth_ >= kMaxNesting) fail(n, "this expression is nested more than " + std::to_string(kMaxNesting) + " levels deep: split it");
+  ++exprDepth_;
+  const int32_t e = exprAt(n);
+  --exprDepth_;
+  return e;
+}
+
+int32_t Lowerer::exprAt(TSNode n) {
   const std::string_view t = typeOf(n);
   if (t == "number_literal") return number(n);
   if (t == "true" || t == "false") return constant(Scalar::Bool, t == "true", n);

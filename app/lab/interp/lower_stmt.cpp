@@ -26,6 +26,15 @@ int32_t Lowerer::blockOf(const std::vector<int32_t>& list, int32_t line) {
 }
 
 int32_t Lowerer::statement(TSNode n) {
+  constexpr int32_t kMaxNesting = 24;
+  if (stmtDepth_ >= kMaxNesting) fail(n, "the blocks and loops here are nested more than " + std::to_string(kMaxNesting) + " deep");
+  ++stmtDepth_;
+  const int32_t s = statementAt(n);
+  --stmtDepth_;
+  return s;
+}
+
+int32_t Lowerer::statementAt(TSNode n) {
   const std::string_view t = typeOf(n);
   Stmt s{StmtOp::Nop};
   s.line = unit_.line(n);

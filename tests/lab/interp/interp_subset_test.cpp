@@ -154,6 +154,15 @@ TEST(InterpSubset, ALocalArrayOverrunStopsTheRunAtItsLine) {
   EXPECT_EQ(r.error->message, "index 4 is outside the local array 'acc' (4 elements) (block (0, 0), thread (0, 0))");
 }
 
+// The interpreter recurses on a thread's fiber stack: nesting is bounded where it is written.
+TEST(InterpSubset, NestingDeeperThanTheInterpreterTakesIsRefusedAtItsLine) {
+  const std::string deep = std::string(70, '(') + "1" + std::string(70, ')');
+  const Compiled c = compileSource("__global__ void k(float* M, float* N, float* P) {\n  P[0] = " + deep + ";\n}\n");
+  ASSERT_TRUE(c.error);
+  EXPECT_EQ(c.error->line, 2);
+  EXPECT_EQ(c.error->message, "this expression is nested more than 64 levels deep: split it");
+}
+
 TEST(InterpSubset, WhatIsOutsideTheSubsetIsNamed) {
   const std::pair<const char*, const char*> cases[] = {
       {"__global__ void k(float* M) { auto x = 1; }", "'auto' is outside the lab's CUDA subset: write the type"},
