@@ -37,9 +37,10 @@ CORE_ROOMS = [
 ]
 # kernels/: the surface every kernel and executor shares (the words, the CUDA surface the host
 # compiler sees, the rungs' PTX helpers), the trace and its views over it, the declaration
-# rewrite, the kernel list (the kernels themselves and their facts), then the two executors.
+# rewrite, the kernel list (the kernels themselves, their facts and the facts' types, and a
+# launch's parameters, which name a kernel by its KernelId), then the two executors.
 # First match wins.
-KERNEL_LIST_FILES = ["catalog.h", "catalog.cpp", "kernel_facts.h", "kernel_list.h", "kernel_sources.h",
+KERNEL_LIST_FILES = ["catalog.h", "catalog.cpp", "kernel_facts.h", "kernel_info.h", "kernel_list.h", "launch_params.h", "kernel_sources.h",
                      "kernel_sources.cpp", "visit_kernel.h"]
 KERNEL_ROOMS = [
     ("list", KERNEL_LIST_FILES + ["book/*.cuh", "bugs/*.cuh", "ladder/*.cuh"]),
@@ -61,21 +62,10 @@ TREE_ROOMS = [
     ("programs", ["app/cli/*", "app/lab_runner/*"]),
 ]
 
-# Arrows known and being removed elsewhere (the one door to a launch moves the launch's waves
-# and stream-K's plan out of run/, and the kernel list's facts out of the catalog): listed here
-# until that work lands, then deleted. Each is (file, included file).
-KNOWN_CORE = {
-    ("run/launch_waves.h", "analysis/occupancy.h"),
-    ("run/launch_waves.h", "analysis/waves.h"),
-    ("run/stream_k_plan.h", "analysis/waves.h"),
-    ("run/stream_k_plan.cpp", "analysis/occupancy.h"),
-}
-KNOWN_KERNELS = {
-    ("launch_params.h", "catalog.h"),
-}
-KNOWN_CIRCLES = [
-    {"kernels/catalog.cpp", "kernels/kernel_facts.h", "kernels/catalog.h", "kernels/launch_params.h"},
-]
+# Arrows known and being removed elsewhere, each (file, included file); none now.
+KNOWN_CORE = set()
+KNOWN_KERNELS = set()
+KNOWN_CIRCLES = []
 
 
 def source_files(top):
