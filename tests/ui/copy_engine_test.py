@@ -81,17 +81,18 @@ class CopyEngineLesson(unittest.TestCase):
         self.assertEqual(self.barrier("wait", "full[0]")["text"], "full[0]: phase 0 filling, 0 of 3072 bytes")
 
     def test_the_ring_fills_and_drains(self):
-        """Page 3, the end of step 4 (tile 0's second k step): all 128 consumers released stage 0, so
-        the producer refilled it with tile 3 (bytes landing a step later); they read stage 1; stage 2
-        holds tile 2, full."""
+        """Page 3, the end of step 6 (tile 1's first k step, phase 1): all 128 consumers released
+        stage 0 after tile 0's two k steps (step 4), so the producer refilled it with tile 3, whose
+        bytes landed a step later (full[0]'s second phase complete); they read stage 1; stage 2
+        holds tile 2, full; the producer waits for stage 1's release to copy tile 4."""
         ring = self.ring("ring")
-        self.assertEqual(self.pages["ring"]["cursor"]["step"], 4)
+        self.assertEqual(self.pages["ring"]["cursor"]["step"], 6)
         self.assertEqual([(s["state"], s["mTile"]) for s in ring["stages"]],
-                         [("filling", 3), ("being read", 1), ("full", 2)])
+                         [("full", 3), ("being read", 1), ("full", 2)])
         self.assertEqual(ring["stages"][1]["readers"], 128)
         self.assertEqual(ring["copiesIssued"], 8)
         self.assertEqual(self.barrier("ring", "empty[0]")["completed"], 1)
-        self.assertEqual(self.barrier("ring", "full[0]")["completed"], 1)
+        self.assertEqual(self.barrier("ring", "full[0]")["completed"], 2)
         self.assertEqual((ring["waiting"], ring["passed"], ring["waitBarrier"]), (0, 128, 1))
         self.assertIn("waits on empty[1], parity 0", ring["producer"])
 
@@ -108,10 +109,12 @@ class CopyEngineLesson(unittest.TestCase):
     def test_pixels_filling_is_striped_and_read_is_white(self):
         """The copy engine writing: the box's border is the current tile's yellow (the theme's
         highlight); a stage being read is the read slots' white; a released one is not."""
-        highlight = sm.hex_rgb(self.pages["ring"]["theme"]["highlight"])
+        highlight = sm.hex_rgb(self.pages["wait"]["theme"]["highlight"])
+        filling = sm.Image(os.path.join(self.folder, "wait.png"))  # page 2: every stage filling
+        self.assertEqual(self.ring("wait")["stages"][0]["state"], "filling")
+        x, y, w, h = self.ring("wait")["stages"][0]["mBox"]
+        self.assertTrue(sm.close(filling.pixel(x + w / 2, y + 1), highlight, 40), filling.pixel(x + w / 2, y + 1))
         image = sm.Image(os.path.join(self.folder, "ring.png"))
-        x, y, w, h = self.ring("ring")["stages"][0]["mBox"]
-        self.assertTrue(sm.close(image.pixel(x + w / 2, y + 1), highlight, 40), image.pixel(x + w / 2, y + 1))
         x, y, w, h = self.ring("ring")["stages"][1]["nBox"]
         self.assertTrue(sm.close(image.pixel(x + w - 6, y + h - 6), (255, 255, 255), 10), image.pixel(x + w - 6, y + h - 6))
         end = sm.Image(os.path.join(self.folder, "end.png"))

@@ -95,13 +95,19 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
 
 // The last resort for a phase longer than the panel at any size (a register tile's k loop):
 // the tokens within `radius` of the current one, "... 12 entries" for what is left out on either side,
-// the current entry's line label kept (the others too while `radius` > 0); every current entry
-// is always among them.
+// the current entry's line label kept (the others too while `radius` > 0); the current step's
+// entries are kept, at radius 0 its first two and its last.
 std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   int current = -1;
   for (std::size_t i = 0; i < tokens.size(); ++i)
     if (!tokens[i].label && tokens[i].time == LifeTime::Current) current = int(i);
   if (current < 0) current = int(tokens.size()) - 1;
+  int firstCurrent = current;
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (!tokens[i].label && tokens[i].time == LifeTime::Current) {
+      firstCurrent = int(i);
+      break;
+    }
   int ownLabel = current;
   while (ownLabel > 0 && !tokens[std::size_t(ownLabel)].label) --ownLabel;
   std::vector<Token> out;
@@ -113,8 +119,11 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   };
   for (int i = 0; i < int(tokens.size()); ++i) {
     const bool label = tokens[std::size_t(i)].label && (radius > 0 || i == ownLabel);
-    // Every entry of the cursor's step stays (a flag's wait beside the reads it guards), and the window around the last.
-    if (label || std::abs(i - current) <= radius || tokens[std::size_t(i)].time == LifeTime::Current) {
+    // The cursor's step stays: all of it while the window has a radius, else its first two
+    // entries (a flag's wait and the first read it guards) and its last, the rest counted.
+    const bool now = tokens[std::size_t(i)].time == LifeTime::Current && !tokens[std::size_t(i)].label &&
+                     (radius > 0 || i <= firstCurrent + 1 || i == current);
+    if (label || std::abs(i - current) <= radius || now) {
       flush();
       out.push_back(tokens[std::size_t(i)]);
     } else {
