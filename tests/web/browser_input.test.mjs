@@ -214,3 +214,18 @@ test('a tap on the canvas presses what the finger touches: "Next >" of the Lesso
     await context.close();
   }
 });
+
+test('a page control a person moved to keeps its keys: Space on the focused Copy link presses it, and the keys go back to the canvas', async () => {
+  const r = await openInteractive({ kernel: 'tiled', size: 4, tile: 2 });
+  try {
+    await r.page.evaluate(() => navigator.clipboard.writeText(''));
+    await r.page.focus('#link');
+    await r.page.keyboard.press('Space');
+    await r.page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('?'), null, { polling: 'raf', timeout: 30000 });
+    const keys = await r.page.evaluate(() => window.__keys);
+    assert.deepEqual(keys[keys.length - 1], ['Space', false], 'Space on the button is the button\'s');
+    assert.equal(await r.page.evaluate(() => document.activeElement.id), 'canvas');
+  } finally {
+    await r.close();
+  }
+});

@@ -15,7 +15,8 @@
 //    about a hundred notches at a time); the event goes to tilescopeWheel with its mode instead.
 //  - keys the app uses whose browser default would act (F1 help, F5 reload, Space and the arrows
 //    scroll or press the focused button, '/' finds): default prevented, unless a modifier is held
-//    (the browser's shortcuts, Ctrl+F5 included, keep working) or the user is typing in a field.
+//    (the browser's shortcuts, Ctrl+F5 included, keep working), the user is typing in a field or
+//    a page control has the focus.
 //  - F: fullscreen is requested inside the key's own event (a browser refuses it elsewhere).
 //  - touch: a touch is the mouse at the finger (GLFW 3.1.6 presses at the last mouse position
 //    and the browser adds emulated mouse events after it).
@@ -23,9 +24,11 @@ EM_JS(void, tilescopeListenToBrowser, (), {
   const canvas = Module.canvas;
   const APP_KEYS = ['F1', 'F5', 'Space', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home',
                     'End', 'Slash'];
+  // Keys are the app's while the canvas (or nothing) has the focus and no field of the app takes
+  // text; a page control a person moved to with Tab keeps its own (Space presses a button).
   const typing = function() {
     const a = document.activeElement;
-    return window.tilescopeTyping || (a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.isContentEditable));
+    return window.tilescopeTyping || (a && a !== canvas && a !== document.body && a !== document.documentElement);
   };
   window.tilescopeToggleFullscreen = function() {
     const request = canvas.requestFullscreen || canvas.webkitRequestFullscreen;
