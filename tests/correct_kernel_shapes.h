@@ -19,15 +19,16 @@ struct KernelShape {
 inline std::string shapeLabel(const LaunchConfig& c) {
   std::string s(kernelInfo(c.kernel).name);
   if (!c.tiling.empty())
-    s += "_" + std::to_string(c.tiling.bm) + "x" + std::to_string(c.tiling.bn) + "x" + std::to_string(c.tiling.bk) +
-         (c.persistentBlocks > 0 ? "_grid" + std::to_string(c.persistentBlocks) : "");
+    // The whole tiling: two tilings of one kernel may share a block tile and differ in the warp's
+    // or the thread's (rung 10's 64x64/8x16 and 64x32/8x8 under 128x128x32).
+    s += "_" + tilingText(c.tiling) + (c.persistentBlocks > 0 ? "_grid" + std::to_string(c.persistentBlocks) : "");
   else if (kernelInfo(c.kernel).tiled)
     s += "_T" + std::to_string(c.tile);
   else
     s += "_block" + std::to_string(c.blockX) + "x" + std::to_string(c.blockY);
   s += "_dims_" + std::to_string(c.dims.j) + "x" + std::to_string(c.dims.k) + "x" + std::to_string(c.dims.l);
   for (char& ch : s)
-    if (ch == '-') ch = '_';
+    if (ch == '-' || ch == '/') ch = '_';
   return s;
 }
 

@@ -133,7 +133,10 @@ struct Facts : RegisterTileFamily {
       // catalog.h's operandMantissaBits, adds 2^-10 of the sum's magnitude: each product
       // carries the rounding of two operands, at most 2^-11 each, relative).
       .operandMantissaBits = 10,
-      .textbook = true,
+      // Not `textbook`: the GPU = emulator comparison counts the fragments' reads of slots that
+      // cp.async filled as undefined values (5870 at 40x20x36 on the H200, 2026-11-29), while
+      // every event and value it could compare agreed; `textbook` would assert none.
+      .textbook = false,
       // Its three built tilings.
       .gpuResourceLaunches = 3,
       // The teaching tiling at sizes no multiple of its tiles (and one row), then both H200

@@ -476,4 +476,8 @@ HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, 
 #include "kernels/trace/views_global.h"
 #include "kernels/trace/views_shared.h"
 #include "kernels/trace/views_tma.h"
+// The tensor cores' fragments: the built-in rungs only. The lab's NVRTC compile of a student's
+// kernel (app/lab, embedded headers) has no MMA and no <cstring> for the TF32 rounding.
+#if !defined(__CUDACC_RTC__)
 #include "kernels/trace/views_mma.h"
+#endif
