@@ -41,11 +41,19 @@ struct LaunchState {
   Dim3 stoppedBlock, stoppedThread;
   bool outOfTime = false;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // Each thread of the running block: its frames and its arrays, owned here, not by the thread,
+  // so a thread abandoned at a barrier (never resumed, never unwound) holds nothing of its own.
+  std::size_t stackSlots = 0;
+  std::vector<Value> stackPool;
+  std::vector<ArrayInstance> arrayPool;
 };
 
 struct RuntimeStop {};  // unwinds a thread whose launch stopped
 
 enum class Flow : uint8_t { Next, Break, Continue, Return };
+
+// Frame slots a thread needs: the kernel's and room for the deepest calls.
+std::size_t stackSlotsFor(const Program& p);
 
 class ThreadRun {
  public:
@@ -95,8 +103,8 @@ class ThreadRun {
   LaunchState& launch_;
   const Program& p_;
   Recorder& recorder_;
-  std::vector<ArrayInstance> arrays_;
-  std::unique_ptr<Value[]> stack_;  // a thread's frames, uninitialised as registers are
+  ArrayInstance* arrays_;  // this thread's share of LaunchState::arrayPool
+  Value* stack_;           // its frames (LaunchState::stackPool)
   std::size_t stackSize_ = 0;
   Value* frame_ = nullptr;
   std::size_t top_ = 0;  // first free slot of stack_

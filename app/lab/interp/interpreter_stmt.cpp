@@ -11,17 +11,21 @@ namespace {
 constexpr std::size_t kMaxCallDepth = 24;
 constexpr std::size_t kMaxNativeStackBytes = 24 * 1024;  // of the fiber's 64 KiB, for calls
 // Room for the kernel's frame and kMaxCallDepth frames of its largest __device__ function.
+}  // namespace
+
 std::size_t stackSlotsFor(const Program& p) {
   std::size_t largest = 0;
   for (std::size_t f = 1; f < p.functions.size(); ++f) largest = std::max(largest, std::size_t(p.functions[f].frameSlots));
   return std::size_t(p.functions[0].frameSlots) + kMaxCallDepth * largest + 1;
 }
-}  // namespace
 
 ThreadRun::ThreadRun(LaunchState& launch, Recorder& recorder)
-    : launch_(launch), p_(launch.program), recorder_(recorder), arrays_(launch.arrays) {
-  stackSize_ = stackSlotsFor(p_);
-  stack_.reset(new Value[stackSize_]);
+    : launch_(launch), p_(launch.program), recorder_(recorder) {
+  const std::size_t thread = threadIdx.x + std::size_t(blockDim.x) * (threadIdx.y + std::size_t(blockDim.y) * threadIdx.z);
+  stackSize_ = launch.stackSlots;
+  stack_ = launch.stackPool.data() + thread * stackSize_;
+  arrays_ = launch.arrayPool.data() + thread * launch.arrays.size();
+  std::copy(launch.arrays.begin(), launch.arrays.end(), arrays_);
   const Dim3 coords[4] = {threadIdx, blockIdx, blockDim, gridDim};
   for (int c = 0; c < 4; ++c) {
     builtins_[c * 3] = narrow(Scalar::UInt, coords[c].x);
@@ -49,7 +53,7 @@ void ThreadRun::runKernel() {
   const char here = 0;
   stackStart_ = &here;
   const Function& kernel = p_.functions[0];
-  frame_ = stack_.get();
+  frame_ = stack_;
   top_ = std::size_t(kernel.frameSlots);
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
     const Argument& a = launch_.request.arguments[i];
@@ -160,7 +164,7 @@ Value ThreadRun::call(const Expr& e) {
   const bool deepNatively = stackStart_ - &here > std::ptrdiff_t(kMaxNativeStackBytes);
   if (top_ + std::size_t(f.frameSlots) > stackSize_ || deepNatively)
     stop(e, "the calls are nested too deeply (endless recursion?)");
-  Value* callee = stack_.get() + top_;
+  Value* callee = stack_ + top_;
   for (int32_t i = 0; i < e.argsCount; ++i) callee[i] = eval(p_.args[size_t(e.argsFirst + i)]);
   Value* savedFrame = frame_;
   const std::size_t savedTop = top_;

@@ -126,6 +126,10 @@ RunResult runProgram(const RunRequest& request) {
                                                           std::to_string(p.functions[0].parameters.size())};
     return result;
   }
+  const std::size_t threadsPerBlock = std::size_t(request.block.x) * request.block.y * request.block.z;
+  launch.stackSlots = stackSlotsFor(p);
+  launch.stackPool.resize(threadsPerBlock * launch.stackSlots);
+  launch.arrayPool.resize(threadsPerBlock * launch.arrays.size());
   const TraceSink sink = request.sink ? *request.sink : TraceSink{};
   auto thread = [&] {
     if (launch.stopped) return;
