@@ -175,7 +175,7 @@ TEST(GradeOutputNames, TwoNamesAreNeverOneCsvField) {
     const std::string row = cli::csvRow(g, {"compiles"});
     ASSERT_EQ(row.back(), '\n');
     const std::vector<std::string> fields = csvRecord(row.substr(0, row.size() - 1));
-    ASSERT_EQ(fields.size(), 9u) << row;  // file, passed, verdict, passed, total, 1 check, seed, seconds, error
+    ASSERT_EQ(fields.size(), 10u) << row;  // file, file_ascii, passed, verdict, passed, total, 1 check, seed, seconds, error
     EXPECT_EQ(fields[0], field.front() == '"' ? csvRecord(field)[0] : field);
   }
   EXPECT_EQ(cli::csvField("a\nb.cu"), "a\\x0ab.cu");
