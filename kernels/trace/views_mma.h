@@ -14,7 +14,7 @@
 #if !defined(__CUDACC_RTC__)
 #include "kernels/trace/mma_fragments.h"
 #if !defined(__CUDACC__)
-#include "kernels/emu/tf32.h"
+#include "kernels/trace/tf32.h"
 #endif
 
 namespace tilescope {

@@ -11,7 +11,7 @@
 
 #include "core/run/run.h"
 #include "core/trace/trace.h"
-#include "kernels/emu/tf32.h"
+#include "kernels/trace/tf32.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -80,8 +80,14 @@ std::vector<LifeToken> lifeTokens(const ThreadLife& life, const Timeline& t, Cur
     for (const LifeEntry& s : life.stores)
       if (const LifeTime one = lifeTime(s, t, c); one == LifeTime::Current || (one == LifeTime::Ahead && time == LifeTime::Done))
         time = one;
+    // At the last shortening level the first and last elements without their values: on a
+    // projector's short panel the values wrapped the line to three (a tensor-core lane's 8 sums).
+    auto named = [&](const LifeEntry& s) {
+      const std::string text = s.text();
+      return detail >= 3 ? text.substr(0, text.find(" = ")) : text;
+    };
     out.push_back({"store:", LifeTime::Done, true, true});
-    out.push_back({life.stores.front().text() + " ... " + life.stores.back().text() + " (" +
+    out.push_back({named(life.stores.front()) + " ... " + named(life.stores.back()) + " (" +
                        std::to_string(life.stores.size()) + " stores)", time});
     return out;
   }

@@ -168,7 +168,12 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   const std::vector<Token>& phase = life.tokens[kLifeDetails - 1];
   for (int radius = int(phase.size()); radius > 0; --radius)
     if (tryTokens(around(phase, radius), false)) return fit;
-  tryTokens(around(phase, 0), false);
+  // The current entry alone still too tall (a tensor-core MMA's fragments in words on a short
+  // projector panel): smaller text rather than a cut-off entry.
+  for (float scale : {1.0f, 0.85f, 0.7f}) {
+    ImGui::SetWindowFontScale(scale);
+    if (tryTokens(around(phase, 0), false)) return fit;
+  }
   return fit;
 }
 
