@@ -19,6 +19,7 @@ kernel"; app/README.md, "Adding a panel"), walked in a scratch copy of the tree:
 What it does not do, to stay cheap (about 30 s of one core): link and run the new kernel; the
 list's own tests (EveryCorrectKernel, kernel_files_test) do that for every kernel of the list.
 """
+import re
 import os
 import pathlib
 import shutil
@@ -66,13 +67,13 @@ def walk_docs(scratch, fixtures):
            "with its lesson")
     readme = scratch / "kernels" / "README.md"
     text = readme.read_text().split("\n")
-    last = max(i for i, l in enumerate(text) if l.startswith("| 9 | `stream-k`"))
+    last = max(i for i, l in enumerate(text) if re.match(r"^\| \d+ \| `[a-z0-9-]+` \(`", l))  # the top rung's row
     text.insert(last + 1, "| 11 | `rung-eleven` (`rung_eleven.cuh`) | the newcomer's rung | T = 32 | | | |")
     readme.write_text("\n".join(text))
     teacher = scratch / "assets" / "guides" / "teacher.md"
     text = teacher.read_text().split("\n")
-    last = max(i for i, l in enumerate(text) if l.startswith("| 19 | "))
-    text.insert(last + 1, "| 20 | `rung-eleven` | the newcomer's rung |")
+    last = max(i for i, l in enumerate(text) if re.match(r"^\| \d+ \| `[a-z0-9-]+` \|", l))  # the last lesson's row
+    text.insert(last + 1, "| 21 | `rung-eleven` | the newcomer's rung |")
     teacher.write_text("\n".join(text))
     got = kernel_list_docs.problems(scratch)
     if got:
