@@ -157,7 +157,8 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   // A product with its values may be wider than the column at any size: then the height alone
   // decides, at the largest size it fits.
   // On a projector the text keeps the presenter's size (readable from the back row): the
-  // shortening and then the window around the current entry make the room instead.
+  // shortening and then the window around the current entry make the room instead; only when the
+  // current entry alone is too tall does it shrink (below), which the projector test would flag.
   const std::vector<float> scales = presenter ? std::vector<float>{1.0f} : std::vector<float>{1.0f, 0.85f, 0.7f};
   for (bool widthToo : {true, false})
     for (float scale : scales) {
