@@ -15,26 +15,11 @@
 #include "core/trace/trace.h"
 #include "kernels/rewrite/declaration_rewrite.h"
 #include "lab_compile.h"
+#include "core/edit_distance.h"
 
 namespace tilescope::lab {
 namespace {
 
-// Levenshtein distance of two short names (at most 40 characters each are compared).
-int editDistance(std::string_view a, std::string_view b) {
-  a = a.substr(0, 40), b = b.substr(0, 40);
-  std::vector<int> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = int(j);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = int(i);
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const int up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The name an "undeclared" message is about: g++'s 'NAME' was not declared, NVRTC's
 // identifier "NAME" is undefined.

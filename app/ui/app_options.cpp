@@ -13,6 +13,7 @@
 #include "ui/script/script.h"
 #include "ui/state/app_state.h"
 #include "ui/state/lesson_state.h"
+#include "core/edit_distance.h"
 
 namespace tilescope::ui {
 
@@ -147,20 +148,6 @@ Result<bool> flag(const std::string& name, const std::string& value) {
   return invalidInput(name + "= takes 1 or 0, not '" + value + "'");
 }
 
-// Levenshtein distance: the nearest key to a misspelt one.
-std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t k = 0; k <= b.size(); ++k) row[k] = k;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0]++;
-    for (std::size_t k = 1; k <= b.size(); ++k) {
-      const std::size_t up = row[k];
-      row[k] = std::min({row[k] + 1, row[k - 1] + 1, diagonal + (a[i - 1] == b[k - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The address's own keys, then the run's settings (the one reader's, run_description.h).
 constexpr std::string_view kPageKeys[] = {"lesson", "page", "presenter", "preset", "play", "script"};

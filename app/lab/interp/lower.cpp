@@ -1,6 +1,7 @@
 // Lowering, part one: the unit's kernels, template instantiation, functions, scopes, types
 // and declarations. Expressions are lower_expr.cpp's, statements lower_stmt.cpp's.
 #include "lab/interp/lower.h"
+#include "core/edit_distance.h"
 
 #include <algorithm>
 
@@ -40,22 +41,6 @@ const Symbol* Lowerer::find(const std::string& name) const {
   return nullptr;
 }
 
-namespace {
-std::size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-}  // namespace
 
 void Lowerer::undeclared(TSNode at, const std::string& name) const {
   std::vector<std::string> names = {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"};
@@ -155,8 +140,6 @@ int64_t Lowerer::constantValue(TSNode n) {
 
 // ---- functions ------------------------------------------------------------------------
 
-namespace {
-}  // namespace
 
 // A __device__ function the kernel calls, lowered on its first call (its index is known before
 // its body is lowered, so it may call itself).
