@@ -165,7 +165,7 @@ std::string unknownKey(const std::string& name) {
     if (const std::size_t d = editDistance(name, key); d < best) best = d, nearest = key;
   };
   for (std::string_view k : kPageKeys) consider(k);
-  for (std::string_view k : {"kernel", "size", "dims", "tile", "block", "tiling", "pad", "grid-blocks", "seed"}) consider(k);
+  for (std::string_view k : kRunSettings) consider(k);
   return "'" + name + "' is not a key of the page's address" + (nearest.empty() ? "" : " (did you mean " + nearest + "?)") +
          "; the keys are " + addressKeys();
 }

@@ -8,8 +8,6 @@ namespace tilescope {
 
 namespace {
 
-constexpr std::string_view kSettings[] = {"kernel", "size", "dims", "tile", "block", "tiling", "pad", "grid-blocks", "seed"};
-
 std::string joined(const std::vector<std::string>& values) {
   std::string s;
   for (const std::string& v : values) s += (s.empty() ? "" : " ") + v;
@@ -72,12 +70,12 @@ NumericSetting numericSetting(std::string_view name) {
 
 std::string runSettingNames() {
   std::string names;
-  for (std::string_view s : kSettings) names += (names.empty() ? "" : ", ") + std::string(s);
+  for (std::string_view s : kRunSettings) names += (names.empty() ? "" : ", ") + std::string(s);
   return names;
 }
 
 bool isRunSetting(std::string_view name) {
-  for (std::string_view s : kSettings)
+  for (std::string_view s : kRunSettings)
     if (s == name) return true;
   return false;
 }

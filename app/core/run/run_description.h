@@ -18,7 +18,9 @@ namespace tilescope {
 // kept, the reason in the centre); a lesson, the CLI and an address are told at once.
 enum class Ranges { Checked, LeftToThePlan };
 
-// "kernel, size, dims, tile, block, tiling, pad, grid-blocks, seed": the settings of a run.
+// The settings of a run, and the same as one line: "kernel, size, dims, tile, ...".
+inline constexpr std::string_view kRunSettings[] = {"kernel", "size", "dims", "tile", "block",
+                                                   "tiling", "pad", "grid-blocks", "seed"};
 std::string runSettingNames();
 bool isRunSetting(std::string_view name);
 
