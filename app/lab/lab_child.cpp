@@ -45,34 +45,6 @@ Result<Backend> chooseBackend(const LabRequest& q) {
   return b;
 }
 
-Status checkRequestLimits(const LabRequest& q) {
-  if (!(q.timeoutSeconds > 0.0) || q.timeoutSeconds > 3600.0)
-    return invalidInput("--timeout must be more than 0 and at most 3600 seconds");
-  if (!(q.compileTimeoutSeconds > 0.0) || q.compileTimeoutSeconds > 3600.0)
-    return invalidInput("--compile-timeout must be more than 0 and at most 3600 seconds");
-  if (q.source.size() > kMaxSourceBytes)
-    return invalidInput(q.fileName + " is " + std::to_string(q.source.size()) + " bytes, over the lab's limit of " +
-                        std::to_string(kMaxSourceBytes) + " bytes for a kernel's source");
-  return Ok{};
-}
-
-// A signature the lab cannot map, a fragment without a kernel: shown like a compiler's error,
-// at its line.
-LabOutcome unreadableKernel(LabOutcome o, const std::string& why, const std::string& fileName) {
-  o.verdict = LabVerdict::CompileError;
-  const std::string prefix = fileName + ":";
-  int line = 1;
-  std::string message = why;
-  if (why.rfind(prefix, 0) == 0) {
-    const std::size_t colon = why.find(": ", prefix.size());
-    line = std::atoi(why.c_str() + prefix.size());
-    message = colon != std::string::npos ? why.substr(colon + 2) : why.substr(prefix.size());
-  }
-  o.diagnostics.push_back({fileName, std::max(line, 1), 1, message});
-  o.summary = "compile error: " + fileName + ":" + std::to_string(o.diagnostics.front().line) + ": " + message;
-  return o;
-}
-
 // The kernel in the runner's scratch directory: the emulator's shared object compiled here,
 // or for the GPU the unit NVRTC compiles in the runner. `ended` holds the outcome when the
 // compile refused the kernel.

@@ -7,9 +7,7 @@
 
 #include "kernels/result.h"
 #include "lab.h"
-#include "lab_diagnostics.h"
-#include "lab_ipc.h"
-#include "lab_source.h"
+#include "lab_launch.h"
 
 namespace tilescope::lab::detail {
 
@@ -24,17 +22,9 @@ struct Checks {
 // Runs the request in tilescope-lab-runner: a traced run (timing null) or a timed one.
 Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, const Checks& checks = {});
 
-// Runs a traced emulator request through the lab's own interpreter, in this process
-// (lab_interpreted.cpp): `source` as the lab read it, `o` with its launch resolved.
-Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
-                                  LabOutcome o);
-
 // lab.cpp's, used by the steps.
 std::optional<std::string> gpuUnavailable();
 Result<std::filesystem::path> findRunner();
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced);
-LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics);
-Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r);
 Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r);
 
 }  // namespace tilescope::lab::detail

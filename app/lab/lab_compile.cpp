@@ -83,13 +83,6 @@ std::string kernelCall(const LabKernelSource& kernel, const std::string& space, 
 }
 }  // namespace
 
-std::string unitFileName(std::string_view fileName) {
-  std::string name(fileName);
-  for (char& c : name)
-    if (c == '"' || c == '\\' || (static_cast<unsigned char>(c) < 0x20) || c == 0x7f) c = '_';
-  return name;
-}
-
 std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_view originalName) {
   const std::string fileName = unitFileName(originalName);
   std::string u;

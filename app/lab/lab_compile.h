@@ -23,11 +23,6 @@ namespace tilescope::lab {
 // points of lab_abi.h.
 std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_view fileName);
 
-// The file's name as the generated units write it (`#line 1 "NAME"`, a comment): a quote, a
-// backslash or a control character (a newline) would end the string or the comment and put
-// the rest of the name into the code, so each becomes '_'. parseDiagnostics (lab_diagnostics.h) maps it back.
-std::string unitFileName(std::string_view fileName);
-
 // The translation unit NVRTC compiles for the GPU: the kernel as written (`plainSource`,
 // compiled only for its register count) and its rewritten text, both under #line `fileName`
 // with __global__ made __device__, and two __global__ entries taking ThreadArgs' fields

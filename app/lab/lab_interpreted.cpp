@@ -9,7 +9,7 @@
 #include "core/run/launch_config.h"
 #include "core/run/run.h"
 #include "lab/interp/interp.h"
-#include "lab_child.h"
+#include "lab_launch.h"
 
 namespace tilescope::lab::detail {
 

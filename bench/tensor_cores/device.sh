@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Rung 10 on a GPU in one call from the repository root, without the app's build (a minute or
-# two of compiling on 16 cores): its GPU trace against the emulator's (mma_trace_main.cpp), and
-# the timing beside cuBLAS TF32, cuBLAS FP32 and rung 9 (mma_bench.cu).
-#   bench/tensor_cores/device.sh [OUTDIR] [N ...]     (default: $OUT, else bench/results/tensor-run)
+# A tensor-core rung on a GPU in one call from the repository root, without the app's build (a
+# minute or two of compiling on 16 cores): its GPU trace against the emulator's
+# (mma_trace_main.cpp), and the timing beside cuBLAS TF32, cuBLAS FP32, rung 9 and the other
+# tensor-core rung (mma_bench.cu).
+#   [KERNEL=wgmma_tf32] bench/tensor_cores/device.sh [OUTDIR] [N ...]
+#   (KERNEL: the traced rung's file name, mma_tf32 unless set; OUTDIR: $OUT, else bench/results/tensor-run)
 # Writes device.txt, build.log, trace.txt, bench.txt (and anything the sanitizers print,
 # sanitizers.log) into OUTDIR. A COMMIT file at the root names the commit in device.txt.
 set -uo pipefail
 OUT=${1:-${OUT:-bench/results/tensor-run}}
+KERNEL=${KERNEL:-mma_tf32}
 shift || true
 mkdir -p "$OUT"
 S=$SECONDS
@@ -19,18 +22,24 @@ ARCH="-gencode=arch=compute_90a,code=sm_90a"
   # The declaration rewrite, as the build runs it, for the traced kernel.
   g++ -O1 -std=c++20 -I. kernels/rewrite/declaration_rewrite.cpp kernels/rewrite/rewrite_main.cpp -o "$GEN/rewrite"
   mkdir -p "$GEN/kernels_gen/traced"
-  "$GEN/rewrite" kernels/ladder/mma_tf32.cuh "$GEN/kernels_gen/traced/mma_tf32.cuh" kernels/ladder/mma_tf32.cuh
-  nvcc -O3 -std=c++20 $ARCH -I. -DMMA_CANDIDATES bench/tensor_cores/mma_bench.cu kernels/cuda/tensor_map.cpp \
+  "$GEN/rewrite" kernels/ladder/$KERNEL.cuh "$GEN/kernels_gen/traced/$KERNEL.cuh" kernels/ladder/$KERNEL.cuh
+  nvcc -O3 -std=c++20 $ARCH -I. ${CANDIDATES:+-DMMA_CANDIDATES} bench/tensor_cores/mma_bench.cu kernels/cuda/tensor_map.cpp \
     kernels/cuda/stream_k_workspace.cpp kernels/cuda/cuda_check.cpp -lcublas -o "$GEN/mma_bench" &
-  nvcc -O2 -std=c++20 $ARCH -I. -I"$GEN" -c bench/tensor_cores/mma_trace_gpu.cu -o "$GEN/gpu.o" &
+  # The traced kernel's unit, timed: the GPU build's units should stay under a minute each.
+  ( T=$SECONDS; nvcc -O2 -std=c++20 $ARCH -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c bench/tensor_cores/mma_trace_gpu.cu \
+      -o "$GEN/gpu.o" && echo "traced unit ($KERNEL, both tilings): $((SECONDS - T)) s" ) &
+  for f in kernels/cuda/tensor_map.cpp kernels/cuda/stream_k_workspace.cpp kernels/cuda/cuda_check.cpp; do
+    g++ -O2 -std=c++20 -I. -I/usr/local/cuda/include -c "$f" -o "$GEN/$(basename "$f").o" &
+  done
   for f in bench/tensor_cores/mma_trace_emu.cpp bench/tensor_cores/mma_trace_main.cpp kernels/emu/emulator.cpp \
            kernels/emu/fiber.cpp; do
-    g++ -O2 -std=c++20 -Wno-unknown-pragmas -I. -I"$GEN" -c "$f" -o "$GEN/$(basename "$f").o" &
+    g++ -O2 -std=c++20 -Wno-unknown-pragmas -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c "$f" -o "$GEN/$(basename "$f").o" &
   done
   wait
   nvcc "$GEN"/*.o -o "$GEN/mma_trace"
 } >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "build $((SECONDS - S)) s"
+grep "traced unit" "$OUT/build.log"
 timeout 240 "$GEN/mma_trace" >"$OUT/trace.txt" 2>&1
 echo "trace: exit $? ($(tail -1 "$OUT/trace.txt"))"
 if command -v compute-sanitizer >/dev/null; then
