@@ -44,6 +44,16 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
 
   if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup
     int p = threadIdx.x - CONSUMERS, warp = p / 32, kk = p % 32;
+    // Lane kk takes row t * BK + kk of N, four columns at a time (columns 16i + 4 warp), and
+    // writes them down column kk of Nds: the warp's 32 writes land in 32 banks. A tile's reads
+    // are all issued before any is written, and the next tile's while this one is consumed:
+    // one wait for global memory per tile, overlapped with the ring, not one per float4.
+    float4 v[BN / 16];
+    for (int i = 0; i < BN / 16; ++i) {
+      int col = colBase + (i * 4 + warp) * 4;
+      v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (kk < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[kk * l + col]);
+    }
     for (int t = 0; t < kTiles; ++t) {
       int s = t % STAGES;
       // write-after-read: the consumers are done with the tiles this stage held before
@@ -52,21 +62,21 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
         mbarrierArriveExpectTx(&full[s], M_BYTES);
         cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, rowBase, &full[s]);  // box BK wide, BM high
       }
-      // Lane kk takes row t * BK + kk of N, four columns at a time, and writes them down column
-      // kk of Nds: the warp's 32 writes land in 32 banks.
-      int row = t * BK + kk;
-      for (int q = warp; q < BN / 4; q += 4) {
-        int n = q * 4, col = colBase + n;
-        float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (row < k && col < l) v = *reinterpret_cast<float4*>(&N[row * l + col]);
-        int r = s * BN + n;  // Nds's row of column n
-        Nds[(r + 0) * BK + ((kk / 4) ^ ((n + 0) % 8)) * 4 + kk % 4] = v.x;
-        Nds[(r + 1) * BK + ((kk / 4) ^ ((n + 1) % 8)) * 4 + kk % 4] = v.y;
-        Nds[(r + 2) * BK + ((kk / 4) ^ ((n + 2) % 8)) * 4 + kk % 4] = v.z;
-        Nds[(r + 3) * BK + ((kk / 4) ^ ((n + 3) % 8)) * 4 + kk % 4] = v.w;
+      for (int i = 0; i < BN / 16; ++i) {
+        int n = (i * 4 + warp) * 4, r = s * BN + n;  // Nds's row of column n
+        Nds[(r + 0) * BK + ((kk / 4) ^ ((n + 0) % 8)) * 4 + kk % 4] = v[i].x;
+        Nds[(r + 1) * BK + ((kk / 4) ^ ((n + 1) % 8)) * 4 + kk % 4] = v[i].y;
+        Nds[(r + 2) * BK + ((kk / 4) ^ ((n + 2) % 8)) * 4 + kk % 4] = v[i].z;
+        Nds[(r + 3) * BK + ((kk / 4) ^ ((n + 3) % 8)) * 4 + kk % 4] = v[i].w;
       }
       fenceProxyAsync();          // these writes are seen by the tensor cores' reads
       mbarrierArrive(&full[s]);   // this producer's part of stage s is in place
+      int row = (t + 1) * BK + kk;
+      for (int i = 0; i < BN / 16; ++i) {  // the next tile's (zeros past the last)
+        int col = colBase + (i * 4 + warp) * 4;
+        v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (row < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[row * l + col]);
+      }
     }
     return;
   }
@@ -150,11 +160,12 @@ struct Facts : RegisterTileFamily {
     s.dynamicSharedFloats = unsigned(sharedFloats(t));
     s.staticSharedBytes = kMbarrierBytes;
     // Per k tile a consumer waits, records its share of 4 MMAs' descriptor reads (a chunk of
-    // Mds and up to bn / 64 of Nds each), its sums, and arrives; a producer waits, loads bn / 16
-    // float4s of N and writes each as 4 elements, arrives (thread 0 also announces and copies).
+    // Mds and up to bn / 64 of Nds each), its sums, and arrives; a producer waits, writes bn / 16
+    // float4s of N as 4 elements each, arrives and loads the next tile's bn / 16 (thread 0 also
+    // announces and copies); the first tile's loads come before the ring.
     // Thread 0 initialises 2 x 4 mbarriers; every thread one barrier; stores at most one per sum.
     const int consumer = 2 + (t.bk / 8) * (1 + ceilDiv(t.bn, 64)) + t.bn / 2, producer = 4 + 5 * (t.bn / 16);
-    s.eventsPerThread = unsigned(1 + 2 * kStages + s.phases * std::max(consumer, producer) + t.bn / 2 + 2);
+    s.eventsPerThread = unsigned(1 + 2 * kStages + t.bn / 16 + s.phases * std::max(consumer, producer) + t.bn / 2 + 2);
     return s;
   }
   static SharedTileLayout tiles(const KernelLaunch& L) {
