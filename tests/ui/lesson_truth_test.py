@@ -187,6 +187,26 @@ CLAIMS = [
 ]
 
 
+# What a caption says of the moment, read against the Copy engine panel's ring on the same
+# screen: the caption is that moment in words, so it may not tell another one (all threads
+# still at a barrier while the ring's consumers wait on full[0] past it).
+def caption_problems(layout):
+    caption, ring = layout["caption"]["text"], ring_of(layout)
+    if not ring:
+        return []
+    problems = []
+    for m in re.finditer(r"has issued (\d+) of (\d+) copies", caption):
+        if (int(m.group(1)), int(m.group(2))) != (ring["copiesIssued"], ring["copiesTotal"]):
+            problems.append(f"'{m.group(0)}': the panel has issued {ring['copiesIssued']} of {ring['copiesTotal']}")
+    for m in re.finditer(r"(\d+) consumers wait on (full\[(\d+)\]), parity (\d)", caption):
+        said = (int(m.group(1)), int(m.group(3)), int(m.group(4)))
+        if said != (ring["waiting"], ring["waitBarrier"], ring["waitParity"]):
+            problems.append(f"'{m.group(0)}': the panel says {ring['waitText']!r}")
+    if re.search(r"threads wait at", caption) and ring["waiting"] > 0 and ring["waitBarrier"] >= 0:
+        problems.append(f"'{caption}': every thread at a barrier, while the panel says {ring['waitText']!r}")
+    return problems
+
+
 def matches(value, decimals, known):
     for k in known:
         if decimals == 0 and k == value:
@@ -244,6 +264,23 @@ class LessonTruth(unittest.TestCase):
         self.assertEqual(problems, [], "claims their panel does not make:\n" + "\n".join(problems))
         # Lesson 18's ring pages, 17's and 14's launch pages and 19's flag page: each claim was met.
         self.assertGreaterEqual(checked, 8)
+
+    def test_captions_agree_with_the_copy_engine(self):
+        """The Timeline's caption on a page with the Copy engine panel tells the ring's moment:
+        the copies issued and the consumers' wait as the panel has them (lesson 18, page 2: the
+        barrier every thread has passed, then 6 of 16 copies and 128 consumers on full[0])."""
+        problems, checked = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                if ring_of(layout):
+                    checked += 1
+                    problems += [f"{name} page {page + 1}: {p}" for p in caption_problems(layout)]
+        self.assertEqual(problems, [], "captions that tell another moment than their panel:\n" + "\n".join(problems))
+        self.assertGreaterEqual(checked, 3)  # lesson 18's ring pages at least
+        caption = self.layout("copy-engine", 1)["caption"]["text"]
+        self.assertIn("has issued 6 of 16 copies", caption)  # k tiles 0, 1, 2: two copies each
+        self.assertIn("128 consumers wait on full[0], parity 0", caption)  # 4 consumer warps of 32
 
     def test_declared_constants_are_stated(self):
         """A `constants` line lists only numbers its page's text states (none left behind by an edit)."""

@@ -64,9 +64,11 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
   at.clear();
   for (const Token& tok : tokens) {
     float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
-    if (tok.newLine || (x > indent && x + w > width)) {
+    // The first token begins the first line whatever it is (an elision's count among them):
+    // y starts one line above the panel's top for it.
+    if (tok.newLine || at.empty() || (x > indent && x + w > width)) {
       y += line;
-      x = tok.newLine || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
+      x = tok.newLine || at.empty() || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
     }
     Placed p{x, y, w, {{0, tok.text.size()}}};
     if (x + w > width) {
@@ -113,8 +115,10 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   std::vector<Token> out;
   int elided = 0;
   LifeTime elidedTime = LifeTime::Done;
+  bool elidedNewLine = false;  // the run left out began a line: its count begins it instead
   auto flush = [&] {
-    if (elided > 0) out.push_back({"... " + std::to_string(elided) + (elided == 1 ? " entry" : " entries"), elidedTime});
+    if (elided > 0)
+      out.push_back({"... " + std::to_string(elided) + (elided == 1 ? " entry" : " entries"), elidedTime, false, elidedNewLine});
     elided = 0;
   };
   for (int i = 0; i < int(tokens.size()); ++i) {
@@ -127,7 +131,7 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
       flush();
       out.push_back(tokens[std::size_t(i)]);
     } else {
-      if (elided++ == 0) elidedTime = tokens[std::size_t(i)].time;
+      if (elided++ == 0) elidedTime = tokens[std::size_t(i)].time, elidedNewLine = tokens[std::size_t(i)].newLine;
     }
   }
   flush();
