@@ -43,17 +43,22 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   __syncthreads();  // read-after-write: the mbarriers are initialised before any thread uses them
 
   if (threadIdx.x >= CONSUMERS) {  // the producer warpgroup
-    int p = threadIdx.x - CONSUMERS, warp = p / 32, kk = p % 32;
-    // Lane kk takes row t * BK + kk of N, four columns at a time (columns 16i + 4 warp), and
-    // writes them down column kk of Nds: the warp's 32 writes land in 32 banks. A tile's reads
-    // are all issued before any is written, and the next tile's while this one is consumed:
-    // one wait for global memory per tile, overlapped with the ring, not one per float4.
+    int p = threadIdx.x - CONSUMERS, warp = p / 32, lane = p % 32;
+    // A warp takes 16 rows of N's tile by 8 columns at a time, two lanes on each row's 32 bytes
+    // (whole sectors): this thread's float4 i is row kk, columns n to n + 3 of the tile, and goes
+    // down column kk of Nds, rows n to n + 3, where the 32 lanes' writes hit 32 banks. A tile's
+    // reads are all issued before any is written, and the next tile's while this one is
+    // consumed: one wait for global memory per tile, overlapped with the ring.
     float4 v[BN / 16];
-    for (int i = 0; i < BN / 16; ++i) {
-      int col = colBase + (i * 4 + warp) * 4;
-      v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (kk < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[kk * l + col]);
-    }
+    auto loadN = [&](int t) {  // tile t's float4s (zeros past the matrix)
+      for (int i = 0; i < BN / 16; ++i) {
+        int g = i * 4 + warp, kk = lane / 2 + 16 * (g % 2), col = colBase + (g / 2) * 8 + (lane % 2) * 4;
+        int row = t * BK + kk;
+        v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (row < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[row * l + col]);
+      }
+    };
+    loadN(0);
     for (int t = 0; t < kTiles; ++t) {
       int s = t % STAGES;
       // write-after-read: the consumers are done with the tiles this stage held before
@@ -63,7 +68,8 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
         cpAsyncBulkTensor2d(&Mds[s * BM * BK], &mTiles, t * BK, rowBase, &full[s]);  // box BK wide, BM high
       }
       for (int i = 0; i < BN / 16; ++i) {
-        int n = (i * 4 + warp) * 4, r = s * BN + n;  // Nds's row of column n
+        int g = i * 4 + warp, kk = lane / 2 + 16 * (g % 2), n = (g / 2) * 8 + (lane % 2) * 4;
+        int r = s * BN + n;  // Nds's row of column n
         Nds[(r + 0) * BK + ((kk / 4) ^ ((n + 0) % 8)) * 4 + kk % 4] = v[i].x;
         Nds[(r + 1) * BK + ((kk / 4) ^ ((n + 1) % 8)) * 4 + kk % 4] = v[i].y;
         Nds[(r + 2) * BK + ((kk / 4) ^ ((n + 2) % 8)) * 4 + kk % 4] = v[i].z;
@@ -71,12 +77,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
       fenceProxyAsync();          // these writes are seen by the tensor cores' reads
       mbarrierArrive(&full[s]);   // this producer's part of stage s is in place
-      int row = (t + 1) * BK + kk;
-      for (int i = 0; i < BN / 16; ++i) {  // the next tile's (zeros past the last)
-        int col = colBase + (i * 4 + warp) * 4;
-        v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (row < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[row * l + col]);
-      }
+      loadN(t + 1);
     }
     return;
   }

@@ -61,15 +61,30 @@ std::string copyText(const LifeEntry& e) {
   return t + " (" + std::to_string(e.bytes) + " bytes" + (e.zeroFilled ? ", part zero-filled" : "") + ")";
 }
 
-// "mma A[1][1], A[9][1] x B[1][1] -> C[1][2], C[1][3]": the lane's fragments of one mma.sync.
-std::string mmaText(const LifeEntry& e) {
-  auto list = [](const char* name, const std::vector<std::pair<int, int>>& elements) {
+// A fragment's elements: "A[1,9][1,5]" when they are every pairing of their rows and columns
+// (the PTX ISA's tables give each lane such a set: rows g and g + 8, columns t and t + 4), else
+// each one, "A[1][1], A[9][2]".
+std::string fragmentText(const char* name, const std::vector<std::pair<int, int>>& elements) {
+  std::set<int> rows, cols;
+  for (const auto& [r, c] : elements) rows.insert(r), cols.insert(c);
+  const std::set<std::pair<int, int>> distinct(elements.begin(), elements.end());
+  auto joined = [](const std::set<int>& v) {
     std::string t;
-    for (const auto& [r, c] : elements)
-      t += (t.empty() ? "" : ", ") + std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+    for (int x : v) t += (t.empty() ? "" : ",") + std::to_string(x);
     return t;
   };
-  return "mma " + list("A", e.fragmentA) + " x " + list("B", e.fragmentB) + " -> " + list("C", e.fragmentC);
+  if (!elements.empty() && distinct.size() == rows.size() * cols.size())
+    return std::string(name) + "[" + joined(rows) + "][" + joined(cols) + "]";
+  std::string t;
+  for (const auto& [r, c] : elements)
+    t += (t.empty() ? "" : ", ") + std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+  return t;
+}
+
+// "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]": the lane's fragments of one mma.sync.
+std::string mmaText(const LifeEntry& e) {
+  return "mma " + fragmentText("A", e.fragmentA) + " x " + fragmentText("B", e.fragmentB) + " -> " +
+         fragmentText("C", e.fragmentC);
 }
 
 }  // namespace
