@@ -145,10 +145,11 @@ struct LifeFit {
   std::vector<Token> tokens;
   std::vector<Placed> at;
   float height = 0, titleH = 0;
+  bool fits = false;  // at the panel's own text size (else smaller, or the last try cut off)
 };
 // On a projector the book's name of the thread gives way first (drawThreadLifePanel) and a
 // register tile's stores are one line, so the text shrinks less often.
-LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool presenter) {
+LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool presenter, bool shrink) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
@@ -156,7 +157,8 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
     float widest = 0;
     fit.height = flow(tokens, avail.x, fit.at, &widest);
     fit.tokens = std::move(tokens);
-    return fit.titleH + fit.height <= avail.y && (!widthToo || widest <= avail.x);
+    fit.fits = fit.titleH + fit.height <= avail.y && (!widthToo || widest <= avail.x);
+    return fit.fits;
   };
   // A product with its values may be wider than the column at any size: then the height alone
   // decides, at the largest size it fits.
@@ -173,12 +175,14 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   const std::vector<Token>& phase = life.tokens[kLifeDetails - 1];
   for (int radius = int(phase.size()); radius > 0; --radius)
     if (tryTokens(around(phase, radius), false)) return fit;
+  if (tryTokens(around(phase, 0), false) || !shrink) return fit;
   // The current entry alone still too tall (a tensor-core MMA's fragments in words on a short
   // projector panel): smaller text rather than a cut-off entry.
-  for (float scale : {1.0f, 0.85f, 0.7f}) {
+  for (float scale : {0.85f, 0.7f}) {
     ImGui::SetWindowFontScale(scale);
-    if (tryTokens(around(phase, 0), false)) return fit;
+    if (tryTokens(around(phase, 0), false)) break;
   }
+  fit.fits = false;
   return fit;
 }
 
@@ -195,18 +199,30 @@ void drawThreadLifePanel(PanelContext& ctx) {
   const Theme& theme = ctx.theme();
   std::string title = view->title;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  LifeFit fit = fitLife(*view, title, ctx.state.lesson.presenter);
-  if (ctx.state.lesson.presenter && fit.titleH + fit.height > avail.y) {
-    // A projector's short panel: the book's name of the thread gives way before the entries do.
+  // A projector's short panel: the book's name of the thread gives way before the entries do,
+  // and before the text gets smaller.
+  const bool presenter = ctx.state.lesson.presenter;
+  LifeFit fit = fitLife(*view, title, presenter, !presenter);
+  if (presenter && !fit.fits) {
     title = view->shortTitle;
-    fit = fitLife(*view, title, true);
+    fit = fitLife(*view, title, true, true);
   }
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
-  textWrapped(title);
+  const std::string titleLines = wrappedLines(title, ImGui::GetContentRegionAvail().x);
+  ImGui::TextUnformatted(titleLines.c_str());
   ImGui::PopStyleColor();
-  recordText(ctx, "Thread life", title, theme.follow, theme.windowBg);
+  // Each line of the title as drawn, so the layout file shows where the entries may begin.
+  const ImVec2 titleAt = ImGui::GetItemRectMin();
+  const float titlePitch = ImGui::GetTextLineHeight();  // a multi-line text's pitch
+  std::size_t from = 0;
+  for (int line = 0; from <= titleLines.size(); ++line) {
+    const std::size_t to = std::min(titleLines.find('\n', from), titleLines.size());
+    recordTextAt(ctx, "Thread life", titleLines.substr(from, to - from), ImVec2(titleAt.x, titleAt.y + titlePitch * float(line)),
+                 theme.follow, theme.windowBg);
+    from = to + 1;
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
