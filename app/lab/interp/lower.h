@@ -105,6 +105,7 @@ class Lowerer {
   std::vector<std::unordered_map<std::string, Symbol>> scopes_;
   std::unordered_map<std::string, int32_t> functionIndex_;
   int32_t frameSlots_ = 0;
+  int64_t staticSharedBytes_ = 0;  // every static __shared__ array of the file so far
   int32_t loopDepth_ = 0, switchDepth_ = 0;
   int32_t exprDepth_ = 0, stmtDepth_ = 0;  // nesting, bounded: the interpreter recurses on a fiber's stack
   int32_t exprAt(TSNode n);

@@ -3,6 +3,11 @@
 
 namespace tilescope::interp {
 
+namespace {
+constexpr int64_t kMaxExtent = int64_t(1) << 24;      // each dimension: the product stays far from overflow
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;  // as CUDA allows a block without the opt-in
+}  // namespace
+
 int32_t Lowerer::block(TSNode compound, bool ownScope) {
   if (!is(compound, "compound_statement")) return statement(compound);
   if (ownScope) pushScope();
@@ -232,6 +237,8 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     }
     const int64_t e = constantValue(size);
     if (e <= 0) fail(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
+    // Checked before any product: a size near 2^62 would wrap to a small block of storage.
+    if (e > kMaxExtent) fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", past any array a block can hold");
     extents.push_back(e);
   }
   s.rows = int32_t(extents[0]);
@@ -241,6 +248,14 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   st.line = unit_.line(d);
   if (t.isShared) {
     if (t.isExtern != (extents[0] == 0)) fail(d, "a dynamic shared array is 'extern __shared__ float name[];'");
+    // The block's storage keeps 4-byte cells: float, int, unsigned and bool arrays fit them.
+    if (t.scalar != Scalar::Float && t.scalar != Scalar::Int && t.scalar != Scalar::UInt && t.scalar != Scalar::Bool)
+      fail(d, std::string("__shared__ arrays of ") + scalarName(t.scalar) +
+                  " are outside the lab's CUDA subset: float, int, unsigned or bool");
+    staticSharedBytes_ += count * 4;
+    if (staticSharedBytes_ > kMaxStaticSharedBytes)
+      fail(d, "with '" + n + "' the __shared__ arrays take " + std::to_string(staticSharedBytes_) + " bytes; a block has " +
+                  std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
     ArrayInfo a{t.isExtern ? ArrayKind::ExternShared : ArrayKind::Shared};
     a.element = t.scalar;
     a.name = n;

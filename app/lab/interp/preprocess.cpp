@@ -24,6 +24,9 @@ namespace tilescope::interp {
 namespace {
 
 constexpr std::size_t kMaxLineLength = 2000;
+// Lines joined by backslashes reach mcpp as one, and its buffers are fixed (some 64 KiB): a
+// joined line is refused well before that.
+constexpr std::size_t kMaxJoinedLength = 16000;
 
 // Headers a CUDA file includes for what the lab already provides: read as empty.
 bool isKnownHeader(const std::string& name) {
@@ -123,10 +126,18 @@ std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Defi
   static const std::regex error(R"(^[ \t]*#[ \t]*error\b.*$)");
   std::istringstream in(text);
   std::string out, line;
-  int n = 0;
+  int n = 0, joinedFrom = 0;
+  std::size_t joined = 0;
   while (std::getline(in, line)) {
     ++n;
     std::smatch m;
+    if (joined == 0) joinedFrom = n;
+    joined += line.size();
+    if (joined > kMaxJoinedLength)
+      return Diagnostic{joinedFrom, 1, "the lines joined by backslashes from here are longer than " +
+                                           std::to_string(kMaxJoinedLength) + " characters: break them up"};
+    const std::size_t last = line.find_last_not_of('\r');
+    if (last == std::string::npos || line[last] != '\\') joined = 0;
     // mcpp's buffers are fixed: a line past this is refused before it reaches them.
     if (line.size() > kMaxLineLength) {
       if (std::regex_match(line.substr(0, 64), error)) return Diagnostic{n, 1, line.substr(line.find('#'), 120) + "..."};
