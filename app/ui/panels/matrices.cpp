@@ -57,7 +57,10 @@ void loadLegend(const Theme& theme, int most, uint32_t highest) {
 // reads on the cell's fill (a stored element's pale paper, a pending one's dark), and recorded
 // with that fill for the contrast test.
 void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
-  if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + 4.0f || g.cellHeight < ImGui::GetTextLineHeight()) return;
+  // The room inside the thickest frame a cell may get (the followed thread's, the current
+  // tile's), on both sides: a sum drawn wider loses its first digit under the frame.
+  const float margin = 2.0f * (std::max(ctx.theme().followPx, g.highlightPx) + 1.0f);
+  if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + margin || g.cellHeight < ImGui::GetTextLineHeight()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (const RunningSum& s : v.sums) {
     if (s.row >= g.rows || s.col >= g.cols) continue;
@@ -68,9 +71,9 @@ void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
     for (const char* format : {"%.3g", "%.2g", "%.1g", "%.0e"}) {
       std::snprintf(text, sizeof text, format, double(s.sum));
       size = ImGui::CalcTextSize(text);
-      if (size.x + 4.0f <= g.cellWidth) break;
+      if (size.x + margin <= g.cellWidth) break;
     }
-    if (size.x + 4.0f > g.cellWidth) continue;
+    if (size.x + margin > g.cellWidth) continue;
     const ImVec2 at(g.x + g.cellWidth * (float(s.col) + 0.5f) - size.x * 0.5f,
                     g.y + g.cellHeight * (float(s.row) + 0.5f) - size.y * 0.5f);
     const Rgba ink = s.ink;
