@@ -210,6 +210,14 @@ int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration)
   return addStmt(st);
 }
 
+namespace {
+// An array's side: past this its element count could wrap the interpreter's 32-bit extents.
+constexpr int64_t kMaxArrayExtent = int64_t(1) << 24;
+// A block's shared memory at most (an H100's or H200's 227 KiB): a static array beyond it does
+// not fit any GPU the lab targets.
+constexpr int64_t kMaxStaticSharedBytes = 227 * 1024;
+}  // namespace
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -232,6 +240,9 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     }
     const int64_t e = constantValue(size);
     if (e <= 0) fail(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
+    if (e > kMaxArrayExtent)
+      fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
+                     std::to_string(kMaxArrayExtent) + " elements)");
     extents.push_back(e);
   }
   s.rows = int32_t(extents[0]);
@@ -241,6 +252,9 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   st.line = unit_.line(d);
   if (t.isShared) {
     if (t.isExtern != (extents[0] == 0)) fail(d, "a dynamic shared array is 'extern __shared__ float name[];'");
+    if (count * 4 > kMaxStaticSharedBytes)
+      fail(d, "the __shared__ array '" + n + "' takes " + std::to_string(count * 4) + " bytes, more than the " +
+                  std::to_string(kMaxStaticSharedBytes) + " bytes of shared memory a block may have");
     ArrayInfo a{t.isExtern ? ArrayKind::ExternShared : ArrayKind::Shared};
     a.element = t.scalar;
     a.name = n;

@@ -86,6 +86,29 @@ std::vector<std::pair<int, std::string>> logicalDirectives(const std::string& te
   return directives;
 }
 
+// mcpp's buffers are fixed: a line made long by backslash-newline splices (each piece short)
+// is refused at its first line before it reaches them, as a long line is (dropIncludes).
+std::optional<Diagnostic> splicedLineTooLong(const std::string& text) {
+  std::size_t length = 0;
+  int line = 1, start = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i, ++line;
+      continue;
+    }
+    if (text[i] == '\n') {
+      ++line;
+      start = line;
+      length = 0;
+      continue;
+    }
+    if (++length > kMaxLineLength)
+      return Diagnostic{start, 1, "this line (with its continued lines) is longer than " + std::to_string(kMaxLineLength) +
+                                      " characters: break it up"};
+  }
+  return std::nullopt;
+}
+
 // The lab reads the student's one file and nothing of the machine it runs on: an #include is
 // only a known header's, written plainly on one line (which dropIncludes then blanks). Any
 // other spelling (a comment inside it, a continued line, a macro for the name, include_next or
@@ -194,6 +217,10 @@ std::mutex& mcppLock() {  // mcpp keeps its state in globals
 Preprocessed preprocess(std::string_view source, const std::vector<Define>& defines) {
   Preprocessed p;
   std::string text(source);
+  if (auto e = splicedLineTooLong(text)) {
+    p.error = e;
+    return p;
+  }
   if (auto e = includeProblem(text)) {
     p.error = e;
     return p;
