@@ -139,8 +139,11 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   if (!backend) return backend.error();
   auto o = detail::runOnInterpreter(q, backend->note);
   const bool cancelled = q.cancel && q.cancel->load();
-  // The GPU runs nothing the interpreter refused or could not finish.
-  if (!o || !backend->gpu || cancelled || o->verdict == LabVerdict::CompileError) return o;
+  // The GPU runs only what the interpreter ran to its end within every array: nothing it
+  // refused, stopped (a crash, a time-out, a deadlock) or saw reach past an array.
+  const bool ranWhole = o && (o->verdict == LabVerdict::Verified || o->verdict == LabVerdict::WrongResult ||
+                              o->verdict == LabVerdict::Hazard);
+  if (!o || !backend->gpu || cancelled || !ranWhole) return o;
   if (auto s = addGpuCheck(q, *o); !s) return s.error();
   return o;
 }

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "lab/exercise.h"
 #include "lab/lab.h"
@@ -111,6 +113,30 @@ TEST(LabForgery, NoSpellingOfAnIncludeOpensAFile) {
   auto o = runLabInterpreted(q);
   ASSERT_TRUE(o.ok()) << o.error().message;
   EXPECT_NE(o->verdict, LabVerdict::CompileError) << o->summary;
+}
+
+// What could reach past the interpreter's own memory is refused at its line: a __shared__ size
+// that wraps the interpreter's 32-bit extents, an array larger than a block's shared memory, and
+// a line made longer than the preprocessor's buffer by backslash splices.
+TEST(LabForgery, SizesAndLinesPastTheInterpretersBoundsAreRefusedAtTheirLine) {
+  const std::string head = "__global__ void k(float* M, float* N, float* P, int j, int k, int l) {\n";
+  std::string spliced = "#define LONG 1";
+  for (int i = 0; i < 3000; ++i) spliced += " \\\n+ 1";
+  for (const auto& [source, line, words] : std::vector<std::tuple<std::string, int, std::string>>{
+           {head + "  __shared__ float s[1ll << 62];\n  s[0] = 1;\n}\n", 2, "more than the lab takes"},
+           {head + "  __shared__ float s[1000000];\n  s[0] = 1;\n}\n", 2, "bytes of shared memory a block may have"},
+           {"\n" + spliced + "\n" + head + "}\n", 2, "longer than 2000 characters"}}) {
+    LabRequest q;
+    q.source = source;
+    q.fileName = "k.cu";
+    q.dims = {2, 2, 2};
+    auto o = runLabInterpreted(q);
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_EQ(o->verdict, LabVerdict::CompileError) << o->summary;
+    ASSERT_FALSE(o->diagnostics.empty());
+    EXPECT_EQ(o->diagnostics.front().line, line) << o->diagnostics.front().message;
+    EXPECT_NE(o->diagnostics.front().message.find(words), std::string::npos) << o->diagnostics.front().message;
+  }
 }
 
 // A kernel that asks which compiler it is under (__CUDA_ARCH__) is run as the GPU would run it:

@@ -3,10 +3,6 @@
 
 namespace tilescope::interp {
 
-namespace {
-constexpr int64_t kMaxExtent = int64_t(1) << 24;      // each dimension: the product stays far from overflow
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;  // as CUDA allows a block without the opt-in
-}  // namespace
 
 int32_t Lowerer::block(TSNode compound, bool ownScope) {
   if (!is(compound, "compound_statement")) return statement(compound);
@@ -215,6 +211,14 @@ int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration)
   return addStmt(st);
 }
 
+namespace {
+// An array's side: past this its element count could wrap the interpreter's 32-bit extents.
+constexpr int64_t kMaxArrayExtent = int64_t(1) << 24;
+// A block's static shared memory at most, on every GPU (more needs the dynamic opt-in): the
+// static arrays of a file together, as ptxas counts them.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+}  // namespace
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -237,8 +241,9 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     }
     const int64_t e = constantValue(size);
     if (e <= 0) fail(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
-    // Checked before any product: a size near 2^62 would wrap to a small block of storage.
-    if (e > kMaxExtent) fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", past any array a block can hold");
+    if (e > kMaxArrayExtent)
+      fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
+                     std::to_string(kMaxArrayExtent) + " elements)");
     extents.push_back(e);
   }
   s.rows = int32_t(extents[0]);

@@ -24,9 +24,6 @@ namespace tilescope::interp {
 namespace {
 
 constexpr std::size_t kMaxLineLength = 2000;
-// Lines joined by backslashes reach mcpp as one, and its buffers are fixed (some 64 KiB): a
-// joined line is refused well before that.
-constexpr std::size_t kMaxJoinedLength = 16000;
 
 // Headers a CUDA file includes for what the lab already provides: read as empty.
 bool isKnownHeader(const std::string& name) {
@@ -89,6 +86,29 @@ std::vector<std::pair<int, std::string>> logicalDirectives(const std::string& te
   return directives;
 }
 
+// mcpp's buffers are fixed: a line made long by backslash-newline splices (each piece short)
+// is refused at its first line before it reaches them, as a long line is (dropIncludes).
+std::optional<Diagnostic> splicedLineTooLong(const std::string& text) {
+  std::size_t length = 0;
+  int line = 1, start = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i, ++line;
+      continue;
+    }
+    if (text[i] == '\n') {
+      ++line;
+      start = line;
+      length = 0;
+      continue;
+    }
+    if (++length > kMaxLineLength)
+      return Diagnostic{start, 1, "this line (with its continued lines) is longer than " + std::to_string(kMaxLineLength) +
+                                      " characters: break it up"};
+  }
+  return std::nullopt;
+}
+
 // The lab reads the student's one file and nothing of the machine it runs on: an #include is
 // only a known header's, written plainly on one line (which dropIncludes then blanks). Any
 // other spelling (a comment inside it, a continued line, a macro for the name, include_next or
@@ -126,18 +146,10 @@ std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Defi
   static const std::regex error(R"(^[ \t]*#[ \t]*error\b.*$)");
   std::istringstream in(text);
   std::string out, line;
-  int n = 0, joinedFrom = 0;
-  std::size_t joined = 0;
+  int n = 0;
   while (std::getline(in, line)) {
     ++n;
     std::smatch m;
-    if (joined == 0) joinedFrom = n;
-    joined += line.size();
-    if (joined > kMaxJoinedLength)
-      return Diagnostic{joinedFrom, 1, "the lines joined by backslashes from here are longer than " +
-                                           std::to_string(kMaxJoinedLength) + " characters: break them up"};
-    const std::size_t last = line.find_last_not_of('\r');
-    if (last == std::string::npos || line[last] != '\\') joined = 0;
     // mcpp's buffers are fixed: a line past this is refused before it reaches them.
     if (line.size() > kMaxLineLength) {
       if (std::regex_match(line.substr(0, 64), error)) return Diagnostic{n, 1, line.substr(line.find('#'), 120) + "..."};
@@ -205,6 +217,10 @@ std::mutex& mcppLock() {  // mcpp keeps its state in globals
 Preprocessed preprocess(std::string_view source, const std::vector<Define>& defines) {
   Preprocessed p;
   std::string text(source);
+  if (auto e = splicedLineTooLong(text)) {
+    p.error = e;
+    return p;
+  }
   if (auto e = includeProblem(text)) {
     p.error = e;
     return p;
