@@ -90,7 +90,8 @@ TEST(WgmmaTf32, ItsErrorIsTruncatedTf32s) {
 
 // 64 x 32 x 32 at the teaching tiling: one block, one k tile, 4 MMAs of 64 x 32 x 8. Each reads
 // A's 64 rows and B's 32 columns as 2 chunks of 16 bytes each: 128 chunks of A, one per consumer
-// thread, and 64 of B, thread t chunk t (row t / 2, half t % 2). Counted by hand: 4 x 128 = 512
+// thread, and 64 of B, thread t chunk t (a quarter warp per chunk column of 8 rows: row
+// 8 (t / 16) + t % 8, half (t / 8) % 2). Counted by hand: 4 x 128 = 512
 // reads of Mds and 4 x 64 = 256 of Nds, 128-bit each; 16 sums per thread after the stage,
 // 64 x 32 stores.
 TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
@@ -107,7 +108,7 @@ TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
     if (e.op != Op::ReadM && e.op != Op::ReadN) continue;
     wrong += !(e.flags & kWide);
     const int t = e.threadX, step = (e.op == Op::ReadM ? seenA : seenB)[t]++;
-    const int row = t / 2, half = t % 2, chunk = 2 * step + half;  // the k step's 32 bytes: chunks 2s, 2s + 1
+    const int row = 8 * (t / 16) + t % 8, half = (t / 8) % 2, chunk = 2 * step + half;  // the step's chunks 2s, 2s + 1
     const int slotCol = (chunk ^ (row % 8)) * 4;                     // where the 128-byte swizzle puts it
     wrong += e.sharedRow != row || e.sharedCol != slotCol;
     // The value there is the element the chunk starts with: M[row][8 step + 4 half], N[8 step + 4 half][row].
