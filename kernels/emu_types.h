@@ -34,6 +34,10 @@ void asyncProgress();
 // like a barrier some threads never reach, as the block's deadlock at `line`.
 using WarpMeet = void (*)(void* const* laneData, int lanes);
 void warpCollective(int line, void* laneData, WarpMeet meet);
+// The same for a warpgroup (the warpgroup MMA, wgmma): threads 128g to 128g + 127 meet, four
+// whole warps; one that never arrives is the block's deadlock at `line`.
+void warpgroupCollective(int line, void* laneData, WarpMeet meet);
+void groupCollective(int line, void* laneData, WarpMeet meet, std::size_t size);
 // Records an access outside its array (global matrix or shared array) at `line`; returns a
 // scratch cell (16 bytes, aligned) for the access to use instead, holding NaN for a read.
 void* outOfBoundsAccess(const char* array, long long index, long long count, bool isWrite, int line,

@@ -28,5 +28,6 @@
   X(DoubleBuffered, ladder, double_buffered)      \
   X(TmaPipeline, ladder, tma_pipeline)            \
   X(StreamK, ladder, stream_k)                   \
-  X(MmaTf32, ladder, mma_tf32)
+  X(MmaTf32, ladder, mma_tf32)                   \
+  X(WgmmaTf32, ladder, wgmma_tf32)
 // clang-format on

@@ -12,6 +12,7 @@
 
 #include "kernels/ladder/copy_engine.h"  // TMA copies and mbarriers (rung 8)
 #include "kernels/ladder/tensor_core.h"  // TF32 tensor-core MMA (rung 10)
+#include "kernels/ladder/warpgroup_mma.h"  // warpgroup MMA through descriptors (rung 11)
 #endif
 
 #include "kernels/ceil_div.h"

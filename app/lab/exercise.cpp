@@ -303,7 +303,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
   std::string hazardWhere, unchecked, raceStopped;
   std::vector<MetricTally> metrics(x.checks.size());
   for (std::size_t i = 0; i < x.sizes.size(); ++i) {
-    auto o = runLab(sizeRequest(x, base, source, fileName, x.sizes[i]));
+    auto o = runLabInterpreted(sizeRequest(x, base, source, fileName, x.sizes[i]));
     if (!o) return o.error();
     const std::string at = sizeName(x.sizes[i]);
     if (o->verdict == LabVerdict::CompileError) {

@@ -208,6 +208,12 @@ struct LabOutcome {
 // still running at the time limit "timed out", the child and its CUDA context killed).
 Result<LabOutcome> runLab(const LabRequest& request);
 
+// Runs the request's kernel through the lab's own interpreter, in this process, whatever
+// request.backend says: what runLab's emulator backend does, what an exercise's grade is
+// measured with on every backend, and all the page's lab can do (tilescope_lab_core: no
+// process, no compiler, no sandbox).
+Result<LabOutcome> runLabInterpreted(const LabRequest& request);
+
 // Times the kernel as written on the GPU at request.dims, as the Timing panel's live sweep
 // times a built-in kernel: NVRTC compiles it (cached as for a traced GPU run) and
 // tilescope-lab-runner --cuda-time, a process of its own with the request's time limit (plus

@@ -11,9 +11,16 @@
 #include "core/run/reference.h"
 #include "core/trace/trace.h"
 #include "kernels/rewrite/declaration_rewrite.h"
-#include "lab_compile.h"
 
 namespace tilescope::lab {
+
+std::string unitFileName(std::string_view fileName) {
+  std::string name(fileName);
+  for (char& c : name)
+    if (c == '"' || c == '\\' || (static_cast<unsigned char>(c) < 0x20) || c == 0x7f) c = '_';
+  return name;
+}
+
 
 namespace {
 

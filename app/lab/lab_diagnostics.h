@@ -21,6 +21,11 @@
 
 namespace tilescope::lab {
 
+// The file's name as the generated units write it (`#line 1 "NAME"`, a comment): a quote, a
+// backslash or a control character (a newline) would end the string or the comment and put
+// the rest of the name into the code, so each becomes '_'. parseDiagnostics (below) maps it back.
+std::string unitFileName(std::string_view fileName);
+
 // The largest line or column number read from a compiler's output.
 inline constexpr int kMaxSourceLine = 1 << 24;
 // A message longer than this is cut (an #error line can be any length).

@@ -14,7 +14,6 @@
 #include "core/run/reference.h"
 #include "core/trace/trace.h"
 #include "kernels/rewrite/declaration_rewrite.h"
-#include "lab_compile.h"
 #include "core/edit_distance.h"
 
 namespace tilescope::lab {

@@ -1,5 +1,6 @@
-// Rung 10 (kernels/ladder/mma_tf32.cuh) on the GPU without the app's build: the kernel file
-// itself at its built tilings and at candidates, each verified on a sample against a
+// Rungs 10 and 11 (kernels/ladder/mma_tf32.cuh, wgmma_tf32.cuh) on the GPU without the app's
+// build: the kernel files themselves at their first built tilings (rung 10's candidates too with
+// -DMMA_CANDIDATES), each verified on a sample against a
 // double-precision reference (TF32's tolerance: app/core/run/reference.h), then timed next to
 // cuBLAS in TF32 (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32), cuBLAS in pedantic FP32 and
 // rung 9 (kernels/ladder/stream_k.cuh with the app's selector rule) in the same run: median of
@@ -26,6 +27,9 @@ namespace tilescope::stream_k {
 }
 namespace tilescope::mma_tf32 {
 #include "kernels/ladder/mma_tf32.cuh"
+}
+namespace tilescope::wgmma_tf32 {
+#include "kernels/ladder/wgmma_tf32.cuh"
 }
 
 #include "bench/ladder_tuning/sweep_harness.h"
@@ -119,6 +123,31 @@ double rung10Ms(int n, double fp32Ms, double tf32Ms) {
   }, fp32Ms, tf32Ms);
 }
 
+// Rung 11 at its built tiling `tiling`, launched through its facts (the tensor map of M).
+double rung11Ms(int n, std::size_t tiling, double fp32Ms, double tf32Ms) {
+  using tilescope::wgmma_tf32::Facts;
+  KernelLaunch L;
+  L.kernel = tilescope::KernelId::WgmmaTf32;
+  L.j = L.k = L.l = n;
+  L.tiling = Facts::kTilings[tiling];
+  const tilescope::LaunchShape s = Facts::shape(L);
+  L.gridX = s.gridX;
+  L.gridY = s.gridY;
+  L.blockX = s.blockX;
+  L.dynamicSharedFloats = s.dynamicSharedFloats;
+  L.staticSharedBytes = s.staticSharedBytes;
+  struct Args {
+    float *M, *N, *P;
+  };
+  char what[96];
+  std::snprintf(what, sizeof what, "rung 11 wgmma-tf32 %dx%dx%d", L.tiling.bm, L.tiling.bn, L.tiling.bk);
+  return verifiedMs(what, n, Facts::info.operandMantissaBits, [&](int r) {
+    tilescope::cuda::LaunchExec<Args> x;
+    Facts::launch(x, L, Args{gM[r % kSets], gN[r % kSets], gP});
+    if (x.refused) std::printf("refused: %s\n", x.refused->message.c_str());
+  }, fp32Ms, tf32Ms);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +164,7 @@ int main(int argc, char** argv) {
     const double tf32 = cublasTf32Ms(fast, n, fp32);
     rung9Ms(n, prop.multiProcessorCount, fp32, tf32);
     rung10Ms<128, 128, 32, 64, 64>(n, fp32, tf32);  // the file's first tiling: what the app times
+    rung11Ms(n, 0, fp32, tf32);
 #if defined(MMA_CANDIDATES)
     rung10Ms<128, 128, 32, 64, 32>(n, fp32, tf32);
     rung10Ms<128, 256, 32, 64, 64>(n, fp32, tf32);

@@ -1,16 +1,20 @@
-// The GPU half of mma_trace.h: the traced kernel under nvcc, its events in device memory.
+// The GPU half of mma_trace.h: the traced kernel under nvcc, its events in device memory,
+// launched as the app's traced launcher does (cuda::LaunchExec: tensor maps, shared memory).
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
+#include "kernels/cuda/cuda_exec.cuh"
 #include "kernels/kernel_facts.h"
 #include "kernels/portable.h"
 #include "kernels/trace/traced_surface.h"
 
-namespace tilescope::mma_tf32 {
-#include "kernels_gen/traced/mma_tf32.cuh"
-}
 #include "bench/tensor_cores/mma_trace.h"
+#define TRACE_STRING(x) #x
+#define TRACE_HEADER(x) TRACE_STRING(kernels_gen/traced/x.cuh)
+namespace tilescope::TRACE_KERNEL {
+#include TRACE_HEADER(TRACE_KERNEL)
+}
 #include "bench/tensor_cores/mma_trace_launch.h"
 
 namespace tilescope::mma_trace {
@@ -22,20 +26,10 @@ bool ok(cudaError_t e, const char* what) {
   return false;
 }
 
-struct GpuExec {
-  struct Args {
-    GlobalView<float> M, N, P;
-  };
-  template <class... Params, class... A>
-  void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
-    const std::size_t bytes = std::size_t(L.dynamicSharedFloats) * 4;
-    if (bytes > 48 * 1024) error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
-    if (error != cudaSuccess) return;
-    kernel<<<dim3(L.gridX, L.gridY), dim3(L.blockX, L.blockY), bytes>>>(args...);
-    error = cudaGetLastError();
-  }
-  cudaError_t error = cudaSuccess;
+struct Views {
+  GlobalView<float> M, N, P;
 };
+using GpuExec = cuda::LaunchExec<Views>;
 
 }  // namespace
 
@@ -55,7 +49,7 @@ bool traceOnGpu(const KernelLaunch& L, const float* M, const float* N, float* P,
   if (good) {
     GpuExec x;
     const auto args = tracedLaunchArgs<GpuExec::Args>(L, dM, dN, dP, dSlots, slotsPerThread, dOverflow);
-    good = mma_tf32::Facts::launch(x, L, args) && ok(x.error, "traced launch") &&
+    good = TRACE_KERNEL::Facts::launch(x, L, args) && !x.refused && ok(x.error, "traced launch") &&
            ok(cudaDeviceSynchronize(), "traced kernel") && ok(cudaMemcpy(P, dP, pBytes, cudaMemcpyDeviceToHost), "copy P") &&
            ok(cudaMemcpy(slots, dSlots, eBytes, cudaMemcpyDeviceToHost), "copy slots") &&
            ok(cudaMemcpy(overflow, dOverflow, 4, cudaMemcpyDeviceToHost), "copy overflow");

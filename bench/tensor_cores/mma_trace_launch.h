@@ -1,6 +1,6 @@
 // What both halves of mma_trace.h launch with: the sink a traced launch of L writes into (as
 // kernels/catalog.cpp's traceSinkFor makes it; that file holds every kernel, this harness one)
-// and the views of M, N and P in it. Include after the traced kernel (namespace mma_tf32).
+// and the views of M, N and P in it. Include after the traced kernel (namespace TRACE_KERNEL).
 #pragma once
 
 namespace tilescope::mma_trace {
@@ -15,7 +15,7 @@ Args tracedLaunchArgs(const KernelLaunch& L, float* M, float* N, float* P, Event
   sink.j = L.j;
   sink.k = L.k;
   sink.l = L.l;
-  const auto arrays = mma_tf32::Facts::arrays(L);
+  const auto arrays = TRACE_KERNEL::Facts::arrays(L);
   for (int i = 0; i < kMaxSharedArrays; ++i) sink.shared[i] = arrays[std::size_t(i)];
   return {GlobalView<float>(M, (long long)L.j * L.k, MatrixRole::M, sink),
           GlobalView<float>(N, (long long)L.k * L.l, MatrixRole::N, sink),

@@ -227,13 +227,18 @@ bool BlockRunner::reportStuckWarp(std::size_t n, Dim3 blockIdx) {
   return true;
 }
 
-void warpCollective(int line, void* laneData, WarpMeet meet) {
+void warpCollective(int line, void* laneData, WarpMeet meet) { groupCollective(line, laneData, meet, 32); }
+void warpgroupCollective(int line, void* laneData, WarpMeet meet) { groupCollective(line, laneData, meet, 128); }
+
+// A meeting of `size` consecutive threads (a warp, a warpgroup): its count is kept in the
+// counter of its first warp.
+void groupCollective(int line, void* laneData, WarpMeet meet, std::size_t size) {
   BlockRunner* runner = currentThread->runner;
   const std::size_t t = runner->running, n = runner->states.size();
-  const std::size_t first = t / 32 * 32, lanes = std::min<std::size_t>(32, n - first);
+  const std::size_t first = t / size * size, lanes = std::min<std::size_t>(size, n - first);
   runner->warpData[t] = laneData;
   runner->barrierLines[t] = line;
-  int& arrived = runner->warpArrived[t / 32];
+  int& arrived = runner->warpArrived[first / 32];
   bool sameLine = true;
   if (++arrived == int(lanes))
     for (std::size_t u = first; u < first + lanes; ++u) sameLine = sameLine && runner->barrierLines[u] == line;

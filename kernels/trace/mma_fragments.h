@@ -29,4 +29,27 @@ HOST_DEVICE constexpr FragmentElement mmaElementC(int lane, int i) {
   return {lane / 4 + ((i & 2) ? 8 : 0), (lane % 4) * 2 + (i & 1)};
 }
 
+// Rung 11's warpgroup MMA, wgmma.mma_async m64nNk8 with .tf32 operands read from shared memory
+// through matrix descriptors (kernels/ladder/warpgroup_mma.h) and .f32 accumulators, after the
+// PTX ISA ("Matrix Descriptor", "Shared Memory Matrix Layout", "Register Fragments" for wgmma):
+//   an operand (A 64 x 8, B's N columns of 8) lies K-major in rows of 128 bytes, swizzled: row r,
+//   element kk (0..7) of the step is at start + (r / 8) x 1024 + (r % 8) x 128 + 4 kk, the
+//   16-byte chunk of that address XOR its 128-byte row within 1024 bytes (bits 4-6 ^= bits 7-9)
+//   the accumulator D (64 x N): warp w of the warpgroup holds rows 16w to 16w + 15, its lanes as
+//   mma.m16n8's C tile (mmaElementC) repeated across N in blocks of 8: register i of a lane
+//   at row 16w + groupID (+ 8 for i % 4 >= 2), column 8 (i / 4) + threadID_in_group x 2 + (i & 1)
+inline constexpr int kWgmmaM = 64, kWgmmaK = 8, kWarpgroupThreads = 128;
+inline constexpr int kSwizzleRowBytes = 128, kSwizzleAtomBytes = 1024;
+
+HOST_DEVICE constexpr unsigned long long swizzled128(unsigned long long address) {
+  return address ^ (((address >> 7) & 7u) << 4);
+}
+HOST_DEVICE constexpr unsigned long long wgmmaOperandAddress(unsigned long long start, int row, int kk) {
+  return swizzled128(start + (unsigned long long)(row / 8) * kSwizzleAtomBytes +
+                     (unsigned long long)(row % 8) * kSwizzleRowBytes + 4ull * (unsigned long long)kk);
+}
+HOST_DEVICE constexpr FragmentElement wgmmaElementD(int thread, int i) {
+  return {16 * (thread / 32) + (thread % 32) / 4 + ((i & 2) ? 8 : 0), 8 * (i / 4) + (thread % 4) * 2 + (i & 1)};
+}
+
 }  // namespace tilescope

@@ -480,4 +480,5 @@ HOST_DEVICE void __pipeline_memcpy_async(const ElementAddress<T, DstSite>& dst, 
 // kernel (app/lab, embedded headers) has no MMA and no <cstring> for the TF32 rounding.
 #if !defined(__CUDACC_RTC__)
 #include "kernels/trace/views_mma.h"
+#include "kernels/trace/views_wgmma.h"
 #endif

@@ -158,5 +158,24 @@ TEST(EmulatorWarp, ALaneThatNeverReachesTheMmaIsADeadlock) {
   for (float v : out) EXPECT_EQ(v, -1.0f);  // no lane got past it
 }
 
+TEST(EmulatorWarpgroup, AThreadThatNeverReachesTheWarpgroupMmaIsADeadlock) {
+  std::vector<float> out(128, -1.0f);
+  const emu::Report report = launch(threadSkipsWarpgroupMmaKernel, emu::Dim3{1, 1, 1}, emu::Dim3{128, 1, 1}, 0, view(out));
+  ASSERT_EQ(report.divergences.size(), 1u);
+  const emu::BarrierDivergence& d = report.divergences[0];
+  EXPECT_EQ(d.arrived, 127);
+  EXPECT_EQ(d.exited, 1);
+  EXPECT_EQ(d.line, 85);  // semantics_kernels.cuh
+  EXPECT_EQ(d.atLine, 127);
+  for (float v : out) EXPECT_EQ(v, -1.0f);  // no thread got past it
+}
+
+TEST(EmulatorWarpgroup, AllOneTwentyEightThreadsMeetAndEachGetsItsSums) {
+  std::vector<float> out(128 * 32, -1.0f);
+  const emu::Report report = launch(warpgroupMmaKernel, emu::Dim3{1, 1, 1}, emu::Dim3{128, 1, 1}, 0, view(out));
+  ASSERT_TRUE(report.divergences.empty());
+  for (float v : out) ASSERT_EQ(v, 8.0f);
+}
+
 }  // namespace
 }  // namespace tilescope

@@ -69,3 +69,33 @@ __global__ void laneSkipsMmaKernel(float* out) {
   mmaSyncTf32(sums, a, b);
   out[threadIdx.x] = sums[0];
 }
+
+// Thread 127 returns before its warpgroup's MMA (line 85): the other 127 wait for it forever.
+// The operands are all ones, 64 rows of 32 floats each from a multiple of 1024 bytes (the
+// swizzle's pattern starts there; the MMA reads 8 floats of each row).
+__global__ void threadSkipsWarpgroupMmaKernel(float* out) {
+  __shared__ float operands[2 * 64 * 32 + 256];
+  float* As = alignedTo1024(operands);
+  float* Bs = As + 64 * 32;
+  for (int i = threadIdx.x; i < 2 * 64 * 32; i += 128) As[i] = 1.0f;
+  __syncthreads();  // read-after-write: the operands are in place before the MMA reads them
+  float sums[32];
+  for (int i = 0; i < 32; ++i) sums[i] = 0.0f;
+  if (threadIdx.x == 127) return;
+  wgmmaTf32(sums, &As[0], &Bs[0]);
+  out[threadIdx.x] = sums[0];
+}
+
+// The same with every thread there: 64 x 64 sums of 8 products of ones, 8 each.
+__global__ void warpgroupMmaKernel(float* out) {
+  __shared__ float operands[2 * 64 * 32 + 256];
+  float* As = alignedTo1024(operands);
+  float* Bs = As + 64 * 32;
+  for (int i = threadIdx.x; i < 2 * 64 * 32; i += 128) As[i] = 1.0f;
+  __syncthreads();  // read-after-write: the operands are in place before the MMA reads them
+  float sums[32];
+  for (int i = 0; i < 32; ++i) sums[i] = 0.0f;
+  wgmmaTf32(sums, &As[0], &Bs[0]);
+  wgmmaWait(sums);
+  for (int i = 0; i < 32; ++i) out[threadIdx.x * 32 + i] = sums[i];
+}

@@ -256,7 +256,7 @@ class Presenter720(unittest.TestCase, PresenterChecks):
         cls.folder = walk.folder(cls.size)
 
     def test_every_page_of_every_lesson_fits(self):
-        self.assertEqual(len(lessons()), 20)
+        self.assertEqual(len(lessons()), 21)
         self.check_pages(lessons())
 
     def test_named_panels_and_cells(self):

@@ -304,11 +304,13 @@ const char* outOfRange(const Event& e, const EventReach& r) {
   }
   if (e.op == Op::MbarrierInit || e.op == Op::MbarrierArrive || e.op == Op::MbarrierWait)
     return e.sharedRow < 0 || e.sharedCol < 0 || e.sharedCol >= kMaxSharedArrays ? "mbarrier" : nullptr;
-  // A lane's tensor-core fragment element: its row and column in the MMA's operand (A and the
-  // accumulators 16 x 8, B 8 x 8), no global coordinates.
+  // A lane's tensor-core fragment element: its row and column in the MMA's operand (A 16 x 8,
+  // B 8 x 8; the accumulators 16 x 8, or a warpgroup MMA's 64 x N up to N = 256), no global
+  // coordinates.
   if (e.op == Op::MmaA || e.op == Op::MmaB || e.op == Op::MmaC) {
-    const int rows = e.op == Op::MmaB ? kMmaK : kMmaM;
-    if (e.sharedRow < 0 || e.sharedRow >= rows || e.sharedCol < 0 || e.sharedCol >= kMmaN) return "fragment element";
+    const int rows = e.op == Op::MmaB ? kMmaK : e.op == Op::MmaC ? kWgmmaM : kMmaM;
+    const int cols = e.op == Op::MmaC ? 256 : kMmaN;
+    if (e.sharedRow < 0 || e.sharedRow >= rows || e.sharedCol < 0 || e.sharedCol >= cols) return "fragment element";
     return e.globalRow != -1 || e.globalCol != -1 ? "matrix element" : nullptr;
   }
   // The workspace: element globalCol of an array beside M, N and P, always in bounds.

@@ -66,10 +66,80 @@ Status checkOverflow(const LaunchPlan& plan, bool overflowed) {
                    " events planned for it (a kernel/plan mismatch)");
   return Ok{};
 }
+
+// Pass 1 of a decode: each thread's events (a thread's slots are filled from the front) and
+// where each block's events begin in the trace.
+struct SlotCounts {
+  std::vector<unsigned> used;          // per thread
+  std::vector<std::size_t> blockStart;  // per block, and the total at the end
+};
+
+Result<SlotCounts> countSlots(const LaunchPlan& plan, const EventVector& slots, bool overflowed) {
+  if (auto s = checkOverflow(plan, overflowed); !s) return s.error();
+  if (slots.size() != plan.traceSlots)
+    return failure("trace buffer holds " + std::to_string(slots.size()) + " slots, expected " +
+                   std::to_string(plan.traceSlots));
+  const KernelLaunch& L = plan.launch;
+  const unsigned threadsPerBlock = L.blockX * L.blockY, spt = plan.slotsPerThread;
+  const std::size_t blocks = std::size_t(L.gridX) * L.gridY;
+  SlotCounts c;
+  c.used.resize(std::size_t(plan.threads));
+  c.blockStart.assign(blocks + 1, 0);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::size_t total = 0;
+    for (unsigned t = 0; t < threadsPerBlock; ++t) {
+      const std::size_t thread = b * threadsPerBlock + t;
+      const Event* s = slots.data() + thread * spt;
+      unsigned n = 0;
+      while (n < spt && s[n].op != Op::None) ++n;
+      c.used[thread] = n;
+      total += n;
+    }
+    c.blockStart[b + 1] = c.blockStart[b] + total;
+  }
+  return c;
+}
+
+// How many threads decode a trace of `blocks` blocks (blocks are independent).
+unsigned decodeWorkers(std::size_t blocks) {
+  return std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(std::min<std::size_t>(blocks, 64))));
+}
+
 }  // namespace
 
+// The decode on one core, in the slots' own storage: block by block in order, each block's
+// slots copied aside first. Block b's events land in [blockStart[b], blockStart[b + 1]), which
+// ends at or before block b + 1's slots (no thread has more events than slots), so no later
+// block's slots are overwritten. It saves the second buffer the size of the trace (150 MB at
+// 128^3 T=16), which a page's heap, that never shrinks, would keep for good.
+
+Result<Trace> decodeTraceInPlace(const LaunchPlan& plan, EventVector&& slots, bool overflowed) {
+  auto counts = countSlots(plan, slots, overflowed);
+  if (!counts) return counts.error();
+  const KernelLaunch& L = plan.launch;
+  const unsigned threadsPerBlock = L.blockX * L.blockY, spt = plan.slotsPerThread;
+  const std::size_t blocks = std::size_t(L.gridX) * L.gridY, blockSlots = std::size_t(threadsPerBlock) * spt;
+  std::vector<Event> aside(blockSlots);
+  DecodeScratch scratch;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::copy_n(slots.data() + b * blockSlots, blockSlots, aside.data());
+    decodeBlock(aside.data(), spt, counts->used.data() + b * threadsPerBlock, threadsPerBlock,
+                slots.data() + counts->blockStart[b], scratch);
+  }
+  slots.resize(counts->blockStart[blocks]);  // smaller: keeps its storage, copies nothing
+  Trace trace;
+  trace.launch = L;
+  trace.phases = plan.phases;
+  trace.events = std::move(slots);
+  return trace;
+}
+
 Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome) {
-  if (!outcome.slotsDecoded) return decodeTrace(plan, slots, outcome.traceOverflowed);
+  if (!outcome.slotsDecoded) {
+    if (decodeWorkers(std::size_t(plan.launch.gridX) * plan.launch.gridY) == 1)
+      return decodeTraceInPlace(plan, std::move(slots), outcome.traceOverflowed);
+    return decodeTrace(plan, slots, outcome.traceOverflowed);
+  }
   if (auto s = checkOverflow(plan, outcome.traceOverflowed); !s) return s.error();
   if (slots.size() > plan.traceSlots)
     return failure("the backend returned " + std::to_string(slots.size()) + " events, more than the " +
@@ -82,30 +152,14 @@ Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const Lau
 }
 
 Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool overflowed) {
-  if (auto s = checkOverflow(plan, overflowed); !s) return s.error();
-  if (slots.size() != plan.traceSlots)
-    return failure("trace buffer holds " + std::to_string(slots.size()) + " slots, expected " +
-                   std::to_string(plan.traceSlots));
+  auto counts = countSlots(plan, slots, overflowed);
+  if (!counts) return counts.error();
+  const std::vector<unsigned>& used = counts->used;
+  const std::vector<std::size_t>& blockStart = counts->blockStart;
   const KernelLaunch& L = plan.launch;
   const unsigned threadsPerBlock = L.blockX * L.blockY;
   const std::size_t blocks = std::size_t(L.gridX) * L.gridY;
   const unsigned spt = plan.slotsPerThread;
-
-  // Pass 1: events per thread (a thread's slots are filled from the front) and per block.
-  std::vector<unsigned> used(std::size_t(plan.threads));
-  std::vector<std::size_t> blockStart(blocks + 1, 0);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    std::size_t total = 0;
-    for (unsigned t = 0; t < threadsPerBlock; ++t) {
-      const std::size_t thread = b * threadsPerBlock + t;
-      const Event* s = slots.data() + thread * spt;
-      unsigned n = 0;
-      while (n < spt && s[n].op != Op::None) ++n;
-      used[thread] = n;
-      total += n;
-    }
-    blockStart[b + 1] = blockStart[b] + total;
-  }
 
   Trace trace;
   trace.launch = L;
@@ -113,8 +167,7 @@ Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool
   trace.events.resize(blockStart[blocks]);
 
   // Pass 2: blocks are independent, so large traces decode on every core.
-  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                           unsigned(std::min<std::size_t>(blocks, 64))));
+  const unsigned workers = decodeWorkers(blocks);
   auto work = [&](unsigned w) {
     DecodeScratch scratch;
     for (std::size_t b = w; b < blocks; b += workers)

@@ -11,6 +11,10 @@ namespace tilescope {
 // plan.traceSlots events, plan.slotsPerThread per thread, unused ones Op::None.
 Result<Trace> decodeTrace(const LaunchPlan& plan, const EventVector& slots, bool overflowed);
 
+// The same in `slots`' own storage, one block after another on one core: no second buffer of
+// the trace's size (finishTrace's choice where the decode would run on one core anyway).
+Result<Trace> decodeTraceInPlace(const LaunchPlan& plan, EventVector&& slots, bool overflowed);
+
 // The trace of a launch whose backend filled `slots`: decoded here, or adopted as it is
 // when the backend already put it in canonical order (LaunchOutcome::slotsDecoded).
 Result<Trace> finishTrace(const LaunchPlan& plan, EventVector&& slots, const LaunchOutcome& outcome);

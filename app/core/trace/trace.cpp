@@ -36,6 +36,14 @@ namespace {
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 constexpr std::size_t kKeptTrace = std::size_t(1) << 20;  // below this, plain malloc
 constexpr std::size_t kLargeTrace = 32 * kHugePage;       // of these, only one is kept
+// In a page (wasm) there are no page faults to save: the heap's memory is zeroed once, as it
+// grows, and malloc reuses what is freed for any size. A kept trace there would only hold
+// memory that the heap never gives back (a page's peak is what it keeps).
+#if defined(__EMSCRIPTEN__)
+constexpr bool kKeepFreedTraces = false;
+#else
+constexpr bool kKeepFreedTraces = true;
+#endif
 
 std::size_t roundedToHugePages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
@@ -82,7 +90,7 @@ KeptStorage::Block keep(void* p, std::size_t rounded) {
 }  // namespace
 
 void* allocateEventStorage(std::size_t bytes) {
-  if (bytes < kKeptTrace) {
+  if (bytes < kKeptTrace || !kKeepFreedTraces) {
     if (void* p = std::malloc(std::max<std::size_t>(bytes, 1))) return p;
     throw std::bad_alloc();
   }
@@ -98,7 +106,7 @@ void* allocateEventStorage(std::size_t bytes) {
 
 void releaseEventStorage(void* p, std::size_t bytes) {
   if (!p) return;
-  if (bytes < kKeptTrace) {
+  if (bytes < kKeptTrace || !kKeepFreedTraces) {
     std::free(p);
     return;
   }

@@ -44,6 +44,10 @@ std::vector<TopLevel> kernelsIn(const Unit& u) {
       t.function = n;
     } else if (is(n, "declaration") && isFileConstant(u, n)) {
       continue;  // lowered into every kernel's outermost scope (Lowerer::lowerKernel)
+    } else if (is(n, "declaration") && hasToken(u, n, "__constant__")) {
+      throw LowerError{{u.line(n), u.column(n),
+                        "__constant__ variables are outside the lab's CUDA subset: a table of numbers can be a "
+                        "const array inside the kernel"}};
     } else if (is(n, "declaration") && hasToken(u, n, "__device__")) {
       throw LowerError{{u.line(n), u.column(n), "__device__ variables are outside the lab's CUDA subset"}};
     } else {
@@ -52,7 +56,9 @@ std::vector<TopLevel> kernelsIn(const Unit& u) {
     const bool global = hasToken(u, t.function, "__global__"), device = hasToken(u, t.function, "__device__");
     if (!global && !device)
       throw LowerError{{u.line(t.function), u.column(t.function),
-                        "host code is outside the lab: write __global__ and __device__ functions only"}};
+                        "'" + std::string(u.text(nameOf(field(t.function, "declarator")))) +
+                            "' is host code: a function the kernel calls needs __device__ (host code is outside "
+                            "the lab: write __global__ and __device__ functions only)"}};
     if (global) kernels.push_back(t);
     else if (!ts_node_is_null(t.templateParameters))
       throw LowerError{{u.line(n), u.column(n), "__device__ templates are outside the lab's CUDA subset"}};

@@ -38,6 +38,7 @@ bool gatherMma(const LoadedRun& run, const BlockTimeline& block, int s, int warp
     if ((e.op != Op::MmaA && e.op != Op::MmaB && e.op != Op::MmaC) || warpOf(e, blockX) != warp) continue;
     const int lane = linearThread(e, blockX) % kWarpLanes, which = int(e.op) - int(Op::MmaA);
     const int perMma = e.op == Op::MmaB ? kMmaRegsB : kMmaRegsA;
+    if (e.sharedRow >= (e.op == Op::MmaB ? kMmaK : kMmaM) || e.sharedCol >= kMmaN) continue;  // a warpgroup's sums
     aEvents += e.op == Op::MmaA;
     if (seen[which][lane]++ >= perMma) continue;  // a later MMA of the step
     std::vector<int>& owner = which == 0 ? out.record.ownerA : which == 1 ? out.record.ownerB : out.record.ownerC;
