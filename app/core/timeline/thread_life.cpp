@@ -68,13 +68,16 @@ std::string fragmentText(const char* name, const std::vector<std::pair<int, int>
   std::set<int> rows, cols;
   for (const auto& [r, c] : elements) rows.insert(r), cols.insert(c);
   const std::set<std::pair<int, int>> distinct(elements.begin(), elements.end());
+  // A long list (a warpgroup's accumulator: 8 rows by 32 columns a thread) as its ends and count.
   auto joined = [](const std::set<int>& v) {
+    if (v.size() > 4) return std::to_string(*v.begin()) + ".." + std::to_string(*v.rbegin()) + " (" + std::to_string(v.size()) + ")";
     std::string t;
     for (int x : v) t += (t.empty() ? "" : ",") + std::to_string(x);
     return t;
   };
   if (!elements.empty() && distinct.size() == rows.size() * cols.size())
     return std::string(name) + "[" + joined(rows) + "][" + joined(cols) + "]";
+  if (elements.size() > 4) return std::to_string(elements.size()) + " elements of " + name;
   std::string t;
   for (const auto& [r, c] : elements)
     t += (t.empty() ? "" : ", ") + std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
@@ -82,9 +85,12 @@ std::string fragmentText(const char* name, const std::vector<std::pair<int, int>
 }
 
 // "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]": the lane's fragments of one mma.sync.
+// Operands a lane does not hold (a warpgroup MMA reads A and B from shared memory) are left out.
 std::string mmaText(const LifeEntry& e) {
-  return "mma " + fragmentText("A", e.fragmentA) + " x " + fragmentText("B", e.fragmentB) + " -> " +
-         fragmentText("C", e.fragmentC);
+  std::string t = "mma";
+  if (!e.fragmentA.empty()) t += " " + fragmentText("A", e.fragmentA);
+  if (!e.fragmentB.empty()) t += (e.fragmentA.empty() ? " " : " x ") + fragmentText("B", e.fragmentB);
+  return t + " -> " + fragmentText("C", e.fragmentC);
 }
 
 }  // namespace
@@ -272,8 +278,14 @@ void addProducts(std::vector<LifeEntry>& out, const Operands& o, int step, bool 
 // A tensor-core fragment element (rung 10) into the lane's entry for its mma.sync: one entry per
 // instruction, A's elements, then B's, then the sums', so an A after a sum begins the next one.
 void addFragment(std::vector<std::pair<LifeEntry, int>>& items, const Event& e, int step) {
-  const bool fresh = items.empty() || items.back().second >= 0 || items.back().first.kind != LifeEntry::Kind::Mma ||
-                     (e.op == Op::MmaA && !items.back().first.fragmentC.empty());
+  // A sum the entry already holds begins the next instruction too (a warpgroup MMA records its
+  // accumulator alone, one instruction after another).
+  bool fresh = items.empty() || items.back().second >= 0 || items.back().first.kind != LifeEntry::Kind::Mma;
+  if (!fresh) {
+    const std::vector<std::pair<int, int>>& sums = items.back().first.fragmentC;
+    fresh = (e.op == Op::MmaA && !sums.empty()) ||
+            (e.op == Op::MmaC && std::find(sums.begin(), sums.end(), std::pair<int, int>(e.sharedRow, e.sharedCol)) != sums.end());
+  }
   if (fresh) {
     LifeEntry entry;
     entry.kind = LifeEntry::Kind::Mma;

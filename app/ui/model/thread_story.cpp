@@ -341,12 +341,19 @@ std::string copyWords(const std::vector<const Event*>& events, const Tiling& t) 
 // "" when the thread loads nothing.
 std::string loadStepWords(const std::vector<const Event*>& mine, const Tiling& tiling) {
   std::string parts, verb;
-  for (std::string words : loadPhrases(loadItems(mine))) {
+  std::vector<std::string> phrases = loadPhrases(loadItems(mine));
+  // A caption is a sentence a class reads at a glance: a producer's step of dozens of loads and
+  // stores (rung 11's N tiles) names its first few and counts the rest.
+  constexpr std::size_t kPhrasesNamed = 4;
+  const std::size_t more = phrases.size() > kPhrasesNamed + 1 ? phrases.size() - kPhrasesNamed : 0;
+  if (more > 0) phrases.resize(kPhrasesNamed);
+  for (std::string words : phrases) {
     const std::string first = words.substr(0, words.find(' ') + 1);
     if (!parts.empty() && first == verb && (verb == "loads " || verb == "stores ")) words = words.substr(verb.size());
     verb = first;
     parts += (parts.empty() ? "" : " and ") + words;
   }
+  if (more > 0) parts += ", and " + std::to_string(more) + " more loads and stores";
   if (std::string w = copyWords(mine, tiling); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   return parts;

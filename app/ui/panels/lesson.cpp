@@ -51,6 +51,34 @@ void presenterSliders(PanelContext& ctx) {
   if (changed) ctx.emit(SetConfig{config});
 }
 
+// Back and Next, and beside them the page number on a projector (its sliders take the progress
+// bar's line), else the presenter switch.
+void pageButtons(PanelContext& ctx, int pages) {
+  const LessonState& ls = ctx.state.lesson;
+  const bool first = ls.page == 0, last = ls.page + 1 >= pages;
+  if (first) ImGui::BeginDisabled();
+  if (ImGui::Button("< Back")) ctx.emit(LessonGoTo{ls.page - 1});
+  if (ImGui::IsItemHovered()) tooltip("previous page (PageUp or B)");
+  if (first) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (last) ImGui::BeginDisabled();
+  if (ImGui::Button("Next >")) ctx.emit(LessonGoTo{ls.page + 1});
+  if (ImGui::IsItemHovered()) tooltip("next page (PageDown or N)");
+  if (last) ImGui::EndDisabled();
+  if (ls.presenter) {
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    const std::string progress = "page " + std::to_string(ls.page + 1) + " of " + std::to_string(pages);
+    ImGui::TextUnformatted(progress.c_str());
+    recordText(ctx, "Lesson", progress);
+  } else {
+    bool presenter = false;
+    sameLineIfFits(ImGui::CalcTextSize("presenter").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::Checkbox("presenter", &presenter)) ctx.emit(SetPresenter{true});
+    if (ImGui::IsItemHovered()) tooltip("projector layout: controls hidden, lesson text large (F5; Esc leaves)");
+  }
+}
+
 }  // namespace
 
 void drawLessonPanel(PanelContext& ctx) {
@@ -90,29 +118,7 @@ void drawLessonPanel(PanelContext& ctx) {
   const int pages = int(lesson->pages.size());
   const LessonPage& page = lesson->pages[std::size_t(ls.page)];
 
-  const bool first = ls.page == 0, last = ls.page + 1 >= pages;
-  if (first) ImGui::BeginDisabled();
-  if (ImGui::Button("< Back")) ctx.emit(LessonGoTo{ls.page - 1});
-  if (ImGui::IsItemHovered()) tooltip("previous page (PageUp or B)");
-  if (first) ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (last) ImGui::BeginDisabled();
-  if (ImGui::Button("Next >")) ctx.emit(LessonGoTo{ls.page + 1});
-  if (ImGui::IsItemHovered()) tooltip("next page (PageDown or N)");
-  if (last) ImGui::EndDisabled();
-  if (ls.presenter) {
-    ImGui::SameLine();
-    ImGui::AlignTextToFramePadding();
-    const std::string progress = "page " + std::to_string(ls.page + 1) + " of " + std::to_string(pages);
-    ImGui::TextUnformatted(progress.c_str());
-    recordText(ctx, "Lesson", progress);
-  } else {
-    bool presenter = false;
-    sameLineIfFits(ImGui::CalcTextSize("presenter").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::Checkbox("presenter", &presenter)) ctx.emit(SetPresenter{true});
-    if (ImGui::IsItemHovered()) tooltip("projector layout: controls hidden, lesson text large (F5; Esc leaves)");
-  }
-
+  pageButtons(ctx, pages);
   if (ls.presenter) {
     presenterSliders(ctx);
   } else {

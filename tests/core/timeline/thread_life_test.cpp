@@ -3,6 +3,8 @@
 // written out here by hand from the figure.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/run/run.h"
 #include "core/timeline/load_index.h"
 #include "core/timeline/thread_life.h"
@@ -291,6 +293,35 @@ TEST(ThreadLife, ALaneOfAWarpMmaHoldsItsFragments) {
   ASSERT_EQ(mmas.size(), 8u);
   // Rows 1 and 9 by columns 1 and 5 of A; rows 1 and 5, column 1 of B; rows 1 and 9 by columns 2, 3 of the sums.
   EXPECT_EQ(mmas.front(), "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]");
+}
+
+// Rung 11: a warpgroup MMA reads A and B from shared memory, so a lane records only its sums;
+// each instruction's sums are one entry (a sum repeats only in the next instruction), none lost
+// and none named M(-1,-1). Lesson 21's launch: 64^3 at 64x32x32/16x32/2x8.
+TEST(ThreadLife, AWarpgroupMmaIsOneEntryOfSumsPerInstruction) {
+  LaunchConfig config = testing::launchConfig(KernelId::WgmmaTf32, {64, 64, 64}, 0, 3);
+  config.tiling = {64, 32, 32, 16, 32, 2, 8};
+  const tilescope::Run run = testing::runEmulated(config, true);
+  const Timeline t = Timeline::build(*run.trace);
+  const BlockTimeline block = BlockTimeline::build(t, 0, 0);
+  const ThreadLife life = threadLife(t, block, 0);
+  std::size_t sums = 0, entries = 0;
+  for (const LifePhase& p : life.phases)
+    for (const LifeEntry& e : p.entries) {
+      EXPECT_EQ(e.text().find("(-1"), std::string::npos) << e.text();
+      if (e.kind != LifeEntry::Kind::Mma) continue;
+      ++entries;
+      sums += e.fragmentC.size();
+      EXPECT_TRUE(e.fragmentA.empty() && e.fragmentB.empty()) << e.text();
+      const std::set<std::pair<int, int>> distinct(e.fragmentC.begin(), e.fragmentC.end());
+      EXPECT_EQ(distinct.size(), e.fragmentC.size()) << e.text();
+    }
+  std::size_t recorded = 0;  // thread 0's accumulator elements in the trace, every step
+  for (int s = 0; s < t.steps(); ++s)
+    for (uint32_t i : block.stepEvents(s))
+      recorded += t.trace().events[i].op == Op::MmaC && linearThread(t.trace().events[i], t.trace().launch.blockX) == 0;
+  EXPECT_GT(entries, 1u);
+  EXPECT_EQ(sums, recorded);
 }
 
 }  // namespace
