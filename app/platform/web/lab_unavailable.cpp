@@ -8,6 +8,8 @@ namespace tilescope::lab {
 
 Result<LabOutcome> runLab(const LabRequest&) { return unavailable(*platform::labUnavailable()); }
 
+Result<LabOutcome> runLabInterpreted(const LabRequest&) { return unavailable(*platform::labUnavailable()); }
+
 Result<LabOutcome> timeLab(const LabRequest&, const TimingOptions&) {
   return unavailable(*platform::liveTimingUnavailable());
 }
