@@ -124,7 +124,7 @@ TEST(LabForgery, SizesAndLinesPastTheInterpretersBoundsAreRefusedAtTheirLine) {
   for (int i = 0; i < 3000; ++i) spliced += " \\\n+ 1";
   for (const auto& [source, line, words] : std::vector<std::tuple<std::string, int, std::string>>{
            {head + "  __shared__ float s[1ll << 62];\n  s[0] = 1;\n}\n", 2, "more than the lab takes"},
-           {head + "  __shared__ float s[1000000];\n  s[0] = 1;\n}\n", 2, "bytes of shared memory a block may have"},
+           {head + "  __shared__ float s[1000000];\n  s[0] = 1;\n}\n", 2, "bytes (48 KiB) of static shared memory"},
            {"\n" + spliced + "\n" + head + "}\n", 2, "longer than 2000 characters"}}) {
     LabRequest q;
     q.source = source;

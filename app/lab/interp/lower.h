@@ -98,6 +98,7 @@ class Lowerer {
   int32_t forStatement(TSNode n);
   int32_t declareOne(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
+  void checkSharedArray(TSNode declarator, Scalar element, const std::string& name, int64_t count);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
   int32_t declareFloat4(TSNode target, TSNode value);
   void lowerFunctionBody(Function& f, TSNode function, int32_t index);

@@ -219,6 +219,18 @@ constexpr int64_t kMaxArrayExtent = int64_t(1) << 24;
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 }  // namespace
 
+// A __shared__ array the block's storage can hold: 4-byte cells (float, int, unsigned, bool),
+// and the file's static arrays within a block's static shared memory together.
+void Lowerer::checkSharedArray(TSNode d, Scalar element, const std::string& n, int64_t count) {
+  if (element != Scalar::Float && element != Scalar::Int && element != Scalar::UInt && element != Scalar::Bool)
+    fail(d, std::string("__shared__ arrays of ") + scalarName(element) +
+                " are outside the lab's CUDA subset: float, int, unsigned or bool");
+  staticSharedBytes_ += count * 4;
+  if (staticSharedBytes_ > kMaxStaticSharedBytes)
+    fail(d, "with '" + n + "' the __shared__ arrays take " + std::to_string(staticSharedBytes_) + " bytes; a block has " +
+                std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
+}
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -253,14 +265,7 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   st.line = unit_.line(d);
   if (t.isShared) {
     if (t.isExtern != (extents[0] == 0)) fail(d, "a dynamic shared array is 'extern __shared__ float name[];'");
-    // The block's storage keeps 4-byte cells: float, int, unsigned and bool arrays fit them.
-    if (t.scalar != Scalar::Float && t.scalar != Scalar::Int && t.scalar != Scalar::UInt && t.scalar != Scalar::Bool)
-      fail(d, std::string("__shared__ arrays of ") + scalarName(t.scalar) +
-                  " are outside the lab's CUDA subset: float, int, unsigned or bool");
-    staticSharedBytes_ += count * 4;
-    if (staticSharedBytes_ > kMaxStaticSharedBytes)
-      fail(d, "with '" + n + "' the __shared__ arrays take " + std::to_string(staticSharedBytes_) + " bytes; a block has " +
-                  std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
+    checkSharedArray(d, t.scalar, n, count);
     ArrayInfo a{t.isExtern ? ArrayKind::ExternShared : ArrayKind::Shared};
     a.element = t.scalar;
     a.name = n;

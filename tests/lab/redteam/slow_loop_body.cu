@@ -1,3 +1,4 @@
+// matrixMulKernel is longer than 80 lines: a hostile file, its 30 000-statement loop body is the attack (a time limit read only per loop step).
 // A loop whose body is 30 000 statements: the time limit is looked at every 65 536 loop steps,
 // so the first look comes after about 2 billion statements.
 __global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {

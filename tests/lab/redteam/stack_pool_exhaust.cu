@@ -1,3 +1,4 @@
+// big is longer than 80 lines: a hostile file, its 200 local arrays are the attack (frames past the memory budget).
 // A __device__ function with 200 local arrays of 4096 floats: the interpreter reserves
 // 24 call depths of its frame for every thread of the block, before the run.
 __device__ float big(int i) {
