@@ -155,7 +155,7 @@ quit
         spin = load(self.folder, "spin.json")["lab"]
         self.assertEqual(spin["verdict"], "timed out")
         self.assertIn("still running after 1 s", spin["summary"])
-        self.assertEqual(spin["whereLine"], 2)  # thread (0,0)'s last access: the read of M
+        self.assertEqual(spin["whereLine"], 4)  # the line it was spinning on: the while loop
         wild = load(self.folder, "wild.json")["lab"]
         self.assertEqual(wild["verdict"], "compile error")
         self.assertIn("wild.cu:2: casts to pointers are outside the lab's CUDA subset", wild["summary"])
