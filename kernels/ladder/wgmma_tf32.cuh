@@ -4,7 +4,8 @@
 // thread reads an operand: the tensor cores read A and B from shared memory themselves, through
 // a matrix descriptor (a 64-bit word: where the tile starts, how far apart its rows lie, how it
 // is swizzled), while the threads hold only the sums, 64 x N over 128 threads. The MMA runs
-// asynchronously: a warpgroup issues the four of a k tile, commits them as a group and waits.
+// asynchronously: a warpgroup issues the four of a k tile, commits them as a group and waits
+// only for the group before (one group in flight), whose stage it then hands back.
 // The tiles arrive as in rung 8: a producer warpgroup fills a ring of STAGES buffers, mbarriers
 // say when a stage is full and when its readers are done. The tensor cores read TF32 only
 // K-major (along k, a row of A and a column of B) in rows of 128 bytes (BK = 32 floats), swizzled
@@ -46,11 +47,11 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     int p = threadIdx.x - CONSUMERS, warp = p / 32, lane = p % 32;
     // A warp takes 16 rows of N's tile by 8 columns at a time, two lanes on each row's 32 bytes
     // (whole sectors): this thread's float4 i is row kk, columns n to n + 3 of the tile, and goes
-    // down column kk of Nds, rows n to n + 3, where the 32 lanes' writes hit 32 banks. A tile's
-    // reads are all issued before any is written, and the next tile's while this one is
-    // consumed: one wait for global memory per tile, overlapped with the ring.
-    float4 v[BN / 16];
-    auto loadN = [&](int t) {  // tile t's float4s (zeros past the matrix)
+    // down column kk of Nds, rows n to n + 3, where the 32 lanes' writes hit 32 banks. Two tiles'
+    // reads are in flight while the ring is consumed (even and odd tiles in two sets of
+    // registers): a tile's global loads take longer than the tensor cores take over it.
+    float4 even[BN / 16], odd[BN / 16];
+    auto loadN = [&](float4 (&v)[BN / 16], int t) {  // tile t's float4s (zeros past the matrix)
       for (int i = 0; i < BN / 16; ++i) {
         int g = i * 4 + warp, kk = lane / 2 + 16 * (g % 2), col = colBase + (g / 2) * 8 + (lane % 2) * 4;
         int row = t * BK + kk;
@@ -58,8 +59,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
         if (row < k && col < l) v[i] = *reinterpret_cast<float4*>(&N[row * l + col]);
       }
     };
-    loadN(0);
-    for (int t = 0; t < kTiles; ++t) {
+    auto fillStage = [&](const float4 (&v)[BN / 16], int t) {  // stage t % STAGES gets tile t
       int s = t % STAGES;
       // write-after-read: the consumers are done with the tiles this stage held before
       mbarrierWait(&empty[s], (t / STAGES + 1) % 2);
@@ -77,7 +77,15 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
       }
       fenceProxyAsync();          // these writes are seen by the tensor cores' reads
       mbarrierArrive(&full[s]);   // this producer's part of stage s is in place
-      loadN(t + 1);
+    };
+    loadN(even, 0);
+    loadN(odd, 1);
+    for (int t = 0; t < kTiles; t += 2) {
+      fillStage(even, t);
+      loadN(even, t + 2);
+      if (t + 1 == kTiles) break;
+      fillStage(odd, t + 1);
+      loadN(odd, t + 3);
     }
     return;
   }
@@ -87,7 +95,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
 #pragma unroll
   for (int i = 0; i < SUMS; ++i) sums[i] = 0.0f;
 
-  for (int t = 0; t < kTiles; ++t) {
+  auto multiplyTile = [&](int t) {  // issues tile t's four MMAs as one group, does not wait
     int s = t % STAGES;
     mbarrierWait(&full[s], (t / STAGES) % 2);  // read-after-write: both tiles of stage s are in place
     wgmmaFence();
@@ -95,9 +103,17 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
     for (int kk = 0; kk < BK; kk += 8)  // 64 x BN x 8 each, the whole warpgroup
       wgmmaTf32(sums, &Mds[(s * BM + group * 64) * BK + kk], &Nds[s * BN * BK + kk]);
     wgmmaCommit();
-    wgmmaWait(sums);
-    mbarrierArrive(&empty[s]);  // this thread's MMAs are done with stage s: the producers may refill it
+  };
+  // One group in flight: while tile t's MMAs run, wait for tile t - 1's alone, then hand its
+  // stage back. The first tile stands before the loop, so that the loop's MMAs add into sums
+  // no other instruction writes while a group is in flight (else the compiler serialises them).
+  multiplyTile(0);
+  for (int t = 1; t < kTiles; ++t) {
+    multiplyTile(t);
+    wgmmaWaitPrior(sums);
+    mbarrierArrive(&empty[(t - 1) % STAGES]);  // this thread's MMAs are done with stage t - 1
   }
+  wgmmaWait(sums);  // the last tile's MMAs too: the sums are whole
 
   // Sum i of a lane: row g (+ 8 for i % 4 >= 2) of its warp's 16, column 8 (i / 4) + 2t + i % 2.
   int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
@@ -129,9 +145,9 @@ struct Facts : RegisterTileFamily {
       // would assert it counts none.
       .textbook = false,
       // Its two built tilings.
-      .gpuResourceLaunches = 2,
+      .gpuResourceLaunches = 4,
       // k and l multiples of 4; j and the rest no multiple of a tile; the fast tiling last, over several blocks.
-      .gpuTestLaunches = {{{40, 20, 68, 1}, {64, 64, 64, 1}, {33, 28, 100, 1}, {131, 68, 260, 0}}},
+      .gpuTestLaunches = {{{40, 20, 68, 3}, {64, 64, 64, 3}, {33, 28, 100, 3}, {131, 68, 260, 0}, {300, 68, 260, 0}, {131, 68, 260, 1}, {131, 68, 260, 2}}},
   };
   // bm / 64 consumer warpgroups and the producer warpgroup; static: full[8] and empty[8],
   // 8-byte mbarriers, 128 bytes; dynamic: 4 stages of Mds[bm][bk] and Nds[bn][bk] floats and
@@ -144,7 +160,10 @@ struct Facts : RegisterTileFamily {
   // The H200's, then a teaching size (one consumer warpgroup). A warp's sums are 16 rows of its
   // warpgroup's 64 by bn (the warp tile 16 x bn); a lane's 2 rows (g, g + 8) and 2 columns of
   // each 8 (the thread tile 2 x bn / 4).
-  static constexpr std::array<Tiling, 2> kTilings{{{128, 128, 32, 16, 128, 2, 32}, {64, 32, 32, 16, 32, 2, 8}}};
+  static constexpr std::array<Tiling, 4> kTilings{{{256, 128, 32, 16, 128, 2, 32},
+                                                   {128, 256, 32, 16, 256, 2, 64},
+                                                   {128, 128, 32, 16, 128, 2, 32},
+                                                   {64, 32, 32, 16, 32, 2, 8}}};
   static constexpr int kStages = 4;
   static int consumers(const Tiling& t) { return t.bm / 64 * 128; }
   static int sharedFloats(const Tiling& t) { return kStages * (t.bm * t.bk + t.bn * t.bk) + 256; }
@@ -153,7 +172,7 @@ struct Facts : RegisterTileFamily {
     if (t.bk != 32) return "a row of the 128-byte swizzle is 32 floats: bk must be 32";
     if (t.bm % 64 || t.bm > 256) return "a warpgroup MMA is 64 rows: bm 64, 128, 192 or 256";
     if (t.wm != 16) return "a warp holds 16 rows of its warpgroup's 64: wm 16";
-    if (t.wn != t.bn || (t.bn != 32 && t.bn != 64 && t.bn != 128)) return "a warpgroup's MMA spans the tile: wn = bn, 32, 64 or 128";
+    if (t.wn != t.bn || (t.bn != 32 && t.bn != 64 && t.bn != 128 && t.bn != 256)) return "a warpgroup's MMA spans the tile: wn = bn, 32, 64, 128 or 256";
     if (t.tm != 2 || t.tn != t.bn / 4) return "a consumer thread holds 2 x bn / 4 sums: the thread tile";
     if (4 * sharedFloats(t) + int(kMbarrierBytes) > kMaxSharedBytesPerBlock) return "its stages need more shared memory than a block may have";
     return {};
@@ -165,12 +184,13 @@ struct Facts : RegisterTileFamily {
     s.dynamicSharedFloats = unsigned(sharedFloats(t));
     s.staticSharedBytes = kMbarrierBytes;
     // Per k tile a consumer waits, records its share of 4 MMAs' descriptor reads (a chunk of
-    // Mds and up to bn / 64 of Nds each), its sums, and arrives; a producer waits, writes bn / 16
-    // float4s of N as 4 elements each, arrives and loads the next tile's bn / 16 (thread 0 also
-    // announces and copies); the first tile's loads come before the ring.
-    // Thread 0 initialises 2 x 4 mbarriers; every thread one barrier; stores at most one per sum.
-    const int consumer = 2 + (t.bk / 8) * (1 + ceilDiv(t.bn, 64)) + t.bn / 2, producer = 4 + 5 * (t.bn / 16);
-    s.eventsPerThread = unsigned(1 + 2 * kStages + t.bn / 16 + s.phases * std::max(consumer, producer) + t.bn / 2 + 2);
+    // Mds and up to bn / 64 of Nds each) and arrives; a producer waits, writes bn / 16 float4s of
+    // N as 4 elements each, arrives and loads the tile after next's bn / 16 (thread 0 also
+    // announces and copies); the first two tiles' loads come before the ring.
+    // Thread 0 initialises 2 x 4 mbarriers; every thread one barrier; after the ring a consumer
+    // records its sums once and stores at most one per sum.
+    const int consumer = 2 + (t.bk / 8) * (1 + ceilDiv(t.bn, 64)), producer = 4 + 5 * (t.bn / 16);
+    s.eventsPerThread = unsigned(1 + 2 * kStages + 2 * (t.bn / 16) + s.phases * std::max(consumer, producer) + t.bn + 2);
     return s;
   }
   static SharedTileLayout tiles(const KernelLaunch& L) {
