@@ -62,8 +62,12 @@ cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f
   END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
 if command -v ncu >/dev/null; then
   timeout 90 ncu --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
-    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats "$GEN/mma_bench" 4096 \
-    >"$OUT/ncu-4096.txt" 2>&1
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+    --section WarpStateStats "$GEN/mma_bench" 4096 >"$OUT/ncu-4096.txt" 2>&1
+  # cuBLAS TF32's own kernel beside it (its name, tiles and instruction mix), where ncu finds it.
+  timeout 90 ncu --kernel-name regex:"[Tt][Ff]32" --launch-count 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section LaunchStats --section WarpStateStats \
+    "$GEN/mma_bench" 4096 >"$OUT/ncu-cublas-4096.txt" 2>&1
   grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-4096.txt" | head -20
 fi
 grep -E "cuBLAS|rung" "$OUT/bench.txt" | awk '{print}' | cut -c1-150
