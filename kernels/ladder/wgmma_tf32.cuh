@@ -6,12 +6,12 @@
 // is swizzled), while the threads hold only the sums, 64 x N over 128 threads. The MMA runs
 // asynchronously: a warpgroup issues the four of a k tile, commits them as a group and waits
 // only for the group before (one group in flight), whose stage it then hands back.
-// The tiles arrive as in rung 8: a producer warpgroup fills a ring of STAGES buffers, mbarriers
-// say when a stage is full and when its readers are done. The tensor cores read TF32 only
+// The tiles arrive as in rung 8: producer warpgroups (two, taking turns) fill a ring of STAGES
+// buffers, mbarriers say when a stage is full and when its readers are done. The tensor cores read TF32 only
 // K-major (along k, a row of A and a column of B) in rows of 128 bytes (BK = 32 floats), swizzled
 // (the 16-byte chunk c of row r at chunk c ^ (r % 8), so the eight rows of a chunk column lie in
 // eight bank groups). M's tile lies so in M: TMA copies it, swizzling as it writes. N's tile must
-// be turned (its columns become rows): the producer warpgroup's threads read it from N and write
+// be turned (its columns become rows): a producer warpgroup's threads read it from N and write
 // it down the columns of Nds, at the chunks the swizzle gives, then fence those writes to the
 // tensor cores (fence.proxy.async) and arrive. Each consumer warpgroup owns 64 rows of the
 // block's tile: BM / 64 consumer warpgroups.
@@ -32,12 +32,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   float* Nds = Mds + STAGES * BM * BK;   // [STAGES][BN][BK], each stage a multiple of 1024 bytes
   __shared__ uint64_t full[8];   // full[s]: stage s holds both tiles
   __shared__ uint64_t empty[8];  // empty[s]: every consumer is done with stage s
-  // The blocks take their tiles of P in bands of 8 rows of tiles, down each column of a band in
-  // turn, so that the blocks resident together share their tiles of M and of N in L2 (row by
-  // row, each wave of blocks would read the whole of N).
-  int band = 8 * int(gridDim.x), tile = int(blockIdx.y * gridDim.x + blockIdx.x);
-  int firstRow = tile / band * 8, rows = int(gridDim.y) - firstRow < 8 ? int(gridDim.y) - firstRow : 8;
-  int rowBase = (firstRow + tile % band % rows) * BM, colBase = tile % band / rows * BN;
+  int rowBase = blockIdx.y * BM, colBase = blockIdx.x * BN;
   int kTiles = (k + BK - 1) / BK;
 
   if (threadIdx.x == 0) {
@@ -50,9 +45,6 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   __syncthreads();  // read-after-write: the mbarriers are initialised before any thread uses them
 
   if (threadIdx.x >= CONSUMERS) {  // the producer warpgroups: `first` fills tiles first, first + 2, ...
-    // At 192 x 128 the launch gives each thread 96 registers; the producers take the rest, 112,
-    // which their two tiles in flight need without spilling.
-    if (BM == 192) setmaxnregInc<112>();
     int p = (threadIdx.x - CONSUMERS) % 128, first = (threadIdx.x - CONSUMERS) / 128, warp = p / 32, lane = p % 32;
     // A warp takes 16 rows of N's tile by 8 columns at a time, two lanes on each row's 32 bytes
     // (whole sectors): this thread's float4 i is row kk, columns n to n + 3 of the tile, and goes
@@ -141,7 +133,7 @@ struct Facts : RegisterTileFamily {
   static constexpr KernelInfo info{
       .id = KernelId::WgmmaTf32,
       .name = "wgmma-tf32",
-      .description = "warpgroups multiply on the tensor cores from swizzled shared tiles (wgmma, TF32), fed by TMA and a producer warpgroup",
+      .description = "warpgroups multiply on the tensor cores from swizzled shared tiles (wgmma, TF32), fed by TMA and two producer warpgroups",
       .sourceFile = "ladder/wgmma_tf32.cuh",
       .ladderRung = 11,
       .rowsMultipleOf = 4,  // a tensor map's row stride is a multiple of 16 bytes (tensor_map_rules.h)
@@ -150,15 +142,15 @@ struct Facts : RegisterTileFamily {
       .operandMantissaBits = 9,
       // Not `textbook`: as on rung 10, the GPU = emulator comparison counts the descriptor reads
       // of slots a TMA copy or the producers filled as reads of undefined values (on the H200
-      // every event and value it could compare agreed, 0 differences at 4 shapes); `textbook`
+      // every event and value it could compare agreed, 0 differences at 5 shapes); `textbook`
       // would assert it counts none.
       .textbook = false,
-      // Its two built tilings.
+      // Its three built tilings.
       .gpuResourceLaunches = 3,
-      // k and l multiples of 4; j and the rest no multiple of a tile; the fast tiling last, over several blocks.
+      // k and l multiples of 4; j and the rest no multiple of a tile; the H200's tilings last, over several blocks.
       .gpuTestLaunches = {{{40, 20, 68, 2}, {64, 64, 64, 2}, {33, 28, 100, 2}, {300, 68, 260, 0}, {131, 68, 260, 1}}},
   };
-  // bm / 64 consumer warpgroups and the producer warpgroup; static: full[8] and empty[8],
+  // bm / 64 consumer warpgroups and two producer warpgroups; static: full[8] and empty[8],
   // 8-byte mbarriers, 128 bytes; dynamic: 4 stages of Mds[bm][bk] and Nds[bn][bk] floats and
   // 1024 bytes to start them 1024-aligned.
   static HandResources handResources(const KernelLaunch& L) {
@@ -166,9 +158,9 @@ struct Facts : RegisterTileFamily {
     return {.threads = t.bm / 64 * 128 + 2 * 128, .staticSharedBytes = 2 * 8 * 8,
             .dynamicSharedBytes = 4 * (t.bm * t.bk + t.bn * t.bk) * 4 + 1024};
   }
-  // The H200's, then a teaching size (one consumer warpgroup). A warp's sums are 16 rows of its
-  // warpgroup's 64 by bn (the warp tile 16 x bn); a lane's 2 rows (g, g + 8) and 2 columns of
-  // each 8 (the thread tile 2 x bn / 4).
+  // The H200's two (192 x 128 the faster at 8192, 128 x 128 at 4096), then a teaching size
+  // (one consumer warpgroup). A warp's sums are 16 rows of its warpgroup's 64 by bn (the warp
+  // tile 16 x bn); a lane's 2 rows (g, g + 8) and 2 columns of each 8 (the thread tile 2 x bn / 4).
   static constexpr std::array<Tiling, 3> kTilings{
       {{192, 128, 32, 16, 128, 2, 32}, {128, 128, 32, 16, 128, 2, 32}, {64, 32, 32, 16, 32, 2, 8}}};
   static constexpr int kStages = 4;
