@@ -171,7 +171,7 @@ struct Facts : RegisterTileFamily {
     if (t.bk != 32) return "a row of the 128-byte swizzle is 32 floats: bk must be 32";
     if (t.bm % 64 || t.bm > 256) return "a warpgroup MMA is 64 rows: bm 64, 128, 192 or 256";
     if (t.wm != 16) return "a warp holds 16 rows of its warpgroup's 64: wm 16";
-    if (t.wn != t.bn || (t.bn != 32 && t.bn != 64 && t.bn != 128 && t.bn != 256)) return "a warpgroup's MMA spans the tile: wn = bn, 32, 64, 128 or 256";
+    if (t.wn != t.bn || (t.bn != 32 && t.bn != 64 && t.bn != 128)) return "a warpgroup's MMA spans the tile: wn = bn, 32, 64 or 128";
     if (t.tm != 2 || t.tn != t.bn / 4) return "a consumer thread holds 2 x bn / 4 sums: the thread tile";
     if (4 * sharedFloats(t) + int(kMbarrierBytes) > kMaxSharedBytesPerBlock) return "its stages need more shared memory than a block may have";
     return {};

@@ -94,7 +94,7 @@ inline void fenceProxyAsync() {}
 
 template <int R>
 HOST_DEVICE void tracedWgmmaTf32(int line, float (&acc)[R], const SharedFloatAddress& a, const SharedFloatAddress& b) {
-  static_assert(R == 16 || R == 32 || R == 64 || R == 128, "built for N = 32, 64, 128 and 256");
+  static_assert(R == 16 || R == 32 || R == 64, "built for N = 32, 64 and 128");
   const int thread = int((threadIdx.y * blockDim.x + threadIdx.x) % kWarpgroupThreads);
   recordDescriptorReads(a, kWgmmaM, thread);
   recordDescriptorReads(b, 2 * R, thread);
