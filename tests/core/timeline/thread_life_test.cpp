@@ -298,7 +298,7 @@ TEST(ThreadLife, ALaneOfAWarpMmaHoldsItsFragments) {
 // Rung 11: a warpgroup MMA reads A and B from shared memory, so a lane records only its sums,
 // and only once, after the last MMA (while a group is in flight no thread may read them): one
 // entry, none lost and none named M(-1,-1). Lesson 21's launch: 64^3 at 64x32x32/16x32/2x8.
-TEST(ThreadLife, AWarpgroupMmaIsOneEntryOfSumsPerInstruction) {
+TEST(ThreadLife, AWarpgroupMmaRecordsItsSumsOnceAfterTheLastGroup) {
   LaunchConfig config = testing::launchConfig(KernelId::WgmmaTf32, {64, 64, 64}, 0, 3);
   config.tiling = {64, 32, 32, 16, 32, 2, 8};
   const tilescope::Run run = testing::runEmulated(config, true);
