@@ -36,12 +36,19 @@ int labCheck(const Options& o, std::ostream& out) {
     json.key("checks").beginArray();
     for (const lab::GradeItem& i : grade->items)
       json.beginObject().field("check", i.check).field("passed", i.passed).field("detail", validUtf8(i.detail)).endObject();
-    json.endArray().endObject();
+    json.endArray();
+    if (grade->measured && !grade->measured->printed.empty()) {  // bounded as the report shows it
+      const std::string& printed = grade->measured->printed;
+      json.field("printed", validUtf8(std::string_view(printed).substr(0, lab::kMaxShownPrintedBytes)));
+      json.field("printed_cut", printed.size() > lab::kMaxShownPrintedBytes || grade->measured->printedTruncated);
+    }
+    json.endObject();
     out << "\n";
   } else {
     out << exercise->id << ": " << exercise->title << "\n";
     for (const lab::GradeItem& i : grade->items)
       out << (i.passed ? "  pass  " : "  FAIL  ") << i.check << ": " << forTerminal(i.detail) << "\n";
+    if (grade->measured) out << lab::describePrinted(*grade->measured, 40, &forTerminal);  // the first size's run
     out << (grade->passed ? "passed" : "not yet: see the FAIL lines") << " (inputs drawn with seed " << grade->seed
         << ": the same grade again with --seed " << grade->seed << ")\n";
   }

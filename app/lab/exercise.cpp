@@ -308,7 +308,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
     g.passed = g.passed && passed;
   };
   const auto wants = [&](ExerciseCheck::Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
-  std::size_t hazards = 0;
+  std::size_t hazards = 0;  // hazard groups, every size's
   std::string hazardWhere, unchecked, raceStopped;
   std::vector<MetricTally> metrics(x.checks.size());
   for (std::size_t i = 0; i < x.sizes.size(); ++i) {
@@ -337,7 +337,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
     }
     hazards += o->hazards().size();
     if (o->finished && o->finished->hazards && o->finished->hazards->capped && raceStopped.empty()) raceStopped = at;
-    if (!o->hazards().empty() && hazardWhere.empty()) hazardWhere = " at " + at + ": " + o->summary;
+    if (!o->hazards().empty() && hazardWhere.empty()) hazardWhere = "at " + at + ", " + o->hazardSentence;
     for (std::size_t c = 0; c < x.checks.size(); ++c)
       if ((x.checks[c].kind == ExerciseCheck::Kind::Max || x.checks[c].kind == ExerciseCheck::Kind::Min) &&
           measuredAt(x.checks[c], x.sizes[i]))
@@ -345,7 +345,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
     if (i == 0) g.measured = std::move(*o);
   }
   if (wants(ExerciseCheck::Kind::NoHazards)) {
-    if (hazards > 0) add("no hazards", false, std::to_string(hazards) + " hazard groups" + hazardWhere);
+    if (hazards > 0) add("no hazards", false, hazardWhere);  // the race, once: the same pair in every block is one
     else if (!unchecked.empty()) add("no hazards", false, "the race check could not run: " + unchecked);
     else if (!raceStopped.empty())  // what it did not reach may race: a budget spent is no pass
       add("no hazards", false, std::string(kRaceCheckStopped) + " at " + raceStopped + " (its limit is " +

@@ -187,19 +187,13 @@ Result<Backend> chooseBackend(const LabRequest& q) {
 
 Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing) {
   if (const std::optional<std::string> why = gpuUnavailable()) return unavailable("--backend cuda: " + *why);
-  if (auto s = checkRequestLimits(q); !s) return s.error();
-  std::vector<std::pair<std::string, std::string>> defines;
-  for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
-  const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
-  LabOutcome o;
-  o.source = q.source;
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) return unreadableKernel(std::move(o), kernel.error().message, q.fileName);
-  auto launch = resolveLaunch(q, *kernel, true, false);
-  if (!launch) return launch.error();
-  o.launch = *launch;
-  o.launch.backend = "cuda";
-  if (std::optional<LabOutcome> refused = refusedByInterpreter(q, *kernel, source, o)) return std::move(*refused);
+  auto opened = openRequest(q, true);
+  if (!opened) return opened.error();
+  if (!opened->kernel) return std::move(opened->outcome);
+  const std::string& source = opened->source;
+  const LabKernelSource& kernel = *opened->kernel;
+  LabOutcome& o = opened->outcome;
+  if (std::optional<LabOutcome> refused = refusedByInterpreter(q, kernel, source, o)) return std::move(*refused);
   if (auto s = requireSandbox(q); !s) return s.error();
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();
@@ -207,9 +201,9 @@ Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing) {
   if (!runner) return runner.error();
   auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed on return
   if (!scratch) return scratch.error();
-  auto job = prepareKernel(q, *kernel, source, *cache, *scratch);
+  auto job = prepareKernel(q, kernel, source, *cache, *scratch);
   if (!job) return job.error();
-  return runRunner(q, *kernel, timing, *runner, *scratch, *job, std::move(o));
+  return runRunner(q, kernel, timing, *runner, *scratch, *job, std::move(o));
 }
 
 }  // namespace tilescope::lab::detail

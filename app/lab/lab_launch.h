@@ -34,6 +34,17 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
 // a mistake), or nothing: the GPU compiles only what the interpreter accepts.
 std::optional<LabOutcome> refusedByInterpreter(const LabRequest& q, const LabKernelSource& kernel,
                                                const std::string& source, const LabOutcome& o);
+// The opening every run of a request shares, on either backend: the request's limits, the
+// source as the lab reads it (the request's defines applied), the kernel's signature and the
+// launch through the core's door. Without `kernel`, `outcome` is already the answer (a
+// signature the lab cannot read, a compile error at its line).
+struct OpenedRequest {
+  std::string source;
+  std::optional<LabKernelSource> kernel;
+  LabOutcome outcome;  // the launch resolved, its backend named
+};
+Result<OpenedRequest> openRequest(const LabRequest& q, bool gpu);
+
 // The whole emulator run of a request on the interpreter: limits, the kernel read, the
 // launch resolved (`backendNote`: why --backend auto ran here), the interpreter's run.
 Result<LabOutcome> runOnInterpreter(const LabRequest& q, const std::string& backendNote);
