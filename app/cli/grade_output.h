@@ -60,6 +60,13 @@ struct FileGrade {
   lab::Grade grade;
   double seconds = 0.0;
 };
+// One file's grade as the grader's child process hands it to the grader (lab grade runs each
+// file in a process of its own): every field the reports read, each as "KEY LENGTH\n" and its
+// bytes, so nothing a student wrote can pass for another field. decodeFileGrade refuses
+// anything else, naming what it found.
+std::string encodeFileGrade(const FileGrade& g);
+Result<FileGrade> decodeFileGrade(std::string_view text);
+
 // The file's verdict over every size it was graded at: "error" when not graded, the first
 // size's verdict unless a later size failed ("verified" at 8x8 but "out-of-bounds" at 5x7x3
 // is "out-of-bounds"), "hazard" when only the race check failed.
