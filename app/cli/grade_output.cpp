@@ -327,7 +327,7 @@ int passedChecks(const FileGrade& g) {
   return int(std::count_if(g.grade.items.begin(), g.grade.items.end(), [](const lab::GradeItem& i) { return i.passed; }));
 }
 
-std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x, bool gpu) {
   using Kind = lab::ExerciseCheck::Kind;
   const auto has = [&](Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
   std::vector<std::string> names;
@@ -338,6 +338,8 @@ std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
   for (const lab::ExerciseCheck& c : x.checks)
     if (c.kind == Kind::Max || c.kind == Kind::Min)
       names.push_back(lab::checkName(c));
+  if (gpu)
+    for (const Dims& d : x.sizes) names.push_back(lab::gpuCheckName(d));
   return names;
 }
 

@@ -75,7 +75,8 @@ int passedChecks(const FileGrade& g);
 
 // The checks of an exercise, named as gradeExercise names them, in its order: the CSV's
 // columns (known before any file is graded, so rows are written as files finish).
-std::vector<std::string> exerciseCheckNames(const lab::Exercise& x);
+// `gpu`: graded with --backend cuda, whose checks end with "the same on the GPU at SIZE" per size.
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x, bool gpu = false);
 
 // The report of one file on the terminal: "== FILE: passed (verdict)", then each check.
 std::string reportText(const FileGrade& g);

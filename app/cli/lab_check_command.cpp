@@ -29,6 +29,8 @@ int labCheck(const Options& o, std::ostream& out) {
   base.seed = gradingSeed(o.seedGiven, o.config.seed);
   auto grade = lab::gradeExercise(*exercise, *text, name, base);
   if (!grade) return reportLabError(grade.error());
+  if (base.backend == lab::LabBackend::Cuda)  // the GPU must run what the interpreter ran
+    if (Status s = lab::addGpuChecks(*exercise, *text, name, base, *grade); !s) return reportLabError(s.error());
   if (o.json) {
     JsonWriter json(out);
     json.beginObject().field("exercise", exercise->id).field("file", validUtf8(path)).field("passed", grade->passed);

@@ -113,6 +113,8 @@ FileGrade gradeOne(const lab::Exercise& x, const std::filesystem::path& file, co
                                   : Result<lab::Grade>(text.error().kind == ErrorKind::InvalidInput
                                                            ? invalidInput("the file is too large: " + text.error().message)
                                                            : text.error());
+  if (grade && base.backend == lab::LabBackend::Cuda)  // the GPU must run what the interpreter ran
+    if (Status s = lab::addGpuChecks(x, *text, g.file, base, *grade); !s) grade = s.error();
   g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (grade) {
     g.graded = true;
@@ -294,7 +296,7 @@ FileGrade gradeInChild(const lab::Exercise& x, const std::filesystem::path& file
 std::vector<FileGrade> gradeClass(const lab::Exercise& x, const std::vector<std::filesystem::path>& files,
                                   const GradeFlags& flags, const std::filesystem::path& scratch, OutputFile& csv,
                                   OutputFile& json, std::ostream& out) {
-  const std::vector<std::string> checks = exerciseCheckNames(x);
+  const std::vector<std::string> checks = exerciseCheckNames(x, flags.base.backend == lab::LabBackend::Cuda);
   std::vector<FileGrade> grades(files.size());
   std::atomic<std::size_t> next{0};
   std::mutex writing;
@@ -352,7 +354,7 @@ int labGrade(const Options& o, std::ostream& out) {
   if (!cache) return refuseClass(*flags, cache.error());
   auto scratch = lab::Scratch::create(*cache, "grade");  // the children's answers; removed on return
   if (!scratch) return refuseClass(*flags, scratch.error());
-  const std::vector<std::string> checks = exerciseCheckNames(*exercise);
+  const std::vector<std::string> checks = exerciseCheckNames(*exercise, flags->base.backend == lab::LabBackend::Cuda);
   OutputFile csv, json;
   if (auto s = csv.open(flags->csv, "--csv"); !s) return refuseClass(*flags, s.error());
   if (auto s = json.open(flags->json, "--json"); !s) return refuseClass(*flags, s.error());

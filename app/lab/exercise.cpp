@@ -273,8 +273,10 @@ void tallyMetric(const ExerciseCheck& c, const LabOutcome& o, const std::string&
   if (!t.worst || (max ? *v > *t.worst : *v < *t.worst)) t.worst = *v;
 }
 
-LabRequest sizeRequest(const Exercise& x, const LabRequest& base, const std::string& source,
-                       const std::string& fileName, const Dims& d) {
+}  // namespace
+
+LabRequest exerciseRequest(const Exercise& x, const LabRequest& base, const std::string& source,
+                           const std::string& fileName, const Dims& d) {
   LabRequest q = base;
   q.source = source;
   q.fileName = fileName;
@@ -287,6 +289,8 @@ LabRequest sizeRequest(const Exercise& x, const LabRequest& base, const std::str
   q.sharedBytes = x.sharedBytes;
   return q;
 }
+
+namespace {
 
 // Why a size that ran cannot be checked from its trace, if it cannot.
 std::optional<std::string> untraced(const LabOutcome& o, const std::string& at) {
@@ -312,7 +316,7 @@ Result<Grade> gradeExercise(const Exercise& x, const std::string& source, const 
   std::string hazardWhere, unchecked, raceStopped;
   std::vector<MetricTally> metrics(x.checks.size());
   for (std::size_t i = 0; i < x.sizes.size(); ++i) {
-    auto o = runLabInterpreted(sizeRequest(x, base, source, fileName, x.sizes[i]));
+    auto o = runLabInterpreted(exerciseRequest(x, base, source, fileName, x.sizes[i]));
     if (!o) return o.error();
     const std::string at = sizeName(x.sizes[i]);
     if (o->verdict == LabVerdict::CompileError) {

@@ -211,9 +211,10 @@ struct LabOutcome {
 };
 
 // Runs the request on the interpreter, then for --backend cuda (or auto with a GPU) checks and
-// times it on the GPU: the GPU runs only what the interpreter ran to its end within every array,
-// and a P it gets wrong where the interpreter's was right fails the run ("behaves differently on
-// the GPU"). An Error only for input the lab refuses before running (an unmappable signature,
+// times it on the GPU: the GPU runs only what the interpreter ran to its end within every array;
+// its traced run must give the interpreter's trace event for event (lab_trace_compare.h), and a
+// trace that differs, or a P it gets wrong where the interpreter's was right, fails the run
+// ("behaves differently on the GPU"). An Error only for input the lab refuses before running (an unmappable signature,
 // sizes out of range, a missing argument: InvalidInput) or a missing tool (no runner, no CUDA
 // device for --backend cuda: Unavailable); everything that happens to the kernel is a verdict.
 Result<LabOutcome> runLab(const LabRequest& request);

@@ -12,6 +12,7 @@
 #include "kernels/ceil_div.h"
 #include "kernels/emu/emulator.h"
 #include "lab_judge.h"
+#include "lab_trace_compare.h"
 
 namespace tilescope::lab::detail {
 
@@ -229,6 +230,33 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
                  " steps: more hazards may remain)";
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   return Ok{};
+}
+
+Result<LabOutcome> finishGpuTrace(const LabRequest& q, const LabKernelSource& k, LabOutcome o, RunnerResponse&& r,
+                                  const LabOutcome& interpreted) {
+  o.gpu = r.gpu;
+  const bool overflowed = r.traceOverflowed;
+  auto gpuRun = labRun(q, k, o, r);  // its P verified against the reference, as every run's is
+  if (!gpuRun) return gpuRun.error();
+  const Run& lab = interpreted.finished->run;
+  const std::string differently = "behaves differently on the GPU: ";
+  o.verdict = LabVerdict::WrongResult;
+  if (overflowed || !gpuRun->trace) {
+    o.summary = differently + "its threads recorded more events than in the lab's run (" +
+                std::to_string(lab.trace->events.size()) + " events there)";
+    return o;
+  }
+  const TraceDifference d = compareWithGpu(*lab.trace, *gpuRun->trace, !interpreted.hazards().empty());
+  if (d.differences > 0) {
+    o.summary = differently + "its trace is not the lab's: " + d.first + " (" + std::to_string(d.differences) +
+                " of " + std::to_string(lab.trace->events.size()) + " events differ)";
+  } else if (lab.verification.passed && !gpuRun->verification.passed) {
+    o.summary = differently + "the lab's P was right, the GPU's " + gpuRun->verification.summary();
+  } else {
+    o.verdict = LabVerdict::Verified;
+    o.summary = "the GPU's trace is the lab's, event for event (" + std::to_string(lab.trace->events.size()) + " events)";
+  }
+  return o;
 }
 
 Status checkRequestLimits(const LabRequest& q) {

@@ -26,6 +26,14 @@ LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnost
 // to account for P, into `o`.
 Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o, RunnerResponse&& r);
 
+// The GPU's traced run `r` of the request (tilescope-lab-runner --cuda, its trace decoded on
+// the device) finished as a run and held to `interpreted`, the interpreter's run of the same
+// request: Verified when its trace is the interpreter's event for event (lab_trace_compare.h)
+// and its P is right where the interpreter's was; else WrongResult, "behaves differently on
+// the GPU: " and the first difference.
+Result<LabOutcome> finishGpuTrace(const LabRequest& q, const LabKernelSource& k, LabOutcome o, RunnerResponse&& r,
+                                  const LabOutcome& interpreted);
+
 // Runs a traced request through the lab's own interpreter, in this process
 // (lab_interpreted.cpp): `source` as the lab read it, `o` with its launch resolved.
 Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,

@@ -1,16 +1,19 @@
 // What a lab run tells the student, held to facts counted by hand: the launch planned by the
 // core's one door (grid, threads, the refusals in its words), what the kernel's device printf
 // wrote (escaped, bounded, with a note when cut), and a shared-memory hazard in a teacher's
-// words (the array, the two threads, the two lines, the barrier that is missing).
+// words (the array, the two threads, the two lines, the barrier that is missing); and what a
+// GPU's trace may differ from the interpreter's in (--backend cuda compares them).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/run/launch_door.h"
 #include "lab/exercise.h"
 #include "lab/interp/interp.h"
 #include "lab/lab.h"
+#include "lab/lab_trace_compare.h"
 #include "test_support.h"
 
 namespace tilescope::lab {
@@ -199,6 +202,41 @@ TEST(LabHazardWords, TheExerciseCheckNamesItOnce) {
   EXPECT_FALSE(item->passed);
   EXPECT_TRUE(item->detail.starts_with("at 8x8x8, thread tx=1, ty=0 reads Mds[0][0] at line 12")) << item->detail;
   EXPECT_EQ(item->detail.find("hazard groups"), std::string::npos) << item->detail;
+}
+
+// --- the GPU's trace held to the interpreter's --------------------------------------------------
+
+// compareWithGpu on the interpreter's own trace of the tiled kernel at 8x8x8, against copies
+// altered as a GPU might: itself is the same; a sum off by an FMA's rounding is the same; one
+// shared read's value is a difference, unless the kernel races (then no shared read's value is
+// compared); a barrier the "GPU" skipped (thread (0,0)'s first, its third event after two
+// loads) is a difference named at that event.
+TEST(LabGpuTrace, OnlyWhatAGpuLeavesUndefinedMayDiffer) {
+  auto o = runLabInterpreted(request(tiled(true, true), {8, 8, 8}));
+  ASSERT_TRUE(o.ok() && o->finished && o->finished->run.trace) << (o ? o->summary : o.error().message);
+  const Trace& lab = *o->finished->run.trace;
+  EXPECT_EQ(compareWithGpu(lab, lab, false).differences, 0);
+
+  Trace sums = lab;
+  for (Event& e : sums.events)
+    if (e.op == Op::StoreP) e.value = std::nextafter(e.value, 1e9f);  // one ulp: an FMA's rounding
+  EXPECT_EQ(compareWithGpu(lab, sums, false).differences, 0);
+
+  Trace reads = lab;
+  std::size_t read = 0;
+  while (reads.events[read].op != Op::ReadM) ++read;
+  reads.events[read].value += 1.0f;
+  EXPECT_EQ(compareWithGpu(lab, reads, false).differences, 1);
+  EXPECT_EQ(compareWithGpu(lab, reads, true).differences, 0);
+
+  Trace skipped = lab;
+  std::size_t barrier = 0;
+  while (skipped.events[barrier].op != Op::Barrier) ++barrier;
+  skipped.events.erase(skipped.events.begin() + long(barrier));
+  const TraceDifference d = compareWithGpu(lab, skipped, false);
+  EXPECT_GT(d.differences, 0);
+  EXPECT_TRUE(d.first.starts_with("event " + std::to_string(barrier + 1) + " is barrier at line 11 by block (0,0) thread tx=0, ty=0")) << d.first;
+  EXPECT_NE(d.first.find("in the lab's run and"), std::string::npos) << d.first;
 }
 
 }  // namespace
