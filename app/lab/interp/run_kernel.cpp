@@ -55,7 +55,8 @@ Value ThreadRun::math(const Expr& e) {
   return Value::ofInt(0);
 }
 
-// Device printf: each conversion formatted from its argument's value, into the launch's output.
+// Device printf: each conversion formatted from its argument's value, into the launch's output;
+// its value is CUDA's, the number of arguments after the format.
 Value ThreadRun::printf(const Expr& e) {
   const std::string& format = p_.strings[size_t(e.slot)];
   std::string out;
@@ -98,7 +99,9 @@ Value ThreadRun::printf(const Expr& e) {
   const std::size_t room = kMaxPrintedBytes - std::min(launch_.printed.size(), kMaxPrintedBytes);
   launch_.printed.append(out, 0, std::min(room, out.size()));
   if (out.size() > room) launch_.printedTruncated = true;
-  return Value::ofInt(int64_t(out.size()));
+  // CUDA's device printf returns the number of arguments it parsed, not the characters it wrote
+  // (C's): a kernel that tests the return value takes the path it takes on a GPU.
+  return Value::ofInt(int64_t(e.argsCount));
 }
 
 namespace {
