@@ -8,6 +8,7 @@
 // One file can fail only its own row: whatever the lab returns for it (an error included, or
 // its process's end: a crash, memory exhausted, the CPU limit) is that file's grade, and the CSV and JSON rows are written, flushed, as each file finishes. A
 // student's file is read whole, close-on-exec, and closed before its run starts.
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -390,6 +391,12 @@ int labGradeFile(const Options& o, std::ostream&) {
   auto exercise = lab::findExercise(o.operands[1]);
   if (!exercise) return reportLabError(exercise.error());
   limitChildMemory(flags->base);
+  // It ends with the grader (a grader killed with SIGKILL leaves no file being graded), and its
+  // CPU time is bounded by the kernel too, a little past the grader's own watch.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  const rlim_t cpu = rlim_t(fileCpuLimit(*exercise, flags->base)) + 5;
+  const rlimit cpuLimit{cpu, cpu + 5};
+  setrlimit(RLIMIT_CPU, &cpuLimit);
   const std::filesystem::path file = o.operands[2];
   testHook(file.filename().string());
   const FileGrade g = gradeOne(*exercise, file, flags->base);
