@@ -348,6 +348,9 @@ int labGrade(const Options& o, std::ostream& out) {
   if (o.operands.size() > (o.json ? 4u : 3u)) return refuseClass(*flags, invalidInput("unexpected argument '" + o.operands.back() + "'"));
   auto exercise = lab::findExercise(o.operands[1]);
   if (!exercise) return refuseClass(*flags, exercise.error());
+  if (flags->base.backend == lab::LabBackend::Cuda)  // each file's "the same on the GPU" checks need one
+    if (const std::optional<std::string> why = lab::labGpuUnavailable())
+      return refuseClass(*flags, unavailable("--backend cuda: " + *why));
   auto files = classFiles(o.operands[2]);
   if (!files) return refuseClass(*flags, files.error());
 

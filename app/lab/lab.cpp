@@ -156,6 +156,8 @@ Status addGpuCheck(const LabRequest& q, LabOutcome& o) {
 }
 }  // namespace
 
+std::optional<std::string> labGpuUnavailable() { return gpuUnavailable(); }
+
 Result<LabOutcome> runLab(const LabRequest& q) {
   auto backend = detail::chooseBackend(q);
   if (!backend) return backend.error();

@@ -218,6 +218,8 @@ struct LabOutcome {
 // sizes out of range, a missing argument: InvalidInput) or a missing tool (no runner, no CUDA
 // device for --backend cuda: Unavailable); everything that happens to the kernel is a verdict.
 Result<LabOutcome> runLab(const LabRequest& request);
+// Why --backend cuda cannot run here (no CUDA in this build, no device), or nothing when it can.
+std::optional<std::string> labGpuUnavailable();
 
 // Runs the request's kernel through the lab's own interpreter, in this process, whatever
 // request.backend says: what runLab's emulator backend does, what an exercise's grade is
