@@ -127,6 +127,7 @@ struct LaunchShape {
   unsigned dynamicSharedFloats = 0;
   // __shared__ arrays a kernel declares beside its dynamic tiles (rung 8's mbarriers).
   unsigned staticSharedBytes = 0;
+  bool operator==(const LaunchShape&) const = default;
 };
 
 // Where a kernel keeps its tiles in shared memory, in bytes, as the analyses place them:
