@@ -120,6 +120,37 @@ BENCHMARK(sliderChange)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 
+// The same change as the app shows it first at these sizes (app/ui/workers/run_worker.h,
+// firstPictureFirst): the emulator stopped at every block's second barrier, the end of phase 0,
+// then the same finishing; the whole run (above) follows it on the worker and replaces it.
+//   build/tests/bench/emulator_bench --benchmark_filter=SliderChangeFirstPicture --benchmark_report_aggregates_only=true
+constexpr int kFirstPictureBarriers = 2;  // run_worker.h's: the bench links no app code
+void sliderChangeFirstPicture(benchmark::State& state) {
+  auto backend = makeEmulatorBackend(kFirstPictureBarriers);
+  LaunchConfig config;
+  config.dims = {int(state.range(0)), int(state.range(0)), int(state.range(0))};
+  config.tile = int(state.range(1));
+  for (auto _ : state) {
+    auto run = executeRun(*backend, config, true);
+    if (!run || run->outcome.blocksStopped == 0) {
+      state.SkipWithError("the launch did not stop at the end of phase 0");
+      return;
+    }
+    benchmark::DoNotOptimize(finishRun(std::move(*run)));
+  }
+}
+BENCHMARK(sliderChangeFirstPicture)
+    ->Name("BM_SliderChangeFirstPicture_Tiled")
+    ->ArgsProduct({{64, 96, 128}, {8, 16, 32}})
+    ->ArgNames({"n", "T"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(10)
+    ->ComputeStatistics("p95", [](const std::vector<double>& v) { return percentile(v, 0.95); })
+    ->ComputeStatistics("max", [](const std::vector<double>& v) { return percentile(v, 1.0); })
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+
 // The pipeline's stages one by one, on one traced run of tiled 64^3 T=16.
 const Run& tiled64Run() {
   static const Run run = [] {

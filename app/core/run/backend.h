@@ -30,6 +30,10 @@ struct LaunchOutcome {
   // The backend returned the trace already in canonical order (the GPU decodes on the
   // device), holding only the recorded events; otherwise `slots` are raw per-thread slots.
   bool slotsDecoded = false;
+  // Blocks the emulator stopped at a barrier limit (makeEmulatorBackend's stopAfterBarriers):
+  // 0 for a whole launch. A run cut short holds the first barrier intervals of every block,
+  // its P unfinished, so it is not verified (completeLaunch).
+  std::size_t blocksStopped = 0;
 };
 
 class Backend {
@@ -59,7 +63,9 @@ class Backend {
   }
 };
 
-std::unique_ptr<Backend> makeEmulatorBackend();
+// stopAfterBarriers > 0: each block runs only until all its threads arrived at that barrier
+// (emu::runGrid), the app's first picture of a large launch before its whole run.
+std::unique_ptr<Backend> makeEmulatorBackend(int stopAfterBarriers = 0);
 // The CUDA backend, or why there is none ("built without CUDA", "no CUDA device", a build
 // with no code for this GPU). The first call says on stderr, in one line with the command that
 // fixes it, when the build has no machine code for the device (kernels/cuda/gpu_code.h).

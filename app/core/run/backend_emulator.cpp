@@ -6,6 +6,7 @@ namespace tilescope {
 namespace {
 class EmulatorBackend final : public Backend {
  public:
+  explicit EmulatorBackend(int stopAfterBarriers) : stopAfterBarriers_(stopAfterBarriers) {}
   BackendKind kind() const override { return BackendKind::Emulator; }
   std::string name() const override { return "emulator"; }
   std::string deviceName() const override { return "CPU emulator"; }
@@ -33,19 +34,26 @@ class EmulatorBackend final : public Backend {
       sink = traceSinkFor(plan.launch, slots->data(), plan.slotsPerThread, &overflow);
     }
     emu::Report report =
-        runOnEmulator(plan.launch, M.values.data(), N.values.data(), P.values.data(), slots ? &sink : nullptr);
+        runOnEmulator(plan.launch, M.values.data(), N.values.data(), P.values.data(), slots ? &sink : nullptr,
+                                       stopAfterBarriers_);
     if (!report.error.empty()) return failure("emulator: " + report.error);
     LaunchOutcome outcome;
     outcome.outOfBounds = std::move(report.outOfBounds);
     outcome.outOfBoundsTotal = report.outOfBoundsTotal;
     outcome.divergences = std::move(report.divergences);
     outcome.traceOverflowed = overflow != 0;
+    outcome.blocksStopped = report.blocksStopped;
     return outcome;
   }
+
+ private:
+  int stopAfterBarriers_;
 };
 }  // namespace
 
-std::unique_ptr<Backend> makeEmulatorBackend() { return std::make_unique<EmulatorBackend>(); }
+std::unique_ptr<Backend> makeEmulatorBackend(int stopAfterBarriers) {
+  return std::make_unique<EmulatorBackend>(stopAfterBarriers);
+}
 
 std::string versionText(const std::string& program, std::string_view version) {
   std::string s = program + " " + std::string(version) + "\nCUDA code: " + cudaBuildDescription() + "\n";

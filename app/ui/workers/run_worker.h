@@ -29,7 +29,16 @@ struct RunRequest {
   BackendChoice backend = BackendChoice::Emulator;
   std::string traceFile;  // not empty: open this trace file (replay.h) instead of running config
   std::shared_ptr<const LabJob> lab;  // set: run (or grade) the Lab tab's kernel instead (lab_worker.cpp)
+  // The whole run only, no first picture before it: the worker's own follow-up to a first
+  // picture it handed over (firstPictureFirst).
+  bool whole = false;
 };
+
+// Whether a launch is large enough that its first phase is shown first (a PartialPicture),
+// while the rest runs: a correct kernel whose tiles pass barriers, from 64^3 multiply-adds,
+// when it runs on the emulator (there a whole run alone takes 50 ms of CPU or more).
+bool firstPictureFirst(const RunRequest& request);
+inline constexpr int kFirstPictureBarriers = 2;  // a tiled kernel's phase 0 ends at its second
 
 struct RunResult {
   uint64_t generation = 0;
@@ -101,6 +110,7 @@ class RunWorker {
   std::optional<AnalysisResult> analysed_;
   bool running_ = false, stop_ = false;
   std::unique_ptr<Backend> emulator_, cuda_;
+  std::unique_ptr<Backend> firstPicture_;  // the emulator, stopping at kFirstPictureBarriers
   std::optional<std::string> cudaReason_;
   std::string cudaCodeNote_;
   Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");
