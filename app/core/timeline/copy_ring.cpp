@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <set>
 
 #include "kernels/catalog.h"
 
@@ -35,10 +36,14 @@ std::string RingBarrier::text() const {
   if (!initialised) return n + "not initialised yet";
   const std::string last = "phase " + std::to_string(completed - 1) + " complete, ";
   if (role == BarrierRole::Full) {
+    // A full barrier that also waits for threads' arrivals (rung 11's producers write N's tile
+    // themselves) says how many are in, beside the bytes.
+    const std::string of = needed > 1 ? ", " + std::to_string(arrivals) + " of " + std::to_string(needed) + " arrivals" : "";
     if (arrivals > 0)
       return n + "phase " + std::to_string(completed) + " filling, " + std::to_string(bytesArrived) + " of " +
-             std::to_string(bytesExpected) + " bytes";
-    if (completed > 0) return n + last + std::to_string(lastBytes) + " of " + std::to_string(lastBytes) + " bytes";
+             std::to_string(bytesExpected) + " bytes" + of;
+    const std::string all = needed > 1 ? ", " + std::to_string(needed) + " of " + std::to_string(needed) + " arrivals" : "";
+    if (completed > 0) return n + last + std::to_string(lastBytes) + " of " + std::to_string(lastBytes) + " bytes" + all;
     return n + "phase 0, no copy issued yet";
   }
   if (arrivals > 0 || completed == 0)
@@ -116,10 +121,13 @@ void CopyScheduleBuilder::collect() {
   for (std::size_t i = b; i < e; ++i) program[std::size_t(linearThread(events[i], blockX))].push_back(uint32_t(i));
 }
 
-// Each mbarrier once, its role from its arrivals: one that announces transaction bytes counts
-// the copies' bytes ("full"); the others count consumers done ("empty"). Full ones first.
+// Each mbarrier once, its role from its array's arrivals: an array one of whose barriers has an
+// arrival that announces transaction bytes counts the copies' bytes ("full"); the others count
+// consumers done ("empty"). By array, not by barrier: a stage the launch never fills (more
+// stages than k tiles) still has a full barrier, with no copy issued. Full ones first.
 void CopyScheduleBuilder::findBarriers() {
   std::map<std::pair<int, int>, CopySchedule::Barrier> found;
+  std::set<int> fullArrays;
   for (const auto& thread : program)
     for (uint32_t i : thread) {
       const Event& e = events[i];
@@ -128,8 +136,10 @@ void CopyScheduleBuilder::findBarriers() {
       bar.array = e.sharedCol;
       bar.index = e.sharedRow;
       if (e.op == Op::MbarrierInit) bar.needed = int(e.value);
-      if (e.op == Op::MbarrierArrive && e.value > 0) bar.role = BarrierRole::Full;
+      if (e.op == Op::MbarrierArrive && e.value > 0) fullArrays.insert(e.sharedCol);
     }
+  for (auto& [key, bar] : found)
+    if (fullArrays.count(bar.array)) bar.role = BarrierRole::Full;
   for (BarrierRole role : {BarrierRole::Full, BarrierRole::Empty})
     for (auto& [key, bar] : found)
       if (bar.role == role) {
@@ -323,11 +333,18 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
     landed = landed && r.landed;
     fillPhase = k.fillPhase;
   }
-  if (!landed) {
+  // Full once its barrier's phase completed: the copies' bytes landed and, where the barrier
+  // also counts threads (rung 11's producers writing N's tile), every arrival is in.
+  const int full = stageFull_[std::size_t(st.index)];
+  bool complete = full < 0;  // bytes no arrival announced: landing is all there is
+  if (full >= 0) {
+    const std::vector<Moment>& completions = barriers_[std::size_t(full)].completions;
+    complete = fillPhase >= 0 && fillPhase < int(completions.size()) && reached(completions[std::size_t(fillPhase)], c);
+  }
+  if (!landed || !complete) {
     st.state = StageState::Filling;
     return;
   }
-  const int full = stageFull_[std::size_t(st.index)];
   int passed = 0;
   for (const Step& w : steps_)
     if (w.barrier == full && w.phase == fillPhase && w.thread != producer_ &&

@@ -5,7 +5,10 @@
 // instead of loading: the copies a producer asks the copy engine for (with their stage), the
 // mbarriers it initialises, arrives at and waits on (with their stage and the parity waited
 // for), and rung 9's reads and writes of the workspace and its waits on another block's flag.
-// Nothing the thread did is left out: every event of the thread is in exactly one entry. The
+// Rung 11's tensor cores read both operands through matrix descriptors, and the trace records
+// those reads in the names of the warpgroup's threads: they are listed as what they are, reads
+// for the warpgroup's MMA, never as the thread's products. Nothing the thread did is left
+// out: every event of the thread is in exactly one entry. The
 // app's Thread life panel draws it for the followed thread, with the cursor's step
 // highlighted. GUI-free, so it is tested against the book's table and hand counts.
 //
@@ -36,6 +39,10 @@ struct LifeEntry {
     WorkspaceRead, WorkspaceWrite,                 // rung 9's partial sums
     FlagWait, FlagPublish,                         // rung 9's flags between blocks
     Mma,                                           // rung 10: the lane's part of one mma.sync
+    // Rung 11: a 128-bit read of an operand that the tensor cores made through a matrix
+    // descriptor for the whole warpgroup, recorded in this thread's name (the trace shares the
+    // reads out over the warpgroup's threads). Not the thread's own operand: it multiplies nothing.
+    DescriptorRead,
   };
   Kind kind = Kind::Load;
   int step = -1;   // the timeline step it happens in
