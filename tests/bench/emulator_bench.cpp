@@ -120,16 +120,17 @@ BENCHMARK(sliderChange)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 
-// The same change as the app shows it first at these sizes (app/ui/workers/run_worker.h,
-// firstPictureFirst): the emulator stopped at every block's second barrier, the end of phase 0,
-// then the same finishing; the whole run (above) follows it on the worker and replaces it.
+// The same change as the app shows it first at these sizes (app/ui/workers/run_worker.cpp): the
+// emulator stopped where firstPictureBarriers says (every block's second barrier, the end of
+// phase 0, or its first, phase 0's tiles loaded, at 128^3 T = 32), then the same finishing; the
+// whole run (above) follows it on the worker and replaces it.
 //   build/tests/bench/emulator_bench --benchmark_filter=SliderChangeFirstPicture --benchmark_report_aggregates_only=true
-constexpr int kFirstPictureBarriers = 2;  // run_worker.h's: the bench links no app code
 void sliderChangeFirstPicture(benchmark::State& state) {
-  auto backend = makeEmulatorBackend(kFirstPictureBarriers);
   LaunchConfig config;
   config.dims = {int(state.range(0)), int(state.range(0)), int(state.range(0))};
   config.tile = int(state.range(1));
+  auto backend = makeEmulatorBackend(firstPictureBarriers(config));
+  state.counters["barriers"] = firstPictureBarriers(config);
   for (auto _ : state) {
     auto run = executeRun(*backend, config, true);
     if (!run || run->outcome.blocksStopped == 0) {

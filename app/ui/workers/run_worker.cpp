@@ -8,15 +8,9 @@
 
 namespace tilescope::ui {
 
-bool firstPictureFirst(const RunRequest& request) {
-  if (request.whole || request.lab || !request.traceFile.empty()) return false;
-  const LaunchConfig& c = request.config;
-  const KernelInfo& info = kernelInfo(c.kernel);
-  // At 64^3 a whole tiled run takes 50 to 75 ms of CPU (median, 2026-11-29-sliders2), its
-  // worst near 110 ms; from there on the first phase comes first. A kernel with a mistake is
-  // shown whole: its picture is about what went wrong, which may be anywhere in the run.
-  const uint64_t multiplyAdds = uint64_t(c.dims.j) * uint64_t(c.dims.k) * uint64_t(c.dims.l);
-  return info.tiled && info.fixedTwin.empty() && !info.races && c.dims.k > c.tile && multiplyAdds >= 64 * 64 * 64;
+int firstPictureFirst(const RunRequest& request) {
+  if (request.whole || request.lab || !request.traceFile.empty()) return 0;
+  return firstPictureBarriers(request.config);
 }
 
 RunWorker::RunWorker() : thread_([this] { return step(); }) {}
@@ -109,7 +103,6 @@ void RunWorker::probe() {
   else cudaReason_ = cuda.error().message;
   cudaProbed_ = true;
   emulator_ = makeEmulatorBackend();
-  firstPicture_ = makeEmulatorBackend(kFirstPictureBarriers);
 }
 
 void RunWorker::runRequest(RunRequest request) {
@@ -184,8 +177,11 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   RunOptions options;
   options.maxTraceEvents = kAppMaxTraceEvents;
   options.overLimitHint = "the app animates at most that; trace it with tilescope-cli, or pick a smaller size";
-  // A large launch's first picture: every block to the end of its first phase (firstPictureFirst).
-  if (backend == emulator_.get() && firstPictureFirst(request)) backend = firstPicture_.get();
+  // A large launch's first picture: every block to the end of its first phase, or of its loads
+  // (firstPictureBarriers), on an emulator of its own that stops there.
+  const int barriers = backend == emulator_.get() ? firstPictureFirst(request) : 0;
+  std::unique_ptr<Backend> firstPicture = barriers > 0 ? makeEmulatorBackend(barriers) : nullptr;
+  if (firstPicture) backend = firstPicture.get();
   auto run = executeRun(*backend, request.config, options);
   if (!run) return run.error();
   if (!run->trace) return failure("the run produced no trace");
@@ -199,7 +195,7 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   finishInto(*loaded, std::move(*run), FinishOptions{.timeline = true, .startedAt = start});
   if (!partial) return prepare(std::move(loaded), std::move(resources), start, pending);
   const Timeline& timeline = loaded->timeline;
-  loaded->partial = PartialPicture{kFirstPictureBarriers, timeline.phasesDone(timeline.end()), timeline.phases()};
+  loaded->partial = PartialPicture{barriers, timeline.phasesDone(timeline.end()), timeline.phases()};
   return std::shared_ptr<const LoadedRun>(std::move(loaded));  // no analysis: the whole run's follows
 }
 

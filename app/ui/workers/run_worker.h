@@ -34,11 +34,9 @@ struct RunRequest {
   bool whole = false;
 };
 
-// Whether a launch is large enough that its first phase is shown first (a PartialPicture),
-// while the rest runs: a correct kernel whose tiles pass barriers, from 64^3 multiply-adds,
-// when it runs on the emulator (there a whole run alone takes 50 ms of CPU or more).
-bool firstPictureFirst(const RunRequest& request);
-inline constexpr int kFirstPictureBarriers = 2;  // a tiled kernel's phase 0 ends at its second
+// The barrier at which a request's first picture stops (firstPictureBarriers: a large tiled
+// launch on the emulator), 0 for none: a replay, a lab job, the whole run after a first picture.
+int firstPictureFirst(const RunRequest& request);
 
 struct RunResult {
   uint64_t generation = 0;
@@ -110,7 +108,6 @@ class RunWorker {
   std::optional<AnalysisResult> analysed_;
   bool running_ = false, stop_ = false;
   std::unique_ptr<Backend> emulator_, cuda_;
-  std::unique_ptr<Backend> firstPicture_;  // the emulator, stopping at kFirstPictureBarriers
   std::optional<std::string> cudaReason_;
   std::string cudaCodeNote_;
   Result<DeviceProfile> deviceProfile_ = unavailable("checking for a CUDA device...");

@@ -1,6 +1,6 @@
 // A large launch's first phase first (app/ui/workers/run_worker.h, firstPictureFirst): a slider
-// change at 64^3 and up hands over a first picture, every block run to its second barrier, then
-// the whole run, which replaces it. What it guarantees: the first picture holds exactly the
+// change at 64^3 and up hands over a first picture, every block run to its second barrier (at
+// 128^3 T = 32, its first), then the whole run, which replaces it. What it guarantees: the first picture holds exactly the
 // events of phase 0 that the whole run has (the same fields, in the same order), counted by
 // hand; it says it is partial and is neither verified nor called wrong; the whole run that
 // follows is verified and puts the cursor back where it was; a small launch comes whole at once.
@@ -94,7 +94,8 @@ TEST(FirstPicture, Tiled64T16_ShowsPhase0ThenTheWholeRun) {
   ASSERT_FALSE(whole.partial.has_value());
   EXPECT_TRUE(whole.run.verification.passed);
   ASSERT_TRUE(whole.run.trace);
-  const std::vector<Event> expected = firstIntervals(*whole.run.trace, kFirstPictureBarriers);
+  EXPECT_EQ(first.partial->barriers, 2);
+  const std::vector<Event> expected = firstIntervals(*whole.run.trace, 2);
   ASSERT_EQ(first.run.trace->events.size(), expected.size());
   std::size_t differing = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) differing += !sameEvent(first.run.trace->events[i], expected[i]);
@@ -103,6 +104,31 @@ TEST(FirstPicture, Tiled64T16_ShowsPhase0ThenTheWholeRun) {
 
   EXPECT_EQ(first.timeline.phasesDone(first.timeline.end()), 1);
   EXPECT_EQ(whole.timeline.phasesDone(whole.timeline.end()), 4);
+}
+
+// 128^3 at T = 32: phase 0 alone would be 16 x 1024 x 68 events; the first picture stops at the
+// first barrier, phase 0's tiles loaded: 16 blocks x 1024 threads x (2 loads + 1 arrival).
+TEST(FirstPicture, Tiled128T32_ShowsPhase0sTilesLoaded) {
+  AppState state;
+  RunWorker worker;
+  state.intents.push_back(SetConfig{tiled(128, 32)});
+  int newPictures = 0;
+  const auto seen = picturesOf(state, worker, newPictures);
+  ASSERT_EQ(seen.size(), 2u);
+  const LoadedRun& first = *seen[0];
+  ASSERT_TRUE(first.partial.has_value());
+  EXPECT_EQ(first.partial->barriers, 1);
+  EXPECT_EQ(partialNote(first), "the tiles of phase 1 of 4 shown, its k steps and the rest running");
+  ASSERT_TRUE(first.run.trace);
+  EXPECT_EQ(first.run.trace->events.size(), 16u * 1024u * 3u);
+  std::size_t loads = 0, reads = 0;
+  for (const Event& e : first.run.trace->events) loads += readsGlobal(e), reads += e.op == Op::ReadM || e.op == Op::ReadN;
+  EXPECT_EQ(loads, 16u * 1024u * 2u);
+  EXPECT_EQ(reads, 0u);
+  const std::vector<Event> expected = firstIntervals(*seen[1]->run.trace, 1);
+  ASSERT_EQ(expected.size(), first.run.trace->events.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_TRUE(sameEvent(first.run.trace->events[i], expected[i])) << i;
+  EXPECT_TRUE(seen[1]->run.verification.passed);
 }
 
 TEST(FirstPicture, TheCursorComesBackWhereItWasAfterTheWholeRun) {
