@@ -296,6 +296,17 @@ void CopyScheduleBuilder::linkStages() {
   }
   s.consumers_ = int(std::count(consumer.begin(), consumer.end(), true));
   if (!s.copies_.empty()) s.producer_ = s.steps_[s.copies_.front().step].thread;
+  // N's tile written by threads, where no copy brings it (rung 11): its stage from the slot's
+  // row (Nds holds bn rows a stage), its k tile from the element's row of N, at the timeline's step.
+  const bool nCopied = std::any_of(s.copies_.begin(), s.copies_.end(), [](const CopySchedule::Copy& c) { return c.isN; });
+  const Tiling& tiling = timeline.trace().launch.tiling;
+  if (nCopied || tiling.bn <= 0 || tiling.bk <= 0) return;
+  const unsigned blockX = timeline.trace().launch.blockX;
+  for (std::size_t i = begin; i < begin + stepOf.size(); ++i) {
+    const Event& e = events[i];
+    if (e.op == Op::LoadN && e.sharedRow >= 0 && e.globalRow >= 0)
+      s.nWrites_.push_back({e.sharedRow / tiling.bn, e.globalRow / tiling.bk, anchor(uint32_t(i), linearThread(e, blockX))});
+  }
 }
 
 CopySchedule CopySchedule::build(const Timeline& timeline, const BlockTimeline& block) {
@@ -320,6 +331,7 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
   int tile = -1;
   for (const Copy& k : copies_)
     if (k.stage == st.index && reached(steps_[k.step].at, c)) tile = std::max(tile, k.tile);
+  fillThreadWrites(st, c);
   if (tile < 0) return;  // empty: nothing issued into it yet
   int fillPhase = -1;
   bool landed = true;
@@ -333,6 +345,7 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
     landed = landed && r.landed;
     fillPhase = k.fillPhase;
   }
+  landed = landed && (!st.n.byThreads || st.n.bytesWritten == st.n.bytes);
   // Full once its barrier's phase completed: the copies' bytes landed and, where the barrier
   // also counts threads (rung 11's producers writing N's tile), every arrival is in.
   const int full = stageFull_[std::size_t(st.index)];
@@ -356,6 +369,24 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
   st.state = consumers_ > 0 && st.released == consumers_ ? StageState::Released
              : passed > 0                                ? StageState::Reading
                                                          : StageState::Full;
+}
+
+// N's tile in the stage where the block's threads write it (nWrites_): the newest k tile any of
+// its writes reached at c, and how many of that tile's bytes are in.
+void CopySchedule::fillThreadWrites(RingStage& st, Cursor c) const {
+  int tile = -1;
+  for (const ThreadWrite& w : nWrites_)
+    if (w.stage == st.index && reached(w.at, c)) tile = std::max(tile, w.tile);
+  if (tile < 0) return;
+  RingCopy& n = st.n;
+  n.tile = tile;
+  n.byThreads = true;
+  for (const ThreadWrite& w : nWrites_)
+    if (w.stage == st.index && w.tile == tile) {
+      n.bytes += 4;
+      n.bytesWritten += reached(w.at, c) ? 4 : 0;
+    }
+  n.landed = n.bytesWritten == n.bytes;
 }
 
 // The consumers at their frontmost wait on a full barrier: the n-th such wait of its thread
@@ -427,6 +458,7 @@ CopyRing CopySchedule::at(Cursor c) const {
   ring.consumers = consumers_;
   ring.outOfOrder = outOfOrder_;
   ring.copiesTotal = int(copies_.size());
+  ring.nByThreads = !nWrites_.empty();
   for (const Copy& k : copies_) ring.copiesIssued += reached(steps_[k.step].at, c) ? 1 : 0;
   for (int s = 0; s < stageCount_; ++s) {
     RingStage st;

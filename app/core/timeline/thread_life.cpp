@@ -128,6 +128,20 @@ std::string LifeEntry::valuesText() const {
   return v;
 }
 
+std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call) {
+  std::set<int> lines;
+  if (launch.labTiles) return lines;
+  const auto source = kernelSource(launch.kernel);
+  if (!source) return lines;
+  int line = 1;
+  for (std::size_t at = 0; at < source->size(); ++line) {
+    const std::size_t end = std::min(source->find('\n', at), source->size());
+    if (source->substr(at, end - at).find(call) != std::string_view::npos) lines.insert(line);
+    at = end + 1;
+  }
+  return lines;
+}
+
 LifeTime lifeTime(const LifeEntry& e, const Timeline& t, Cursor c) {
   const Cursor n = t.normalize(c);
   if (n == t.begin() || e.step > n.step) return LifeTime::Ahead;
@@ -160,19 +174,9 @@ void findBarrierRoles(LifeContext& c, const BlockTimeline& block) {
 // descriptor reads are shared reads at a line that calls wgmmaTf32: the kernel's own text says
 // which lines those are (a lab kernel's workspace is read and written plainly).
 void findKernelLines(LifeContext& c) {
-  if (c.launch.labTiles) return;
-  const auto source = kernelSource(c.launch.kernel);
-  if (!source) return;
-  int line = 1;
-  for (std::size_t at = 0; at < source->size();) {
-    const std::size_t end = std::min(source->find('\n', at), source->size());
-    const std::string_view text = source->substr(at, end - at);
-    if (text.find("waitAcquire(") != std::string_view::npos) c.flagWaitLines.insert(line);
-    if (text.find("publishRelease(") != std::string_view::npos) c.flagPublishLines.insert(line);
-    if (text.find("wgmmaTf32(") != std::string_view::npos) c.descriptorLines.insert(line);
-    at = end + 1;
-    ++line;
-  }
+  c.flagWaitLines = kernelLinesCalling(c.launch, "waitAcquire(");
+  c.flagPublishLines = kernelLinesCalling(c.launch, "publishRelease(");
+  c.descriptorLines = kernelLinesCalling(c.launch, "wgmmaTf32(");
 }
 
 bool isOperand(const Event& e) {

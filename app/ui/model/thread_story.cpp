@@ -8,6 +8,7 @@
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/copy_ring.h"
+#include "core/timeline/thread_life.h"
 #include "kernels/kernel_sources.h"
 
 namespace tilescope::ui {
@@ -466,6 +467,12 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b.push_back(e);
       }
       if (a.empty() || b.empty()) break;
+      // Rung 11: the tensor cores read the operands through descriptors for the whole
+      // warpgroup; the trace records the reads in its threads' names, which multiply nothing.
+      const std::set<int> descriptorLines = kernelLinesCalling(L, "wgmmaTf32(");
+      if (descriptorLines.count(a.front()->line))
+        return prefix + "the tensor cores read " + operands(a) + " and " + operands(b) +
+               " for the warpgroup's MMA (recorded in " + who + "'s name; the thread multiplies nothing itself)";
       std::vector<GridCell> product = productElements(t, block, c.step, a, b);
       if (product.empty()) product = storedElements(t, block, thread);  // the element it stores, at least
       std::string p = boxName(product, nullptr, "P");

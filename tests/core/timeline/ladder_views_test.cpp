@@ -150,7 +150,7 @@ TEST(LadderCounters, EveryElementOfAWideStoreKnowsItsStore) {
 // 0..127), producers threads 128..255; k tiles = 64 / 32 = 2 in a ring of 4 stages, so stages 2
 // and 3 are never filled; full[s] needs 1 + 128 arrivals (thread 128's expect_tx, then every
 // producer's), empty[s] 128; one copy per k tile, M's 64 x 32 box (8192 bytes): N's tile is
-// written by the producers, not copied.
+// written by the producers, not copied, bn x bk = 32 x 32 floats a stage.
 class Rung11 : public ::testing::Test {
  protected:
   tilescope::Run run = runLadder(KernelId::WgmmaTf32, 64, Tiling{64, 32, 32, 16, 32, 2, 8});
@@ -165,6 +165,7 @@ TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
   const CopyRing end = schedule.at(t.end());
   EXPECT_EQ(end.consumers, 128);
   EXPECT_EQ(end.copiesTotal, 2);
+  EXPECT_TRUE(end.nByThreads);
   EXPECT_EQ(end.stageCount, 4);
   ASSERT_EQ(end.barriers.size(), 8u) << "full[0..3], empty[0..3]";
   int full = 0;
@@ -185,7 +186,11 @@ TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
   for (int s = 0; s < 4; ++s) {
     const RingStage& st = end.stages[std::size_t(s)];
     EXPECT_EQ(st.m.tile, s < 2 ? s : -1) << "stage " << s;
-    EXPECT_EQ(st.n.tile, -1) << "N's tile is no copy";
+    // N's tile is no copy: the 128 producers write its 32 x 32 floats (4096 bytes) themselves.
+    EXPECT_EQ(st.n.tile, s < 2 ? s : -1) << "stage " << s;
+    EXPECT_EQ(st.n.byThreads, s < 2) << "stage " << s;
+    EXPECT_EQ(st.n.bytes, s < 2 ? 32 * 32 * 4 : 0) << "stage " << s;
+    EXPECT_EQ(st.n.bytesWritten, st.n.bytes) << "stage " << s;
     EXPECT_EQ(st.state, s < 2 ? StageState::Released : StageState::Empty) << "stage " << s;
     EXPECT_EQ(st.released, s < 2 ? 128 : 0) << "stage " << s;
   }
