@@ -36,7 +36,7 @@ StateLook lookOf(StageState s, const Theme& t) {
 std::string stateWords(const RingStage& s) {
   switch (s.state) {
     case StageState::Empty: return "empty";
-    case StageState::Filling: return "copy engine filling";
+    case StageState::Filling: return s.n.byThreads ? "filling (copy engine and threads)" : "copy engine filling";
     case StageState::Full: return "full, not read yet";
     case StageState::Reading: return "read by " + std::to_string(s.readers) + " consumers";
     case StageState::Released: return "released";
@@ -65,7 +65,7 @@ std::array<float, 4> drawTile(const char* matrix, const RingCopy& c, const RingS
   const StateLook look = lookOf(s.state, theme);
   drawBox(draw, at, ImVec2(at.x + width, at.y + h), look, theme, px);
   std::string top = std::string(matrix) + (c.tile >= 0 ? ", k tile " + std::to_string(c.tile) : ": no tile yet");
-  if (c.byThreads) top += ", threads' writes";  // not a copy: the producers write it
+  if (c.byThreads) top += ", by threads";  // not a copy: the producers write it
   const int in = c.byThreads ? c.bytesWritten : c.landed ? c.bytes : 0;
   std::string bottom = c.tile < 0                          ? ""
                        : s.state == StageState::Filling ? std::to_string(in) + " of " + std::to_string(c.bytes) + " bytes"
