@@ -45,6 +45,17 @@ std::vector<std::shared_ptr<const LoadedRun>> picturesOf(AppState& state, RunWor
   return seen;
 }
 
+// The app without a window: a slider change as it makes one, and every picture that follows.
+struct Session {
+  AppState state;
+  RunWorker worker;
+  int newPictures = 0;
+  std::vector<std::shared_ptr<const LoadedRun>> change(const LaunchConfig& config) {
+    state.intents.push_back(SetConfig{config});
+    return picturesOf(state, worker, newPictures);
+  }
+};
+
 bool sameEvent(const Event& a, const Event& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The whole run's events of the first `barriers` barrier intervals of every block, in order.
@@ -63,15 +74,12 @@ std::vector<Event> firstIntervals(const Trace& trace, int barriers) {
 }
 
 TEST(FirstPicture, Tiled64T16_ShowsPhase0ThenTheWholeRun) {
-  AppState state;
-  RunWorker worker;
-  state.intents.push_back(SetConfig{tiled(64, 16)});
-  int newPictures = 0;
-  const auto seen = picturesOf(state, worker, newPictures);
+  Session app;
+  const auto seen = app.change(tiled(64, 16));
   ASSERT_EQ(seen.size(), 2u) << "a first picture, then the whole run";
   const LoadedRun& first = *seen[0];
   const LoadedRun& whole = *seen[1];
-  EXPECT_EQ(newPictures, 1) << "one change, one new picture: the whole run replaces its first picture";
+  EXPECT_EQ(app.newPictures, 1) << "one change, one new picture: the whole run replaces its first picture";
 
   ASSERT_TRUE(first.partial.has_value());
   EXPECT_EQ(first.partial->phasesShown, 1);
@@ -109,11 +117,8 @@ TEST(FirstPicture, Tiled64T16_ShowsPhase0ThenTheWholeRun) {
 // 128^3 at T = 32: phase 0 alone would be 16 x 1024 x 68 events; the first picture stops at the
 // first barrier, phase 0's tiles loaded: 16 blocks x 1024 threads x (2 loads + 1 arrival).
 TEST(FirstPicture, Tiled128T32_ShowsPhase0sTilesLoaded) {
-  AppState state;
-  RunWorker worker;
-  state.intents.push_back(SetConfig{tiled(128, 32)});
-  int newPictures = 0;
-  const auto seen = picturesOf(state, worker, newPictures);
+  Session app;
+  const auto seen = app.change(tiled(128, 32));
   ASSERT_EQ(seen.size(), 2u);
   const LoadedRun& first = *seen[0];
   ASSERT_TRUE(first.partial.has_value());
@@ -132,32 +137,25 @@ TEST(FirstPicture, Tiled128T32_ShowsPhase0sTilesLoaded) {
 }
 
 TEST(FirstPicture, TheCursorComesBackWhereItWasAfterTheWholeRun) {
-  AppState state;
-  RunWorker worker;
-  state.intents.push_back(SetConfig{tiled(64, 16)});
-  int newPictures = 0;
-  picturesOf(state, worker, newPictures);
+  Session app;
+  app.change(tiled(64, 16));
   // At the end of the run (P stored): a slider change shows the end of phase 0 first, then the end.
-  state.shown.cursor = state.shown.loaded->timeline.end();
-  state.intents.push_back(SetConfig{tiled(64, 8)});
-  const auto seen = picturesOf(state, worker, newPictures);
+  app.state.shown.cursor = app.state.shown.loaded->timeline.end();
+  const auto seen = app.change(tiled(64, 8));
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_TRUE(seen[0]->partial.has_value());
   EXPECT_EQ(seen[0]->partial->phasesTotal, 8);
-  EXPECT_TRUE(state.shown.loaded->timeline.atEnd(state.shown.cursor));
-  EXPECT_FALSE(state.shown.loaded->partial.has_value());
+  EXPECT_TRUE(app.state.shown.loaded->timeline.atEnd(app.state.shown.cursor));
+  EXPECT_FALSE(app.state.shown.loaded->partial.has_value());
 }
 
 TEST(FirstPicture, ASmallLaunchComesWholeAtOnce) {
-  AppState state;
-  RunWorker worker;
-  state.intents.push_back(SetConfig{tiled(32, 16)});
-  int newPictures = 0;
-  const auto seen = picturesOf(state, worker, newPictures);
+  Session app;
+  const auto seen = app.change(tiled(32, 16));
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_FALSE(seen[0]->partial.has_value());
   EXPECT_TRUE(seen[0]->run.verification.passed);
-  EXPECT_EQ(newPictures, 1);
+  EXPECT_EQ(app.newPictures, 1);
 }
 
 }  // namespace
