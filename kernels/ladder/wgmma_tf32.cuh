@@ -147,6 +147,10 @@ struct Facts : RegisterTileFamily {
       .textbook = false,
       // Its three built tilings.
       .gpuResourceLaunches = 3,
+      // 192 x 128 spills: 104 bytes a thread on the H200 (CUDA 13.0; 96 registers for 640
+      // threads), and is still the faster at 8192 (5.615 ms against 6.727 for 128 x 128, which
+      // spills nothing: bench/results/2026-11-29-h200-tensor12/run2).
+      .plainLocalBytesAllowed = 104,
       // k and l multiples of 4; j and the rest no multiple of a tile; the H200's tilings last, over several blocks.
       .gpuTestLaunches = {{{40, 20, 68, 2}, {64, 64, 64, 2}, {33, 28, 100, 2}, {300, 68, 260, 0}, {131, 68, 260, 1}}},
   };
