@@ -92,6 +92,9 @@ Result<uint64_t> traceRoom(const LabLaunch& L, uint64_t threads, unsigned slotsP
                         " threads x " + std::to_string(slotsPerThread) +
                         " events x 32 B, and the matrices), over the lab's memory limit of " + mib(limit) +
                         ": choose a smaller size, or raise the limit (--memory-limit MIB)");
+  if (threads * slotsPerThread > kMaxTraceEvents)
+    return invalidInput("this launch's trace would hold " + std::to_string(threads * slotsPerThread) +
+                        " events, over the " + std::to_string(kMaxTraceEvents) + " the lab keeps: choose a smaller size");
   const uint64_t room = (limit - kInterpreterBaseBytes - 2 * matrices) / sizeof(Event);
   return std::min<uint64_t>({kMaxTraceEvents, room, threads * slotsPerThread * kMaxTraceGrowth});
 }

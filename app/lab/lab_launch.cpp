@@ -75,10 +75,9 @@ Result<std::vector<LabArg>> scalarArguments(const LabRequest& r, const LabKernel
   return args;
 }
 
-// `traced`: the run records a trace, which caps the grid (a timed run has no such cap). The
-// launch is planned by the core's one door, as a built-in kernel's is; what is the lab's
+// The launch is planned by the core's one door, as a built-in kernel's is; what is the lab's
 // alone (a kernel written for one size, the scalar parameters) is checked here.
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced) {
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu) {
   LabLaunch L;
   L.kernelName = k.name;
   L.dims = r.dims;
@@ -95,7 +94,9 @@ Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, b
   L.config = labConfig(r, r.block.value_or(Dim3{unsigned(tile), unsigned(tile), 1}));
   RunPlace place;
   place.emulator = !gpu;
-  place.maxTraceEvents = traced ? kMaxTraceEvents : UINT64_MAX;
+  // The interpreter bounds its own trace (traceRoom, lab_interpreted.cpp): by the lab's memory
+  // limit first, with both figures, then by kMaxTraceEvents; the door is not asked for it here.
+  place.maxTraceEvents = UINT64_MAX;
   // A lab kernel has no schedule of its own: the device is not asked (an empty profile).
   auto planned = planLaunchOn(L.config, DeviceProfile{}, place);
   if (!planned) return planned.error();
@@ -299,8 +300,8 @@ Result<OpenedRequest> openRequest(const LabRequest& q, bool gpu) {
     opened.outcome = unreadableKernel(std::move(opened.outcome), kernel.error().message, q.fileName);
     return opened;
   }
-  // A GPU run is timed, not traced: its grid has no trace cap (the interpreter's run has).
-  auto launch = resolveLaunch(q, *kernel, gpu, !gpu);
+  // The interpreter's trace is bounded where it runs (traceRoom, lab_interpreted.cpp).
+  auto launch = resolveLaunch(q, *kernel, gpu);
   if (!launch) return launch.error();
   opened.outcome.launch = *launch;
   opened.outcome.launch.backend = gpu ? "cuda" : "emulator";

@@ -19,8 +19,8 @@ namespace tilescope::lab::detail {
 Status checkRequestLimits(const LabRequest& q);
 // A signature the lab cannot map, a fragment without a kernel: a compile error at its line.
 LabOutcome unreadableKernel(LabOutcome o, const std::string& why, const std::string& fileName);
-// The launch with every default resolved; `traced`: the run records a trace, which caps the grid.
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced);
+// The launch with every default resolved (the interpreter bounds its own trace: traceRoom).
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu);
 LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnostics);
 // The Run of the answer `r` (P, the report, the trace slots), finished, judged and checked
 // to account for P, into `o`.
