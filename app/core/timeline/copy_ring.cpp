@@ -267,7 +267,9 @@ void CopyScheduleBuilder::walk() {
 }
 
 // Per stage its full barrier (the one its copies complete) and its empty one; per consumer
-// wait, when the thread next arrives: it has released the stage then.
+// wait, when the thread next arrives on that stage's empty barrier: it has released the stage
+// then. Not at its next arrival of any kind: with a group of MMAs in flight (rung 11) a consumer
+// waits for stage t's tiles, then hands back stage t - 1, and never the last stage.
 void CopyScheduleBuilder::linkStages() {
   s.stageFull_.assign(std::size_t(s.stageCount_), -1);
   s.stageEmpty_.assign(std::size_t(s.stageCount_), -1);
@@ -287,8 +289,11 @@ void CopyScheduleBuilder::linkStages() {
       CopySchedule::Step& w = s.steps_[mine[k]];
       if (events[w.event].op != Op::MbarrierWait || s.barriers_[std::size_t(w.barrier)].role != BarrierRole::Full) continue;
       consumer[std::size_t(w.thread)] = true;
+      const auto emptyOf = s.stageEmptyOf_.find(w.barrier);
+      const int empty = emptyOf == s.stageEmptyOf_.end() ? -1 : emptyOf->second;
       for (std::size_t n = k + 1; n < mine.size(); ++n)
-        if (events[s.steps_[mine[n]].event].op == Op::MbarrierArrive) {
+        if (events[s.steps_[mine[n]].event].op == Op::MbarrierArrive &&
+            (empty < 0 || s.steps_[mine[n]].barrier == empty)) {
           w.release = s.steps_[mine[n]].at;
           break;
         }
