@@ -43,15 +43,16 @@ struct LoadedRun : FinishedRun {
   std::optional<PartialPicture> partial;  // set while only the first picture has run
 };
 
-// "phase 1 of 8 shown, the rest running" for a first picture, "" for a whole run.
+// "phase 0 of phases 0 to 7 shown, the rest running" for a first picture, "" for a whole run.
+// Phases are counted from 0, as the step captions and the timeline's bands count them.
 inline std::string partialNote(const LoadedRun& run) {
   if (!run.partial) return "";
   const PartialPicture& p = *run.partial;
-  const std::string of = " of " + std::to_string(p.phasesTotal);
+  const std::string of = " of phases 0 to " + std::to_string(p.phasesTotal - 1);
   // An odd barrier ends a tiled kernel's loads: the phase's tiles are in, its k steps not yet run.
   if (p.barriers % 2 == 1)
-    return "the tiles of phase " + std::to_string(p.barriers / 2 + 1) + of + " shown, its k steps and the rest running";
-  const std::string shown = p.phasesShown == 1 ? "phase 1" : "phases 1 to " + std::to_string(p.phasesShown);
+    return "the tiles of phase " + std::to_string(p.barriers / 2) + of + " shown, its k steps and the rest running";
+  const std::string shown = p.phasesShown == 1 ? "phase 0" : "phases 0 to " + std::to_string(p.phasesShown - 1);
   return shown + of + " shown, the rest running";
 }
 

@@ -84,7 +84,7 @@ TEST(FirstPicture, Tiled64T16_ShowsPhase0ThenTheWholeRun) {
   ASSERT_TRUE(first.partial.has_value());
   EXPECT_EQ(first.partial->phasesShown, 1);
   EXPECT_EQ(first.partial->phasesTotal, 4);  // k / T = 64 / 16
-  EXPECT_EQ(partialNote(first), "phase 1 of 4 shown, the rest running");
+  EXPECT_EQ(partialNote(first), "phase 0 of phases 0 to 3 shown, the rest running");
   const std::string runLine = controlsView(first, 0).runLine;
   EXPECT_NE(runLine.find("not verified yet"), std::string::npos) << runLine;
   EXPECT_EQ(runLine.find("WRONG"), std::string::npos) << runLine;
@@ -123,7 +123,7 @@ TEST(FirstPicture, Tiled128T32_ShowsPhase0sTilesLoaded) {
   const LoadedRun& first = *seen[0];
   ASSERT_TRUE(first.partial.has_value());
   EXPECT_EQ(first.partial->barriers, 1);
-  EXPECT_EQ(partialNote(first), "the tiles of phase 1 of 4 shown, its k steps and the rest running");
+  EXPECT_EQ(partialNote(first), "the tiles of phase 0 of phases 0 to 3 shown, its k steps and the rest running");
   ASSERT_TRUE(first.run.trace);
   EXPECT_EQ(first.run.trace->events.size(), 16u * 1024u * 3u);
   std::size_t loads = 0, reads = 0;
