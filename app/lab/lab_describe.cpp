@@ -136,7 +136,7 @@ std::string describePrinted(const LabOutcome& o, std::size_t maxLines, StudentTe
     const std::string_view line = std::string_view(o.printed).substr(at, end - at);
     s << "    | " << (student ? student(line) : controlsEscaped(line)) << "\n";
     ++lines;
-    at = end + 1;
+    at = end + (end < o.printed.size() && o.printed[end] == '\n' ? 1 : 0);  // a line cut short keeps its rest
   }
   if (at < o.printed.size()) {
     std::size_t moreLines = 0;
@@ -193,7 +193,7 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentTe
     // Line by line, each indented and (with `student`) one line: nothing the kernel printed
     // can pass for a line of the report.
     const std::string printed = o.childOutput.substr(0, 600);
-    s << "  the kernel printed:\n";
+    s << "  the GPU run printed:\n";  // its runner's output; the interpreter's printf is above
     for (std::size_t at = 0; at < printed.size();) {
       const std::size_t end = std::min(printed.find('\n', at), printed.size());
       s << "    | " << esc(std::string_view(printed).substr(at, end - at)) << "\n";
