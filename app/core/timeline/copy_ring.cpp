@@ -423,14 +423,37 @@ void CopySchedule::fillWaits(CopyRing& ring, Cursor c) const {
   }
 }
 
-// The copies' issuer in words: blocked on an empty barrier, issuing, or done.
+// The copies' issuer in words: blocked on an empty barrier, issuing, or done. Where threads
+// take turns at the copies (rung 11's two producer warpgroups), the one that issues the next
+// copy, and all of them once every copy is issued.
 void CopySchedule::fillProducer(CopyRing& ring, Cursor c) const {
   if (producer_ < 0) return;
-  const Event& first = timeline_->trace().events[steps_[copies_.front().step].event];
-  ring.producerX = first.threadX;
-  ring.producerY = first.threadY;
-  const std::string who = threadName(first.threadX, first.threadY);
-  for (std::size_t i : byThread_[std::size_t(producer_)]) {
+  const auto& events = timeline_->trace().events;
+  std::vector<int> issuers;           // linear threads, in the order of their first copy
+  std::string issuerNames;            // "tx=128 and tx=256"
+  std::size_t next = copies_.size();  // the first copy not yet issued at c
+  for (std::size_t i = 0; i < copies_.size(); ++i) {
+    const Step& st = steps_[copies_[i].step];
+    if (std::find(issuers.begin(), issuers.end(), st.thread) == issuers.end()) {
+      issuerNames = issuerNames.empty() ? "" : issuerNames + " and ";
+      issuerNames += "tx=" + std::to_string(events[st.event].threadX);
+      issuers.push_back(st.thread);
+    }
+    if (next == copies_.size() && !reached(st.at, c)) next = i;
+  }
+  const Step& issuing = steps_[copies_[next == copies_.size() ? 0 : next].step];
+  ring.producerX = events[issuing.event].threadX;
+  ring.producerY = events[issuing.event].threadY;
+  const int producer = issuing.thread;
+  std::string who = threadName(ring.producerX, ring.producerY);
+  if (issuers.size() > 1) {
+    if (next == copies_.size()) {
+      ring.producer = "threads " + issuerNames + ", taking turns, have issued all " + std::to_string(ring.copiesTotal) + " copies";
+      return;
+    }
+    who += " (of threads " + issuerNames + ", taking turns at the copies)";
+  }
+  for (std::size_t i : byThread_[std::size_t(producer)]) {
     const Step& st = steps_[i];
     if (reached(st.at, c)) continue;
     if (!reached(st.ready, c)) {

@@ -161,7 +161,7 @@ void drawCopyEnginePanel(PanelContext& ctx) {
   const std::string header =
       ring.nByThreads ? block + "the copy engine (TMA) writes M's tiles into a ring of " + std::to_string(ring.stageCount) +
                             " stages (copies issued: " + issued +
-                            "); the producer warpgroup's threads write N's tiles there themselves."
+                            "); the producer warpgroups' threads write N's tiles there themselves."
                       : block + "no thread loads a tile. The copy engine (TMA) writes each one into a ring of " +
                             std::to_string(ring.stageCount) + " stages; copies issued: " + issued + ".";
   textWrapped(header);

@@ -179,6 +179,9 @@ TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
   const CopyRing end = schedule.at(t.end());
   EXPECT_EQ(end.consumers, 128);
   EXPECT_EQ(end.copiesTotal, 2);
+  // Each producer warpgroup's first thread (128 + 128 * first) issues its tiles' copies: k tile 0
+  // by thread 128, k tile 1 by thread 256.
+  EXPECT_EQ(end.producer, "threads tx=128 and tx=256, taking turns, have issued all 2 copies");
   EXPECT_TRUE(end.nByThreads);
   EXPECT_EQ(end.stageCount, 4);
   ASSERT_EQ(end.barriers.size(), 8u) << "full[0..3], empty[0..3]";
