@@ -55,8 +55,13 @@ if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   { for tool in memcheck racecheck; do echo "== $tool"; timeout 90 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
   grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log"
 fi
+# The SM clock and power each second while the bench runs (a kernel the power limit slows
+# shows there).
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -l 1 >"$OUT/clocks.csv" 2>&1 &
+CLOCKS=$!
 timeout ${LIMIT:-300} "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
 echo "bench: exit $?"
+kill $CLOCKS 2>/dev/null
 # Why the rung is where it is against cuBLAS TF32: its builds' instruction mix (SASS), and
 # Nsight Compute on its first tiling at N = NCU_N (cuBLAS TF32 runs wgmma: HGMMA in its SASS).
 cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f ~ k {
