@@ -124,7 +124,7 @@ double rung10Ms(int n, double fp32Ms, double tf32Ms) {
 }
 
 // Rung 11 at its built tiling `tiling`, launched through its facts (the tensor map of M).
-double rung11Ms(int n, std::size_t tiling, double fp32Ms, double tf32Ms, bool blockOrder = false) {
+double rung11Ms(int n, std::size_t tiling, double fp32Ms, double tf32Ms) {
   using tilescope::wgmma_tf32::Facts;
   KernelLaunch L;
   L.kernel = tilescope::KernelId::WgmmaTf32;
@@ -140,15 +140,10 @@ double rung11Ms(int n, std::size_t tiling, double fp32Ms, double tf32Ms, bool bl
     float *M, *N, *P;
   };
   char what[96];
-  std::snprintf(what, sizeof what, "rung 11 wgmma-tf32 %dx%dx%d%s", L.tiling.bm, L.tiling.bn, L.tiling.bk,
-                blockOrder ? ", blocks' order" : "");
+  std::snprintf(what, sizeof what, "rung 11 wgmma-tf32 %dx%dx%d", L.tiling.bm, L.tiling.bn, L.tiling.bk);
   return verifiedMs(what, n, Facts::info.operandMantissaBits, [&](int r) {
     tilescope::cuda::LaunchExec<Args> x;
-    if (!blockOrder) Facts::launch(x, L, Args{gM[r % kSets], gN[r % kSets], gP});
-    else  // the first tiling with no bands (bandRows 1): what the bands gain
-      x.launch(tilescope::wgmma_tf32::matrixMulKernel<256, 128, 32, Facts::kStages>, L, gM[r % kSets], gN[r % kSets], gP,
-               n, n, n, x.tensorMap(gM[r % kSets], n, n, 256, 32, tilescope::TileSwizzle::Bytes128),
-               x.tensorMap(gN[r % kSets], n, n, 32, 32, tilescope::TileSwizzle::Bytes128), 1);
+    Facts::launch(x, L, Args{gM[r % kSets], gN[r % kSets], gP});
     if (x.refused) std::printf("refused: %s\n", x.refused->message.c_str());
   }, fp32Ms, tf32Ms);
 }
@@ -170,8 +165,6 @@ int main(int argc, char** argv) {
     rung9Ms(n, prop.multiProcessorCount, fp32, tf32);
     rung10Ms<128, 128, 32, 64, 64>(n, fp32, tf32);  // the file's first tiling: what the app times
     for (std::size_t t = 0; t + 1 < tilescope::wgmma_tf32::Facts::kTilings.size(); ++t) rung11Ms(n, t, fp32, tf32);
-    static_assert(tilescope::wgmma_tf32::Facts::kTilings[0] == Tiling{256, 128, 32, 256, 16, 64, 2});
-    rung11Ms(n, 0, fp32, tf32, true);
 #if defined(MMA_CANDIDATES)
     rung10Ms<128, 128, 32, 64, 32>(n, fp32, tf32);
     rung10Ms<128, 256, 32, 64, 64>(n, fp32, tf32);

@@ -24,7 +24,7 @@
 template <int BM, int BN, int BK, int STAGES>
 __global__ void __launch_bounds__(BN / 64 * 128 + 128, 1)
 matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_constant__ CUtensorMap mTiles,
-                const __grid_constant__ CUtensorMap nTiles, int bandRows) {
+                const __grid_constant__ CUtensorMap nTiles) {
   constexpr int CONSUMERS = BN / 64 * 128;       // a warpgroup per 64 columns of the tile
   constexpr int SUMS = BM / 2;                   // a consumer thread's share of its 64 x BM sums
   constexpr int BOXES = BN / 32;                 // N's tile comes as boxes 32 columns wide
@@ -37,13 +37,7 @@ matrixMulKernel(float* M, float* N, float* P, int j, int k, int l, const __grid_
   float* Nds = Mds + STAGES * BM * BK;   // [STAGES][BOXES][BK][32], as TMA swizzled it
   __shared__ uint64_t full[8];   // full[s]: stage s holds both tiles (all their bytes arrived)
   __shared__ uint64_t empty[8];  // empty[s]: every consumer is done with stage s
-  // The blocks take their tiles in bands of bandRows tile rows, column by column inside a band
-  // (rung 9's order), so that the blocks running at once share M's rows and N's columns in L2;
-  // with bandRows 1, block (x, y) takes tile (x, y).
-  int tilesX = (l + BN - 1) / BN, tilesY = (j + BM - 1) / BM;  // the grid
-  int block = blockIdx.y * tilesX + blockIdx.x, band = bandRows * tilesX;
-  int firstRow = block / band * bandRows, rows = tilesY - firstRow < bandRows ? tilesY - firstRow : bandRows;
-  int rowBase = (firstRow + block % band % rows) * BM, colBase = block % band / rows * BN;
+  int rowBase = blockIdx.y * BM, colBase = blockIdx.x * BN;
   int kTiles = (k + BK - 1) / BK;
 
   if (threadIdx.x == 0) {
@@ -197,16 +191,13 @@ struct Facts : RegisterTileFamily {
   static SharedArrays arrays(const KernelLaunch& L) {
     return {{{}, {MatrixRole::M, L.tiling.bk, true}, {MatrixRole::N, 32, true}, {}, {}}};
   }
-  // Bands of 8 tile rows where the grid has more than 8 (N = 8192 at 256 x 128: 32 rows of 64
-  // tiles); smaller grids, the tests' and the lessons', take their tiles in the blocks' order.
-  static int bandRows(const KernelLaunch& L) { return ceilDiv(L.j, L.tiling.bm) > 8 ? 8 : 1; }
   template <class Exec>
   static bool launch(Exec& x, const KernelLaunch& L, const typename Exec::Args& a) {
     return withTiling(kTilings, L.tiling, [&](auto I) {
       constexpr Tiling t = kTilings[decltype(I)::value];
       x.launch(matrixMulKernel<t.bm, t.bn, t.bk, kStages>, L, a.M, a.N, a.P, L.j, L.k, L.l,
                x.tensorMap(a.M, L.j, L.k, t.bm, t.bk, TileSwizzle::Bytes128),
-               x.tensorMap(a.N, L.k, L.l, t.bk, 32, TileSwizzle::Bytes128), bandRows(L));
+               x.tensorMap(a.N, L.k, L.l, t.bk, 32, TileSwizzle::Bytes128));
     });
   }
 };
