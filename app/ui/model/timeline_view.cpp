@@ -62,6 +62,7 @@ TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Curs
   v.phaseCount = block ? t.phases(block->bx(), block->by()) : t.phases();
   v.threadsThrough = c.threads, v.threadsPerBlock = t.threadsPerBlock();
   v.partial = partialNote(run);
+  v.partialFailed = run.partial && !wholeRunComing(run);
   return v;
 }
 

@@ -42,6 +42,7 @@ struct TimelineView {
   int threadsThrough = 0, threadsPerBlock = 0;  // the cursor's threads through its step
   std::string partial;  // a first picture: which part of the launch ran (partialNote); "" when whole
 };
+  bool partialFailed = false;  // its whole run failed: the note says why, in the error colour
 
 TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Cursor cursor, const Theme& theme,
                           const TimelineViewOptions& options);
