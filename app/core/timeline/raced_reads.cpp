@@ -1,6 +1,8 @@
 #include "core/timeline/raced_reads.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "core/timeline/block_geometry.h"
 
@@ -24,6 +26,93 @@ struct SlotHistory {
   std::vector<uint32_t> pending;     // reads of this interval that saw an older phase's write
 };
 
+// Where a block's threads wait on mbarriers (a ring), the order its events ran in: the
+// emulator's own turns (kernels/emu/emulator.cpp), replayed from the trace. In each round every
+// runnable thread, in linear order, runs on until it reaches a barrier, its end, or an mbarrier
+// wait whose phase has not completed (kernels/trace/mbarrier.h's rules: a phase completes when
+// its arrivals are in and the bytes its arrive.expect_tx announced have landed; a copy's bytes
+// complete the barrier of its thread's last arrive.expect_tx, as copy_ring.h reads them). A
+// thread that waited then tries again in the next round, once something moved on. So a read
+// after a wait comes after the arrivals that completed the phase it waited for, whatever its
+// place in the canonical order (consumers, the low threads, first). Warps meeting for an MMA
+// are not in the trace: the replay lets a thread run on past them, which moves no read across
+// an mbarrier. Events left when no thread can move on (none in a trace that ran to its end)
+// follow in canonical order.
+std::vector<uint32_t> ringOrder(const Trace& trace, std::size_t first, std::size_t last) {
+  const auto& events = trace.events;
+  const unsigned blockX = trace.launch.blockX;
+  std::vector<std::vector<uint32_t>> program(std::size_t(std::max(1u, blockX * trace.launch.blockY)));
+  for (std::size_t i = first; i < last; ++i) program[std::size_t(linearThread(events[i], blockX))].push_back(uint32_t(i));
+  struct Mbarrier {
+    int expected = 0, pending = 0, phase = 0;
+    long long tx = 0;
+  };
+  std::map<std::pair<int, int>, Mbarrier> barriers;  // (array, index)
+  auto barrierOf = [&](const Event& e) -> Mbarrier& { return barriers[{e.sharedCol, e.sharedRow}]; };
+  auto completeIfDone = [](Mbarrier& b) {
+    if (b.pending > 0 || b.tx != 0) return;
+    b.phase ^= 1;
+    b.pending = b.expected;
+  };
+  enum class Turn : uint8_t { Runs, AtBarrier, Waits, Done };
+  std::vector<Turn> turn(program.size(), Turn::Runs);
+  std::vector<std::size_t> next(program.size(), 0);
+  std::vector<Mbarrier*> txBarrier(program.size(), nullptr);
+  std::vector<uint32_t> order;
+  order.reserve(last - first);
+  uint64_t progress = 0;
+  auto runThread = [&](std::size_t t) {
+    for (; next[t] < program[t].size(); ++next[t]) {
+      const uint32_t i = program[t][next[t]];
+      const Event& e = events[i];
+      if (e.op == Op::MbarrierWait && barrierOf(e).phase == (int(e.value) & 1)) {
+        turn[t] = Turn::Waits;  // the phase of that parity has not completed yet
+        return;
+      }
+      order.push_back(i);
+      if (e.op == Op::MbarrierInit) barrierOf(e) = {int(e.value), int(e.value), 0, 0};
+      if (e.op == Op::MbarrierArrive) {
+        Mbarrier& b = barrierOf(e);
+        b.tx += (long long)e.value;
+        if (b.pending > 0) --b.pending;
+        if (e.value > 0) txBarrier[t] = &b;
+        completeIfDone(b);
+        ++progress;
+      }
+      if ((e.op == Op::CopyM || e.op == Op::CopyN) && txBarrier[t]) {
+        txBarrier[t]->tx -= (long long)e.value;
+        completeIfDone(*txBarrier[t]);
+        ++progress;
+      }
+      if (e.op == Op::Barrier) {
+        ++next[t];
+        turn[t] = Turn::AtBarrier;
+        return;
+      }
+    }
+    turn[t] = Turn::Done;
+  };
+  for (;;) {
+    const uint64_t progressBefore = progress;
+    for (std::size_t t = 0; t < program.size(); ++t)
+      if (turn[t] == Turn::Runs) runThread(t);
+    const bool waiting = std::count(turn.begin(), turn.end(), Turn::Waits) > 0;
+    if (waiting && progress == progressBefore) break;  // no one can move on
+    const Turn wakes = waiting ? Turn::Waits : Turn::AtBarrier;  // a barrier lets go once no one waits
+    if (std::count(turn.begin(), turn.end(), wakes) == 0) break;  // every thread at its end
+    std::replace(turn.begin(), turn.end(), wakes, Turn::Runs);
+  }
+  for (std::size_t t = 0; t < program.size(); ++t)
+    for (; next[t] < program[t].size(); ++next[t]) order.push_back(program[t][next[t]]);
+  return order;
+}
+
+bool waitsOnMbarriers(const Trace& trace, std::size_t first, std::size_t last) {
+  for (std::size_t i = first; i < last; ++i)
+    if (trace.events[i].op == Op::MbarrierWait) return true;
+  return false;
+}
+
 void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vector<RacedRead>& out) {
   const auto& events = trace.events;
   const unsigned blockX = trace.launch.blockX;
@@ -41,7 +130,11 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
   std::vector<std::size_t> touched;  // slots with pending reads, cleared at each interval's end
   uint32_t interval = 0;
   auto threadOf = [&](const Event& e) { return linearThread(e, blockX); };
-  for (std::size_t i = first; i < last; ++i) {
+  // The emulator ran a block without mbarrier waits in canonical order; a ring, in its turns.
+  std::vector<uint32_t> ring;
+  if (waitsOnMbarriers(trace, first, last)) ring = ringOrder(trace, first, last);
+  for (std::size_t n = first; n < last; ++n) {
+    const std::size_t i = ring.empty() ? n : ring[n - first];
     const Event& e = events[i];
     const int thread = threadOf(e);
     if (barriers[std::size_t(thread)] != interval) {  // the canonical order moved on to the next interval

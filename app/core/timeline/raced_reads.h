@@ -4,6 +4,10 @@
 // linear order; that is exactly the trace's canonical order inside a barrier interval
 // (core/trace/trace.h). So replaying a block's events in canonical order replays what the
 // emulator really did, and every shared read sees the last write before it in that order.
+// Where threads wait on mbarriers (a ring), the emulator also switches threads at a wait whose
+// phase has not completed; those turns are replayed from the trace by the mbarriers' rules
+// (raced_reads.cpp, ringOrder), so a read after a wait is ordered after the writes and arrivals
+// that completed it, and a read that no wait orders after its write is still caught.
 // A read is stale when, in its own barrier interval, another thread's write to the same slot
 // decides what it sees against the kernel's intent:
 //   not written yet (read-after-write): a later write of the slot, by another thread, in the

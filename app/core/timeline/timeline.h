@@ -24,7 +24,8 @@
 // what the emulator did (and the trace's canonical order inside an interval). The "interval"
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
 // order (its canonical order is a sort), so it stays in lockstep and says why (orderNote); so
-// does a ring, whose threads the emulator lets take turns at their mbarrier waits.
+// does a ring, whose threads the emulator lets take turns at their mbarrier waits: its stale
+// reads are still found (raced_reads.h replays those turns) and marked at their lockstep steps.
 //
 // Cost. Timeline::build walks the trace three times (done once per run, off the UI thread:
 // the blocks and their barriers; each event's step key; the counts, P stores, stale reads' steps

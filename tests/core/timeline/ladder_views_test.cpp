@@ -3,11 +3,14 @@
 // never against what the code under test produced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/copy_ring.h"
 #include "core/timeline/load_index.h"
+#include "core/timeline/raced_reads.h"
 #include "core/timeline/thread_life.h"
 #include "core/run/run.h"
 #include "core/timeline/timeline.h"
@@ -170,6 +173,48 @@ TEST_F(Rung11, TheRingIsDrawnInLockstepNotAsARace) {
   EXPECT_TRUE(t.staleReads().empty());
   EXPECT_FALSE(t.realOrder());
   for (int s = 0; s < t.steps(); ++s) ASSERT_EQ(t.step(s).thread, -1) << t.stepLabel(s);
+}
+
+// The race search still sees a ring: the same trace with one consumer read moved before the
+// wait that ordered it (consumer thread 0's first read of Nds, put before its first wait on a
+// full barrier) is a read the producers' writes of N's tile no longer precede. The emulator
+// runs thread 0 first, so that read comes before k tile 0's N is written: stale, "not written
+// yet", by a thread of the first producer warpgroup (128..255, which writes k tile 0), and what
+// it should have read is what it read in the run, which verified.
+TEST_F(Rung11, AReadNoWaitOrdersIsStillAStaleRead) {
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  Trace moved = *run.trace;
+  auto& ev = moved.events;
+  const auto [first, last] = t.blockRange(0, 0);
+  std::size_t wait = last, read = last;
+  for (std::size_t i = first; i < last && read == last; ++i) {
+    const Event& e = ev[i];
+    if (e.threadX != 0 || e.threadY != 0) continue;
+    if (e.op == Op::MbarrierWait && wait == last) wait = i;
+    if (e.op == Op::ReadN && wait != last) read = i;
+  }
+  ASSERT_LT(read, last) << "thread 0 waits, then reads Nds";
+  std::rotate(ev.begin() + std::ptrdiff_t(wait), ev.begin() + std::ptrdiff_t(read), ev.begin() + std::ptrdiff_t(read) + 1);
+  ASSERT_EQ(ev[wait].op, Op::ReadN);
+  ASSERT_EQ(ev[wait + 1].op, Op::MbarrierWait);
+  const std::vector<RacedRead> stale = findRacedReads(moved);
+  ASSERT_FALSE(stale.empty()) << "the moved read is caught";
+  std::set<std::pair<int, int>> slots;
+  for (const RacedRead& r : stale) {
+    EXPECT_EQ(r.readEvent, wait) << "only the moved read is stale";
+    EXPECT_FALSE(r.overwritten);
+    const Event& w = ev[r.writeEvent];
+    EXPECT_EQ(w.op, Op::LoadN);
+    EXPECT_GE(w.threadX, 128u);
+    EXPECT_LT(w.threadX, 256u);
+    EXPECT_EQ(w.phase, 0);
+    EXPECT_EQ(r.expected, w.value);
+    slots.insert({w.sharedRow, w.sharedCol});
+  }
+  // The read is one 128-bit chunk: at most its four slots, each written once in phase 0.
+  EXPECT_LE(stale.size(), 4u);
+  EXPECT_EQ(slots.size(), stale.size());
+  EXPECT_TRUE(findRacedReads(*run.trace).empty()) << "the trace as it ran has none";
 }
 
 TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
