@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -365,8 +366,9 @@ std::string loadStepWords(const std::vector<const Event*>& mine, const Tiling& t
 // thread through, as the ring's schedule (core/timeline/copy_ring.h) and so the Copy engine
 // panel have it: the copies issued, for which k tiles, and where the consumers wait. "" for a
 // block without tensor-map copies.
-std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
-  const CopySchedule schedule = CopySchedule::build(run.timeline, block);
+std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c, const CopySchedule* given) {
+  const std::optional<CopySchedule> built = given ? std::nullopt : std::optional(CopySchedule::build(run.timeline, block));
+  const CopySchedule& schedule = given ? *given : *built;
   if (!schedule.applies()) return "";
   const CopyRing ring = schedule.at(c);
   std::set<int> tiles;
@@ -388,7 +390,7 @@ std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c
 // A barrier step's words: how many threads wait at which barrier (the kernel's own comment on
 // its line says what it protects; else what came before it in the phase), and once all have
 // arrived, what that allows.
-std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Cursor c, const CopySchedule* schedule) {
   const Timeline& t = run.timeline;
   const auto& events = t.trace().events;
   const int n = t.threadsPerBlock();
@@ -402,7 +404,7 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
   const int arrived = std::max(block.barrierArrivals(c), 0);
   if (arrived >= n)
-    if (std::string ring = ringWords(run, block, c); !ring.empty())
+    if (std::string ring = ringWords(run, block, c, schedule); !ring.empty())
       return "all " + std::to_string(n) + " threads passed " + which + " (line " + std::to_string(line) + "); " + ring;
   std::string text = (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
                      " threads wait at " + which + " (line " + std::to_string(line) + ")";
@@ -416,10 +418,9 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
 // warpgroup; the trace records the reads in its threads' names, which multiply nothing. For the
 // thread `who` with reads `a` and `b`, or, where it read none (a producer), the step's reads.
 // "" where they are no descriptor reads.
-std::string descriptorReadWords(const KernelLaunch& L, const std::vector<const Event*>& a,
+std::string descriptorReadWords(const std::set<int>& lines, const std::vector<const Event*>& a,
                                 const std::vector<const Event*>& b, std::span<const uint32_t> stepEvents,
                                 const EventVector& events, const std::string& who) {
-  const std::set<int> lines = kernelLinesCalling(L, "wgmmaTf32(");
   if (lines.empty()) return "";
   if (!a.empty() && !b.empty())
     return lines.count(a.front()->line) ? "the tensor cores read " + operands(a) + " and " + operands(b) +
@@ -441,7 +442,8 @@ std::string descriptorReadWords(const KernelLaunch& L, const std::vector<const E
 
 }  // namespace
 
-std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                        const CopySchedule* ring) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   if (c == t.begin()) return "the start: nothing has run yet";
@@ -481,7 +483,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       return prefix + who + " " + parts + (copies ? "" : others);
     }
     case StepKind::Barrier: {
-      std::string text = prefix + barrierWords(run, block, c);
+      std::string text = prefix + barrierWords(run, block, c, ring);
       if (followed) text += "; " + who + (t.done(c, c.step, thread) ? " has arrived" : " has not arrived yet");
       return text;
     }
@@ -494,7 +496,8 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::ReadM || (e->op == Op::LoadM && e->k >= 0)) a.push_back(e);
         if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b.push_back(e);
       }
-      if (std::string w = descriptorReadWords(L, a, b, stepEvents, events, who); !w.empty()) return prefix + w;
+      const std::set<int>& mmaLines = t.callLines().descriptorReads;
+      if (std::string w = descriptorReadWords(mmaLines, a, b, stepEvents, events, who); !w.empty()) return prefix + w;
       if (a.empty() || b.empty()) break;
       std::vector<GridCell> product = productElements(t, block, c.step, a, b);
       if (product.empty()) product = storedElements(t, block, thread);  // the element it stores, at least
@@ -553,13 +556,15 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
   return f;
 }
 
-std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                                    const ThreadLife* life) {
   std::vector<FollowLink> links;
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   if (c == t.begin()) return links;
   const int phase = t.step(c.step).phase;
-  for (const LifePhase& p : threadLife(t, block, thread).phases) {
+  const std::optional<ThreadLife> built = life ? std::nullopt : std::optional(threadLife(t, block, thread));
+  for (const LifePhase& p : (life ? *life : *built).phases) {
     if (p.phase != phase) continue;
     for (const LifeEntry& e : p.entries)
       if (e.kind == LifeEntry::Kind::Load && e.slotRow >= 0 && t.done(c, e.step, thread))
