@@ -33,8 +33,12 @@
 // global reads that were not loads into shared memory) in program order, grouped into
 // steps: a step reads M's side and N's side, and a new step begins when the thread returns
 // to a side it already read in this step after reading the other. So Mds Nds Mds Nds is
-// k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. Loads, fills,
-// barriers, copies, mbarrier steps and stores have k = -1.
+// k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. A thread that
+// reads one side only in its interval never returns from the other: each of its compute reads
+// is a step of its own. That is rung 11's warpgroup MMA, where threads 64..127 record one
+// 128-bit chunk of A per MMA and none of B (B's rows are fewer than the warpgroup's threads):
+// their four MMAs of a k tile are k = 0, 1, 2, 3, as for the threads that read both. Loads,
+// fills, barriers, copies, mbarrier steps and stores have k = -1.
 #pragma once
 #include "kernels/host_device.h"
 #include "kernels/trace/trace_event.h"
@@ -54,17 +58,24 @@ HOST_DEVICE bool isRingWork(const Event& e) { return isComputeRead(e) || e.op ==
 
 inline constexpr unsigned kNoEvent = ~0u;
 
+// The side of the product a compute read feeds: 1 M's, 2 N's.
+HOST_DEVICE uint8_t sideOf(const Event& e) { return (e.op == Op::ReadN || e.op == Op::LoadN) ? 2 : 1; }
+
 // One thread's events of one interval, seen before any is decoded.
 struct IntervalScan {
   unsigned firstWrite = kNoEvent;              // index (in the interval) of its first shared write
   unsigned firstWriteAfterCompute = kNoEvent;  // ... of its first one after a compute read
   bool computed = false;
+  uint8_t sides = 0;  // the sides its compute reads feed (sideOf, or-ed)
   HOST_DEVICE void add(const Event& e, unsigned i) {
     if (writesSharedSlot(e)) {
       if (firstWrite == kNoEvent) firstWrite = i;
       if (computed && firstWriteAfterCompute == kNoEvent) firstWriteAfterCompute = i;
     }
-    computed = computed || isComputeRead(e);
+    if (isComputeRead(e)) {
+      computed = true;
+      sides |= sideOf(e);
+    }
   }
   HOST_DEVICE bool writes() const { return firstWrite != kNoEvent; }
   HOST_DEVICE bool writesAfterCompute() const { return firstWriteAfterCompute != kNoEvent; }
@@ -92,10 +103,12 @@ struct ThreadSteps {
   uint8_t sidesInStep = 0;  // 1: M's side read in this step, 2: N's
   uint8_t lastSide = 0;
   bool ringWork = false;         // it computed or copied since it entered its phase
+  bool oneSided = false;         // its compute reads of this interval feed one side only
   unsigned switchAt = kNoEvent;  // where in this interval the thread enters block.phase
 
   HOST_DEVICE void beginInterval(const IntervalScan& scan, const BlockPhase& block, bool newPhase) {
     switchAt = kNoEvent;
+    oneSided = scan.sides == 1 || scan.sides == 2;
     if (phase == block.phase) return;
     if (!newPhase) switchAt = 0;  // a phase it did not enter by writing: from here on
     else if (block.computedBefore) switchAt = scan.writes() ? scan.firstWrite : 0;
@@ -117,8 +130,8 @@ struct ThreadSteps {
     e.phase = int16_t(phase + ringPhase);
     e.k = -1;
     if (!isComputeRead(e)) return false;
-    const uint8_t side = (e.op == Op::ReadN || e.op == Op::LoadN) ? 2 : 1;
-    if (k < 0 || ((sidesInStep & side) && lastSide != side)) {
+    const uint8_t side = sideOf(e);
+    if (k < 0 || oneSided || ((sidesInStep & side) && lastSide != side)) {
       ++k;
       sidesInStep = 0;
     }
