@@ -369,7 +369,11 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
     if (k.stage != st.index || k.tile != tile || !reached(steps_[k.step].at, c)) continue;
     const Event& e = timeline_->trace().events[steps_[k.step].event];
     RingCopy& r = k.isN ? st.n : st.m;
-    r = {k.tile, e.threadX, e.threadY, k.bytes, k.zeroFill, reached(k.landed, c)};
+    // Another box of the same tile (rung 11 copies N's tile as boxes 32 columns wide): the
+    // tile's bytes are all of them, landed when all have.
+    const bool more = r.tile == k.tile;
+    r = {k.tile, e.threadX, e.threadY, (more ? r.bytes : 0) + k.bytes, k.zeroFill || (more && r.zeroFill),
+         reached(k.landed, c) && (!more || r.landed)};
     st.bytesExpected += k.bytes;
     st.bytesArrived += r.landed ? k.bytes : 0;
     landed = landed && r.landed;
