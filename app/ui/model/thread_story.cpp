@@ -434,8 +434,8 @@ std::string descriptorReadWords(const std::set<int>& lines, const std::vector<co
       n += events[i].op == Op::ReadN;
     }
   if (m + n == 0) return "";
-  // Counted as the timeline cuts the step: one MMA's reads, a thread that records A's chunks
-  // alone included (step_rules.h: each of its reads is a step of its own).
+  // Counted as the timeline cuts the step: one MMA's descriptor reads (step_rules.h: each MMA
+  // its own k step).
   return "the tensor cores' reads in this step, through descriptors for the warpgroup's MMA: " + std::to_string(m) +
          " 128-bit chunks of Mds and " + std::to_string(n) + " of Nds (recorded in its threads' names; no thread multiplies)";
 }

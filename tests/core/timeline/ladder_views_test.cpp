@@ -217,32 +217,29 @@ TEST_F(Rung11, AReadNoWaitOrdersIsStillAStaleRead) {
   EXPECT_TRUE(findRacedReads(*run.trace).empty()) << "the trace as it ran has none";
 }
 
-// Each MMA's reads are a k step of their own, for every thread of the warpgroup: per k tile
-// the kernel issues 4 MMAs (bk / 8 = 32 / 8), each recording one 128-bit chunk of A per thread
-// (64 rows x 2 chunks = 128), so every consumer's n-th read of Mds in a phase is k = n, for
-// the threads that read none of B (64..127: B's 32 rows are 64 chunks) as for those that do.
+// Each MMA its own k step: per k tile the kernel issues 4 MMAs (bk / 8 = 32 / 8), each reading
+// B (M's tile, 32 rows x 2 chunks = 64 chunks) through its descriptor, one chunk per thread of
+// 0..63: thread t's n-th Mds read of a phase is k = n. The A fragments (16 elements of N's tile
+// a thread, 4 per MMA) are read from Nds into registers before the first MMA: k = 0.
 TEST_F(Rung11, EachMmasReadsAreAKStepOfTheirOwn) {
   const auto [first, last] = t.blockRange(0, 0);
   const auto& ev = run.trace->events;
-  std::map<std::pair<int, int>, int> mReads;  // (thread, phase) -> Mds reads so far
-  int checked = 0, withoutB = 0;
-  std::set<int> readsB;
-  for (std::size_t i = first; i < last; ++i)
-    if (ev[i].op == Op::ReadN) readsB.insert(ev[i].threadX);
+  std::map<std::pair<int, int>, int> mReads, nReads;  // (thread, phase) -> reads so far
   for (std::size_t i = first; i < last; ++i) {
     const Event& e = ev[i];
-    if (e.op != Op::ReadM) continue;
-    int& n = mReads[{e.threadX, e.phase}];
-    EXPECT_EQ(e.k, n) << "thread " << e.threadX << ", phase " << e.phase;
-    ++n;
-    ++checked;
-    withoutB += !readsB.count(e.threadX);
+    if (e.op == Op::ReadM) {
+      int& n = mReads[std::pair<int, int>(e.threadX, e.phase)];
+      EXPECT_EQ(e.k, n) << "thread " << e.threadX << ", phase " << e.phase;
+      ++n;
+    } else if (e.op == Op::ReadN) {
+      EXPECT_EQ(e.k, 0) << "thread " << e.threadX << ", phase " << e.phase;
+      ++nReads[std::pair<int, int>(e.threadX, e.phase)];
+    }
   }
-  EXPECT_EQ(readsB.size(), 64u);  // threads 0..63
-  // 128 consumers x 2 k tiles x 4 MMAs, half of them by threads that read no chunk of B.
-  EXPECT_EQ(checked, 128 * 2 * 4);
-  EXPECT_EQ(withoutB, 64 * 2 * 4);
+  EXPECT_EQ(mReads.size(), 64u * 2u);   // threads 0..63, 2 k tiles
+  EXPECT_EQ(nReads.size(), 128u * 2u);  // every consumer
   for (const auto& [key, n] : mReads) EXPECT_EQ(n, 4) << "thread " << key.first << ", phase " << key.second;
+  for (const auto& [key, n] : nReads) EXPECT_EQ(n, 16) << "thread " << key.first << ", phase " << key.second;
 }
 
 TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
