@@ -1,16 +1,37 @@
 #include "core/timeline/raced_reads.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
 #include "core/timeline/block_geometry.h"
+#include "kernels/catalog.h"
 
 namespace tilescope {
 namespace {
 
 bool isSharedWrite(const Event& e) { return IntervalMix::writesSlot(e); }
 bool isSharedRead(const Event& e) { return IntervalMix::readsSlot(e); }
+bool ofN(const Event& e) { return e.op == Op::LoadN || e.op == Op::ReadN || e.op == Op::CopyN; }
+// What a write put in its slot: a load's or a fill's value; a copy's event holds its bytes, not
+// the elements (NaN: unknown).
+float valueWritten(const Event& e) { return e.op == Op::CopyM || e.op == Op::CopyN ? std::nanf("") : e.value; }
+
+// The slots an access touches, into `out`: a tensor-map copy's box fills value / 4 floats of
+// whole rows of its array from its first slot (rowLength: Mds's and Nds's, from the kernel's
+// shared tiles), any other access its one or four slots.
+void slotsTouched(const Event& e, const int (&rowLength)[2], std::vector<GridCell>& out) {
+  out.clear();
+  if (e.op != Op::CopyM && e.op != Op::CopyN) {
+    for (const GridCell& at : slotsOf(e)) out.push_back(at);
+    return;
+  }
+  const int length = rowLength[ofN(e)];
+  if (length <= 0) return;
+  for (int r = 0; r < int(e.value) / 4 / length; ++r)
+    for (int c = 0; c < length; ++c) out.push_back({e.sharedRow + r, c});
+}
 
 // One block's slots, Mds then Nds, as a flat table sized by the slots its events touch.
 struct SlotTable {
@@ -116,12 +137,15 @@ bool waitsOnMbarriers(const Trace& trace, std::size_t first, std::size_t last) {
 void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vector<RacedRead>& out) {
   const auto& events = trace.events;
   const unsigned blockX = trace.launch.blockX;
+  const SharedTileLayout tiles = kernelSharedTiles(trace.launch);
+  const int rowLength[2] = {tiles.strideM, tiles.strideN};
+  std::vector<GridCell> touches;
   int rows[2] = {0, 0}, cols = 0;
   for (std::size_t i = first; i < last; ++i) {
     const Event& e = events[i];
     if (!isSharedWrite(e) && !isSharedRead(e)) continue;
-    const bool isN = e.op == Op::LoadN || e.op == Op::ReadN;
-    for (const GridCell& at : slotsOf(e)) rows[isN] = std::max(rows[isN], at.row + 1), cols = std::max(cols, at.col + 1);
+    slotsTouched(e, rowLength, touches);
+    for (const GridCell& at : touches) rows[ofN(e)] = std::max(rows[ofN(e)], at.row + 1), cols = std::max(cols, at.col + 1);
   }
   if (cols == 0) return;
   const SlotTable table{cols, rows[0]};
@@ -148,8 +172,9 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
     }
     const bool write = isSharedWrite(e);
     if (!write && !isSharedRead(e)) continue;
-    const bool isN = e.op == Op::LoadN || e.op == Op::ReadN;
-    for (const GridCell& at : slotsOf(e)) {
+    const bool isN = ofN(e);
+    slotsTouched(e, rowLength, touches);
+    for (const GridCell& at : touches) {
       SlotHistory& slot = slots[table.index(isN, at)];
       if (write) {
         // Reads of this interval, by other threads, that wanted this write and came first.
@@ -157,7 +182,7 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
         for (auto it = p.begin(); it != p.end();) {
           const Event& r = events[*it];
           if (r.phase == e.phase && threadOf(r) != thread) {
-            out.push_back({*it, uint32_t(i), false, e.value});
+            out.push_back({*it, uint32_t(i), false, valueWritten(e)});
             it = p.erase(it);
           } else {
             ++it;
@@ -171,7 +196,7 @@ void scanBlock(const Trace& trace, std::size_t first, std::size_t last, std::vec
       const Event* seen = slot.last >= 0 ? &events[std::size_t(slot.last)] : nullptr;
       if (seen && slot.lastInterval == interval && seen->phase > e.phase && threadOf(*seen) != thread) {
         // Overwritten: a later phase's load, in this same interval, by another thread.
-        const float expected = slot.previous >= 0 ? events[std::size_t(slot.previous)].value : 0.0f;
+        const float expected = slot.previous >= 0 ? valueWritten(events[std::size_t(slot.previous)]) : 0.0f;
         out.push_back({uint32_t(i), uint32_t(slot.last), true, expected});
       } else if (!seen || seen->phase != e.phase) {
         slot.pending.push_back(uint32_t(i));
