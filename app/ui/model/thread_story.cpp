@@ -414,19 +414,30 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   return text;
 }
 
-// Rung 11's compute step: the tensor cores read the operands through descriptors for the whole
-// warpgroup; the trace records the reads in its threads' names, which multiply nothing. For the
-// thread `who` with reads `a` and `b`, or, where it read none (a producer), the step's reads.
-// "" where they are no descriptor reads.
+// Rung 11's compute step: the tensor cores read B through its descriptor for the whole
+// warpgroup, recorded in its threads' names at the MMA's line; each thread reads its A fragments
+// into registers itself (rung 11 takes A from N's tile); no thread multiplies. For the thread
+// `who` with reads `a` and `b`, or, where it read none (a producer, or a step of B's reads only
+// that others recorded), the step's descriptor reads. "" where they are no warpgroup MMA's.
 std::string descriptorReadWords(const std::set<int>& lines, const std::vector<const Event*>& a,
                                 const std::vector<const Event*>& b, std::span<const uint32_t> stepEvents,
                                 const EventVector& events, const std::string& who) {
   if (lines.empty()) return "";
-  if (!a.empty() && !b.empty())
-    return lines.count(a.front()->line) ? "the tensor cores read " + operands(a) + " and " + operands(b) +
-                                              " for the warpgroup's MMA (recorded in " + who +
-                                              "'s name; the thread multiplies nothing itself)"
-                                        : "";
+  if (!a.empty() || !b.empty()) {
+    std::string theirs, mine;  // the tensor cores' reads (at an MMA's line), the thread's own
+    for (const std::vector<const Event*>* side : {&a, &b}) {
+      std::vector<const Event*> tensorCores, own;
+      for (const Event* e : *side) (lines.count(e->line) ? tensorCores : own).push_back(e);
+      if (!tensorCores.empty()) theirs += (theirs.empty() ? "" : " and ") + operands(tensorCores);
+      if (!own.empty()) mine += (mine.empty() ? "" : " and ") + operands(own);
+    }
+    if (theirs.empty())
+      return who + " reads " + mine + " into its registers: the A fragments the tensor cores read for the warpgroup's " +
+             "MMAs (it multiplies nothing itself)";
+    std::string text = "the tensor cores read " + theirs + " for the warpgroup's MMA (recorded in " + who + "'s name";
+    return text + (mine.empty() ? "" : "; it reads " + mine + " into its A fragments itself") +
+           "; the thread multiplies nothing itself)";
+  }
   int m = 0, n = 0;
   for (uint32_t i : stepEvents)
     if (lines.count(events[i].line)) {
