@@ -167,6 +167,25 @@ def check_occupancy(layout, m):
     return "" if any(want.search(t) for t in summaries) else f"the Occupancy panel says {summaries}"
 
 
+def waves_said(layout):
+    """The Occupancy panel's line of waves: 'N blocks on S SMs at B per SM (W per wave): ...'."""
+    return [t for t in panel_texts(layout, "Occupancy") if " per wave): " in t]
+
+
+def check_waves(layout, m):
+    """'3.88 waves of 132, 4 in all' (or '15.52 waves ..., 16 waves in all'): the panel's count."""
+    said = waves_said(layout)
+    want = f"{m.group(1)} waves, {m.group(2) or m.group(3)} in all"
+    return "" if any(want in t for t in said) else f"the Occupancy panel says {said}"
+
+
+def check_busy(layout, m):
+    """'24 % busy', '16 SMs idle': the last wave's figures as the panel has them."""
+    said = waves_said(layout)
+    want = f"{m.group(1)} % busy" if m.group(1) else f"{m.group(2)} SMs idle"
+    return "" if any(want in t for t in said) else f"the Occupancy panel says {said}"
+
+
 def check_intensity(layout, m):
     shown = [c["shown"] for c in layout.get("counters", []) if c["name"] == "OP/B"]
     if not shown:
@@ -195,6 +214,8 @@ CLAIMS = [
     (r"([\d.]+) FLOPs per byte loaded", check_intensity),
     (r"counts that one thread as loading", check_thread_block_loading),
     (r"waits for the flag, then reads", check_flag_wait),
+    (r"([\d.]+) waves(?: of \d+)?(?:, (\d+) in all|[^.]*?, (\d+) waves in all)", check_waves),
+    (r"(?:(\d+) % busy|(\d+) SMs idle)", check_busy),
 ]
 
 
@@ -273,8 +294,9 @@ class LessonTruth(unittest.TestCase):
                             if why:
                                 problems.append(f"{name} page {page + 1}: '{m.group(0)}': {why}")
         self.assertEqual(problems, [], "claims their panel does not make:\n" + "\n".join(problems))
-        # Lesson 18's ring pages, 17's and 14's launch pages and 19's flag page: each claim was met.
-        self.assertGreaterEqual(checked, 8)
+        # Lesson 18's ring pages, 17's and 14's launch pages, 19's flag page and its waves (pages
+        # 1, 2, 3 and 5: waves, busy and idle SMs): each claim was met.
+        self.assertGreaterEqual(checked, 18)
 
     def test_captions_agree_with_the_copy_engine(self):
         """The Timeline's caption on a page with the Copy engine panel tells the ring's moment:
