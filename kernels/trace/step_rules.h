@@ -33,8 +33,13 @@
 // global reads that were not loads into shared memory) in program order, grouped into
 // steps: a step reads M's side and N's side, and a new step begins when the thread returns
 // to a side it already read in this step after reading the other. So Mds Nds Mds Nds is
-// k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. Loads, fills,
-// barriers, copies, mbarrier steps and stores have k = -1.
+// k = 0 0 1 1, and a register tile's M M M N N N M... is k = 0 0 0 0 0 0 1. A thread's second
+// MMA of a step (its fragment events, Op::MmaA to MmaC, after another MMA's) starts a step too:
+// an MMA is one k step of 8. Rung 10 reads both sides for each MMA, so the side rule already
+// moves on; rung 11 reads its A fragments for the tile's four MMAs first (all at k = 0) and
+// then, at each MMA, B's descriptor chunks only (threads 0..63), which the side rule alone put
+// at k = 0 for all four: they are k = 0, 1, 2, 3, as the kernel issues the MMAs. Loads, fills,
+// barriers, copies, mbarrier steps, fragments and stores have k = -1.
 #pragma once
 #include "kernels/host_device.h"
 #include "kernels/trace/trace_event.h"
@@ -53,6 +58,9 @@ HOST_DEVICE bool isComputeRead(const Event& e) {
 HOST_DEVICE bool isRingWork(const Event& e) { return isComputeRead(e) || e.op == Op::CopyM || e.op == Op::CopyN; }
 
 inline constexpr unsigned kNoEvent = ~0u;
+
+// An element of a tensor-core MMA's fragment (rungs 10 and 11): the MMA it belongs to is issued.
+HOST_DEVICE bool isMmaFragment(const Event& e) { return e.op == Op::MmaA || e.op == Op::MmaB || e.op == Op::MmaC; }
 
 // One thread's events of one interval, seen before any is decoded.
 struct IntervalScan {
@@ -92,6 +100,8 @@ struct ThreadSteps {
   uint8_t sidesInStep = 0;  // 1: M's side read in this step, 2: N's
   uint8_t lastSide = 0;
   bool ringWork = false;         // it computed or copied since it entered its phase
+  bool mmaInStep = false;        // it issued an MMA in this step
+  bool inMma = false;            // its last event was an MMA's fragment element
   unsigned switchAt = kNoEvent;  // where in this interval the thread enters block.phase
 
   HOST_DEVICE void beginInterval(const IntervalScan& scan, const BlockPhase& block, bool newPhase) {
@@ -116,12 +126,15 @@ struct ThreadSteps {
     ringWork = ringWork || isRingWork(e);
     e.phase = int16_t(phase + ringPhase);
     e.k = -1;
+    const bool fragment = isMmaFragment(e);
+    if (fragment && !inMma) {  // an MMA issued: its first fragment element
+      if (mmaInStep && k >= 0) newStep();
+      mmaInStep = true;
+    }
+    inMma = fragment;
     if (!isComputeRead(e)) return false;
     const uint8_t side = (e.op == Op::ReadN || e.op == Op::LoadN) ? 2 : 1;
-    if (k < 0 || ((sidesInStep & side) && lastSide != side)) {
-      ++k;
-      sidesInStep = 0;
-    }
+    if (k < 0 || ((sidesInStep & side) && lastSide != side)) newStep();
     sidesInStep |= side;
     lastSide = side;
     e.k = k;
@@ -132,7 +145,12 @@ struct ThreadSteps {
   HOST_DEVICE void enterPhase() {
     k = -1;
     sidesInStep = lastSide = 0;
-    ringWork = false;
+    ringWork = mmaInStep = inMma = false;
+  }
+  HOST_DEVICE void newStep() {
+    ++k;
+    sidesInStep = 0;
+    mmaInStep = false;
   }
 };
 

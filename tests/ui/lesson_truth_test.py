@@ -22,6 +22,16 @@ import classroom_test as ct  # noqa: E402
 import colour_check  # noqa: E402
 import presenter_walk as walk  # noqa: E402
 
+# A panel's subject, in the words a page that shows it uses (test_every_page_shows_panels_of_its_own_subject).
+PANEL_SUBJECTS = {
+    "Bank conflicts": r"\bbanks?\b|conflict|request|wavefront",
+    "Copy engine": r"\b(stages?|cop(y|ies)|TMA|producers?|mbarriers?|ring)\b",
+    "Occupancy": r"occupan|\bblocks? per SM|\bwaves?\b|\bSMs?\b|registers",
+    "Tensor core": r"tensor cores?|\blanes?\b|fragment|\bMMA\b|TF32",
+    "Timing": r"\bms\b|GFLOP|cuBLAS|timed|\btook\b",
+    "Thread life": r"\bthreads?\b|\blanes?\b|\btx=|\bflag\b",
+}
+
 # Facts of the hardware and of the arithmetic every page may state without declaring them.
 HARDWARE = {
     0: "nothing, the first index", 1: "one, the unit", 2: "FLOPs per multiply-add",
@@ -157,6 +167,25 @@ def check_occupancy(layout, m):
     return "" if any(want.search(t) for t in summaries) else f"the Occupancy panel says {summaries}"
 
 
+def waves_said(layout):
+    """The Occupancy panel's line of waves: 'N blocks on S SMs at B per SM (W per wave): ...'."""
+    return [t for t in panel_texts(layout, "Occupancy") if " per wave): " in t]
+
+
+def check_waves(layout, m):
+    """'3.88 waves of 132, 4 in all' (or '15.52 waves ..., 16 waves in all'): the panel's count."""
+    said = waves_said(layout)
+    want = f"{m.group(1)} waves, {m.group(2) or m.group(3)} in all"
+    return "" if any(want in t for t in said) else f"the Occupancy panel says {said}"
+
+
+def check_busy(layout, m):
+    """'24 % busy', '16 SMs idle': the last wave's figures as the panel has them."""
+    said = waves_said(layout)
+    want = f"{m.group(1)} % busy" if m.group(1) else f"{m.group(2)} SMs idle"
+    return "" if any(want in t for t in said) else f"the Occupancy panel says {said}"
+
+
 def check_intensity(layout, m):
     shown = [c["shown"] for c in layout.get("counters", []) if c["name"] == "OP/B"]
     if not shown:
@@ -185,6 +214,8 @@ CLAIMS = [
     (r"([\d.]+) FLOPs per byte loaded", check_intensity),
     (r"counts that one thread as loading", check_thread_block_loading),
     (r"waits for the flag, then reads", check_flag_wait),
+    (r"([\d.]+) waves(?: of \d+)?(?:, (\d+) in all|[^.]*?, (\d+) waves in all)", check_waves),
+    (r"(?:(\d+) % busy|(\d+) SMs idle)", check_busy),
 ]
 
 
@@ -263,8 +294,9 @@ class LessonTruth(unittest.TestCase):
                             if why:
                                 problems.append(f"{name} page {page + 1}: '{m.group(0)}': {why}")
         self.assertEqual(problems, [], "claims their panel does not make:\n" + "\n".join(problems))
-        # Lesson 18's ring pages, 17's and 14's launch pages and 19's flag page: each claim was met.
-        self.assertGreaterEqual(checked, 8)
+        # Lesson 18's ring pages, 17's and 14's launch pages, 19's flag page and its waves (pages
+        # 1, 2, 3 and 5: waves, busy and idle SMs): each claim was met.
+        self.assertGreaterEqual(checked, 18)
 
     def test_captions_agree_with_the_copy_engine(self):
         """The Timeline's caption on a page with the Copy engine panel tells the ring's moment:
@@ -284,33 +316,36 @@ class LessonTruth(unittest.TestCase):
         self.assertIn("128 consumers wait on full[0], parity 0", caption)  # 4 consumer warps of 32
 
     def test_the_copy_engine_says_who_writes_each_tile(self):
-        """Where the block's threads write N's tiles (no shipped kernel does now: every ring's
-        tiles come by TMA; a kernel whose threads fill a stage would), the Copy engine does not say that no thread loads a tile, and every stage that holds an N
-        tile has its bytes from those writes; a full barrier (one a copy's bytes complete) never
-        counts consumers, whatever its arrival count (rung 11's unused full[2] said '0 of 129
-        consumers done')."""
-        problems = []
+        """Every stage that holds a tile of M or N has that tile's bytes (a tile copied as several
+        boxes, rung 11's N, counts all of them); where the block's threads write N's tiles the
+        Copy engine says so, never that no thread loads a tile; a full barrier (one a copy's bytes
+        complete) never counts consumers, whatever its arrival count (rung 11's unused full[2]
+        said '0 of 129 consumers done')."""
+        problems, rings = [], 0
         for name, pages in self.lessons:
             for page in range(pages):
                 layout = self.layout(name, page)
                 ring = layout.get("copyEngine")
                 if not ring:
                     continue
+                rings += 1
                 where = f"{name} page {page + 1}"
                 header = [t["text"] for t in layout["texts"] if t["panel"] == "Copy engine" and t["text"].startswith("Block (")]
                 if len(header) != 1:
                     problems.append(f"{where}: the panel's first line was not recorded: {header}")
                     continue
-                if ring["nByThreads"]:
-                    if "no thread loads a tile" in header[0] or "threads write N's tiles" not in header[0]:
-                        problems.append(f"{where}: '{header[0]}' while threads write N's tiles")
-                    for st in ring["stages"]:
-                        if st["nTile"] >= 0 and st["nBytes"] <= 0:
-                            problems.append(f"{where}: stage {st['index']} holds N's tile {st['nTile']} of no bytes")
+                by_threads = "threads write N's tiles" in header[0]
+                if ring["nByThreads"] != by_threads or (by_threads and "no thread loads a tile" in header[0]):
+                    problems.append(f"{where}: '{header[0]}', threads write N's tiles: {ring['nByThreads']}")
+                for st in ring["stages"]:
+                    for tile in ("m", "n"):
+                        if st[f"{tile}Tile"] >= 0 and st[f"{tile}Bytes"] <= 0:
+                            problems.append(f"{where}: stage {st['index']} holds {tile.upper()}'s tile {st[f'{tile}Tile']} of no bytes")
                 for b in ring["barriers"]:
                     if b["name"].startswith("full[") and "consumers" in b["text"]:
                         problems.append(f"{where}: {b['text']}")
         self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreaterEqual(rings, 4)  # lesson 18's ring pages, lesson 21's first and last
 
     def test_a_warpgroup_mma_is_the_tensor_cores_reads(self):
         """On rung 11 no thread multiplies: the step in words says the tensor cores read the
@@ -342,6 +377,25 @@ class LessonTruth(unittest.TestCase):
                 problems.append(f"{name} page {page + 1}: the panel shows no request")
         self.assertEqual(problems, [], "\n".join(problems))
         self.assertGreaterEqual(checked, 4)  # lessons 14 (two pages), 18 and 21
+
+    def test_every_page_shows_panels_of_its_own_subject(self):
+        """A panel on a page's screen (named by its `panels` line, or carried over from the page
+        before) is about what the page says: its text speaks of the panel's subject (lesson 21's
+        pages 3 and 4, on the warpgroup's meeting and on timings, kept page 2's Bank conflicts)."""
+        problems, checked = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                text = " ".join(layout["lesson"]["paragraphs"])
+                for w in layout["windows"]:
+                    words = PANEL_SUBJECTS.get(w["tab"])
+                    if not words:
+                        continue
+                    checked += 1
+                    if not re.search(words, text, re.I):
+                        problems.append(f"{name} page {page + 1}: the {w['tab']} panel, and no word of {words}")
+        self.assertEqual(problems, [], "pages showing another subject's panel:\n" + "\n".join(problems))
+        self.assertGreaterEqual(checked, 20)
 
     def test_thread_life_entries_start_below_their_title(self):
         """On every page at every walked size, Thread life's entries (a count of left-out entries

@@ -1,5 +1,6 @@
 #include "core/timeline/cell_marks.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace tilescope {
@@ -30,7 +31,7 @@ CellMark staleMark(const Timeline& t, std::size_t i, CellMark::Kind kind) {
   m.line = r.line;
   m.overwritten = s.overwritten;
   m.value = r.value;
-  m.expected = s.expected;
+  if (!std::isnan(s.expected)) m.expected = s.expected;  // a copy's value is not in its event
   return m;
 }
 

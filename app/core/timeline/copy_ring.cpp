@@ -14,15 +14,16 @@ bool isPipelineStep(Op op) {  // the events the schedule places itself (copy_rin
   return op == Op::CopyM || op == Op::CopyN || op == Op::MbarrierArrive || op == Op::MbarrierWait;
 }
 
-// The rows of Nds a stage holds, from the launch's shared layout: bk rows of bn (rungs 8 and 9),
-// or bn / 32 boxes of bk rows of 32 (rung 11).
-int nRowsPerStage(const KernelLaunch& L, int stages) {
-  const SharedTileLayout tiles = kernelSharedTiles(L);
-  if (stages <= 0 || tiles.strideN <= 0 || tiles.bytes <= tiles.baseN) return L.tiling.bk;
-  return std::max(1, int((tiles.bytes - tiles.baseN) / (uint32_t(tiles.strideN) * 4u)) / stages);
-}
-
 }  // namespace
+
+std::set<int> fullBarrierArrays(const Timeline& timeline, int bx, int by) {
+  std::set<int> arrays;
+  const auto [first, last] = timeline.blockRange(bx, by);
+  const auto& events = timeline.trace().events;
+  for (std::size_t i = first; i < last; ++i)
+    if (events[i].op == Op::MbarrierArrive && events[i].value > 0) arrays.insert(events[i].sharedCol);
+  return arrays;
+}
 
 std::string_view stageStateName(StageState s) {
   switch (s) {
@@ -105,7 +106,14 @@ struct CopyScheduleBuilder {
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
   uint64_t seq = 0;
 
+  int rowsPerStage[2] = {0, 0};  // of Mds and Nds, from the kernel's shared tiles (build)
+
   int barrierIndex(const Event& e) const { return barrierOf.at({e.sharedCol, e.sharedRow}); }
+  // The stage a slot's row of Mds (or Nds) lies in; -1 for none.
+  int stageOf(bool isN, int sharedRow) const {
+    const int rows = rowsPerStage[isN];
+    return rows > 0 && sharedRow >= 0 && sharedRow / rows < s.stageCount_ ? sharedRow / rows : -1;
+  }
   Moment anchor(uint32_t i, int thread) const { return {stepOf[i - begin], thread + 1}; }
 
   void collect();
@@ -129,13 +137,10 @@ void CopyScheduleBuilder::collect() {
   for (std::size_t i = b; i < e; ++i) program[std::size_t(linearThread(events[i], blockX))].push_back(uint32_t(i));
 }
 
-// Each mbarrier once, its role from its array's arrivals: an array one of whose barriers has an
-// arrival that announces transaction bytes counts the copies' bytes ("full"); the others count
-// consumers done ("empty"). By array, not by barrier: a stage the launch never fills (more
-// stages than k tiles) still has a full barrier, with no copy issued. Full ones first.
+// Each mbarrier once, its role from its array's arrivals (fullBarrierArrays). Full ones first.
 void CopyScheduleBuilder::findBarriers() {
   std::map<std::pair<int, int>, CopySchedule::Barrier> found;
-  std::set<int> fullArrays;
+  const std::set<int> fullArrays = fullBarrierArrays(timeline, block.bx(), block.by());
   for (const auto& thread : program)
     for (uint32_t i : thread) {
       const Event& e = events[i];
@@ -144,7 +149,6 @@ void CopyScheduleBuilder::findBarriers() {
       bar.array = e.sharedCol;
       bar.index = e.sharedRow;
       if (e.op == Op::MbarrierInit) bar.needed = int(e.value);
-      if (e.op == Op::MbarrierArrive && e.value > 0) fullArrays.insert(e.sharedCol);
     }
   for (auto& [key, bar] : found)
     if (fullArrays.count(bar.array)) bar.role = BarrierRole::Full;
@@ -251,8 +255,8 @@ void CopyScheduleBuilder::runThread(int thread, Moment at) {
     step.barrier = t.txBarrier;
     const Tiling& tiling = timeline.trace().launch.tiling;
     const bool isN = e.op == Op::CopyN;
-    CopySchedule::Copy c{s.steps_.size(), e.sharedRow / (isN ? nRowsPerStage(timeline.trace().launch, s.stageCount_) : tiling.bm),
-                         (isN ? e.globalRow : e.globalCol) / tiling.bk, int(e.value), isN, zeroFilled(e)};
+    CopySchedule::Copy c{s.steps_.size(), stageOf(isN, e.sharedRow), (isN ? e.globalRow : e.globalCol) / tiling.bk,
+                         int(e.value), isN, zeroFilled(e)};
     const Moment lands{std::min(at.step + 1, timeline.steps() - 1), timeline.threadsPerBlock()};
     queue.push({lands, seq++, -1, int(s.copies_.size())});
     s.copies_.push_back(c);
@@ -309,16 +313,23 @@ void CopyScheduleBuilder::linkStages() {
   }
   s.consumers_ = int(std::count(consumer.begin(), consumer.end(), true));
   if (!s.copies_.empty()) s.producer_ = s.steps_[s.copies_.front().step].thread;
-  // N's tile written by threads, where no copy brings it (producers turning it): its stage from the slot's
-  // row (Nds holds bn rows a stage), its k tile from the element's row of N, at the timeline's step.
+  // N's tile written by threads, where no copy brings it (producers turning it): its stage from
+  // the slot's row (stageOf), its k tile from the element's row of N, at the timeline's step;
+  // grouped by stage and tile once, so that a cursor counts a group's writes by one search.
   const bool nCopied = std::any_of(s.copies_.begin(), s.copies_.end(), [](const CopySchedule::Copy& c) { return c.isN; });
   const Tiling& tiling = timeline.trace().launch.tiling;
-  if (nCopied || tiling.bn <= 0 || tiling.bk <= 0) return;
+  if (nCopied || tiling.bk <= 0) return;
   const unsigned blockX = timeline.trace().launch.blockX;
+  std::map<std::pair<int, int>, std::vector<Moment>> writes;  // (stage, tile) -> moments
   for (std::size_t i = begin; i < begin + stepOf.size(); ++i) {
     const Event& e = events[i];
-    if (e.op == Op::LoadN && e.sharedRow >= 0 && e.globalRow >= 0)
-      s.nWrites_.push_back({e.sharedRow / tiling.bn, e.globalRow / tiling.bk, anchor(uint32_t(i), linearThread(e, blockX))});
+    const int stage = stageOf(true, e.sharedRow);
+    if (e.op == Op::LoadN && stage >= 0 && e.globalRow >= 0)
+      writes[{stage, e.globalRow / tiling.bk}].push_back(anchor(uint32_t(i), linearThread(e, blockX)));
+  }
+  for (auto& [key, at] : writes) {
+    std::sort(at.begin(), at.end());
+    s.nWrites_.push_back({key.first, key.second, std::move(at)});
   }
 }
 
@@ -332,6 +343,12 @@ CopySchedule CopySchedule::build(const Timeline& timeline, const BlockTimeline& 
   const int tileBytes = L.tiling.bm * L.tiling.bk * 4;
   s.stageCount_ = tileBytes > 0 ? int((tiles.baseN - tiles.baseM) / uint32_t(tileBytes)) : 0;
   CopyScheduleBuilder b(timeline, block, s);
+  // Each array's rows (of strideM or strideN floats, as declared) shared out over the stages:
+  // Mds from baseM to baseN, Nds from baseN to the tiles' end.
+  if (s.stageCount_ > 0 && tiles.strideM > 0 && tiles.strideN > 0) {
+    b.rowsPerStage[0] = int((tiles.baseN - tiles.baseM) / 4u) / tiles.strideM / s.stageCount_;
+    b.rowsPerStage[1] = int((tiles.bytes - tiles.baseN) / 4u) / tiles.strideN / s.stageCount_;
+  }
   b.collect();
   b.findBarriers();
   b.walk();
@@ -391,18 +408,16 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
 // N's tile in the stage where the block's threads write it (nWrites_): the newest k tile any of
 // its writes reached at c, and how many of that tile's bytes are in.
 void CopySchedule::fillThreadWrites(RingStage& st, Cursor c) const {
-  int tile = -1;
-  for (const ThreadWrite& w : nWrites_)
-    if (w.stage == st.index && reached(w.at, c)) tile = std::max(tile, w.tile);
-  if (tile < 0) return;
+  const ThreadWrites* newest = nullptr;
+  for (const ThreadWrites& w : nWrites_)
+    if (w.stage == st.index && reached(w.at.front(), c) && (!newest || w.tile > newest->tile)) newest = &w;
+  if (!newest) return;
   RingCopy& n = st.n;
-  n.tile = tile;
+  n.tile = newest->tile;
   n.byThreads = true;
-  for (const ThreadWrite& w : nWrites_)
-    if (w.stage == st.index && w.tile == tile) {
-      n.bytes += 4;
-      n.bytesWritten += reached(w.at, c) ? 4 : 0;
-    }
+  n.bytes = 4 * int(newest->at.size());
+  const auto done = std::partition_point(newest->at.begin(), newest->at.end(), [&](Moment m) { return reached(m, c); });
+  n.bytesWritten = 4 * int(done - newest->at.begin());
   n.landed = n.bytesWritten == n.bytes;
 }
 

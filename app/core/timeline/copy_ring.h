@@ -23,8 +23,9 @@
 // ring lets it, which is what the ring is for.
 #pragma once
 #include <climits>
-#include <map>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,12 @@ enum class StageState : uint8_t { Empty, Filling, Full, Reading, Released };
 std::string_view stageStateName(StageState s);  // "empty", "filling", "full", "being read", "released"
 
 enum class BarrierRole : uint8_t { Full, Empty };
+
+// The mbarrier arrays (their declaration numbers) of block (bx, by) one of whose arrivals
+// announces transaction bytes: its "full" barriers, which count the tiles' bytes; the others
+// are "empty" ones, which count the consumers done. By array, not by barrier: a stage the launch
+// never fills (more stages than k tiles) still has a full barrier, with no copy issued.
+std::set<int> fullBarrierArrays(const Timeline& timeline, int bx, int by);
 
 // One tensor-map copy into a stage.
 struct RingCopy {
@@ -125,9 +132,9 @@ class CopySchedule {
     Moment landed = kNever;
     int fillPhase = -1;  // the phase of its full barrier that its bytes complete
   };
-  struct ThreadWrite {  // a thread's write of an element of N's tile into a stage
+  struct ThreadWrites {  // the block's threads' writes of N's k tile `tile` into stage `stage`
     int stage = 0, tile = 0;
-    Moment at;
+    std::vector<Moment> at;  // one per 4-byte write, sorted: those reached at a cursor come first
   };
   struct Barrier {
     BarrierRole role = BarrierRole::Empty;
@@ -144,7 +151,7 @@ class CopySchedule {
   int outOfOrder_ = 0;
   std::vector<Step> steps_;
   std::vector<Copy> copies_;
-  std::vector<ThreadWrite> nWrites_;  // only where no copy brings N's tile
+  std::vector<ThreadWrites> nWrites_;  // only where no copy brings N's tile
   std::vector<Barrier> barriers_;
   std::vector<std::vector<std::size_t>> byThread_;  // into steps_, program order
   std::vector<int> stageFull_, stageEmpty_;          // per stage: its barriers (indices into barriers_)

@@ -4,6 +4,12 @@
 // linear order; that is exactly the trace's canonical order inside a barrier interval
 // (core/trace/trace.h). So replaying a block's events in canonical order replays what the
 // emulator really did, and every shared read sees the last write before it in that order.
+// Where threads wait on mbarriers (a ring), the emulator also switches threads at a wait whose
+// phase has not completed; those turns are replayed from the trace by the mbarriers' rules
+// (raced_reads.cpp, ringOrder), so a read after a wait is ordered after the writes and arrivals
+// that completed it, and a read that no wait orders after its write is still caught.
+// A tensor-map copy (rungs 8 and 11) is a write, by its issuing thread, of every slot of the rows
+// its box fills (the box is as wide as the array's rows: TMA cannot pad).
 // A read is stale when, in its own barrier interval, another thread's write to the same slot
 // decides what it sees against the kernel's intent:
 //   not written yet (read-after-write): a later write of the slot, by another thread, in the
@@ -27,7 +33,7 @@ struct RacedRead {
   uint32_t readEvent = 0;      // the read that took the wrong value
   uint32_t writeEvent = 0;     // the write that decided it: came too late, or too early
   bool overwritten = false;    // false: not written yet (RAW); true: overwritten first (WAR)
-  float expected = 0;          // the value the kernel meant it to read
+  float expected = 0;          // the value the kernel meant it to read (NaN: a copy's, which its event does not hold)
 };
 
 // Every stale read of the trace, in canonical order of the reads.
@@ -51,9 +57,10 @@ class IntervalMix {
     mixed_ = (seen_[interval] |= bit) == 3;
   }
   bool mixed() const { return mixed_; }
-  // The accesses the scan compares: writes of a slot (a load or a fill; not a global read
-  // staged through registers) and reads of one.
+  // The accesses the scan compares: writes of a slot (a load, a fill or a tensor-map copy; not
+  // a global read staged through registers) and reads of one.
   static bool writesSlot(const Event& e) {
+    if (e.op == Op::CopyM || e.op == Op::CopyN) return e.sharedRow >= 0;
     return (e.op == Op::LoadM || e.op == Op::LoadN) && e.sharedRow >= 0 && !(e.flags & kStagedRead);
   }
   static bool readsSlot(const Event& e) { return (e.op == Op::ReadM || e.op == Op::ReadN) && e.sharedRow >= 0; }

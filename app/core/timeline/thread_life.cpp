@@ -4,10 +4,9 @@
 #include <cstdio>
 #include <map>
 #include <set>
-#include <string_view>
 
 #include "core/trace/memory_layout.h"
-#include "kernels/kernel_sources.h"
+#include "core/timeline/copy_ring.h"
 
 namespace tilescope {
 
@@ -135,20 +134,6 @@ std::string LifeEntry::valuesText() const {
   return v;
 }
 
-std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call) {
-  std::set<int> lines;
-  if (launch.labTiles) return lines;
-  const auto source = kernelSource(launch.kernel);
-  if (!source) return lines;
-  int line = 1;
-  for (std::size_t at = 0; at < source->size(); ++line) {
-    const std::size_t end = std::min(source->find('\n', at), source->size());
-    if (source->substr(at, end - at).find(call) != std::string_view::npos) lines.insert(line);
-    at = end + 1;
-  }
-  return lines;
-}
-
 LifeTime lifeTime(const LifeEntry& e, const Timeline& t, Cursor c) {
   const Cursor n = t.normalize(c);
   if (n == t.begin() || e.step > n.step) return LifeTime::Ahead;
@@ -164,27 +149,8 @@ struct LifeContext {
   const KernelLaunch& launch;
   bool wideMSpansK = false;
   std::set<int> fullArrays;  // mbarrier arrays (declaration numbers) whose arrivals announce bytes
-  std::set<int> flagWaitLines, flagPublishLines;
-  std::set<int> descriptorLines;  // lines that issue a warpgroup MMA: their shared reads are the tensor cores'
+  const KernelCallLines& lines;  // the flags' and the warpgroup MMAs' lines (the timeline's, read once per run)
 };
-
-// A barrier that an arrival announces bytes at is a "full" one (its stage's tiles arrived),
-// the others "empty" ones (its consumers are done): the Copy engine panel's names.
-void findBarrierRoles(LifeContext& c, const BlockTimeline& block) {
-  const auto& events = c.timeline.trace().events;
-  for (int s = 0; s < c.timeline.steps(); ++s)
-    for (uint32_t i : block.stepEvents(s))
-      if (events[i].op == Op::MbarrierArrive && events[i].value > 0) c.fullArrays.insert(events[i].sharedCol);
-}
-
-// Rung 9's flags are workspace accesses through waitAcquire and publishRelease, and rung 11's
-// descriptor reads are shared reads at a line that calls wgmmaTf32: the kernel's own text says
-// which lines those are (a lab kernel's workspace is read and written plainly).
-void findKernelLines(LifeContext& c) {
-  c.flagWaitLines = kernelLinesCalling(c.launch, "waitAcquire(");
-  c.flagPublishLines = kernelLinesCalling(c.launch, "publishRelease(");
-  c.descriptorLines = kernelLinesCalling(c.launch, "wgmmaTf32(");
-}
 
 bool isOperand(const Event& e) {
   if (e.op == Op::ReadM || e.op == Op::ReadN) return e.k >= 0;
@@ -237,7 +203,7 @@ LifeEntry entryOf(const Event& e, int step, const LifeContext& c) {
     case Op::LoadW:
     case Op::StoreW: {
       const bool read = e.op == Op::LoadW;
-      const bool flag = (read ? c.flagWaitLines : c.flagPublishLines).count(e.line) > 0;
+      const bool flag = (read ? c.lines.flagWaits : c.lines.flagPublishes).count(e.line) > 0;
       entry.kind = flag ? (read ? LifeEntry::Kind::FlagWait : LifeEntry::Kind::FlagPublish)
                         : (read ? LifeEntry::Kind::WorkspaceRead : LifeEntry::Kind::WorkspaceWrite);
       entry.index = e.globalCol;
@@ -329,7 +295,7 @@ void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Eve
       addFragment(items, *e, step);
       continue;
     }
-    if ((e->op == Op::ReadM || e->op == Op::ReadN) && c.descriptorLines.count(e->line)) {
+    if ((e->op == Op::ReadM || e->op == Op::ReadN) && c.lines.descriptorReads.count(e->line)) {
       LifeEntry entry = entryOf(*e, step, c);
       entry.kind = LifeEntry::Kind::DescriptorRead;
       entry.isN = e->op == Op::ReadN;
@@ -364,9 +330,8 @@ void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Eve
 ThreadLife threadLife(const Timeline& t, const BlockTimeline& block, int thread) {
   ThreadLife life;
   life.thread = thread;
-  LifeContext context{t, t.trace().launch, wideReadOfMSpansK(t.trace().launch), {}, {}, {}, {}};
-  findBarrierRoles(context, block);
-  findKernelLines(context);
+  const LifeContext context{t, t.trace().launch, wideReadOfMSpansK(t.trace().launch),
+                            fullBarrierArrays(t, block.bx(), block.by()), t.callLines()};
   const auto& events = t.trace().events;
   const unsigned blockX = t.trace().launch.blockX;
   float pvalue = 0;  // the thread's running dot product, as the kernel accumulates it

@@ -102,8 +102,4 @@ LifeTime lifeTime(const LifeEntry& e, const Timeline& timeline, Cursor c);
 // Linear thread `thread` of the block `block` shows.
 ThreadLife threadLife(const Timeline& timeline, const BlockTimeline& block, int thread);
 
-// The lines of the launch's kernel whose text calls `call` ("wgmmaTf32(": rung 11's descriptor
-// reads are recorded at that line), read from the kernel's own source; none for a lab kernel.
-std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call);
-
 }  // namespace tilescope

@@ -8,12 +8,29 @@
 #include "core/timeline/race_index.h"
 #include "core/timeline/step_keys.h"
 #include "core/trace/memory_layout.h"
+#include "kernels/kernel_sources.h"
 #include "kernels/trace/step_rules.h"
 
 namespace tilescope {
 namespace {
 
 using timeline_detail::KeyWalker;
+
+// The lines of the launch's kernel whose text calls `call` ("wgmmaTf32("), read from the
+// kernel's own source; none for a lab kernel.
+std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call) {
+  std::set<int> lines;
+  if (launch.labTiles) return lines;
+  const auto source = kernelSource(launch.kernel);
+  if (!source) return lines;
+  int line = 1;
+  for (std::size_t at = 0; at < source->size(); ++line) {
+    const std::size_t end = std::min(source->find('\n', at), source->size());
+    if (source->substr(at, end - at).find(call) != std::string_view::npos) lines.insert(line);
+    at = end + 1;
+  }
+  return lines;
+}
 
 // Per-thread exact counts are kept only while they stay small; past this the counters of a
 // partly done step are interpolated (step totals stay exact).
@@ -250,6 +267,8 @@ ThreadState activityOf(const Event& e) {
 Timeline Timeline::build(const Trace& trace, bool emulated) {
   Timeline t;
   t.trace_ = &trace;
+  t.callLines_ = {kernelLinesCalling(trace.launch, "waitAcquire("), kernelLinesCalling(trace.launch, "publishRelease("),
+                  kernelLinesCalling(trace.launch, "wgmmaTf32(")};
   const KernelLaunch& launch = trace.launch;
   t.threadsPerBlock_ = int(std::max(1u, launch.blockX * launch.blockY));
   std::vector<uint8_t> mixed;
@@ -258,14 +277,16 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.phaseSpan_ = scan.phaseSpan();
   t.phaseCount_ = scan.ring ? scan.maxPhase + 1 : trace.phases;
   const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.phaseSpan_ * t.keySpan_;
-  // In a ring (threads wait on mbarriers) the emulator interleaves threads at their waits, so
-  // the canonical order is not the order that ran and cannot tell a stale read: rung 11's
-  // consumers come before the producers whose writes of N's tile they waited for. The
-  // mbarriers order a ring (copy_ring.h), which is drawn in lockstep by its phases.
-  if (emulated && scan.ring) t.orderNote_ = "a ring's threads take turns at their mbarrier waits: drawn in lockstep by its phases";
-  else if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
+  // In a ring (threads wait on mbarriers) the emulator interleaves threads at their waits: the
+  // race search replays those turns (raced_reads.h), so a read after a wait comes after the
+  // writes that completed it (rung 11's consumers after the producers' writes of N's tile), and
+  // a read that no wait orders is still caught. The steps cannot draw those turns thread by
+  // thread (one thread's steps of an interval lie together), so a ring is drawn in lockstep by
+  // its phases, its stale reads marked there.
+  if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
-  if (!t.stale_.empty()) {
+  if (emulated && scan.ring) t.orderNote_ = "a ring's threads take turns at their mbarrier waits: drawn in lockstep by its phases";
+  else if (!t.stale_.empty()) {
     t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;
     if (!t.realOrder_) t.orderNote_ = "too many threads to draw one at a time: drawn in lockstep";
   }

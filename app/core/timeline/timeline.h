@@ -24,7 +24,8 @@
 // what the emulator did (and the trace's canonical order inside an interval). The "interval"
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
 // order (its canonical order is a sort), so it stays in lockstep and says why (orderNote); so
-// does a ring, whose threads the emulator lets take turns at their mbarrier waits.
+// does a ring, whose threads the emulator lets take turns at their mbarrier waits: its stale
+// reads are still found (raced_reads.h replays those turns) and marked at their lockstep steps.
 //
 // Cost. Timeline::build walks the trace three times (done once per run, off the UI thread:
 // the blocks and their barriers; each event's step key; the counts, P stores, stale reads' steps
@@ -36,6 +37,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -94,6 +96,15 @@ std::string_view threadStateName(ThreadState s);
 // What a thread is doing at one of its events (a load, the k loop, a barrier, its store).
 ThreadState activityOf(const Event& e);
 
+// The lines of the launch's kernel whose text calls a helper its events are read by: rung 9's
+// flags (waitAcquire, publishRelease: workspace accesses that wait on or publish a flag) and
+// rung 11's descriptor reads (wgmmaTf32: shared reads that are the tensor cores'). Read from the
+// kernel's own source once per run (Timeline::build); none for a lab kernel, whose workspace is
+// read and written plainly.
+struct KernelCallLines {
+  std::set<int> flagWaits, flagPublishes, descriptorReads;
+};
+
 class Timeline {
  public:
   // Cuts `trace` into steps. The Timeline keeps a pointer to `trace`: keep it alive.
@@ -102,6 +113,7 @@ class Timeline {
   static Timeline build(const Trace& trace, bool emulated = true);
 
   const Trace& trace() const { return *trace_; }
+  const KernelCallLines& callLines() const { return callLines_; }
   int steps() const { return int(steps_.size()); }
   const StepInfo& step(int s) const { return steps_[std::size_t(s)]; }
   std::string stepLabel(int s) const;  // "phase 1 - load tiles", "phase 0 - k = 1", "store P"
@@ -179,6 +191,7 @@ class Timeline {
 
  private:
   const Trace* trace_ = nullptr;
+  KernelCallLines callLines_;
   int threadsPerBlock_ = 1;
   uint64_t keySpan_ = 1;          // keys per interval (per phase of an interval in a ring)
   uint64_t phaseSpan_ = 1;        // a ring's phases per interval in the key (1: no ring)

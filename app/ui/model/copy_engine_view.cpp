@@ -3,9 +3,8 @@
 
 namespace tilescope::ui {
 
-CopyEngineView copyEngineView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor) {
+CopyEngineView copyEngineView(const CopySchedule& schedule, const BlockTimeline& block, Cursor cursor) {
   CopyEngineView v;
-  const CopySchedule schedule = CopySchedule::build(run.timeline, block);
   v.applies = schedule.applies();
   v.bx = block.bx(), v.by = block.by();
   if (v.applies) v.ring = schedule.at(cursor);

@@ -1,7 +1,7 @@
 // What the Copy engine panel shows at one cursor, as plain data (issue 25): whether the
 // kernel moves its tiles with the copy engine (rung 8), and the ring of stages at the cursor.
-// Built once per cursor move (state/view_cache.h): the schedule it comes from scans the
-// block's events (about 20 000 at the lesson's tiling), which used to happen every frame.
+// Built once per cursor move (state/view_cache.h) from the block's schedule, which scans the
+// block's events (about 20 000 at the lesson's tiling) and is built once per run and block.
 #pragma once
 #include "core/timeline/copy_ring.h"
 #include "ui/model/loaded_run.h"
@@ -14,6 +14,6 @@ struct CopyEngineView {
   CopyRing ring;         // the ring of stages at the cursor
 };
 
-CopyEngineView copyEngineView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor);
+CopyEngineView copyEngineView(const CopySchedule& schedule, const BlockTimeline& block, Cursor cursor);
 
 }  // namespace tilescope::ui

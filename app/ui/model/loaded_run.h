@@ -36,6 +36,9 @@ struct PartialPicture {
   int barriers = 0;      // every block ran until all its threads arrived at this barrier
   int phasesShown = 0;   // phases with events in the partial trace
   int phasesTotal = 0;   // the whole launch's
+  // Why the whole run that was to replace it failed ("" while it runs): the picture stays, and
+  // says that the rest of the launch did not run, and why.
+  std::string wholeRunFailed;
 };
 
 struct LoadedRun : FinishedRun {
@@ -43,17 +46,24 @@ struct LoadedRun : FinishedRun {
   std::optional<PartialPicture> partial;  // set while only the first picture has run
 };
 
-// "phase 0 of phases 0 to 7 shown, the rest running" for a first picture, "" for a whole run.
+// "phase 0 of phases 0 to 7 shown, the rest running" for a first picture, "" for a whole run;
+// once its whole run failed, "phase 0 of phases 0 to 7 shown; the rest did not run: WHY".
 // Phases are counted from 0, as the step captions and the timeline's bands count them.
 inline std::string partialNote(const LoadedRun& run) {
   if (!run.partial) return "";
   const PartialPicture& p = *run.partial;
   const std::string of = " of phases 0 to " + std::to_string(p.phasesTotal - 1);
+  const bool failed = !p.wholeRunFailed.empty();
   // An odd barrier ends a tiled kernel's loads: the phase's tiles are in, its k steps not yet run.
-  if (p.barriers % 2 == 1)
-    return "the tiles of phase " + std::to_string(p.barriers / 2) + of + " shown, its k steps and the rest running";
-  const std::string shown = p.phasesShown == 1 ? "phase 0" : "phases 0 to " + std::to_string(p.phasesShown - 1);
-  return shown + of + " shown, the rest running";
+  const bool tilesOnly = p.barriers % 2 == 1;
+  const std::string shown = tilesOnly           ? "the tiles of phase " + std::to_string(p.barriers / 2)
+                            : p.phasesShown == 1 ? "phase 0"
+                                                 : "phases 0 to " + std::to_string(p.phasesShown - 1);
+  if (failed) return shown + of + " shown; the rest did not run: " + p.wholeRunFailed;
+  return shown + of + (tilesOnly ? " shown, its k steps and the rest running" : " shown, the rest running");
 }
+
+// Whether the run on screen is a first picture whose whole run is still to come.
+inline bool wholeRunComing(const LoadedRun& run) { return run.partial && run.partial->wholeRunFailed.empty(); }
 
 }  // namespace tilescope::ui

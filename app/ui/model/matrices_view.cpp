@@ -233,7 +233,7 @@ void fillP(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cu
 }  // namespace
 
 void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
-                       const MatricesOptions& options) {
+                       const MatricesOptions& options, const ThreadLife* life) {
   const KernelLaunch& L = run.run.plan.launch;
   const Cursor c = run.timeline.normalize(cursor);
   resetKeeping(v, &MatricesView::mCells, &MatricesView::nCells, &MatricesView::pCells, &MatricesView::sums);
@@ -260,7 +260,7 @@ void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimelin
   v.following = options.followed >= 0;
   if (v.following) {
     v.footprint = threadFootprint(run, block, c, options.followed);
-    v.links = followLinks(run, block, c, options.followed);
+    v.links = followLinks(run, block, c, options.followed, life);
   }
 }
 

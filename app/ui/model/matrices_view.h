@@ -63,9 +63,10 @@ struct MatricesView {
   std::vector<FollowLink> links;     // its loads of this phase, element to slot (the arrows over every window)
 };
 
-// Builds the view at `cursor` into `v`, reusing its cells' storage (the cache's way).
+// Builds the view at `cursor` into `v`, reusing its cells' storage (the cache's way). `life`:
+// the followed thread's, built once per run, block and thread (followLinks); null: built there.
 void buildMatricesView(MatricesView& v, const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
-                       const MatricesOptions& options);
+                       const MatricesOptions& options, const ThreadLife* life = nullptr);
 MatricesView matricesView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, const Theme& theme,
                           const MatricesOptions& options);
 

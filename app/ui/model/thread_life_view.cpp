@@ -101,13 +101,12 @@ std::vector<LifeToken> lifeTokens(const ThreadLife& life, const Timeline& t, Cur
 }  // namespace
 
 ThreadLifeView threadLifeView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor,
-                              const ThreadLifeOptions& options) {
+                              const ThreadLifeOptions& options, const ThreadLife& life) {
   ThreadLifeView v;
   v.thread = options.followed;
   if (v.thread < 0) return v;
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
-  const ThreadLife life = threadLife(t, block, v.thread);
   const int blockX = std::max(int(run.run.plan.launch.blockX), 1);
   // The app's notation, and the book's thread_{ty,tx} (fig. 5.8 names threads by row, then column).
   const int tx = v.thread % blockX, ty = v.thread / blockX;

@@ -35,8 +35,9 @@ struct ThreadLifeOptions {
   bool operator==(const ThreadLifeOptions&) const = default;
 };
 
-// The followed thread's life at the cursor (options.followed >= 0).
+// The followed thread's life at the cursor (options.followed >= 0), from `life`: threadLife of
+// that thread, built once per run, block and thread (state/view_cache.h).
 ThreadLifeView threadLifeView(const LoadedRun& run, const BlockTimeline& block, Cursor cursor,
-                              const ThreadLifeOptions& options);
+                              const ThreadLifeOptions& options, const ThreadLife& life);
 
 }  // namespace tilescope::ui

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -365,8 +366,9 @@ std::string loadStepWords(const std::vector<const Event*>& mine, const Tiling& t
 // thread through, as the ring's schedule (core/timeline/copy_ring.h) and so the Copy engine
 // panel have it: the copies issued, for which k tiles, and where the consumers wait. "" for a
 // block without tensor-map copies.
-std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
-  const CopySchedule schedule = CopySchedule::build(run.timeline, block);
+std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c, const CopySchedule* given) {
+  const std::optional<CopySchedule> built = given ? std::nullopt : std::optional(CopySchedule::build(run.timeline, block));
+  const CopySchedule& schedule = given ? *given : *built;
   if (!schedule.applies()) return "";
   const CopyRing ring = schedule.at(c);
   std::set<int> tiles;
@@ -388,7 +390,7 @@ std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c
 // A barrier step's words: how many threads wait at which barrier (the kernel's own comment on
 // its line says what it protects; else what came before it in the phase), and once all have
 // arrived, what that allows.
-std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Cursor c, const CopySchedule* schedule) {
   const Timeline& t = run.timeline;
   const auto& events = t.trace().events;
   const int n = t.threadsPerBlock();
@@ -402,7 +404,7 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
   const int arrived = std::max(block.barrierArrivals(c), 0);
   if (arrived >= n)
-    if (std::string ring = ringWords(run, block, c); !ring.empty())
+    if (std::string ring = ringWords(run, block, c, schedule); !ring.empty())
       return "all " + std::to_string(n) + " threads passed " + which + " (line " + std::to_string(line) + "); " + ring;
   std::string text = (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
                      " threads wait at " + which + " (line " + std::to_string(line) + ")";
@@ -412,20 +414,30 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   return text;
 }
 
-// Rung 11's compute step: the tensor cores read the operands through descriptors for the whole
-// warpgroup; the trace records the reads in its threads' names, which multiply nothing. For the
-// thread `who` with reads `a` and `b`, or, where it read none (a producer), the step's reads.
-// "" where they are no descriptor reads.
-std::string descriptorReadWords(const KernelLaunch& L, const std::vector<const Event*>& a,
+// Rung 11's compute step: the tensor cores read B through its descriptor for the whole
+// warpgroup, recorded in its threads' names at the MMA's line; each thread reads its A fragments
+// into registers itself (rung 11 takes A from N's tile); no thread multiplies. For the thread
+// `who` with reads `a` and `b`, or, where it read none (a producer, or a step of B's reads only
+// that others recorded), the step's descriptor reads. "" where they are no warpgroup MMA's.
+std::string descriptorReadWords(const std::set<int>& lines, const std::vector<const Event*>& a,
                                 const std::vector<const Event*>& b, std::span<const uint32_t> stepEvents,
                                 const EventVector& events, const std::string& who) {
-  const std::set<int> lines = kernelLinesCalling(L, "wgmmaTf32(");
   if (lines.empty()) return "";
-  if (!a.empty() && !b.empty())
-    return lines.count(a.front()->line) ? "the tensor cores read " + operands(a) + " and " + operands(b) +
-                                              " for the warpgroup's MMA (recorded in " + who +
-                                              "'s name; the thread multiplies nothing itself)"
-                                        : "";
+  if (!a.empty() || !b.empty()) {
+    std::string theirs, mine;  // the tensor cores' reads (at an MMA's line), the thread's own
+    for (const std::vector<const Event*>* side : {&a, &b}) {
+      std::vector<const Event*> tensorCores, own;
+      for (const Event* e : *side) (lines.count(e->line) ? tensorCores : own).push_back(e);
+      if (!tensorCores.empty()) theirs += (theirs.empty() ? "" : " and ") + operands(tensorCores);
+      if (!own.empty()) mine += (mine.empty() ? "" : " and ") + operands(own);
+    }
+    if (theirs.empty())
+      return who + " reads " + mine + " into its registers: the A fragments the tensor cores read for the warpgroup's " +
+             "MMAs (it multiplies nothing itself)";
+    std::string text = "the tensor cores read " + theirs + " for the warpgroup's MMA (recorded in " + who + "'s name";
+    return text + (mine.empty() ? "" : "; it reads " + mine + " into its A fragments itself") +
+           "; the thread multiplies nothing itself)";
+  }
   int m = 0, n = 0;
   for (uint32_t i : stepEvents)
     if (lines.count(events[i].line)) {
@@ -433,15 +445,16 @@ std::string descriptorReadWords(const KernelLaunch& L, const std::vector<const E
       n += events[i].op == Op::ReadN;
     }
   if (m + n == 0) return "";
-  // Counted as the timeline cuts the step: a thread that records A's chunks alone (no B chunk
-  // between) has all of them in its first k step.
-  return "the tensor cores' reads in this step, through descriptors for the warpgroup's MMAs: " + std::to_string(m) +
+  // Counted as the timeline cuts the step: one MMA's descriptor reads (step_rules.h: each MMA
+  // its own k step).
+  return "the tensor cores' reads in this step, through descriptors for the warpgroup's MMA: " + std::to_string(m) +
          " 128-bit chunks of Mds and " + std::to_string(n) + " of Nds (recorded in its threads' names; no thread multiplies)";
 }
 
 }  // namespace
 
-std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                        const CopySchedule* ring) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   if (c == t.begin()) return "the start: nothing has run yet";
@@ -481,7 +494,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
       return prefix + who + " " + parts + (copies ? "" : others);
     }
     case StepKind::Barrier: {
-      std::string text = prefix + barrierWords(run, block, c);
+      std::string text = prefix + barrierWords(run, block, c, ring);
       if (followed) text += "; " + who + (t.done(c, c.step, thread) ? " has arrived" : " has not arrived yet");
       return text;
     }
@@ -494,7 +507,8 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::ReadM || (e->op == Op::LoadM && e->k >= 0)) a.push_back(e);
         if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b.push_back(e);
       }
-      if (std::string w = descriptorReadWords(L, a, b, stepEvents, events, who); !w.empty()) return prefix + w;
+      const std::set<int>& mmaLines = t.callLines().descriptorReads;
+      if (std::string w = descriptorReadWords(mmaLines, a, b, stepEvents, events, who); !w.empty()) return prefix + w;
       if (a.empty() || b.empty()) break;
       std::vector<GridCell> product = productElements(t, block, c.step, a, b);
       if (product.empty()) product = storedElements(t, block, thread);  // the element it stores, at least
@@ -553,13 +567,15 @@ ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block
   return f;
 }
 
-std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                                    const ThreadLife* life) {
   std::vector<FollowLink> links;
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   if (c == t.begin()) return links;
   const int phase = t.step(c.step).phase;
-  for (const LifePhase& p : threadLife(t, block, thread).phases) {
+  const std::optional<ThreadLife> built = life ? std::nullopt : std::optional(threadLife(t, block, thread));
+  for (const LifePhase& p : (life ? *life : *built).phases) {
     if (p.phase != phase) continue;
     for (const LifeEntry& e : p.entries)
       if (e.kind == LifeEntry::Kind::Load && e.slotRow >= 0 && t.done(c, e.step, thread))

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/timeline/copy_ring.h"
 #include "core/timeline/thread_life.h"
 #include "core/timeline/timeline.h"
 #include "ui/model/loaded_run.h"
@@ -20,8 +21,10 @@ struct CellIndex {
 // "phase 1: thread (0,1) loads M(1,2) into Mds[1][0] and N(2,0) into Nds[1][0]",
 // "phase 0: all 4 threads wait at the read-after-write barrier (line 27)",
 // "phase 0, k = 1: thread (1,0): P(0,1) += Mds[0][1] x Nds[1][1]". It speaks of `thread` when
-// one is followed (>= 0), else of the newest thread through the step.
-std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);
+// one is followed (>= 0), else of the newest thread through the step. `ring`: the block's copy
+// schedule, built once per run and block by the caller (state/view_cache.h); null: built here.
+std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                        const CopySchedule* ring = nullptr);
 
 struct ThreadFootprint {
   std::vector<CellIndex> mLoads, nLoads;          // elements it loaded from global memory so far
@@ -34,11 +37,13 @@ struct ThreadFootprint {
 ThreadFootprint threadFootprint(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);
 
 // The followed thread's loads of the current phase done at the cursor, each an element of M or
-// N and the shared slot it went to: the views link them with an arrow.
+// N and the shared slot it went to: the views link them with an arrow. `life`: the thread's
+// life, built once per run, block and thread by the caller (state/view_cache.h); null: built here.
 struct FollowLink {
   bool isN = false;
   CellIndex element, slot;
 };
-std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread);
+std::vector<FollowLink> followLinks(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread,
+                                    const ThreadLife* life = nullptr);
 
 }  // namespace tilescope::ui

@@ -30,13 +30,13 @@ Rgba colourOf(StepKind k, const Theme& theme) {
 }  // namespace
 
 TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Cursor cursor, const Theme& theme,
-                          const TimelineViewOptions& options) {
+                          const TimelineViewOptions& options, const CopySchedule* ring) {
   const Timeline& t = run.timeline;
   const Cursor c = t.normalize(cursor);
   TimelineView v;
   if (block) {
     v.hasCaption = true;
-    v.caption = stepCaption(run, *block, c, options.followed);
+    v.caption = stepCaption(run, *block, c, options.followed, ring);
   }
   const int steps = t.steps();
   v.steps.reserve(std::size_t(steps));
@@ -62,6 +62,7 @@ TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Curs
   v.phaseCount = block ? t.phases(block->bx(), block->by()) : t.phases();
   v.threadsThrough = c.threads, v.threadsPerBlock = t.threadsPerBlock();
   v.partial = partialNote(run);
+  v.partialFailed = run.partial && !wholeRunComing(run);
   return v;
 }
 

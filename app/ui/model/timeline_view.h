@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/timeline/copy_ring.h"
 #include "core/timeline/timeline.h"
 #include "ui/model/loaded_run.h"
 #include "ui/theme.h"
@@ -41,9 +42,11 @@ struct TimelineView {
   int phasesDone = 0, phaseCount = 0;
   int threadsThrough = 0, threadsPerBlock = 0;  // the cursor's threads through its step
   std::string partial;  // a first picture: which part of the launch ran (partialNote); "" when whole
+  bool partialFailed = false;  // its whole run failed: the note says why, in the error colour
 };
 
+// `ring`: the block's copy schedule, built once per run and block (stepCaption); null: built there.
 TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Cursor cursor, const Theme& theme,
-                          const TimelineViewOptions& options);
+                          const TimelineViewOptions& options, const CopySchedule* ring = nullptr);
 
 }  // namespace tilescope::ui

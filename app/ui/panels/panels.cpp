@@ -337,7 +337,11 @@ float presenterFontScale(float displayHeight) { return std::clamp(displayHeight 
 
 std::shared_ptr<const AnalysisReport> shownAnalysis(const PanelContext& ctx) {
   if (!shownRun(ctx.state)) return nullptr;
-  if (!ctx.state.shown.analysis) ImGui::TextDisabled("Analysing the trace...");
+  // A first picture is analysed with its whole run; if that failed, nothing is coming.
+  const LoadedRun* run = shownRun(ctx.state);
+  const bool failed = run->partial && !wholeRunComing(*run);
+  if (!ctx.state.shown.analysis)
+    ImGui::TextDisabled("%s", failed ? "Not analysed: the whole run failed (the Timeline says why)" : "Analysing the trace...");
   return ctx.state.shown.analysis;
 }
 

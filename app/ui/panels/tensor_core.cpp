@@ -53,8 +53,12 @@ bool gatherMma(const LoadedRun& run, const BlockTimeline& block, int s, int warp
   if (aEvents == 0) return false;
   out.step = s;
   out.mmas = aEvents / (kWarpLanes * kMmaRegsA);
+  // A warpgroup MMA (rung 11) takes B through its descriptor, from no lane, and its sums are
+  // read once, after the last group: say what the lane holds, and what it does not.
   out.laneWords = "lane " + std::to_string(out.lane) + " (group " + std::to_string(out.lane / 4) + ", thread " +
-                  std::to_string(out.lane % 4) + " in it) holds " + a + "; " + b + "; and the sums " + c + ".";
+                  std::to_string(out.lane % 4) + " in it) holds " + a + "; " +
+                  (b.empty() ? "B from no lane (the tensor cores read it from shared memory)" : b) + "; " +
+                  (c.empty() ? "no sums read yet" : "and the sums " + c) + ".";
   return true;
 }
 

@@ -170,10 +170,11 @@ void drawTimelinePanel(PanelContext& ctx) {
 
   if (!v.partial.empty()) {  // a first picture says so before anything it shows
     const std::string note = "First picture: " + v.partial;
-    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().highlight);
+    const ImU32 colour = v.partialFailed ? ctx.theme().error : ctx.theme().highlight;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
     textWrapped(note);
     ImGui::PopStyleColor();
-    recordText(ctx, "Timeline", note, ctx.theme().highlight, ctx.theme().windowBg);
+    recordText(ctx, "Timeline", note, colour, ctx.theme().windowBg);
   }
   drawStepCaption(ctx, v, presenter);
   const bool compact = presenter || ctx.state.view.presentation;

@@ -219,28 +219,48 @@ IntentQueue applyIntents(AppState& state, RunWorker& worker) {
 }
 
 namespace {
-bool collectRunResult(AppState& state, RunWorker& worker) {
-  auto result = worker.poll();
-  if (!result) return false;
+// A first picture whose whole run failed stays on screen (it is what ran), but no longer says
+// that the rest is running: every note of it says the rest did not run, and why. A finished run
+// never moves (its timeline points into its trace), so the picture is finished again from a copy
+// of its run: a first picture's trace, phase 0's events only, once per failed launch.
+void markWholeRunFailed(AppState& state, const std::string& why) {
+  const LoadedRun& first = *state.shown.loaded;
+  auto failed = std::make_shared<LoadedRun>();
+  finishInto(*failed, first.run, FinishOptions{.timeline = true});
+  failed->seconds = first.seconds;
+  failed->partial = first.partial;
+  failed->partial->wholeRunFailed = why.empty() ? "the run failed" : why;
+  state.shown.loaded = std::move(failed);
+  state.shown.analysis.reset();
+  state.shown.block.reset();
+  selectBlock(state, state.shown.bx, state.shown.by);
+  setCursor(state, state.shown.cursor);
+  state.shown.beforeFirstPicture.reset();
+}
+
+}  // namespace
+
+bool showRunResult(AppState& state, const RunResult& result) {
   Request& r = state.request;
-  takeLabResult(state, *result);
-  if (result->generation != r.generation) return false;  // a newer request is on its way
+  takeLabResult(state, result);
+  if (result.generation != r.generation) return false;  // a newer request is on its way
   // The whole run of the launch whose first picture is on screen: the same request's picture, finished.
   const bool wholeAfterFirst =
-      state.shown.loaded && state.shown.loaded->partial && r.shownGeneration == result->generation;
-  r.shownGeneration = result->generation;
-  if (!result->loaded) {
+      state.shown.loaded && state.shown.loaded->partial && r.shownGeneration == result.generation;
+  r.shownGeneration = result.generation;
+  if (!result.loaded) {
     // The previous run stays on screen, the error says why it is not updated (a lab job's
     // verdict is the Lab tab's to show).
-    if (!result->lab) r.error = result->error;
+    if (!result.lab) r.error = result.error;
+    if (wholeAfterFirst) markWholeRunFailed(state, result.error);
     return false;
   }
   r.error.clear();
-  if (result->loaded->replay || labKernel(result->loaded->run)) {
+  if (result.loaded->replay || labKernel(result.loaded->run)) {
     // A trace file or a lab kernel is a new picture, like a preset: block (0,0), cursor where
     // phase 0's tiles are in; the controls take a trace file's config (so a slider change runs
     // it afresh here).
-    if (result->loaded->replay) r.config = result->loaded->run.config;
+    if (result.loaded->replay) r.config = result.loaded->run.config;
     r.seekPhaseOnArrival = 0;
     state.shown.bx = state.shown.by = 0;
   }
@@ -250,7 +270,7 @@ bool collectRunResult(AppState& state, RunWorker& worker) {
     wasAtEnd = before->atEnd;
     previous = before->cursor;
   }
-  state.shown.loaded = result->loaded;
+  state.shown.loaded = result.loaded;
   state.shown.analysis.reset();
   state.shown.block.reset();
   selectBlock(state, state.shown.bx, state.shown.by);
@@ -258,21 +278,21 @@ bool collectRunResult(AppState& state, RunWorker& worker) {
   const bool seeks = r.seekPhaseOnArrival >= 0;
   if (seeks) {
     setCursor(state, timeline.seekPhase(r.seekPhaseOnArrival));
-    if (!result->loaded->partial) r.seekPhaseOnArrival = -1;  // the whole run seeks there too
+    if (!result.loaded->partial) r.seekPhaseOnArrival = -1;  // the whole run seeks there too
   } else if (wasAtEnd) {
     setCursor(state, timeline.end());
   } else {
     setCursor(state, previous);  // same step index, clamped to the new timeline
   }
   state.shown.beforeFirstPicture.reset();
-  if (result->loaded->partial && !seeks) state.shown.beforeFirstPicture = Shown::BeforeFirstPicture{previous, wasAtEnd, state.shown.cursor};
+  if (result.loaded->partial && !seeks) state.shown.beforeFirstPicture = Shown::BeforeFirstPicture{previous, wasAtEnd, state.shown.cursor};
   // The whole run after its first picture is the same change's picture: not a new one.
   return !wholeAfterFirst;
 }
-}  // namespace
 
 bool collectRun(AppState& state, RunWorker& worker) {
-  const bool changed = collectRunResult(state, worker);
+  const auto result = worker.poll();
+  const bool changed = result && showRunResult(state, *result);
   // After the run: a run's analysis follows it, and is kept only for the run on screen.
   if (auto analysed = worker.pollAnalysis(); analysed && analysed->run == state.shown.loaded)
     state.shown.analysis = std::move(analysed->report);

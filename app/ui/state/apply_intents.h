@@ -13,6 +13,9 @@ IntentQueue applyIntents(AppState& state, RunWorker& worker);
 // request (and drops it when a newer one is pending). Returns true when a request's first
 // picture came (its whole run replacing a first picture, LoadedRun::partial, is not a new one).
 bool collectRun(AppState& state, RunWorker& worker);
+// collectRun's work on one result the worker handed over. When the whole run that was to replace
+// a first picture failed, the picture stays and says the rest did not run, and why (partialNote).
+bool showRunResult(AppState& state, const RunResult& result);
 
 // Moves the cursor when playing; call once per frame with the frame's duration.
 void advancePlayback(AppState& state, double seconds);

@@ -28,13 +28,31 @@ ViewInputs viewInputs(const AppState& state) {
   return in;
 }
 
+const CopySchedule* shownCopySchedule(const AppState& state) {
+  const LoadedRun* run = shownRun(state);
+  const BlockTimeline* block = state.shown.block.get();
+  if (!run || !block) return nullptr;
+  return &state.views.copySchedule.get({{state.shown.loaded}, {state.shown.block}}, [&](CopySchedule& s) {
+    s = CopySchedule::build(run->timeline, *block);
+  });
+}
+
+const ThreadLife* shownThreadLife(const AppState& state, int thread) {
+  const LoadedRun* run = shownRun(state);
+  const BlockTimeline* block = state.shown.block.get();
+  if (!run || !block || thread < 0) return nullptr;
+  return &state.views.threadLifeFacts.get({{{state.shown.loaded}, {state.shown.block}}, thread}, [&](ThreadLife& life) {
+    life = threadLife(run->timeline, *block, thread);
+  });
+}
+
 const MatricesView* shownMatricesView(const AppState& state) {
   const LoadedRun* run = shownRun(state);
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   const MatricesOptions options{loadShadingOn(state), followedThread(state)};
   return &state.views.matrices.get({viewInputs(state), options}, [&](MatricesView& v) {
-    buildMatricesView(v, *run, *block, state.shown.cursor, state.theme, options);
+    buildMatricesView(v, *run, *block, state.shown.cursor, state.theme, options, shownThreadLife(state, options.followed));
   });
 }
 
@@ -63,7 +81,13 @@ const ThreadLifeView* shownThreadLifeView(const AppState& state) {
   if (!run || !block) return nullptr;
   const ThreadLifeOptions options{followedThread(state)};
   return &state.views.threadLife.get({viewInputs(state), options}, [&](auto& v) {
-    v = threadLifeView(*run, *block, state.shown.cursor, options);
+    const ThreadLife* life = shownThreadLife(state, options.followed);
+    if (life) {
+      v = threadLifeView(*run, *block, state.shown.cursor, options, *life);
+    } else {  // no thread followed: an empty view that says so
+      v = ThreadLifeView{};
+      v.thread = options.followed;
+    }
   });
 }
 
@@ -101,7 +125,7 @@ const CopyEngineView* shownCopyEngineView(const AppState& state) {
   const BlockTimeline* block = state.shown.block.get();
   if (!run || !block) return nullptr;
   return &state.views.copyEngine.get(CursorKey<NoOptions>{viewInputs(state), {}}, [&](auto& v) {
-    v = copyEngineView(*run, *block, state.shown.cursor);
+    v = copyEngineView(*shownCopySchedule(state), *block, state.shown.cursor);
   });
 }
 
@@ -110,7 +134,7 @@ const TimelineView* shownTimelineView(const AppState& state) {
   if (!run) return nullptr;
   const TimelineViewOptions options{followedThread(state)};
   return &state.views.timeline.get({viewInputs(state), options}, [&](auto& v) {
-    v = timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options);
+    v = timelineView(*run, state.shown.block.get(), state.shown.cursor, state.theme, options, shownCopySchedule(state));
   });
 }
 

@@ -108,6 +108,16 @@ struct ControlsKey {  // the run and the step's phase: not rebuilt per step
   int phase = 0;
   bool operator==(const ControlsKey&) const = default;
 };
+struct BlockKey {  // the run and the selected block: what no cursor move changes
+  Identity<LoadedRun> run;
+  Identity<BlockTimeline> block;
+  bool operator==(const BlockKey&) const = default;
+};
+struct LifeKey {
+  BlockKey block;
+  int thread = -1;
+  bool operator==(const LifeKey&) const = default;
+};
 struct TipKey {  // one hovered cell of a grid ("M", "N", "P", "Mds", "Nds") at the cursor
   ViewInputs inputs;
   std::string grid;
@@ -139,10 +149,19 @@ struct ViewCache {
   ViewSlot<LessonView, LessonKey> lesson;
   ViewSlot<ControlsView, ControlsKey> controls;
   ViewSlot<CellTip, TipKey> tip;  // the one hovered cell's tooltip
+  // What the views of the cursor read of the selected block, built once per run and block (and
+  // followed thread), not once per cursor move: the ring's schedule, the followed thread's life.
+  ViewSlot<CopySchedule, BlockKey> copySchedule;
+  ViewSlot<ThreadLife, LifeKey> threadLifeFacts;
 };
 
 // What the views of `state`'s shown run are built from (run and block may be empty).
 ViewInputs viewInputs(const AppState& state);
+
+// The selected block's copy schedule (copy_ring.h) and linear thread `thread`'s life
+// (thread_life.h), each built once per run and block; null before there is a block (or thread).
+const CopySchedule* shownCopySchedule(const AppState& state);
+const ThreadLife* shownThreadLife(const AppState& state, int thread);
 
 // The views of the run on screen, or null before there is one (each built on first use, then
 // again only when its inputs change).

@@ -48,6 +48,16 @@ class CopyRingTeaching : public ::testing::Test {
   }
 };
 
+// Rung 8's ring goes through the race search like any emulated trace (raced_reads.h replays
+// its threads' turns at the mbarriers): a correct ring has no stale read, and it is drawn in
+// lockstep by its phases, never thread by thread.
+TEST_F(CopyRingTeaching, TheRingHasNoStaleReadAndIsDrawnInLockstep) {
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  EXPECT_TRUE(t.staleReads().empty());
+  EXPECT_FALSE(t.realOrder());
+  for (int s = 0; s < t.steps(); ++s) ASSERT_EQ(t.step(s).thread, -1) << t.stepLabel(s);
+}
+
 TEST_F(CopyRingTeaching, ShapeOfTheRingAndItsCopies) {
   ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   ASSERT_EQ(t.steps(), 27) << "2 steps of interval 0, 8 phases of a load step and 2 k steps, stores";

@@ -3,11 +3,15 @@
 // never against what the code under test produced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/copy_ring.h"
 #include "core/timeline/load_index.h"
+#include "core/timeline/raced_reads.h"
 #include "core/timeline/thread_life.h"
 #include "core/run/run.h"
 #include "core/timeline/timeline.h"
@@ -170,6 +174,65 @@ TEST_F(Rung11, TheRingIsDrawnInLockstepNotAsARace) {
   EXPECT_TRUE(t.staleReads().empty());
   EXPECT_FALSE(t.realOrder());
   for (int s = 0; s < t.steps(); ++s) ASSERT_EQ(t.step(s).thread, -1) << t.stepLabel(s);
+}
+
+// The race search still sees a ring: the same trace with one consumer read moved before the
+// wait that ordered it (consumer thread 0's first read of Nds, put before its first wait on a
+// full barrier) is a read that the copy of N's tile no longer precedes. The emulator runs thread
+// 0 first, so that read comes before stage 0 is filled: stale, "not written yet", by the copy of
+// k tile 0's N that the producer (thread 128, which issues every copy) issued in phase 0; what it
+// should have read is not in the copy's event (NaN).
+TEST_F(Rung11, AReadNoWaitOrdersIsStillAStaleRead) {
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  EXPECT_TRUE(findRacedReads(*run.trace).empty()) << "the trace as it ran has none";
+  Trace moved = *run.trace;
+  auto& ev = moved.events;
+  const auto [first, last] = t.blockRange(0, 0);
+  std::size_t wait = last, read = last;
+  for (std::size_t i = first; i < last && read == last; ++i) {
+    const Event& e = ev[i];
+    if (e.threadX != 0 || e.threadY != 0) continue;
+    if (e.op == Op::MbarrierWait && wait == last) wait = i;
+    if (e.op == Op::ReadN && wait != last) read = i;
+  }
+  ASSERT_LT(read, last) << "thread 0 waits, then reads Nds";
+  std::rotate(ev.begin() + std::ptrdiff_t(wait), ev.begin() + std::ptrdiff_t(read), ev.begin() + std::ptrdiff_t(read) + 1);
+  ASSERT_EQ(ev[wait].op, Op::ReadN);
+  ASSERT_EQ(ev[wait + 1].op, Op::MbarrierWait);
+  const std::vector<RacedRead> stale = findRacedReads(moved);
+  ASSERT_EQ(stale.size(), 1u) << "one read of one slot";
+  EXPECT_EQ(stale[0].readEvent, wait);
+  EXPECT_FALSE(stale[0].overwritten);
+  EXPECT_TRUE(std::isnan(stale[0].expected));
+  const Event& w = ev[stale[0].writeEvent];
+  EXPECT_EQ(w.op, Op::CopyN);
+  EXPECT_EQ(w.threadX, 128u);
+  EXPECT_EQ(w.phase, 0);
+}
+
+// Each MMA its own k step: per k tile the kernel issues 4 MMAs (bk / 8 = 32 / 8), each reading
+// B (M's tile, 32 rows x 2 chunks = 64 chunks) through its descriptor, one chunk per thread of
+// 0..63: thread t's n-th Mds read of a phase is k = n. The A fragments (16 elements of N's tile
+// a thread, 4 per MMA) are read from Nds into registers before the first MMA: k = 0.
+TEST_F(Rung11, EachMmasReadsAreAKStepOfTheirOwn) {
+  const auto [first, last] = t.blockRange(0, 0);
+  const auto& ev = run.trace->events;
+  std::map<std::pair<int, int>, int> mReads, nReads;  // (thread, phase) -> reads so far
+  for (std::size_t i = first; i < last; ++i) {
+    const Event& e = ev[i];
+    if (e.op == Op::ReadM) {
+      int& n = mReads[std::pair<int, int>(e.threadX, e.phase)];
+      EXPECT_EQ(e.k, n) << "thread " << e.threadX << ", phase " << e.phase;
+      ++n;
+    } else if (e.op == Op::ReadN) {
+      EXPECT_EQ(e.k, 0) << "thread " << e.threadX << ", phase " << e.phase;
+      ++nReads[std::pair<int, int>(e.threadX, e.phase)];
+    }
+  }
+  EXPECT_EQ(mReads.size(), 64u * 2u);   // threads 0..63, 2 k tiles
+  EXPECT_EQ(nReads.size(), 128u * 2u);  // every consumer
+  for (const auto& [key, n] : mReads) EXPECT_EQ(n, 4) << "thread " << key.first << ", phase " << key.second;
+  for (const auto& [key, n] : nReads) EXPECT_EQ(n, 16) << "thread " << key.first << ", phase " << key.second;
 }
 
 TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {

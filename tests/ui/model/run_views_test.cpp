@@ -217,6 +217,31 @@ TEST(ThreadStory, ARingsProducerIssuesTheCopiesOfBothTilesAtItsLoadStep) {
   EXPECT_FALSE(contains(newest, "as do the other")) << newest;
 }
 
+// Rung 11 at lesson 21's launch (64^3, 32x64x32/32x16/8x2): at phase 0's first k step thread 0
+// (of 0..63, which record B's descriptor chunks) has the tensor cores read its chunk of Mds (M's
+// tile, B) and reads its A fragments from Nds (N's tile) itself; thread 100 records no chunk of B
+// (B's 32 rows are 64 chunks) and only reads its A fragments: 16 values a k tile (4 per MMA, 4
+// MMAs), all at k = 0. No thread multiplies.
+TEST(ThreadStory, AWarpgroupMmasReadsAreTheTensorCoresAndTheThreadsAFragments) {
+  LaunchConfig c = testing::launchConfig(KernelId::WgmmaTf32, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 32, 32, 16, 8, 2};
+  const BookExample run(c);
+  const Timeline& t = run.run->timeline;
+  const BlockTimeline block = BlockTimeline::build(t, 0, 0);
+  int step = -1;
+  for (int s = 0; s < t.steps() && step < 0; ++s)
+    if (t.step(s).kind == StepKind::Compute && t.step(s).k == 0) step = s;
+  ASSERT_GE(step, 0);
+  const std::string first = stepCaption(*run.run, block, {step, t.threadsPerBlock()}, 0);
+  EXPECT_TRUE(contains(first, "the tensor cores read Mds[")) << first;
+  EXPECT_TRUE(contains(first, "; it reads 16 values of Nds")) << first;
+  EXPECT_TRUE(contains(first, "into its A fragments itself")) << first;
+  const std::string other = stepCaption(*run.run, block, {step, t.threadsPerBlock()}, 100);
+  EXPECT_TRUE(contains(other, "thread tx=100, ty=0 reads 16 values of Nds")) << other;
+  EXPECT_TRUE(contains(other, "the A fragments the tensor cores read")) << other;
+  for (const std::string& caption : {first, other}) EXPECT_FALSE(contains(caption, "+=")) << caption;
+}
+
 TEST(CountersView, ARingsCopiesAreItsLoads) {
   const BookExample run(tmaTeaching());
   const Timeline& t = run.run->timeline;

@@ -139,6 +139,43 @@ TEST(ViewCache, ViewsOfTheRunOrThePhaseAreNotRebuiltPerStep) {
   EXPECT_EQ(shownMatricesView(state)->pCells.data(), cells) << "rebuilt in place, in the same storage";
 }
 
+// What the views of the cursor read of the block (rung 8's copy schedule, the followed thread's
+// life) is built once per run and block, not once per cursor move: the Copy engine, Timeline,
+// Thread life and Matrices views are rebuilt at every step, from the same schedule and life.
+TEST(ViewCache, TheRingsScheduleAndAThreadsLifeAreBuiltOncePerBlock) {
+  AppState state;
+  LaunchConfig c = testing::launchConfig(KernelId::TmaPipeline, {64, 64, 64}, 0, testing::freshSeed());
+  c.tiling = {32, 64, 8, 16, 32, 4, 4};  // lesson 18's teaching tiling
+  auto emulator = makeEmulatorBackend();
+  auto traced = executeRun(*emulator, c, true);
+  ASSERT_TRUE(traced.ok()) << traced.error().message;
+  auto run = std::make_shared<LoadedRun>();
+  finishInto(*run, std::move(*traced));
+  show(state, run);
+  state.view.followX = 0, state.view.followY = 0;
+  const Timeline& t = run->timeline;
+  for (int step = 0; step < t.steps(); ++step) {
+    state.shown.cursor = t.stepEnd(step);
+    for (int frame = 0; frame < 3; ++frame) {
+      ASSERT_NE(shownCopyEngineView(state), nullptr);
+      ASSERT_TRUE(shownCopyEngineView(state)->applies);
+      ASSERT_NE(shownTimelineView(state), nullptr);
+      ASSERT_NE(shownThreadLifeView(state), nullptr);
+      ASSERT_NE(shownMatricesView(state), nullptr);
+    }
+  }
+  EXPECT_EQ(state.views.copyEngine.builds, t.steps());
+  EXPECT_EQ(state.views.threadLife.builds, t.steps());
+  EXPECT_EQ(state.views.copySchedule.builds, 1);
+  EXPECT_EQ(state.views.threadLifeFacts.builds, 1);
+  // Another thread followed: its life, once; the schedule stays.
+  state.view.followX = 1;
+  ASSERT_NE(shownThreadLifeView(state), nullptr);
+  ASSERT_NE(shownCopyEngineView(state), nullptr);
+  EXPECT_EQ(state.views.threadLifeFacts.builds, 2);
+  EXPECT_EQ(state.views.copySchedule.builds, 1);
+}
+
 // A tooltip is built once per hovered cell and cursor, not once per frame.
 TEST(ViewCache, ATooltipIsBuiltOncePerHoveredCell) {
   AppState state;

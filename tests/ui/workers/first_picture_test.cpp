@@ -3,7 +3,8 @@
 // 128^3 T = 32, its first), then the whole run, which replaces it. What it guarantees: the first picture holds exactly the
 // events of phase 0 that the whole run has (the same fields, in the same order), counted by
 // hand; it says it is partial and is neither verified nor called wrong; the whole run that
-// follows is verified and puts the cursor back where it was; a small launch comes whole at once.
+// follows is verified and puts the cursor back where it was; a small launch comes whole at once;
+// a whole run that fails leaves the first picture saying the rest did not run, and why.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "ui/model/controls_view.h"
+#include "ui/state/view_cache.h"
 #include "ui/state/apply_intents.h"
 
 namespace tilescope::ui {
@@ -147,6 +149,49 @@ TEST(FirstPicture, TheCursorComesBackWhereItWasAfterTheWholeRun) {
   EXPECT_EQ(seen[0]->partial->phasesTotal, 8);
   EXPECT_TRUE(app.state.shown.loaded->timeline.atEnd(app.state.shown.cursor));
   EXPECT_FALSE(app.state.shown.loaded->partial.has_value());
+}
+
+// The whole run after a first picture can fail (the worker's error, as the Controls panel
+// shows it): the picture stays, since it is what ran, but no panel may still say "the rest
+// running" or "not verified yet" of a run that will never come.
+TEST(FirstPicture, AWholeRunThatFailsLeavesThePictureSayingWhy) {
+  Session app;
+  const auto seen = app.change(tiled(64, 16));
+  ASSERT_EQ(seen.size(), 2u);
+  AppState& s = app.state;
+  s.shown.loaded = seen[0];  // the first picture on screen again, its whole run not yet come
+  s.shown.analysis.reset();
+  s.shown.block.reset();
+  s.shown.cursor = seen[0]->timeline.seekPhase(0);
+  const Cursor cursor = s.shown.cursor;
+  const std::string why = "a trace of tiled 64x64x64 T=16 would need 9.4 Mi events, over the 8 Mi kept here";
+  RunResult failed;
+  failed.generation = s.request.generation;
+  failed.config = tiled(64, 16);
+  failed.error = why;
+  EXPECT_FALSE(showRunResult(s, failed)) << "no new picture: the first one stays";
+
+  const LoadedRun* shown = shownRun(s);
+  ASSERT_NE(shown, nullptr);
+  ASSERT_TRUE(shown->partial.has_value());
+  EXPECT_EQ(s.request.error, why);  // the Controls panel's "Cannot run ...: why"
+  EXPECT_EQ(partialNote(*shown), "phase 0 of phases 0 to 3 shown; the rest did not run: " + why);
+  // Still the picture of what ran: the hand count of phase 0 (16 blocks x 256 threads x 36
+  // events), the cursor where it was.
+  ASSERT_TRUE(shown->run.trace);
+  EXPECT_EQ(shown->run.trace->events.size(), 16u * 256u * (2 + 32 + 2));
+  EXPECT_EQ(s.shown.cursor, cursor);
+  ASSERT_NE(s.shown.block, nullptr);  // rebuilt on the picture now shown
+
+  const std::string runLine = controlsView(*shown, 0).runLine;
+  EXPECT_NE(runLine.find("the rest did not run: " + why + ", P not verified"), std::string::npos) << runLine;
+  const TimelineView* timeline = shownTimelineView(s);
+  ASSERT_NE(timeline, nullptr);
+  EXPECT_TRUE(timeline->partialFailed);
+  for (const std::string& said : {runLine, timeline->partial}) {
+    EXPECT_EQ(said.find("running"), std::string::npos) << said;
+    EXPECT_EQ(said.find("yet"), std::string::npos) << said;
+  }
 }
 
 TEST(FirstPicture, ASmallLaunchComesWholeAtOnce) {
