@@ -7,28 +7,11 @@
 #include <sstream>
 
 #include "core/json_writer.h"
+#include "core/student_text.h"
 
 namespace tilescope::cli {
 
 namespace {
-
-// The length of the well-formed UTF-8 sequence at s[i] (no overlong forms, no surrogates,
-// nothing past U+10FFFF) and its code point, or 0 when the bytes there are not one.
-std::size_t utf8Sequence(std::string_view s, std::size_t i, char32_t& cp) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return cp = c, 1;
-  const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? (c <= 0xef ? 3 : 0) : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3f);
-  }
-  const char32_t least = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
-  if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return n;
-}
 
 // Code points a terminal acts on instead of showing: C0 and C1 controls, DEL, and the
 // bidirectional overrides and isolates, which reorder what follows them on the line.
@@ -41,12 +24,6 @@ bool actsOnTerminal(char32_t cp) {
 bool invisible(char32_t cp) {
   return (cp >= 0x200b && cp <= 0x200f) || cp == 0x2028 || cp == 0x2029 || (cp >= 0x2060 && cp <= 0x2064) ||
          cp == 0x061c || cp == 0xfeff || cp == 0x00ad || cp == 0x180e;
-}
-
-std::string hexByte(unsigned char c) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\x%02x", c);
-  return buf;
 }
 
 // A code point as the text \u{NNNN}.
@@ -146,27 +123,7 @@ Error escapedError(Error e) {
   return e;
 }
 
-namespace {
-// A student's bytes, each readable and none ambiguous: well-formed UTF-8 as it is, but for the
-// control bytes when `controls` (JSON escapes its own); every other byte \xNN; a backslash
-// doubled (so that a name holding the text "\xff" and one holding the byte 0xff stay two names).
-std::string distinctText(std::string_view s, bool controls) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    char32_t cp = 0;
-    const std::size_t n = utf8Sequence(s, i, cp);
-    const auto byte = static_cast<unsigned char>(s[i]);
-    if (n == 0 || (n == 1 && controls && (byte < 0x20 || byte == 0x7f))) out += hexByte(byte);
-    else if (n == 1 && byte == '\\') out += "\\\\";
-    else out.append(s.substr(i, n));
-    i += n == 0 ? 1 : n;
-  }
-  return out;
-}
-}  // namespace
-
-std::string jsonName(std::string_view name) { return distinctText(name, false); }
+std::string jsonName(std::string_view name) { return unambiguousText(name, false); }
 
 std::string asciiName(std::string_view s) {
   std::string out;
@@ -203,7 +160,7 @@ std::string csvGuarded(std::string s) {
 }
 }  // namespace
 
-std::string csvField(std::string_view text) { return csvGuarded(distinctText(text, true)); }
+std::string csvField(std::string_view text) { return csvGuarded(unambiguousText(text, true)); }
 
 namespace {
 void putField(std::string& out, std::string_view key, std::string_view value) {

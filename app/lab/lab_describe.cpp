@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/student_text.h"
 #include "core/trace/trace.h"
 #include "lab.h"
 #include "lab/interp/interp.h"
@@ -39,25 +40,6 @@ const std::vector<Hazard>& LabOutcome::hazards() const {
 }
 
 namespace {
-
-// A line the kernel printed, for a reader without a terminal's escaping (the app): each
-// control byte (a tab too, which would shift the columns) as \xNN, a backslash as \\.
-std::string controlsEscaped(std::string_view line) {
-  std::string out;
-  for (const char c : line) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b < 0x20 || b == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", b);
-      out += hex;
-    } else if (c == '\\') {
-      out += "\\\\";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // "phase 2", "phases 0 to 3", "phases 0, 2 and 5": the phases a hazard line stands for.
 std::string phaseList(const std::vector<int>& phases) {
@@ -134,7 +116,7 @@ std::string describePrinted(const LabOutcome& o, std::size_t maxLines, StudentTe
   while (at < shownEnd && lines < maxLines) {
     const std::size_t end = std::min(o.printed.find('\n', at), shownEnd);
     const std::string_view line = std::string_view(o.printed).substr(at, end - at);
-    s << "    | " << (student ? student(line) : controlsEscaped(line)) << "\n";
+    s << "    | " << (student ? student(line) : unambiguousText(line, true)) << "\n";
     ++lines;
     at = end + (end < o.printed.size() && o.printed[end] == '\n' ? 1 : 0);  // a line cut short keeps its rest
   }

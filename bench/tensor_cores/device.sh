@@ -5,6 +5,7 @@
 # tensor-core rung (mma_bench.cu).
 #   [KERNEL=wgmma_tf32] [SANITIZE=0] bench/tensor_cores/device.sh [OUTDIR] [N ...]
 #   (KERNEL: the traced rung's file name, mma_tf32 unless set; SANITIZE=0 skips compute-sanitizer;
+#   NCU=0 skips Nsight Compute; LIMIT=s caps the trace's and the bench's runs, else 240 and 300 s;
 #   OUTDIR: $OUT, else bench/results/tensor-run)
 # Writes device.txt, build.log, trace.txt, bench.txt (and anything the sanitizers print,
 # sanitizers.log) into OUTDIR. A COMMIT file at the root names the commit in device.txt.
@@ -27,8 +28,10 @@ ARCH="-gencode=arch=compute_90a,code=sm_90a"
   mkdir -p "$GEN/support" "$GEN/trace"
   # What both programs link: tensor maps, rung 9's workspace, the CUDA checks (and the build's
   # GPU code, which the checks name: here sm_90a).
-  for f in tensor_map stream_k_workspace cuda_check gpu_code; do
+  for f in tensor_map stream_k_workspace cuda_check cublas_library gpu_code; do
     g++ -O2 -std=c++20 -I. -I/usr/local/cuda/include -DTILESCOPE_CUDA_ARCHS='"90a-real"' -DTILESCOPE_CUDA_CHECK_ONLY=0 \
+      -DTILESCOPE_CUBLAS_SONAME="\"libcublas.so.$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')\"" \
+      -DTILESCOPE_CUBLAS_DIR='"/usr/local/cuda/lib64"' \
       -c kernels/cuda/$f.cpp -o "$GEN/support/$f.o" &
   done
   nvcc -O3 -std=c++20 $ARCH -I. ${CANDIDATES:+-DMMA_CANDIDATES} -c bench/tensor_cores/mma_bench.cu -o "$GEN/bench.o" &
@@ -40,18 +43,18 @@ ARCH="-gencode=arch=compute_90a,code=sm_90a"
     g++ -O2 -std=c++20 -Wno-unknown-pragmas -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c "$f" -o "$GEN/trace/$(basename "$f").o" &
   done
   wait
-  nvcc "$GEN/bench.o" "$GEN"/support/*.o -lcublas -o "$GEN/mma_bench"
-  nvcc "$GEN"/trace/*.o "$GEN"/support/*.o -lcublas -o "$GEN/mma_trace"
+  nvcc "$GEN/bench.o" "$GEN"/support/*.o -lcublas -ldl -o "$GEN/mma_bench"
+  nvcc "$GEN"/trace/*.o "$GEN"/support/*.o -lcublas -ldl -o "$GEN/mma_trace"
 ) >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "build $((SECONDS - S)) s"
 grep "traced unit" "$OUT/build.log"
-timeout 240 "$GEN/mma_trace" >"$OUT/trace.txt" 2>&1
+timeout ${LIMIT:-240} "$GEN/mma_trace" >"$OUT/trace.txt" 2>&1
 echo "trace: exit $? ($(tail -1 "$OUT/trace.txt"))"
 if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   { for tool in memcheck racecheck; do echo "== $tool"; timeout 90 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
   grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log"
 fi
-timeout 300 "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
+timeout ${LIMIT:-300} "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
 echo "bench: exit $?"
 # Why the rung is where it is against cuBLAS TF32: its builds' instruction mix (SASS), and
 # Nsight Compute on its first tiling at N = 4096 (cuBLAS TF32 runs wgmma: HGMMA in its SASS).
@@ -60,7 +63,7 @@ cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f
   BEGIN { ops["HMMA"] = "HMMA"; ops["HGMMA"] = "HGMMA"; ops["WARPGROUP"] = "WARPGROUP"; ops["LDS"] = "LDS";
           ops["LDGSTS"] = "LDGSTS"; ops["BAR"] = "BAR.SYNC"; ops["SYNCS"] = "SYNCS" }
   END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
-if command -v ncu >/dev/null; then
+if [ "${NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
   timeout 90 ncu --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
     --section WarpStateStats "$GEN/mma_bench" 4096 >"$OUT/ncu-4096.txt" 2>&1

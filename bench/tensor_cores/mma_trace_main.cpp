@@ -108,7 +108,10 @@ bool runShape(const Shape& s, unsigned seed) {
               counts[int(Op::MmaC)], counts[int(Op::ReadM)], counts[int(Op::ReadN)], differences, gpuOverflow,
               emuOverflow, notTf32, gpuErr, emuErr, tf32, differences == 0 ? "EQUAL" : "DIFFERENT");
   if (differences) std::printf("  first difference, %s\n", first.c_str());
-  return differences == 0 && gpuOverflow == 0 && emuOverflow == 0 && notTf32 == 0 && gpuErr <= tf32 && emuErr <= tf32 &&
+  // A kernel that rounds its fragments (toTf32, rung 10: 10 mantissa bits) passes TF32 numbers;
+  // rung 11's register fragments are N's floats as they lie, whose low bits the tensor cores drop.
+  const bool roundsFragments = bits == 10;
+  return differences == 0 && gpuOverflow == 0 && emuOverflow == 0 && (notTf32 == 0 || !roundsFragments) && gpuErr <= tf32 && emuErr <= tf32 &&
          events > 0;
 }
 

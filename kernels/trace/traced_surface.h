@@ -47,9 +47,9 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
 
 // The tensor cores' MMA records each lane's fragments with the thread's recorder (views_mma.h).
 #define mmaSyncTf32(acc, a, b) ::tilescope::tracedMmaSyncTf32(tsRecorder, __LINE__, acc, a, b)
-// The warpgroup MMA records its descriptor reads with the operands' views, and its
-// accumulators once they are done (views_wgmma.h).
-#define wgmmaTf32(acc, a, b) ::tilescope::tracedWgmmaTf32(__LINE__, acc, a, b)
+// The warpgroup MMA records its descriptor reads with the operands' views, A's fragments when
+// they come from registers, and its accumulators once they are done (views_wgmma.h).
+#define wgmmaTf32(acc, a, b) ::tilescope::tracedWgmmaTf32(tsRecorder, __LINE__, acc, a, b)
 #define wgmmaWait(acc) ::tilescope::tracedWgmmaWait(tsRecorder, __LINE__, acc)
 #define wgmmaWaitPrior(acc) ::tilescope::tracedWgmmaWaitPrior(acc)
 

@@ -9,6 +9,10 @@
 //                          descriptors' addressing and swizzle (mma_fragments.h), keeps each
 //                          element's upper 19 bits (TF32) and adds the products to every
 //                          thread's accumulators where the PTX ISA's fragment table puts them.
+//   wgmmaTf32(acc, a, b)   with a float[4]: A from registers, each of the thread's 4 elements an
+//                          event (Op::MmaA: its row in the warpgroup's 64 and column, the value),
+//                          then B's descriptor reads; the emulator gathers A from the 128
+//                          threads' fragments (mma.m16n8k8's A table within each warp's 16 rows).
 //   wgmmaWait(acc)         once the MMAs are done, one event per accumulator register (Op::MmaC:
 //                          its row and column in the warpgroup's 64 x N tile, its value)
 //   wgmmaWaitPrior(acc)    nothing to record: the last group may still be adding into acc on the
@@ -63,7 +67,19 @@ struct WgmmaThread {
   float* acc;
   int registers;  // N / 2
   SharedSite<float> a, b;
+  const float* fragmentA = nullptr;  // A from registers: this thread's 4 elements, else a's descriptor
 };
+
+// A (64 x 8) as the threads hold it (mma.m16n8k8's A table within each warp's 16 rows).
+inline void gatherRegisterA(void* const* threadData, int threads, double (&a)[kWgmmaM][kWgmmaK]) {
+  for (int t = 0; t < threads; ++t) {
+    const WgmmaThread& mine = *static_cast<const WgmmaThread*>(threadData[t]);
+    for (int i = 0; i < kMmaRegsA; ++i) {
+      const FragmentElement e = mmaElementA(t % kWarpLanes, i);
+      a[16 * (t / kWarpLanes) + e.row][e.col] = emu::tf32Operand(mine.fragmentA[i]);
+    }
+  }
+}
 
 // D += A x B for the warpgroup, from thread 0's descriptors (the instruction takes the same from
 // all 128): each product of two TF32 numbers exact in double, the 8 of an element and its sum so
@@ -72,8 +88,11 @@ inline void emulatedWgmmaTf32(void* const* threadData, int threads) {
   const WgmmaThread& first = *static_cast<const WgmmaThread*>(threadData[0]);
   const int n = 2 * first.registers;
   double a[kWgmmaM][kWgmmaK], b[kWgmmaK][256];
-  for (int r = 0; r < kWgmmaM; ++r)
-    for (int kk = 0; kk < kWgmmaK; ++kk) a[r][kk] = emu::tf32Operand(*operandSlot(first.a, r, kk).address(false));
+  if (first.fragmentA)
+    gatherRegisterA(threadData, threads, a);
+  else
+    for (int r = 0; r < kWgmmaM; ++r)
+      for (int kk = 0; kk < kWgmmaK; ++kk) a[r][kk] = emu::tf32Operand(*operandSlot(first.a, r, kk).address(false));
   for (int c = 0; c < n; ++c)
     for (int kk = 0; kk < kWgmmaK; ++kk) b[kk][c] = emu::tf32Operand(*operandSlot(first.b, c, kk).address(false));
   for (int t = 0; t < threads; ++t) {
@@ -93,7 +112,7 @@ inline void fenceProxyAsync() {}
 #endif
 
 template <int R>
-HOST_DEVICE void tracedWgmmaTf32(int line, float (&acc)[R], const SharedFloatAddress& a, const SharedFloatAddress& b) {
+HOST_DEVICE void tracedWgmmaTf32(Recorder&, int line, float (&acc)[R], const SharedFloatAddress& a, const SharedFloatAddress& b) {
   static_assert(R == 16 || R == 32 || R == 64, "built for N = 32, 64 and 128");
   const int thread = int((threadIdx.y * blockDim.x + threadIdx.x) % kWarpgroupThreads);
   recordDescriptorReads(a, kWgmmaM, thread);
@@ -105,6 +124,28 @@ HOST_DEVICE void tracedWgmmaTf32(int line, float (&acc)[R], const SharedFloatAdd
 #endif
 #else
   WgmmaThread mine{acc, R, a.site, b.site};
+  emu::warpgroupCollective(line, &mine, &emulatedWgmmaTf32);
+#endif
+}
+
+// A from the thread's registers: its 4 elements are events (Op::MmaA: row in the warpgroup's
+// 64, column in the 8, the value passed), then B's descriptor reads, then the MMA.
+template <int R>
+HOST_DEVICE void tracedWgmmaTf32(Recorder& r, int line, float (&acc)[R], float (&a)[4], const SharedFloatAddress& b) {
+  static_assert(R == 16 || R == 32 || R == 64 || R == 128, "built for N = 32, 64, 128 and 256");
+  const int thread = int((threadIdx.y * blockDim.x + threadIdx.x) % kWarpgroupThreads);
+  for (int i = 0; i < kMmaRegsA; ++i) {
+    const FragmentElement e = mmaElementA(thread % kWarpLanes, i);
+    r.fragment(Op::MmaA, 16 * (thread / kWarpLanes) + e.row, e.col, a[i], line);
+  }
+  recordDescriptorReads(b, 2 * R, thread);
+#if defined(__CUDACC__)
+  (void)line;
+#if defined(__CUDA_ARCH__)  // the device pass; nvcc's host pass never runs it
+  ::wgmmaTf32RegisterA(acc, a, b.site.address(false));
+#endif
+#else
+  WgmmaThread mine{acc, R, b.site, b.site, a};
   emu::warpgroupCollective(line, &mine, &emulatedWgmmaTf32);
 #endif
 }

@@ -14,6 +14,14 @@ bool isPipelineStep(Op op) {  // the events the schedule places itself (copy_rin
   return op == Op::CopyM || op == Op::CopyN || op == Op::MbarrierArrive || op == Op::MbarrierWait;
 }
 
+// The rows of Nds a stage holds, from the launch's shared layout: bk rows of bn (rungs 8 and 9),
+// or bn / 32 boxes of bk rows of 32 (rung 11).
+int nRowsPerStage(const KernelLaunch& L, int stages) {
+  const SharedTileLayout tiles = kernelSharedTiles(L);
+  if (stages <= 0 || tiles.strideN <= 0 || tiles.bytes <= tiles.baseN) return L.tiling.bk;
+  return std::max(1, int((tiles.bytes - tiles.baseN) / (uint32_t(tiles.strideN) * 4u)) / stages);
+}
+
 }  // namespace
 
 std::string_view stageStateName(StageState s) {
@@ -243,7 +251,7 @@ void CopyScheduleBuilder::runThread(int thread, Moment at) {
     step.barrier = t.txBarrier;
     const Tiling& tiling = timeline.trace().launch.tiling;
     const bool isN = e.op == Op::CopyN;
-    CopySchedule::Copy c{s.steps_.size(), e.sharedRow / (isN ? tiling.bk : tiling.bm),
+    CopySchedule::Copy c{s.steps_.size(), e.sharedRow / (isN ? nRowsPerStage(timeline.trace().launch, s.stageCount_) : tiling.bm),
                          (isN ? e.globalRow : e.globalCol) / tiling.bk, int(e.value), isN, zeroFilled(e)};
     const Moment lands{std::min(at.step + 1, timeline.steps() - 1), timeline.threadsPerBlock()};
     queue.push({lands, seq++, -1, int(s.copies_.size())});
@@ -344,7 +352,11 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
     if (k.stage != st.index || k.tile != tile || !reached(steps_[k.step].at, c)) continue;
     const Event& e = timeline_->trace().events[steps_[k.step].event];
     RingCopy& r = k.isN ? st.n : st.m;
-    r = {k.tile, e.threadX, e.threadY, k.bytes, k.zeroFill, reached(k.landed, c)};
+    // Another box of the same tile (rung 11 copies N's tile as boxes 32 columns wide): the
+    // tile's bytes are all of them, landed when all have.
+    const bool more = r.tile == k.tile;
+    r = {k.tile, e.threadX, e.threadY, (more ? r.bytes : 0) + k.bytes, k.zeroFill || (more && r.zeroFill),
+         reached(k.landed, c) && (!more || r.landed)};
     st.bytesExpected += k.bytes;
     st.bytesArrived += r.landed ? k.bytes : 0;
     landed = landed && r.landed;

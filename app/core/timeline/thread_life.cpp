@@ -51,6 +51,10 @@ std::string multiplyText(const LifeEntry& e) {
   if (e.products == 1) return m + " x " + n;
   // An outer product too large to list: how many, from which reads.
   auto reads = [](int count) { return count > 1 ? ".. (" + std::to_string(count) + " reads)" : std::string(); };
+  // Reads of one operand alone feed no product of the thread's (rung 11's A fragments, which
+  // the tensor cores multiply): what was read.
+  if (e.mReads == 0 || e.nReads == 0)
+    return "read " + (e.mReads == 0 ? n + reads(e.nReads) : m + reads(e.mReads)) + ", no multiply-add of its own";
   return std::to_string(e.products) + " multiply-adds: " + m + reads(e.mReads) + " x " + n + reads(e.nReads);
 }
 
@@ -90,6 +94,9 @@ std::string mmaText(const LifeEntry& e) {
   std::string t = "mma";
   if (!e.fragmentA.empty()) t += " " + fragmentText("A", e.fragmentA);
   if (!e.fragmentB.empty()) t += (e.fragmentA.empty() ? " " : " x ") + fragmentText("B", e.fragmentB);
+  // A warpgroup MMA's A from registers (rung 11): its sums are recorded once, after the last
+  // group, so the MMAs before name only what the thread passed.
+  if (e.fragmentC.empty()) return t + " (the warpgroup's sums, not yet read)";
   return t + " -> " + fragmentText("C", e.fragmentC);
 }
 
