@@ -5,7 +5,9 @@
 # tensor-core rung (mma_bench.cu).
 #   [KERNEL=wgmma_tf32] [SANITIZE=0] bench/tensor_cores/device.sh [OUTDIR] [N ...]
 #   (KERNEL: the traced rung's file name, mma_tf32 unless set; SANITIZE=0 skips compute-sanitizer;
-#   NCU=0 skips Nsight Compute; LIMIT=s caps the trace's and the bench's runs, else 240 and 300 s;
+#   NCU=0 skips Nsight Compute, NCU_N=n profiles at n (4096 unless set), NCU_CLOCK=none leaves the
+#   SM clock as the card runs it (ncu fixes it at base unless set); LIMIT=s caps the trace's
+#   and the bench's runs, else 240 and 300 s;
 #   OUTDIR: $OUT, else bench/results/tensor-run)
 # Writes device.txt, build.log, trace.txt, bench.txt (and anything the sanitizers print,
 # sanitizers.log) into OUTDIR. A COMMIT file at the root names the commit in device.txt.
@@ -54,24 +56,29 @@ if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   { for tool in memcheck racecheck; do echo "== $tool"; timeout 90 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
   grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log"
 fi
+# The SM clock and power each second while the bench runs (a kernel the power limit slows
+# shows there).
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -l 1 >"$OUT/clocks.csv" 2>&1 &
+CLOCKS=$!
 timeout ${LIMIT:-300} "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
 echo "bench: exit $?"
+kill $CLOCKS 2>/dev/null
 # Why the rung is where it is against cuBLAS TF32: its builds' instruction mix (SASS), and
-# Nsight Compute on its first tiling at N = 4096 (cuBLAS TF32 runs wgmma: HGMMA in its SASS).
+# Nsight Compute on its first tiling at N = NCU_N (cuBLAS TF32 runs wgmma: HGMMA in its SASS).
 cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f ~ k {
     for (op in ops) if ($0 ~ ops[op]) n[f, op]++ }
   BEGIN { ops["HMMA"] = "HMMA"; ops["HGMMA"] = "HGMMA"; ops["WARPGROUP"] = "WARPGROUP"; ops["LDS"] = "LDS";
           ops["LDGSTS"] = "LDGSTS"; ops["BAR"] = "BAR.SYNC"; ops["SYNCS"] = "SYNCS" }
   END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
 if [ "${NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
-  timeout 90 ncu --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
+  timeout 90 ncu --clock-control ${NCU_CLOCK:-base} --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
-    --section WarpStateStats "$GEN/mma_bench" 4096 >"$OUT/ncu-4096.txt" 2>&1
+    --section WarpStateStats "$GEN/mma_bench" ${NCU_N:-4096} >"$OUT/ncu-${NCU_N:-4096}.txt" 2>&1
   # cuBLAS TF32's own kernel beside it (its name, tiles and instruction mix), where ncu finds it.
-  timeout 90 ncu --kernel-name regex:"[Tt][Ff]32" --launch-count 1 --section SpeedOfLight \
+  timeout 90 ncu --clock-control ${NCU_CLOCK:-base} --kernel-name regex:"[Tt][Ff]32" --launch-count 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section LaunchStats --section WarpStateStats \
-    "$GEN/mma_bench" 4096 >"$OUT/ncu-cublas-4096.txt" 2>&1
-  grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-4096.txt" | head -20
+    "$GEN/mma_bench" ${NCU_N:-4096} >"$OUT/ncu-cublas-${NCU_N:-4096}.txt" 2>&1
+  grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-${NCU_N:-4096}.txt" | head -20
 fi
 grep -E "cuBLAS|rung" "$OUT/bench.txt" | awk '{print}' | cut -c1-150
 echo "total $((SECONDS - S)) s"

@@ -44,8 +44,8 @@ std::string RingBarrier::text() const {
   if (!initialised) return n + "not initialised yet";
   const std::string last = "phase " + std::to_string(completed - 1) + " complete, ";
   if (role == BarrierRole::Full) {
-    // A full barrier that also waits for threads' arrivals (rung 11's producers write N's tile
-    // themselves) says how many are in, beside the bytes.
+    // A full barrier that also waits for threads' arrivals (producers that write N's tile
+    // themselves, turning it, which TMA cannot do) says how many are in, beside the bytes.
     const std::string of = needed > 1 ? ", " + std::to_string(arrivals) + " of " + std::to_string(needed) + " arrivals" : "";
     if (arrivals > 0)
       return n + "phase " + std::to_string(completed) + " filling, " + std::to_string(bytesArrived) + " of " +
@@ -309,7 +309,7 @@ void CopyScheduleBuilder::linkStages() {
   }
   s.consumers_ = int(std::count(consumer.begin(), consumer.end(), true));
   if (!s.copies_.empty()) s.producer_ = s.steps_[s.copies_.front().step].thread;
-  // N's tile written by threads, where no copy brings it (rung 11): its stage from the slot's
+  // N's tile written by threads, where no copy brings it (producers turning it): its stage from the slot's
   // row (Nds holds bn rows a stage), its k tile from the element's row of N, at the timeline's step.
   const bool nCopied = std::any_of(s.copies_.begin(), s.copies_.end(), [](const CopySchedule::Copy& c) { return c.isN; });
   const Tiling& tiling = timeline.trace().launch.tiling;
@@ -364,7 +364,7 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
   }
   landed = landed && (!st.n.byThreads || st.n.bytesWritten == st.n.bytes);
   // Full once its barrier's phase completed: the copies' bytes landed and, where the barrier
-  // also counts threads (rung 11's producers writing N's tile), every arrival is in.
+  // also counts threads (producers writing N's tile), every arrival is in.
   const int full = stageFull_[std::size_t(st.index)];
   bool complete = full < 0;  // bytes no arrival announced: landing is all there is
   if (full >= 0) {
@@ -436,7 +436,7 @@ void CopySchedule::fillWaits(CopyRing& ring, Cursor c) const {
 }
 
 // The copies' issuer in words: blocked on an empty barrier, issuing, or done. Where threads
-// take turns at the copies (rung 11's two producer warpgroups), the one that issues the next
+// take turns at the copies (producer warpgroups taking turns), the one that issues the next
 // copy, and all of them once every copy is issued.
 void CopySchedule::fillProducer(CopyRing& ring, Cursor c) const {
   if (producer_ < 0) return;

@@ -54,7 +54,7 @@ struct RingCopy {
   int bytes = 0;
   bool zeroFill = false;  // part of the box lies outside the matrix
   bool landed = false;    // its bytes have arrived at the cursor
-  // Not a copy: the block's own threads write this tile into the stage (rung 11's producers
+  // Not a copy: the block's own threads write this tile into the stage (producers that
   // write N's tile, turned, which TMA cannot do); bytes are those of the tile's writes,
   // bytesWritten those done at the cursor.
   bool byThreads = false;
