@@ -46,17 +46,23 @@ class Window {
   void setTitle(const std::string& title);
   void swapBuffers();
   // Draws this frame's ImGui picture into the window's framebuffer on a clear of
-  // key.background. The desktop draws it whole every frame (its back buffer is undefined after
-  // a swap). A page's canvas keeps its pixels between frames (preserveDrawingBuffer), so a page
-  // draws only the regions whose pixels change (PictureTracker: exact, command by command) and
-  // nothing at all when the picture is the one on screen; `whole` (a frame whose pixels are
-  // read) draws all of it. False when nothing was drawn.
+  // key.background. The desktop draws it whole (its back buffer is undefined after a swap),
+  // every frame while watched (setWatched). A page's canvas keeps its pixels between frames
+  // (preserveDrawingBuffer), so a page draws only the regions whose pixels change
+  // (PictureTracker: exact, command by command) and nothing at all when the picture is the one
+  // on screen; `whole` (a frame whose pixels are read) draws all of it. False when nothing was
+  // drawn.
   bool drawPicture(ImDrawData& data, const PictureKey& key, bool whole);
+  // Whether anyone looks at the window's frames. Unwatched (a script with no person at it,
+  // timing nothing), the desktop draws only the frames whose pixels are read
+  // (`whole`) and lays the others out without rasterising them: a software rasteriser pays for
+  // every pixel. A page's canvas is on the screen of whoever opened it, so a page draws anyway.
+  void setWatched(bool watched) { watched_ = watched; }
 
  private:
   Window() = default;
   GLFWwindow* window_ = nullptr;
-  bool imguiGlfw_ = false, imguiGl_ = false, fullscreen_ = false;
+  bool imguiGlfw_ = false, imguiGl_ = false, fullscreen_ = false, watched_ = true;
   float pixelRatio_ = 1.0f;
   struct Placement {
     int x = 0, y = 0, width = 0, height = 0;

@@ -240,8 +240,8 @@ struct FrameTarget {
 };
 
 // The panels, drawn by ImGui and the grids into the window (or the export's target), and the
-// animation frame captured from it; fbWidth x fbHeight is the window's framebuffer.
-void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animation, GridPainter& grids, Fonts& fonts,
+// animation frame captured from it (fbWidth x fbHeight: the window's); false: the window drew nothing.
+bool drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animation, GridPainter& grids, Fonts& fonts,
                gfx::OffscreenTarget& exportTarget, platform::Window& window, const FrameTarget& frame, int& fbWidth,
                int& fbHeight, FrameClock& clock) {
   window.newImGuiFrame();
@@ -280,10 +280,11 @@ void drawFrame(AppState& state, FrameLayout& layout, AnimationExportJob& animati
     // it is the same, unless its pixels are read after it (then whole; the Export PNG button
     // asks while the panels draw).
     const bool readsPixels = frame.readsPixels || animation.active || !state.view.pngExport.empty() || frame.offscreen;
-    if (!window.drawPicture(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}, readsPixels)) return;
+    if (!window.drawPicture(*ImGui::GetDrawData(), {fbWidth, fbHeight, bg, grids.redraws()}, readsPixels)) return false;
   }
   captureAnimationFrame(animation, state, frame.offscreen ? frame.width : fbWidth, frame.offscreen ? frame.height : fbHeight);
   if (frame.offscreen) exportTarget.end();
+  return true;
 }
 
 // What a script or a button asked this frame to write: the layout file, a PNG of the frame, the
@@ -345,6 +346,13 @@ class Session {
   bool drawAndWrite(bool newPicture, double start);
   // Whether a screenshot is taken of this frame once it is drawn (writeRequestedFiles).
   bool readsPixels() const { return !requests_.screenshot.empty() || !screenshotPath_.empty(); }
+  // Every frame drawn, not only those read (Window::setWatched): a person, or timed frames (--frames, --report, `report`).
+  bool watched() const { return interactive_ || options_.frames > 0 || options_.report || (script_ && script_->timesFrames()); }
+  // An unwatched script's line waits for a `busy` worker; no lesson page, export or play needs frames.
+  bool scriptWaitsUnwatched(bool busy) const {
+    return busy && script_ && script_->waitsForWork() && !watched() && !lessonPage_ && state_.lesson.pendingScript.empty() &&
+           !animation_.active && !state_.playback.playing;
+  }
   void end(int code, const std::string& message);  // a failure: print it, stop
 
   const AppOptions options_;
@@ -401,6 +409,7 @@ int Session::start() {
     return 3;
   }
   window_ = std::move(*window);
+  window_->setWatched(watched());
   auto renderer = gfx::GridRenderer::create(options_.shaderDir);
   if (!renderer) {
     end(3, renderer.error().message);
@@ -453,12 +462,13 @@ bool Session::frame() {
   clock_.cpuStart = threadCpuSeconds();
   const bool awaitingRun = state.request.generation != state.request.shownGeneration;
   const bool busy = !worker.idle() || awaitingRun || timingWorker.busy() || animation_.active;
-  if (awaitingRun && !timingWorker.busy() && !animation_.active && !state.playback.playing && !lessonPage_) {
-    // Only a run is awaited: the old picture, drawn again, would take the cores the run needs
-    // (the software rasteriser's threads included). The worker wakes the loop as it hands the
-    // run over; a tenth of a second at most keeps the "running" note alive for a long one.
-    // The frame starts when the wait ends: the wait is not the frame's work.
-    window_->waitEvents(0.1);
+  // Only a run awaited: the old picture, drawn again, would take the cores the run needs (the
+  // software rasteriser's threads too). The worker wakes the loop as it hands the run over; a
+  // tenth of a second at most keeps the "running" note alive for a long one. Unseen frames of a
+  // script waiting for any worker: one a hundredth of a second. A frame starts when its wait ends.
+  const bool onlyRun = awaitingRun && !timingWorker.busy() && !animation_.active && !state.playback.playing && !lessonPage_;
+  if (const double wait = onlyRun ? 0.1 : scriptWaitsUnwatched(busy) ? 0.01 : 0.0; wait > 0) {
+    window_->waitEvents(wait);
     start = clockSeconds();
     clock_.cpuStart = threadCpuSeconds();
   } else {
@@ -487,6 +497,7 @@ bool Session::frame() {
     if (script_->finished() && !interactive_ && options_.screenshot.empty() && options_.frames < 0) {
       interactive_ = true;
       platform::setDownloadsEnabled(true);
+      window_->setWatched(true);
     }
   }
   applyExportIntents(applyIntents(state, worker), state, animation_);
@@ -530,8 +541,8 @@ bool Session::drawAndWrite(bool newPicture, double start) {
   window_->setTitle(exportProgressTitle(animation_));  // export progress
 
   int fbWidth = 0, fbHeight = 0;
-  drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_, {interactive_, offscreen, drawWidth, drawHeight, readsPixels()},
-            fbWidth, fbHeight, clock_);
+  const bool pictureDrawn = drawFrame(state, layout_, animation_, *grids_, fonts_, exportTarget_, *window_,
+                                      {interactive_, offscreen, drawWidth, drawHeight, readsPixels()}, fbWidth, fbHeight, clock_);
 
   const bool sceneSettled = !lessonPage_ && state.lesson.pendingScript.empty() && worker_->idle() &&
                             state.request.generation == state.request.shownGeneration;
@@ -544,7 +555,7 @@ bool Session::drawAndWrite(bool newPicture, double start) {
     end(3, grids_->lastError());
     return false;
   }
-  window_->swapBuffers();
+  if (pictureDrawn) window_->swapBuffers();
   if (shownRun(state)) platform::announceFirstPicture();
 
   const double drawn = clockSeconds();

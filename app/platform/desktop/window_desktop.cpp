@@ -100,8 +100,10 @@ void Window::setTitle(const std::string& title) {
 
 void Window::swapBuffers() { glfwSwapBuffers(window_); }
 
-// Every frame is drawn whole: after a swap the back buffer's contents are undefined.
-bool Window::drawPicture(ImDrawData& data, const PictureKey& key, bool) {
+// Every frame drawn is drawn whole: after a swap the back buffer's contents are undefined. An
+// unwatched window draws only a frame whose pixels are read; the frame loop then does not swap.
+bool Window::drawPicture(ImDrawData& data, const PictureKey& key, bool whole) {
+  if (!watched_ && !whole) return false;
   drawWholePicture(data, key);
   return true;
 }

@@ -198,6 +198,10 @@ bool viewOnly(const IntentQueue& q) {
 }
 }  // namespace
 
+bool ScriptRunner::timesFrames() const {
+  return std::any_of(script_.lines.begin(), script_.lines.end(), [](const ScriptLine& l) { return l.words[0] == "report"; });
+}
+
 Status ScriptRunner::fail(const ScriptLine& line, const std::string& message) const {
   return failure(script_.file + ":" + std::to_string(line.number) + ": " + message);
 }
@@ -207,6 +211,7 @@ bool isAnimation(const std::vector<std::string>& w) { return w[0] == "export" &&
 }  // namespace
 
 Status ScriptRunner::tick(AppState& state, bool runPending, ScriptRequests& requests) {
+  waitsForWork_ = false;
   if (framesToWait_ > 0) {
     if (--framesToWait_ > 0) return Ok{};
     if (playing_) state.intents.push_back(SetPlaying{false});
@@ -236,6 +241,7 @@ std::optional<Status> ScriptRunner::holds(const AppState& state, bool runPending
   if (!configures && (runPending || (!state.intents.empty() && !(viewCommand && viewOnly(state.intents))))) {
     if (waitStarted_ < 0) waitStarted_ = state.now;
     if (state.now - waitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the kernel run");
+    waitsForWork_ = runPending;
     return Status(Ok{});
   }
   waitStarted_ = -1.0;
@@ -245,6 +251,7 @@ std::optional<Status> ScriptRunner::holds(const AppState& state, bool runPending
   if (c == "timing" && w[1] == "wait" && (timing.running || timing.sweepRequested != timing.sweepSubmitted)) {
     if (sweepWaitStarted_ < 0) sweepWaitStarted_ = state.now;
     if (state.now - sweepWaitStarted_ > kRunTimeoutSeconds) return fail(line, "timed out waiting for the timing sweep");
+    waitsForWork_ = true;
     return Status(Ok{});
   }
   sweepWaitStarted_ = -1.0;

@@ -72,6 +72,11 @@ class ScriptRunner {
   // running. Returns an error (FILE:LINE: ...) when a command fails.
   Status tick(AppState& state, bool runPending, ScriptRequests& requests);
   bool finished() const { return next_ >= script_.lines.size(); }
+  // Whether the script prints frame times (`report`): then every frame is drawn, as a person's.
+  bool timesFrames() const;
+  // Whether the last tick stopped at a line that waits for background work (a run, the timing
+  // worker): frames before that work is done only repeat the picture.
+  bool waitsForWork() const { return waitsForWork_; }
 
  private:
   Status fail(const ScriptLine& line, const std::string& message) const;
@@ -97,6 +102,7 @@ class ScriptRunner {
   bool exportAsked_ = false;        // an `export gif|frames` line was asked for, not finished yet
   bool labAsked_ = false;           // a `lab run|check` line was asked for, its job not back yet
   bool noLesson_ = false;           // a `lesson next|back` line found no lesson open
+  bool waitsForWork_ = false;       // the last tick stopped at a line waiting for a run or a sweep
 };
 
 }  // namespace tilescope::ui
