@@ -1,11 +1,16 @@
 #include "cli_options.h"
 
+#include "core/edit_distance.h"
 #include "core/run/run_description.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
+#include <vector>
 
 namespace tilescope::cli {
 
@@ -141,6 +146,38 @@ Status applyValueFlag(Options& o, const std::string& flag, const std::string& s,
   return Ok{};
 }
 
+// Every flag some command takes: those --help lists (read from its text, so a flag added there
+// is known here) and the few it leaves out (the lab's sandbox and limits, analyze's plain run,
+// the autograder's exercise, --version).
+std::vector<std::string> knownFlags() {
+  std::vector<std::string> flags = {"--plain-run", "--no-sandbox", "--compile-timeout", "--memory-limit", "--exercise",
+                                    "--version", "-j"};
+  const std::string_view usage = kUsage;
+  for (std::size_t at = usage.find("--"); at != std::string_view::npos; at = usage.find("--", at + 2)) {
+    std::size_t end = at + 2;
+    while (end < usage.size() && (std::isalnum(static_cast<unsigned char>(usage[end])) || usage[end] == '-')) ++end;
+    if (end > at + 2) flags.emplace_back(usage.substr(at, end - at));
+  }
+  return flags;
+}
+
+// A flag no command takes, refused with the nearest known one when it is a likely misspelling
+// ("--sise": did you mean --size?), else with where the flags are listed.
+Status unknownFlag(const std::string& flag) {
+  std::string nearest;
+  std::size_t best = std::numeric_limits<std::size_t>::max();
+  for (const std::string& known : knownFlags())
+    if (const std::size_t d = editDistance(flag, known); d < best) best = d, nearest = known;
+  // Two edits at most, and fewer than half the name: "--out" is no misspelling of "--dir".
+  if (best <= 2 && best * 2 < flag.size() - 2) return invalidInput("unknown flag '" + flag + "': did you mean " + nearest + "?");
+  return invalidInput("unknown flag '" + flag + "' (tilescope-cli --help lists them)");
+}
+
+bool isKnownFlag(const std::string& flag) {
+  const std::vector<std::string> flags = knownFlags();
+  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
 }  // namespace
 
 Result<Options> parseOptions(const std::vector<std::string>& args) {
@@ -163,6 +200,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args) {
       if (!v) return v.error();
       if (Status applied = applyValueFlag(o, a, *v, dimsGiven); !applied) return applied.error();
     } else if (a.rfind("--", 0) == 0 || a == "-j") {  // -j N: lab grade's parallel runs
+      if (!isKnownFlag(a)) return unknownFlag(a).error();
       // Command-specific flags (bench, analyze) travel on with their value, if any.
       o.extra.push_back(a);
       if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.extra.push_back(args[++i]);

@@ -200,6 +200,7 @@ Result<LabRequest> requestFromCli(const Options& o, const LabFlags& flags, const
   auto request = requestFromFile(std::move(*text), baseName(path));
   if (!request) return request.error();
   LabRequest& q = *request;
+  q.cancel = &labInterrupted();  // Ctrl-C stops the interpreter's run (and a GPU child) too
   if (o.sizeGiven) q.dims = o.config.dims;
   for (const LabDefine& d : flags.defines) {
     auto same = std::find_if(q.defines.begin(), q.defines.end(), [&](const LabDefine& e) { return e.name == d.name; });

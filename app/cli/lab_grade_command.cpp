@@ -229,6 +229,7 @@ int labGrade(const Options& o, std::ostream& out) {
   if (!flags) return reportLabError(flags.error());
   flags->base.backend = gradingBackend(o.backend);
   flags->base.seed = gradingSeed(o.seedGiven, o.config.seed);
+  flags->base.cancel = &lab::labInterrupted();  // a stopped class stops the file being graded
   if (o.operands.size() > (o.json ? 4u : 3u)) return refuseClass(*flags, invalidInput("unexpected argument '" + o.operands.back() + "'"));
   auto exercise = lab::findExercise(o.operands[1]);
   if (!exercise) return refuseClass(*flags, exercise.error());

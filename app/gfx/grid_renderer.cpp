@@ -54,13 +54,14 @@ Status resize(GridCanvas& canvas, unsigned& framebuffer, unsigned& texture, int 
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  const bool first = !framebuffer;
-  if (first) glGenFramebuffers(1, &framebuffer);
+  if (!framebuffer) glGenFramebuffers(1, &framebuffer);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
-  // Asked when the canvas is made and in the checked mode, not at each resize: the query waits
-  // for the GPU like glGetError (gl_context.h), and an RGBA8 colour texture stays complete.
-  if ((first || glChecksOn()) && glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+  // Asked in the checked mode only (gl_context.h): the query waits for the GPU like glGetError,
+  // half a second of a page's start on a software rasteriser (a canvas is made as its panel
+  // first draws), and a single RGBA8 colour texture is a complete framebuffer in GL 3.3 and
+  // OpenGL ES 3.0 alike, a required colour-renderable format of both.
+  if (glChecksOn() && glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     return failure("grid canvas framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
                    " is incomplete");
   return Ok{};

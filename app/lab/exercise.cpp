@@ -8,6 +8,7 @@
 
 #include "core/files/output_file.h"
 #include "core/analysis/bank_conflicts.h"
+#include "core/trace/memory_layout.h"
 #include "core/analysis/coalescing.h"
 #include "core/asset_paths.h"
 
@@ -29,6 +30,14 @@ Result<double> measureMetric(std::string_view metric, const LabOutcome& o) {
   }
   if (metric == "load-efficiency") return analyzeCoalescing(t).loads.efficiency();
   if (metric == "bank-conflicts") {
+    // A shared access the analysis cannot place in a bank (through a pointer into a shared
+    // array, say) would count as no conflict at all: the measure fails instead of passing.
+    const SharedLayout layout = sharedLayout(L);
+    uint64_t unplaced = 0;
+    for (const Event& e : t.events) unplaced += (readsShared(e) || writesShared(e)) && !sharedAddress(e, layout);
+    if (unplaced > 0)
+      return failure(std::to_string(unplaced) + " shared accesses could not be placed in banks (a pointer into a "
+                     "__shared__ array hides which bank it reads): index the __shared__ arrays themselves");
     return double(analyzeBankConflicts(t).loads.conflicts());
   }
   if (metric == "barriers-per-thread") {

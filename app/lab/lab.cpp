@@ -98,50 +98,53 @@ Status finishTiming(const LabRequest& q, LabOutcome& o, const RunnerResponse& r)
 }  // namespace detail
 
 using detail::gpuUnavailable;
-using detail::runInChild;
 using detail::timingName;
 
 namespace {
-// The GPU says neither which thread faulted nor where a kernel hangs; the emulator, running
-// the same source on the same launch and inputs, does. Its answer is added to the GPU's
-// outcome, named as the emulator's: a GPU time-out the emulator finds to be threads waiting
-// at a barrier others never reach is a deadlock.
-void locateOnEmulator(const LabRequest& q, LabOutcome& o) {
-  LabRequest e = q;
-  e.backend = LabBackend::Emulator;
-  auto r = runInChild(e, nullptr);
-  if (!r) {
-    o.summary += " (the emulator cannot say where: " + r.error().message + ")";
-    return;
-  }
-  std::optional<LabWhere> where = r->where;
-  if (!where && !r->boundsViolations().empty()) {
-    const Event& ev = r->boundsViolations().front().event;
-    where = LabWhere{{ev.blockX, ev.blockY, 1}, {ev.threadX, ev.threadY, 1}, int(ev.line)};
-  } else if (!where && !r->outsideAllocation.empty()) {
-    const OutOfBoundsAccess& a = r->outsideAllocation.front();
-    where = LabWhere{a.block, a.thread, a.line};
-  }
-  if (o.verdict == LabVerdict::TimedOut && r->verdict == LabVerdict::Deadlocked) {
-    o.verdict = LabVerdict::Deadlocked;
-    o.summary = "deadlocked: the GPU was still running at the time limit; the emulator, on the same launch, found " +
-                r->summary.substr(r->summary.find(": ") + 2);
+// On the GPU the interpreter's outcome stays the lab's answer (its trace, counters, hazards and
+// correctness); the GPU adds what only it can: NVRTC compiles the source as written, and one
+// launch's P is checked against the reference before the kernel is timed. A P the GPU gets
+// wrong where the interpreter's was right fails the run: the kernel behaves differently there.
+Status addGpuCheck(const LabRequest& q, LabOutcome& o) {
+  TimingOptions options;
+  options.cancel = q.cancel;
+  auto gpu = detail::runOnGpu(q, options);
+  if (!gpu) return gpu.error();
+  o.launch.backend = "cuda";
+  o.gpu = gpu->gpu;
+  o.timing = gpu->timing;
+  o.sandbox = gpu->sandbox;
+  o.compilerOutput = gpu->compilerOutput;
+  o.compileSeconds = gpu->compileSeconds;
+  o.cached = gpu->cached;
+  o.childOutput = gpu->childOutput;
+  if (gpu->verdict == LabVerdict::Verified) {
+    o.summary += "; on the GPU: " + gpu->summary;
+  } else if (gpu->verdict == LabVerdict::CompileError) {
+    o.verdict = LabVerdict::CompileError;
+    o.diagnostics = gpu->diagnostics;
+    o.summary = "the GPU's compiler refuses what the lab ran: " + gpu->summary;
+  } else if (o.verdict == LabVerdict::Verified) {
+    o.verdict = gpu->verdict == LabVerdict::WrongResult ? LabVerdict::WrongResult : gpu->verdict;
+    o.summary = "behaves differently on the GPU: the lab's run was verified, the GPU's " + gpu->summary;
   } else {
-    o.summary += "; the emulator, on the same launch: " + r->summary;
+    o.summary += "; on the GPU: " + gpu->summary;
   }
-  if (where) o.where = where;
-  o.emulatorBounds = r->boundsViolations();
-  o.outsideAllocation = r->outsideAllocation;
+  return Ok{};
 }
 }  // namespace
 
 Result<LabOutcome> runLab(const LabRequest& q) {
-  auto o = runInChild(q, nullptr);
+  auto backend = detail::chooseBackend(q);
+  if (!backend) return backend.error();
+  auto o = detail::runOnInterpreter(q, backend->note);
   const bool cancelled = q.cancel && q.cancel->load();
-  if (o && o->launch.backend == "cuda" && !cancelled &&
-      (o->verdict == LabVerdict::Crashed || o->verdict == LabVerdict::TimedOut) &&
-      uint64_t(o->launch.dims.j) * o->launch.dims.k * o->launch.dims.l <= kMaxEmulatorMultiplyAdds)
-    locateOnEmulator(q, *o);
+  // The GPU runs only what the interpreter ran to its end within every array: nothing it
+  // refused, stopped (a crash, a time-out, a deadlock) or saw reach past an array.
+  const bool ranWhole = o && (o->verdict == LabVerdict::Verified || o->verdict == LabVerdict::WrongResult ||
+                              o->verdict == LabVerdict::Hazard);
+  if (!o || !backend->gpu || cancelled || !ranWhole) return o;
+  if (auto s = addGpuCheck(q, *o); !s) return s.error();
   return o;
 }
 
@@ -153,7 +156,7 @@ Result<LabOutcome> timeLab(const LabRequest& q, const TimingOptions& options) {
   LabRequest onGpu = q;
   onGpu.backend = LabBackend::Cuda;
   if (options.cancel) onGpu.cancel = options.cancel;
-  return runInChild(onGpu, &options);
+  return detail::runOnGpu(onGpu, options);
 }
 
 std::string labTimingName(const LabRequest& q) {

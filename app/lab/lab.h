@@ -1,15 +1,15 @@
 // The kernel lab: a student's kernel, written as plain CUDA C++ the way books and slides print
-// it, compiled at run time, run in a child process with a time limit, traced with the same
-// views as the built-in kernels, verified and analysed like them.
+// it, read by the lab's own CUDA-C front end and run by its interpreter, traced as the built-in
+// kernels are, verified and analysed like them.
 //
 //   LabRequest (source text, sizes, #defines, block, grid, scalar args, backend, time limit)
 //     -> the kernel's signature mapped onto M, N, P and Width or j, k, l   (lab_source.h)
-//     -> the build's declaration rewrite (kernels/rewrite), the views (kernels/views*.h)
-//     -> emulator: the host C++ compiler builds a shared object, cached by a hash of what went
-//        into it; tilescope-lab-runner loads it and runs it under the emulator (kernels/emu)
-//        GPU: the same rewritten text with the same views, compiled by NVRTC and launched
-//        through the driver API by tilescope-lab-runner --cuda (built with CUDA only); the
-//        trace is recorded and decoded as for a built-in traced GPU launch (core/gpu_launch.h)
+//     -> the interpreter (app/lab/interp): preprocessed, parsed, checked against the lab's
+//        subset (else a compile error at the student's line), run per thread in the emulator's
+//        fibers in this process, every access recorded by the interpreter itself
+//     -> GPU (--backend cuda, after the interpreter): NVRTC compiles the same file as written
+//        in tilescope-lab-runner --cuda-time (a sandboxed process; built with CUDA only), which
+//        checks one launch's P against the reference and times it
 //     -> LabOutcome: a verdict, and for a kernel that ran the same Run (inputs, P, Trace,
 //        verification) a built-in kernel gives, so every analysis and view works unchanged.
 //
@@ -17,10 +17,10 @@
 // its file and its text; no KernelId), and its launch's shared-memory layout comes from the
 // kernel's declarations (plan.launch.labTiles), not from a kernel file's facts.
 //
-// Nothing here throws or exits; the child process may crash, loop or deadlock, and the
-// outcome says which, in which thread and at which line where that is known. Safe to call
-// from any thread (the app runs it off the UI thread); runs in parallel share the compile
-// cache safely (files are written under temporary names and renamed into place).
+// Nothing here throws or exits; a kernel may crash, loop or deadlock, and the outcome says
+// which, in which thread and at which line. Safe to call from any thread (the app runs it off
+// the UI thread); GPU runs in parallel share NVRTC's module cache safely (files are written
+// under temporary names and renamed into place).
 #pragma once
 #include <atomic>
 #include <functional>
@@ -45,8 +45,8 @@ enum class LabBackend { Emulator, Cuda, Auto };
 // The compiler's time limit when none is given (--compile-timeout): a lab kernel compiles in
 // a few seconds; half a minute is something else (a template bomb, a loaded machine).
 inline constexpr double kDefaultCompileSeconds = 30.0;
-// The runner's address-space limit when none is given (--memory-limit): room for the
-// emulator, the inputs and a trace of 40 Mi events.
+// The memory limit when none is given (--memory-limit): room for the interpreter, the inputs
+// and a trace of 40 Mi events (and the GPU runner's address space where the driver allows one).
 inline constexpr uint64_t kDefaultMemoryLimitBytes = 4ull << 30;
 // The smallest limit --memory-limit accepts, in MiB: the runner itself takes up to 1 GiB of
 // address space (lab_confine.cpp; 783 MiB measured with CUDA's libraries mapped), so a smaller
@@ -81,14 +81,14 @@ struct LabRequest {
   // Auto: the GPU when this build has CUDA and a device is present, else the emulator.
   LabBackend backend = LabBackend::Emulator;
   double timeoutSeconds = 5.0;  // of the run
-  double compileTimeoutSeconds = kDefaultCompileSeconds;  // of the compile (on the GPU: NVRTC's, added to the run's)
-  uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // the runner's address space; a launch whose trace would not fit is refused
-  // The runner and the compiler confined (lab_sandbox.h). Off only on request (--no-sandbox);
-  // on, a machine whose kernel lacks Landlock or seccomp refuses to run the kernel.
+  double compileTimeoutSeconds = kDefaultCompileSeconds;  // NVRTC's on the GPU, added to the run's
+  uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // a launch whose trace would not fit is refused
+  // The GPU runner confined (lab_sandbox.h). Off only on request (--no-sandbox); on, a machine
+  // whose kernel lacks Landlock or seccomp refuses to run the kernel on the GPU.
   bool sandbox = true;
   uint64_t seed = 1;            // M and N are drawn as for a built-in kernel (core/run.h)
-  std::string cacheDir;         // compiled kernels; empty: $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab
-  const std::atomic<bool>* cancel = nullptr;  // set it to stop the child (reported as timed out)
+  std::string cacheDir;         // NVRTC's modules; empty: $TILESCOPE_LAB_CACHE, else $XDG_CACHE_HOME/tilescope/lab
+  const std::atomic<bool>* cancel = nullptr;  // set it to stop the run (reported as timed out)
   // Makes the object a run is finished into (LabOutcome::finished): a type that extends
   // FinishedRun, such as the app's shown run, so that the caller shows the lab's own finished
   // run (adding only its timeline: addTimeline) instead of finishing it again. Empty: a FinishedRun.
@@ -180,10 +180,7 @@ struct LabOutcome {
   // verification), the out-of-bounds report and the shared-memory hazards, computed there once.
   // Shared by copies of the outcome.
   std::shared_ptr<FinishedRun> finished;
-  // A GPU run that stopped (crashed, timed out): the out-of-bounds accesses the emulator found
-  // on the same launch (runLab asks it where); a finished run's own are finished->outOfBounds.
-  std::vector<BoundsViolation> emulatorBounds;
-  std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the emulator's report)
+  std::vector<OutOfBoundsAccess> outsideAllocation;  // accesses past an array (the interpreter's report)
   // The trace does not account for P (core/run/trace_accounts.h): what it leaves unexplained.
   // Such a run is reported as such and not graded (its verdict is a wrong result).
   std::optional<std::string> unaccounted;
@@ -195,17 +192,18 @@ struct LabOutcome {
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
   std::optional<TimingResult> timing;  // timeLab: what the GPU measured (times only when verified)
   int exitCode() const { return verdictExitCode(verdict); }
-  // The finished run's out-of-bounds report, else the emulator's for a GPU run that stopped.
+  // The finished run's out-of-bounds report (none without a finished run).
   const std::vector<BoundsViolation>& boundsViolations() const;
   // The finished run's hazards (none without a finished run or a trace).
   const std::vector<Hazard>& hazards() const;
 };
 
-// Runs the request. An Error only for input the lab refuses before compiling (an unmappable
-// signature, sizes out of range, a missing argument: InvalidInput) or a missing tool (no
-// C++ compiler, no runner, no CUDA device for --backend cuda: Unavailable); everything that
-// happens to the kernel is a verdict (on the GPU: an illegal address is "crashed", a kernel
-// still running at the time limit "timed out", the child and its CUDA context killed).
+// Runs the request on the interpreter, then for --backend cuda (or auto with a GPU) checks and
+// times it on the GPU: the GPU runs only what the interpreter ran to its end within every array,
+// and a P it gets wrong where the interpreter's was right fails the run ("behaves differently on
+// the GPU"). An Error only for input the lab refuses before running (an unmappable signature,
+// sizes out of range, a missing argument: InvalidInput) or a missing tool (no runner, no CUDA
+// device for --backend cuda: Unavailable); everything that happens to the kernel is a verdict.
 Result<LabOutcome> runLab(const LabRequest& request);
 
 // Runs the request's kernel through the lab's own interpreter, in this process, whatever

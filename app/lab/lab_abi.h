@@ -1,7 +1,7 @@
-// What the lab's generated translation unit (a student's kernel, compiled at run time) and
-// tilescope-lab-runner agree on. Compiled by the host compiler at run time and by the
-// project's build, so it holds plain data only. The lab writes it, with the view headers,
-// into its cache (lab_compile.cpp embeds them).
+// What the lab's GPU translation unit (a student's kernel, compiled by NVRTC at run time),
+// tilescope-lab-runner and the interpreter's answer agree on. Compiled by NVRTC at run time and
+// by the project's build, so it holds plain data only. The lab writes it, with the view
+// headers, into its cache (lab_compile.cpp embeds them).
 #pragma once
 #include "kernels/trace/trace_sink.h"
 
@@ -25,17 +25,11 @@ struct GpuScalars {
   double values[kMaxScalarArgs];
 };
 
-// Where the emulator placed a static __shared__ array: bytes from the start of the block's
+// Where the interpreter placed a static __shared__ array: bytes from the start of the block's
 // static shared memory, and its declared shape (cols 0 for a one-dimensional array).
 struct StaticSharedGeometry {
   int declared = 0;
   long long offset = 0, rows = 0, cols = 0, elementBytes = 0;
 };
-
-// The generated library's entry points (extern "C").
-using ThreadEntry = void (*)(const ThreadArgs*);
-using GeometryEntry = const StaticSharedGeometry* (*)();
-inline constexpr const char* kThreadEntryName = "tilescopeLabThread";
-inline constexpr const char* kGeometryEntryName = "tilescopeLabSharedGeometry";
 
 }  // namespace tilescope::lab

@@ -1,13 +1,12 @@
-// One lab request run in tilescope-lab-runner, step by step (lab_child.h): the backend, the
-// student's kernel read and checked, the kernel compiled (or NVRTC's job prepared), the
-// runner's request, the sandboxed child, and the verdict from how it ended or what it returned.
+// The GPU's part of a lab request, run in tilescope-lab-runner step by step (lab_child.h): the
+// backend chosen, NVRTC's job prepared, the runner's request, the sandboxed child, and the
+// verdict from how it ended or what it measured. Only native GPU code runs in a child: the
+// emulator's runs are the interpreter's (lab_interpreted.cpp), in the lab's own process.
 #include "lab_child.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
-#include <variant>
 
 #include "core/run/launch_config.h"
 #include "lab_cache.h"
@@ -28,96 +27,35 @@ constexpr uint64_t kScratchMarginBytes = 128ull << 20;
 constexpr double kGpuStartSeconds = 10.0;
 // A timed run's inputs drawn on the host and copied to the device, before its time limit.
 constexpr double kTimingSetupSeconds = 60.0;
+// The most a timed run's response may hold: no trace and no P, only NVRTC's log and the figures.
+constexpr uint64_t kTimingResponseBytes = 16ull << 20;
 
-struct Backend {
-  bool gpu = false;
-  std::string note;  // why auto fell back to the emulator
-};
-
-Result<Backend> chooseBackend(const LabRequest& q) {
-  Backend b{q.backend == LabBackend::Cuda, {}};
-  if (q.backend == LabBackend::Emulator) return b;
-  const std::optional<std::string> why = gpuUnavailable();
-  if (why && b.gpu)
-    return unavailable("--backend cuda: " + *why + " (--backend emu runs the kernel on the emulator, auto picks)");
-  b.gpu = !why;
-  if (why) b.note = why->rfind("No NVIDIA GPU", 0) == 0 ? "no NVIDIA GPU here: runs on the emulator" : *why + ": runs on the emulator";
-  return b;
+// NVRTC's job in the runner's scratch directory: the unit it compiles there, and the cache's
+// compiled modules for it copied in.
+Result<GpuCompileJob> prepareKernel(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
+                                    const std::filesystem::path& cache, const Scratch& scratch) {
+  auto job = prepareGpuCompile(gpuTranslationUnit(kernel, source, q.fileName), q.defines, cache, scratch.dir());
+  if (!job) return job.error();
+  copyGpuModulesIn(*job);
+  return job;
 }
 
-// The kernel in the runner's scratch directory: the emulator's shared object compiled here,
-// or for the GPU the unit NVRTC compiles in the runner. `ended` holds the outcome when the
-// compile refused the kernel.
-struct PreparedKernel {
-  std::filesystem::path object;  // the emulator's
-  std::optional<GpuCompileJob> gpuJob;
-  std::optional<LabOutcome> ended;
-};
-
-Result<PreparedKernel> prepareKernel(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
-                                     bool gpu, const Checks& checks, const std::filesystem::path& cache,
-                                     const std::filesystem::path& runner, const Scratch& scratch, LabOutcome& o) {
-  PreparedKernel p;
-  p.object = scratch.dir() / "kernel.so";
-  if (gpu) {
-    auto job = prepareGpuCompile(gpuTranslationUnit(kernel, source, q.fileName), q.defines, cache, scratch.dir());
-    if (!job) return job.error();
-    p.gpuJob = std::move(*job);
-    copyGpuModulesIn(*p.gpuJob);
-    return p;
-  }
-  CompileOptions options{runner, q.sandbox, q.compileTimeoutSeconds, q.cancel, q.memoryLimitBytes};
-  options.checkImports = checks.imports;
-  auto compiled = compileForEmulator(emulatorTranslationUnit(kernel, q.fileName), q.fileName, q.defines, cache, options);
-  if (!compiled) return compiled.error();
-  o.cached = compiled->cached;
-  o.compileSeconds = compiled->seconds;
-  o.compilerOutput = compiled->output;
-  if (!compiled->ok) {
-    p.ended = compileError(std::move(o), compiled->diagnostics);
-    return p;
-  }
-  // The runner loads the bytes whose hash was checked, from a place nobody else writes.
-  const std::string bytes = loadFromCache(compiled->object);
-  if (bytes.empty()) return failure("the compiled kernel " + compiled->object.string() + " changed in the cache before it was loaded: run again");
-  if (auto s = writeFileBytes(p.object, bytes); !s) return s.error();
-  return p;
-}
-
-// What the runner is asked to do; `responseBytes` is the most its answer may hold.
-Result<RunnerRequest> runnerRequest(const LabRequest& q, const LabLaunch& launch, const LabKernelSource& kernel,
-                                    const TimingOptions* timing, uint64_t& responseBytes) {
+// What the runner is asked to do: the launch, and the seed it draws its inputs from (as many
+// copies as it times).
+RunnerRequest runnerRequest(const LabRequest& q, const LabLaunch& launch, const LabKernelSource& kernel,
+                            const TimingOptions& timing) {
   RunnerRequest rq;
   rq.j = launch.dims.j, rq.k = launch.dims.k, rq.l = launch.dims.l;
   rq.grid = launch.grid, rq.block = launch.block;
   rq.sharedBytes = launch.sharedBytes;
-  // Room for a tiled kernel's events (loads, reads, barriers and a store per step); the
-  // runner doubles it for kernels that record more.
-  rq.slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(launch.dims.k) + 16, 1u << 20));
-  rq.maxTraceSlots = kMaxTraceEvents;
-  responseBytes = 1ull << 30;
-  if (!timing) {  // refused before it runs when its trace would not fit the runner's memory
-    auto memory = predictLaunchMemory(rq, q.memoryLimitBytes);
-    if (!memory) return memory.error();
-    rq.maxTraceSlots = memory->maxTraceSlots;
-    responseBytes = memory->responseBytes;
-  }
   rq.timeoutSeconds = q.timeoutSeconds;
   for (const LabArg& a : launch.args) rq.scalars.push_back(a.value);
   const TraceSink facts = labTraceSinkFacts(kernel, int(launch.block.x));
   std::copy(std::begin(facts.shared), std::end(facts.shared), std::begin(rq.shared));
-  if (timing) {  // the runner draws the inputs from the seed, as many copies as it times
-    rq.seed = q.seed;
-    rq.warmup = timing->warmup;
-    rq.repeats = timing->repeats;
-    rq.maxSecondsPerCase = timing->maxSecondsPerCase;
-  } else {
-    LaunchConfig inputs;
-    inputs.dims = launch.dims;
-    inputs.seed = q.seed;
-    rq.m = inputM(inputs).values;
-    rq.n = inputN(inputs).values;
-  }
+  rq.seed = q.seed;
+  rq.warmup = timing.warmup;
+  rq.repeats = timing.repeats;
+  rq.maxSecondsPerCase = timing.maxSecondsPerCase;
   return rq;
 }
 
@@ -127,21 +65,17 @@ struct RunnerFiles {
       : request(dir / "request"), response(dir / "response"), stop(dir / "stop"), log(dir / "output.log") {}
 };
 
-// The runner's command line: its sandbox, the kernel (or NVRTC's job) and the files.
+// The runner's command line: its sandbox, NVRTC's job and the files.
 std::vector<std::string> runnerArguments(const std::filesystem::path& runner, const LabRequest& q,
-                                         const SandboxPolicy& policy, const PreparedKernel& p,
-                                         const RunnerFiles& files, const TimingOptions* timing) {
+                                         const SandboxPolicy& policy, const GpuCompileJob& job,
+                                         const RunnerFiles& files) {
   std::vector<std::string> argv = {runner.string()};
   if (q.sandbox)
     for (const std::string& a : sandboxArguments(policy)) argv.push_back(a);
-  if (p.gpuJob)
-    argv.insert(argv.end(), {timing ? "--cuda-time" : "--cuda", p.gpuJob->unitFile.string(), p.gpuJob->cubinStem.string()});
-  else argv.push_back(p.object.string());
+  argv.insert(argv.end(), {"--cuda-time", job.unitFile.string(), job.cubinStem.string()});
   argv.insert(argv.end(), {files.request.string(), files.response.string(), files.stop.string()});
-  if (p.gpuJob) {
-    argv.push_back(p.gpuJob->programName.string());
-    argv.insert(argv.end(), p.gpuJob->options.begin(), p.gpuJob->options.end());
-  }
+  argv.push_back(job.programName.string());
+  argv.insert(argv.end(), job.options.begin(), job.options.end());
   return argv;
 }
 
@@ -196,107 +130,76 @@ std::optional<Result<LabOutcome>> gpuCompileOrFault(const LabRequest& q, const R
   return std::nullopt;
 }
 
-// The response of a runner that exited normally, read within its prediction and checked
-// against its launch before anything is graded from it.
-Result<LabOutcome> finishFromResponse(const LabRequest& q, const LabKernelSource& kernel, const RunnerRequest& rq,
-                                      const TimingOptions* timing, const RunnerFiles& files, uint64_t responseBytes,
-                                      LabOutcome o) {
-  auto response = readRunnerResponse(files.response, responseBytes);
+// The response of a runner that exited normally, read within its bound: NVRTC's refusal,
+// the kernel's fault, or what the timed run measured.
+Result<LabOutcome> finishFromResponse(const LabRequest& q, const RunnerFiles& files, LabOutcome o) {
+  auto response = readRunnerResponse(files.response, kTimingResponseBytes);
   if (!response) return response.error();
-  if (!timing && !response->compileFailed && response->kernelFault.empty())
-    if (auto s = checkReturnedEvents(*response, rq); !s) return s.error();
-  if (o.launch.backend == "cuda")
-    if (auto ended = gpuCompileOrFault(q, *response, o)) return std::move(*ended);
-  if (auto s = timing ? finishTiming(q, o, *response) : finishLabRun(q, kernel, o, std::move(*response)); !s)
-    return s.error();
+  if (auto ended = gpuCompileOrFault(q, *response, o)) return std::move(*ended);
+  if (auto s = finishTiming(q, o, *response); !s) return s.error();
   return o;
 }
 
-// The student's source with its defines applied, checked and read: the kernel, or the outcome
-// (a compile error at the student's line) that ends the run here.
-std::variant<LabKernelSource, LabOutcome> readStudentKernel(const LabRequest& q, const Checks& checks,
-                                                            const std::string& source) {
-  LabOutcome o;
-  o.source = q.source;
-  if (checks.source)
-    if (auto refused = checkStudentSource(source, q.fileName)) return compileError(std::move(o), {*refused});
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) return unreadableKernel(std::move(o), kernel.error().message, q.fileName);
-  return std::move(*kernel);
-}
-
 // The sandboxed child: its policy, command line and limits; the outcome from how it ended.
-Result<LabOutcome> runRunner(const LabRequest& q, const LabKernelSource& kernel, const TimingOptions* timing,
-                             const std::filesystem::path& runner, const Scratch& scratch, const PreparedKernel& p,
+Result<LabOutcome> runRunner(const LabRequest& q, const LabKernelSource& kernel, const TimingOptions& timing,
+                             const std::filesystem::path& runner, const Scratch& scratch, const GpuCompileJob& job,
                              LabOutcome o) {
-  const bool gpu = p.gpuJob.has_value();
-  uint64_t responseBytes = 0;
-  auto rq = runnerRequest(q, o.launch, kernel, timing, responseBytes);
-  if (!rq) return rq.error();
+  const RunnerRequest rq = runnerRequest(q, o.launch, kernel, timing);
   const RunnerFiles files(scratch.dir());
-  if (auto s = writeRunnerRequest(files.request, *rq); !s) return s.error();
-  // The runner stops itself at the limit and says where; the kill a few seconds later is the
-  // backstop (the runner's libraries, CUDA's among them, can take a second or more to load
-  // on a busy machine before it arms its timer; on the GPU NVRTC's compile comes first too).
-  // A timed run draws its inputs and copies them around L2 first (seconds at 8192), then
-  // runs for up to the time limit plus the timing budget.
-  const double timedSeconds = timing ? timing->maxSecondsPerCase + kTimingSetupSeconds : 0.0;
-  const double limitSeconds = q.timeoutSeconds + timedSeconds + (gpu ? q.compileTimeoutSeconds + kGpuStartSeconds : 5.0);
-  const SandboxPolicy policy =
-      runnerPolicy(gpu, scratch.dir(), gpu ? p.gpuJob->include : std::filesystem::path(), q, limitSeconds, responseBytes);
+  if (auto s = writeRunnerRequest(files.request, rq); !s) return s.error();
+  // The runner stops itself at the limit; the kill a few seconds later is the backstop (CUDA's
+  // libraries can take a second or more to load on a busy machine, and NVRTC's compile comes
+  // first). A timed run draws its inputs and copies them around L2 first (seconds at 8192),
+  // then runs for up to the time limit plus the timing budget.
+  const double limitSeconds = q.timeoutSeconds + timing.maxSecondsPerCase + kTimingSetupSeconds +
+                              q.compileTimeoutSeconds + kGpuStartSeconds;
+  const SandboxPolicy policy = runnerPolicy(true, scratch.dir(), job.include, q, limitSeconds, kTimingResponseBytes);
   o.sandbox = describeSandbox(q.sandbox, policy.kind, policy.limits);
   // The disk the runner may fill: its response and the files the lab put there.
-  const ScratchLimit disk{scratch.dir(), responseBytes + kScratchMarginBytes};
-  auto child = runChild(runnerArguments(runner, q, policy, p, files, timing), childEnvironment(scratch.dir().string()),
+  const ScratchLimit disk{scratch.dir(), kTimingResponseBytes + kScratchMarginBytes};
+  auto child = runChild(runnerArguments(runner, q, policy, job, files), childEnvironment(scratch.dir().string()),
                         limitSeconds, q.cancel, files.log, disk);
-  // What NVRTC compiled goes into the cache, whatever the child did.
-  if (p.gpuJob) storeGpuModulesOut(*p.gpuJob);
+  storeGpuModulesOut(job);  // what NVRTC compiled goes into the cache, whatever the child did
   if (!child) return child.error();
   o.runSeconds = child->seconds;
   o.childOutput = child->output;
   const RunnerStop stop = readRunnerStop(files.stop);
-  if (stop.located) o.where = LabWhere{stop.block, stop.thread, stop.line};
   // The runner's own refusal (a bad request): its first line, as the lab's error.
   if (child->exitCode == 2 && !child->diskExceeded && !child->timedOut && !child->cancelled && !stop.timeout &&
       stop.syscall < 0 && stop.signal == 0 && child->output.find("tilescope-lab-runner:") != std::string::npos)
     return failure(child->output.substr(0, child->output.find('\n')));
-  if (verdictFromEnding(*child, stop, disk, q.timeoutSeconds + (timing ? timing->maxSecondsPerCase : 0.0), o)) return o;
-  return finishFromResponse(q, kernel, *rq, timing, files, responseBytes, std::move(o));
+  if (verdictFromEnding(*child, stop, disk, q.timeoutSeconds + timing.maxSecondsPerCase, o)) return o;
+  return finishFromResponse(q, files, std::move(o));
 }
 
 }  // namespace
 
-namespace {
-// The lab's emulator engine: the native runner (the default while the rest of the lab's tests
-// are re-expressed for the interpreter) or, with TILESCOPE_LAB_ENGINE=interpreter, the interpreter.
-bool interpreterEngine() {
-  const char* engine = std::getenv("TILESCOPE_LAB_ENGINE");
-  return engine && std::string_view(engine) == "interpreter";
+Result<Backend> chooseBackend(const LabRequest& q) {
+  Backend b{q.backend == LabBackend::Cuda, {}};
+  if (q.backend == LabBackend::Emulator) return b;
+  const std::optional<std::string> why = gpuUnavailable();
+  if (why && b.gpu)
+    return unavailable("--backend cuda: " + *why + " (--backend emu runs the kernel on the emulator, auto picks)");
+  b.gpu = !why;
+  if (why) b.note = why->rfind("No NVIDIA GPU", 0) == 0 ? "no NVIDIA GPU here: runs on the emulator" : *why + ": runs on the emulator";
+  return b;
 }
-}  // namespace
 
-Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, const Checks& checks) {
-  auto backend = chooseBackend(q);
-  if (!backend) return backend.error();
+Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing) {
+  if (const std::optional<std::string> why = gpuUnavailable()) return unavailable("--backend cuda: " + *why);
   if (auto s = checkRequestLimits(q); !s) return s.error();
   std::vector<std::pair<std::string, std::string>> defines;
   for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
   const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
-  auto student = readStudentKernel(q, checks, source);
-  if (LabOutcome* ended = std::get_if<LabOutcome>(&student)) return std::move(*ended);
-  const LabKernelSource& kernel = std::get<LabKernelSource>(student);
   LabOutcome o;
   o.source = q.source;
-  auto launch = resolveLaunch(q, kernel, backend->gpu, timing == nullptr);
+  auto kernel = readKernelSource(source, q.fileName);
+  if (!kernel) return unreadableKernel(std::move(o), kernel.error().message, q.fileName);
+  auto launch = resolveLaunch(q, *kernel, true, false);
   if (!launch) return launch.error();
   o.launch = *launch;
-  o.launch.backend = backend->gpu ? "cuda" : "emulator";
-  o.launch.backendNote = backend->note;
-  // With TILESCOPE_LAB_ENGINE=interpreter the emulator never runs the kernel as native code: the
-  // lab's own interpreter runs it (lab_interpreted.cpp). The sandbox's own tests (checks off,
-  // lab_testing.h) always hand the native runner their hostile code, to hold its sandbox.
-  if (!backend->gpu && !timing && checks.source && interpreterEngine())
-    return runInterpreted(q, kernel, source, std::move(o));
+  o.launch.backend = "cuda";
+  if (std::optional<LabOutcome> refused = refusedByInterpreter(q, *kernel, source, o)) return std::move(*refused);
   if (auto s = requireSandbox(q); !s) return s.error();
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();
@@ -304,10 +207,9 @@ Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, 
   if (!runner) return runner.error();
   auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed on return
   if (!scratch) return scratch.error();
-  auto prepared = prepareKernel(q, kernel, source, backend->gpu, checks, *cache, *runner, *scratch, o);
-  if (!prepared) return prepared.error();
-  if (prepared->ended) return std::move(*prepared->ended);
-  return runRunner(q, kernel, timing, *runner, *scratch, *prepared, std::move(o));
+  auto job = prepareKernel(q, *kernel, source, *cache, *scratch);
+  if (!job) return job.error();
+  return runRunner(q, *kernel, timing, *runner, *scratch, *job, std::move(o));
 }
 
 }  // namespace tilescope::lab::detail

@@ -1,5 +1,5 @@
-// The lab's run of one request in tilescope-lab-runner, step by step (lab_child.cpp), and the
-// helpers of lab.cpp those steps call. Internal to app/lab: lab.h is the interface.
+// The GPU's part of the lab, in tilescope-lab-runner (lab_child.cpp), and the helpers of lab.cpp
+// it calls. Internal to app/lab: lab.h is the interface.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -11,16 +11,16 @@
 
 namespace tilescope::lab::detail {
 
-// What the lab checks before a kernel runs. Both are on for every run a user starts; the
-// sandbox's own tests (tests/lab/lab_runtime_sandbox_test.cpp) turn them off to hand the
-// runner hostile compiled code directly (lab_testing.h).
-struct Checks {
-  bool source = true;   // checkStudentSource: includes, host code, the lab's own names
-  bool imports = true;  // the compiled object imports only what the device runtime provides
+struct Backend {
+  bool gpu = false;
+  std::string note;  // why auto fell back to the emulator
 };
+// The request's backend here: the GPU where asked (an Error when there is none), auto's choice.
+Result<Backend> chooseBackend(const LabRequest& q);
 
-// Runs the request in tilescope-lab-runner: a traced run (timing null) or a timed one.
-Result<LabOutcome> runInChild(const LabRequest& q, const TimingOptions* timing, const Checks& checks = {});
+// NVRTC compiles the kernel as written and tilescope-lab-runner --cuda-time, in its sandbox,
+// checks one launch's P against the reference and then times it (finishTiming's verdict).
+Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing);
 
 // lab.cpp's, used by the steps.
 std::optional<std::string> gpuUnavailable();

@@ -1,8 +1,8 @@
-// The emulator's half of the lab: the student's kernel, its declarations rewritten into
-// views, compiled by the machine's C++ compiler into a shared object that
-// tilescope-lab-runner loads. Compiled objects are cached by a hash of everything that went
-// into them (the generated text, the headers, the compiler and its flags), so running the
-// same kernel again starts at once; concurrent lab runs share the cache safely.
+// The GPU's compile of a lab kernel: the unit NVRTC compiles (the kernel as written, and its
+// declarations rewritten into views) and the job tilescope-lab-runner --cuda-time runs with it.
+// NVRTC's modules are cached by a hash of everything that went into them (the unit, the
+// headers, the options), so running the same kernel again starts at once; concurrent lab runs
+// share the cache safely.
 #pragma once
 #include <atomic>
 #include <filesystem>
@@ -17,11 +17,6 @@
 
 
 namespace tilescope::lab {
-
-// The translation unit for `kernel` (its rewritten text under #line `fileName`): the
-// emulator's CUDA surface, the views, the kernel in a namespace of its own, and the entry
-// points of lab_abi.h.
-std::string emulatorTranslationUnit(const LabKernelSource& kernel, std::string_view fileName);
 
 // The translation unit NVRTC compiles for the GPU: the kernel as written (`plainSource`,
 // compiled only for its register count) and its rewritten text, both under #line `fileName`
@@ -52,34 +47,5 @@ struct GpuCompileJob {
 };
 Result<GpuCompileJob> prepareGpuCompile(const std::string& unit, const std::vector<LabDefine>& defines,
                                         const std::filesystem::path& cacheDir, const std::filesystem::path& scratch);
-
-struct CompileResult {
-  bool ok = false;
-  std::filesystem::path object;             // the shared object, when ok
-  std::vector<LabDiagnostic> diagnostics;   // when not
-  std::string output;
-  bool cached = false;
-  double seconds = 0.0;
-};
-
-// The C++ compiler: $TILESCOPE_LAB_CXX, else c++, g++ or clang++ on $PATH.
-Result<std::filesystem::path> findCompiler();
-
-struct CompileOptions {
-  std::filesystem::path runner;  // tilescope-lab-runner: it confines the compiler (lab_sandbox.h)
-  bool sandbox = true;
-  double timeoutSeconds = kDefaultCompileSeconds;
-  const std::atomic<bool>* cancel = nullptr;
-  uint64_t memoryLimitBytes = kDefaultMemoryLimitBytes;  // the compiler's address space (--memory-limit)
-  // The object's imports checked (lab_imports.h); off only for the sandbox's tests (lab_testing.h).
-  bool checkImports = true;
-};
-
-// Compiles `unit` with `defines` into a cached shared object. An Error when no compiler could
-// be run; a compiler that rejects the kernel, or runs past the time limit, is a result with
-// diagnostics.
-Result<CompileResult> compileForEmulator(const std::string& unit, std::string_view fileName,
-                                         const std::vector<LabDefine>& defines, const std::filesystem::path& cacheDir,
-                                         const CompileOptions& options);
 
 }  // namespace tilescope::lab

@@ -12,19 +12,6 @@
 
 namespace tilescope::lab {
 
-namespace {
-// The runner's own code, libraries, the emulator's fibers and the response's encoding. A build
-// with CUDA maps cuBLAS and NVRTC into the runner too: 783 MiB of address space in all for a
-// 16^3 launch (its /proc/PID/maps, CUDA 13.0), against about 100 MiB without.
-#if defined(TILESCOPE_HAVE_CUDA)
-constexpr uint64_t kRunnerBaseBytes = 1024ull << 20;
-#else
-constexpr uint64_t kRunnerBaseBytes = 256ull << 20;
-#endif
-
-std::string mib(uint64_t bytes) { return std::to_string((bytes + (1ull << 20) - 1) >> 20) + " MiB"; }
-}  // namespace
-
 Status requireSandbox(const LabRequest& q) {
   if (!q.sandbox) return Ok{};
   const SandboxSupport& s = sandboxSupport();
@@ -69,28 +56,6 @@ SandboxPolicy runnerPolicy(bool gpu, const std::filesystem::path& scratch, const
   p.limits.fileSizeBytes = fileSizeBytes;
   p.parentPid = getpid();
   return p;
-}
-
-Result<LaunchMemory> predictLaunchMemory(const RunnerRequest& rq, uint64_t limit) {
-  const uint64_t threads = uint64_t(rq.grid.x) * rq.grid.y * rq.block.x * rq.block.y;
-  const uint64_t matrices = (uint64_t(rq.j) * rq.k + uint64_t(rq.k) * rq.l + uint64_t(rq.j) * rq.l) * sizeof(float);
-  const uint64_t traceBytes = threads * rq.slotsPerThread * sizeof(Event);
-  LaunchMemory m;
-  m.predictedBytes = kRunnerBaseBytes + 3 * matrices + 2 * traceBytes;
-  if (m.predictedBytes > limit)
-    return invalidInput("this launch's trace needs about " + mib(m.predictedBytes) + " in the runner (" +
-                        std::to_string(threads) + " threads x " + std::to_string(rq.slotsPerThread) +
-                        " events x 32 B, held twice, and the matrices), over the lab's memory limit of " + mib(limit) +
-                        ": choose a smaller size, or raise the limit (--memory-limit MIB)");
-  const uint64_t roomForSlots = (limit - kRunnerBaseBytes - 3 * matrices) / (2 * sizeof(Event));
-  // The runner doubles a thread's room when it overflows; past kMaxTraceGrowth times the first
-  // estimate a kernel is looping away, not teaching (a coarsened kernel records a few times a
-  // tiled one's events), so it stops there with "no trace", and a response file larger than
-  // that bound is refused unread: 1.6 GB written for a 4x4 launch was read whole.
-  const uint64_t grown = threads * rq.slotsPerThread * kMaxTraceGrowth;
-  m.maxTraceSlots = std::min<uint64_t>({kMaxTraceEvents, roomForSlots, grown});
-  m.responseBytes = m.maxTraceSlots * sizeof(Event) + matrices + (64ull << 20);
-  return m;
 }
 
 void copyGpuModulesIn(const GpuCompileJob& job) {

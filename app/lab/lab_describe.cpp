@@ -27,7 +27,8 @@ std::string describeDivergence(const BarrierDivergence& d) {
 
 // Here, not in lab.cpp: the page's lab (app/platform) builds this file and not that one.
 const std::vector<BoundsViolation>& LabOutcome::boundsViolations() const {
-  return finished ? finished->outOfBounds : emulatorBounds;
+  static const std::vector<BoundsViolation> none;
+  return finished ? finished->outOfBounds : none;
 }
 
 const std::vector<Hazard>& LabOutcome::hazards() const {

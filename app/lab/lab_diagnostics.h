@@ -49,13 +49,6 @@ std::optional<LocatedLine> locateLine(std::string_view text);
 // at the line the compiler names there, or reached through its notes; line 0 where nothing
 // leads to a line of the student's (explainDiagnostics then picks one from the source).
 std::vector<LabDiagnostic> parseDiagnostics(std::string_view output, std::string_view fileName);
-// The compiler stopped without a message about the file: killed at one of the lab's limits
-// (SIGXFSZ "File size limit exceeded", "Killed signal", "virtual memory exhausted", "out of
-// memory"), said as a compile error of the student's file in plain words (line 0: explainDiagnostics
-// puts it at the first large __device__ / __constant__ array, else the kernel); else nothing.
-std::optional<LabDiagnostic> compilerLimitDiagnostic(std::string_view output, std::string_view fileName);
-// How a compiler failure with no message is told: what happened, without the compiler's path.
-std::string compilerFailureWords(int signal, int exitCode);
 
 // `message` with the lab's internal names in the student's words: the views' types as the
 // declarations the student wrote (`float*`, `__shared__ float[][]`), the emulator's thread

@@ -53,22 +53,6 @@ bool missingSemicolonWords(std::string_view m) {
 
 constexpr std::string_view kOverLimit = "the compiled kernel would be over the lab's limits";
 
-std::optional<LabDiagnostic> compilerLimitDiagnostic(std::string_view output, std::string_view fileName) {
-  for (const char* words : {"File size limit exceeded", "Killed signal", "virtual memory exhausted", "out of memory",
-                            "Cannot allocate memory"})
-    if (output.find(words) != std::string_view::npos)
-      return LabDiagnostic{std::string(fileName), 0, 1,
-                           std::string(kOverLimit) + " (the compiler was stopped: " + words +
-                               "): a very large __device__ or __constant__ array? A lab kernel's data are M, N and P"};
-  return std::nullopt;
-}
-
-std::string compilerFailureWords(int signal, int exitCode) {
-  return "the compiler stopped without an error message (" +
-         (signal ? "signal " + std::to_string(signal) : "exit " + std::to_string(exitCode)) +
-         "): the lab could not compile this file; if it is an ordinary kernel, tell your teacher";
-}
-
 namespace {
 // The line of the first __device__ / __constant__ array of the file, 0 if none.
 int firstGlobalArrayLine(const std::vector<SourceToken>& tokens) {

@@ -15,6 +15,12 @@ namespace tilescope::lab::detail {
 
 namespace {
 
+// The lab's own memory beside a run's trace and matrices: its code, the interpreter's program
+// and fibers, the finished run's analyses.
+constexpr uint64_t kInterpreterBaseBytes = 256ull << 20;
+// How many times its first estimate of events per thread a lab kernel's trace may grow to.
+constexpr uint64_t kMaxTraceGrowth = 64;
+
 // The kernel's arguments as the lab maps its parameters: the matrices by role, the sizes, then
 // the further scalar parameters in order.
 std::vector<interp::Argument> argumentsOf(const LabKernelSource& k, const LabLaunch& L) {
@@ -71,20 +77,47 @@ LabOutcome stopped(LabOutcome o, const interp::RunResult& ran) {
   return o;
 }
 
-}  // namespace
+std::string mib(uint64_t bytes) { return std::to_string((bytes + (1ull << 20) - 1) >> 20) + " MiB"; }
 
-Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
-                                  LabOutcome o) {
+// The most trace slots the run may grow to within the lab's memory limit (--memory-limit): the
+// matrices, and the slots, which grow from their first estimate while a thread overflows, up
+// to kMaxTraceGrowth times it (past that a kernel is looping away, not teaching: no trace). A
+// launch whose first estimate does not fit is refused before it runs, with both figures.
+Result<uint64_t> traceRoom(const LabLaunch& L, uint64_t threads, unsigned slotsPerThread, uint64_t limit) {
+  const uint64_t matrices =
+      (uint64_t(L.dims.j) * L.dims.k + uint64_t(L.dims.k) * L.dims.l + uint64_t(L.dims.j) * L.dims.l) * sizeof(float);
+  const uint64_t needed = kInterpreterBaseBytes + 2 * matrices + threads * slotsPerThread * sizeof(Event);
+  if (needed > limit)
+    return invalidInput("this launch's trace needs about " + mib(needed) + " (" + std::to_string(threads) +
+                        " threads x " + std::to_string(slotsPerThread) +
+                        " events x 32 B, and the matrices), over the lab's memory limit of " + mib(limit) +
+                        ": choose a smaller size, or raise the limit (--memory-limit MIB)");
+  const uint64_t room = (limit - kInterpreterBaseBytes - 2 * matrices) / sizeof(Event);
+  return std::min<uint64_t>({kMaxTraceEvents, room, threads * slotsPerThread * kMaxTraceGrowth});
+}
+
+// The interpreter's front end on the source: the kernel lowered into `instance`, or why not,
+// at the student's line.
+std::optional<LabDiagnostic> frontEnd(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
+                                      interp::Instance& instance) {
   std::vector<interp::Define> defines;
   for (const LabDefine& d : q.defines) defines.push_back({d.name, d.value});
   const interp::Compiled compiled = interp::compileSource(source, defines);
   if (compiled.error)
-    return compileError(std::move(o), {LabDiagnostic{q.fileName, compiled.error->line, compiled.error->column,
-                                                     compiled.error->message}});
-  const interp::Instance instance = interp::instantiate(*compiled.unit, kernel.name, {});
+    return LabDiagnostic{q.fileName, compiled.error->line, compiled.error->column, compiled.error->message};
+  instance = interp::instantiate(*compiled.unit, kernel.name, {});
   if (instance.error)
-    return compileError(std::move(o), {LabDiagnostic{q.fileName, instance.error->line, instance.error->column,
-                                                     instance.error->message}});
+    return LabDiagnostic{q.fileName, instance.error->line, instance.error->column, instance.error->message};
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
+                                  LabOutcome o) {
+  interp::Instance instance;
+  if (std::optional<LabDiagnostic> refused = frontEnd(q, kernel, source, instance))
+    return compileError(std::move(o), {*refused});
   const LabLaunch& L = o.launch;
   LaunchConfig inputs;
   inputs.dims = L.dims;
@@ -104,6 +137,8 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
   TraceSink sink = labTraceSinkFacts(kernel, int(L.block.x));
   sink.j = L.dims.j, sink.k = L.dims.k, sink.l = L.dims.l;
   unsigned slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(L.dims.k) + 16, 1u << 20));
+  auto maxSlots = traceRoom(L, threads, slotsPerThread, q.memoryLimitBytes);
+  if (!maxSlots) return maxSlots.error();
   const auto start = std::chrono::steady_clock::now();
   for (;;) {  // room for every thread's events: doubled while one overflows, up to the trace cap
     std::fill(r.p.begin(), r.p.end(), std::numeric_limits<float>::quiet_NaN());
@@ -122,7 +157,7 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
     r.outOfBoundsTotal = ran.report.outOfBoundsTotal;
     r.divergences = std::move(ran.report.divergences);
     r.traceOverflowed = overflow != 0;
-    if (!r.traceOverflowed || threads * slotsPerThread * 2 > kMaxTraceEvents) break;
+    if (!r.traceOverflowed || threads * slotsPerThread * 2 > *maxSlots) break;
     slotsPerThread *= 2;
   }
   o.runSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -130,6 +165,13 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
   sharedGeometry(*instance.program, r);
   if (auto s = finishLabRun(q, kernel, o, std::move(r)); !s) return s.error();
   return o;
+}
+
+std::optional<LabOutcome> refusedByInterpreter(const LabRequest& q, const LabKernelSource& kernel,
+                                               const std::string& source, const LabOutcome& o) {
+  interp::Instance instance;
+  if (std::optional<LabDiagnostic> refused = frontEnd(q, kernel, source, instance)) return compileError(o, {*refused});
+  return std::nullopt;
 }
 
 }  // namespace tilescope::lab::detail

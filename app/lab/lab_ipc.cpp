@@ -187,26 +187,6 @@ Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file, uin
   return r;
 }
 
-Status checkReturnedEvents(const RunnerResponse& r, const RunnerRequest& q) {
-  const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
-  const unsigned perThread = r.slotsPerThread;
-  if (r.p.size() != std::size_t(q.j) * std::size_t(q.l))
-    return failure("the runner returned a P of " + std::to_string(r.p.size()) + " elements for a " + std::to_string(q.j) +
-                   "x" + std::to_string(q.l) + " result: nothing of it was used");
-  if (r.slots.size() > q.maxTraceSlots || (!r.slotsDecoded && r.slots.size() != threads * perThread))
-    return failure("the runner returned " + std::to_string(r.slots.size()) + " trace slots, not " +
-                   std::to_string(threads) + " threads' worth within the lab's cap: the trace was not analysed");
-  for (std::size_t i = 0; i < r.slots.size(); ++i) {
-    const Event& e = r.slots[i];
-    if (e.op == Op::None) continue;
-    const int64_t owner = r.slotsDecoded || perThread == 0 ? -1 : int64_t(i / perThread);
-    if (std::string why = misfit(e, q, owner); !why.empty())
-      return failure("the runner returned an event that is not one of its launch's (slot " + std::to_string(i) + ": " +
-                     why + "): the trace was not analysed and the run not graded");
-  }
-  return Ok{};
-}
-
 RunnerStop readRunnerStop(const std::filesystem::path& file) {
   RunnerStop s;
   std::istringstream in(readFileBytes(file).substr(0, 4096));

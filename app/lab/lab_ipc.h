@@ -64,17 +64,9 @@ struct RunnerResponse {
 Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest& r);
 Result<RunnerRequest> readRunnerRequest(const std::filesystem::path& file);
 Status writeRunnerResponse(const std::filesystem::path& file, const RunnerResponse& r);
-// Refused, unread, when the file holds more than `maxBytes` (the launch's prediction,
-// lab_confine.h): a child may have written anything there.
+// Refused, unread, when the file holds more than `maxBytes`: a child may have written
+// anything there.
 Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file, uint64_t maxBytes = uint64_t(1) << 40);
-
-// Nothing a child returns is believed: every event of a response is checked against the
-// launch it answers before any analysis sees it. An operation a lab kernel records, a block
-// and thread of the launch (on the emulator: the thread whose slots hold it), no shared slot
-// before an array's start, and a global element said to be inside its matrix inside it (a float4
-// may reach three past its column); P
-// of j x l elements, no more slots than the cap. A failure names the first misfit.
-Status checkReturnedEvents(const RunnerResponse& r, const RunnerRequest& q);
 
 // What the runner's signal handler leaves behind: "signal 11", "timeout", "sandbox N" (seccomp
 // refused system call N), then "block X Y",

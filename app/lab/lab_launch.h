@@ -3,6 +3,7 @@
 // and a runner's or the interpreter's answer finished into a judged run. Internal to app/lab:
 // lab.h is the interface. Part of tilescope_lab_core, which the page links.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
 // (lab_interpreted.cpp): `source` as the lab read it, `o` with its launch resolved.
 Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& kernel, const std::string& source,
                                   LabOutcome o);
+// The compile error the interpreter's front end finds in `source` (outside the lab's subset,
+// a mistake), or nothing: the GPU compiles only what the interpreter accepts.
+std::optional<LabOutcome> refusedByInterpreter(const LabRequest& q, const LabKernelSource& kernel,
+                                               const std::string& source, const LabOutcome& o);
 // The whole emulator run of a request on the interpreter: limits, the kernel read, the
 // launch resolved (`backendNote`: why --backend auto ran here), the interpreter's run.
 Result<LabOutcome> runOnInterpreter(const LabRequest& q, const std::string& backendNote);

@@ -62,11 +62,4 @@ std::string applyDefines(std::string_view source, const std::vector<std::pair<st
 // The value of `#define NAME VALUE` in `source` when VALUE is a plain integer.
 std::optional<int> definedInteger(std::string_view source, std::string_view name);
 
-// What the lab refuses before compiling, at its line: an #include of anything but the headers
-// NVRTC provides (so no file of the machine reaches the compiler's messages), the names of the
-// lab's own views and recorder (lab_source_check.cpp), and at namespace scope anything NVRTC
-// would not take as device code: host functions, host variables, initializers that run code
-// (lab_scope_check.cpp).
-std::optional<LabDiagnostic> checkStudentSource(std::string_view text, std::string_view fileName);
-
 }  // namespace tilescope::lab

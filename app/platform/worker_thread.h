@@ -18,8 +18,9 @@ class WorkerThread {
 
   void wake();  // there may be work: step() again
 
-  // A page's frame loop calls this between frames: steps of every worker for up to about
-  // `budgetSeconds` (at least one step when one has work). The desktop's threads need none.
+  // A page's frame loop calls this between frames: steps of the first worker (in the order they
+  // were made) that has work, for up to about `budgetSeconds` (at least one step); a later worker
+  // steps in a slice where none before it has work. The desktop's threads need none.
   static void runSlices(double budgetSeconds);
 
   struct Impl;

@@ -17,49 +17,52 @@ GEN=$(mktemp -d)
 ARCH="-gencode=arch=compute_90a,code=sm_90a"
 { date -u; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1;
   cat COMMIT 2>/dev/null || git log -1 --oneline 2>/dev/null; } >"$OUT/device.txt" 2>&1
-{
+(
   set -e
   # The declaration rewrite, as the build runs it, for the traced kernel.
   g++ -O1 -std=c++20 -I. kernels/rewrite/declaration_rewrite.cpp kernels/rewrite/rewrite_main.cpp -o "$GEN/rewrite"
   mkdir -p "$GEN/kernels_gen/traced"
   "$GEN/rewrite" kernels/ladder/$KERNEL.cuh "$GEN/kernels_gen/traced/$KERNEL.cuh" kernels/ladder/$KERNEL.cuh
-  nvcc -O3 -std=c++20 $ARCH -I. ${CANDIDATES:+-DMMA_CANDIDATES} bench/tensor_cores/mma_bench.cu kernels/cuda/tensor_map.cpp \
-    kernels/cuda/stream_k_workspace.cpp kernels/cuda/cuda_check.cpp -lcublas -o "$GEN/mma_bench" &
+  mkdir -p "$GEN/support" "$GEN/trace"
+  # What both programs link: tensor maps, rung 9's workspace, the CUDA checks (and the build's
+  # GPU code, which the checks name: here sm_90a).
+  for f in tensor_map stream_k_workspace cuda_check gpu_code; do
+    g++ -O2 -std=c++20 -I. -I/usr/local/cuda/include -DTILESCOPE_CUDA_ARCHS='"90a-real"' -DTILESCOPE_CUDA_CHECK_ONLY=0 \
+      -c kernels/cuda/$f.cpp -o "$GEN/support/$f.o" &
+  done
+  nvcc -O3 -std=c++20 $ARCH -I. ${CANDIDATES:+-DMMA_CANDIDATES} -c bench/tensor_cores/mma_bench.cu -o "$GEN/bench.o" &
   # The traced kernel's unit, timed: the GPU build's units should stay under a minute each.
   ( T=$SECONDS; nvcc -O2 -std=c++20 $ARCH -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c bench/tensor_cores/mma_trace_gpu.cu \
-      -o "$GEN/gpu.o" && echo "traced unit ($KERNEL, both tilings): $((SECONDS - T)) s" ) &
-  for f in kernels/cuda/tensor_map.cpp kernels/cuda/stream_k_workspace.cpp kernels/cuda/cuda_check.cpp; do
-    g++ -O2 -std=c++20 -I. -I/usr/local/cuda/include -c "$f" -o "$GEN/$(basename "$f").o" &
-  done
+      -o "$GEN/trace/gpu.o" && echo "traced unit ($KERNEL, both tilings): $((SECONDS - T)) s" ) &
   for f in bench/tensor_cores/mma_trace_emu.cpp bench/tensor_cores/mma_trace_main.cpp kernels/emu/emulator.cpp \
            kernels/emu/fiber.cpp; do
-    g++ -O2 -std=c++20 -Wno-unknown-pragmas -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c "$f" -o "$GEN/$(basename "$f").o" &
+    g++ -O2 -std=c++20 -Wno-unknown-pragmas -I. -I"$GEN" -DTRACE_KERNEL=$KERNEL -c "$f" -o "$GEN/trace/$(basename "$f").o" &
   done
   wait
-  nvcc "$GEN"/*.o -o "$GEN/mma_trace"
-} >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  nvcc "$GEN/bench.o" "$GEN"/support/*.o -lcublas -o "$GEN/mma_bench"
+  nvcc "$GEN"/trace/*.o "$GEN"/support/*.o -lcublas -o "$GEN/mma_trace"
+) >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "build $((SECONDS - S)) s"
 grep "traced unit" "$OUT/build.log"
 timeout 240 "$GEN/mma_trace" >"$OUT/trace.txt" 2>&1
 echo "trace: exit $? ($(tail -1 "$OUT/trace.txt"))"
 if command -v compute-sanitizer >/dev/null; then
-  { for tool in memcheck racecheck; do echo "== $tool"; timeout 120 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
+  { for tool in memcheck racecheck; do echo "== $tool"; timeout 90 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
   grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log"
 fi
 timeout 300 "$GEN/mma_bench" "$@" >"$OUT/bench.txt" 2>&1
 echo "bench: exit $?"
-# Why rung 10 is where it is against cuBLAS TF32: each rung-10 build's instruction mix (SASS), and
-# Nsight Compute on rung 10 (the file's first tiling) and on cuBLAS TF32 (the 19th launch: cuBLAS
-# SGEMM's verification, warm-up and 15 timed launches come first) at N = 4096.
-cuobjdump -sass "$GEN/mma_bench" | awk '/Function :/ { f = $3 } f ~ /mma_tf32/ {
+# Why the rung is where it is against cuBLAS TF32: its builds' instruction mix (SASS), and
+# Nsight Compute on its first tiling at N = 4096 (cuBLAS TF32 runs wgmma: HGMMA in its SASS).
+cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f ~ k {
     for (op in ops) if ($0 ~ ops[op]) n[f, op]++ }
-  BEGIN { ops["HMMA"] = "HMMA"; ops["LDS"] = "LDS"; ops["LDGSTS"] = "LDGSTS"; ops["BAR"] = "BAR.SYNC" }
+  BEGIN { ops["HMMA"] = "HMMA"; ops["HGMMA"] = "HGMMA"; ops["WARPGROUP"] = "WARPGROUP"; ops["LDS"] = "LDS";
+          ops["LDGSTS"] = "LDGSTS"; ops["BAR"] = "BAR.SYNC"; ops["SYNCS"] = "SYNCS" }
   END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
 if command -v ncu >/dev/null; then
-  { timeout 150 ncu --kernel-name-base mangled --kernel-name regex:mma_tf32 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
-      --section MemoryWorkloadAnalysis --section WarpStateStats "$GEN/mma_bench" 4096
-    timeout 150 ncu --launch-skip 18 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
-      "$GEN/mma_bench" 4096; } >"$OUT/ncu-4096.txt" 2>&1
+  timeout 90 ncu --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats "$GEN/mma_bench" 4096 \
+    >"$OUT/ncu-4096.txt" 2>&1
   grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-4096.txt" | head -20
 fi
 grep -E "cuBLAS|rung" "$OUT/bench.txt" | awk '{print}' | cut -c1-150

@@ -1,4 +1,5 @@
-// The GPU half of mma_trace.h: the traced kernel under nvcc, its events in device memory.
+// The GPU half of mma_trace.h: the traced kernel under nvcc, its events in device memory,
+// launched as the app's traced launcher does (cuda::LaunchExec: tensor maps, shared memory).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -29,16 +30,6 @@ struct Views {
   GlobalView<float> M, N, P;
 };
 using GpuExec = cuda::LaunchExec<Views>;
-  template <class... Params, class... A>
-  void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
-    const std::size_t bytes = std::size_t(L.dynamicSharedFloats) * 4;
-    if (bytes > 48 * 1024) error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
-    if (error != cudaSuccess) return;
-    kernel<<<dim3(L.gridX, L.gridY), dim3(L.blockX, L.blockY), bytes>>>(args...);
-    error = cudaGetLastError();
-  }
-  cudaError_t error = cudaSuccess;
-};
 
 }  // namespace
 

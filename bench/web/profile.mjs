@@ -3,7 +3,8 @@
 // the presenter at 1280x720, as bench.mjs measures it; prints the functions by self time (the
 // .wasm's function names: a site linked with --profiling-funcs, TILESCOPE_WEB_PROFILING=ON) and
 // the share of the main thread the page's work took. Figures, not a test.
-//   node bench/web/profile.mjs [--frames N] [--top N] [--scene book|tiled64]
+// --startup profiles the load instead: from navigation to the first picture (?preset=book-4x4).
+//   node bench/web/profile.mjs [--frames N] [--top N] [--scene book|tiled64] [--startup]
 import * as h from '../../tests/web/harness.mjs';
 
 const args = process.argv.slice(2);
@@ -15,6 +16,7 @@ const SCENES = {
   tiled64: 'set kernel tiled\nset size 64\nset tile 16\nwait\nseek start\nframes 30\n',
 };
 const SCENE = SCENES[args.includes('--scene') ? args[args.indexOf('--scene') + 1] : 'book'];
+const STARTUP = args.includes('--startup');
 
 const site = await h.serveSite();
 const browser = await h.launchBrowser();
@@ -24,17 +26,27 @@ try {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  // Start-up and the lesson's run first, then the profile over the play only.
-  const script = SCENE + `play ${FRAMES}\nreport\n`;
-  await page.goto(h.pageUrl(site.url, { script }));
-  await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
-  const frames0 = await page.evaluate(() => window.tilescopeFrames);
-  await cdp.send('Profiler.start');
-  const t0 = Date.now();
-  await h.scriptDone(page);
-  const { profile } = await cdp.send('Profiler.stop');
-  const seconds = (Date.now() - t0) / 1000;
-  const frames = (await page.evaluate(() => window.tilescopeFrames)) - frames0;
+  let frames = 0, seconds = 0, profile;
+  if (STARTUP) {
+    await cdp.send('Profiler.start');
+    await page.goto(h.pageUrl(site.url, { preset: 'book-4x4' }));
+    await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
+    ({ profile } = await cdp.send('Profiler.stop'));
+    frames = 1;
+    seconds = (await page.evaluate(() => window.tilescopeFirstFrame)) / 1000;
+  } else {
+    // Start-up and the lesson's run first, then the profile over the play only.
+    const script = SCENE + `play ${FRAMES}\nreport\n`;
+    await page.goto(h.pageUrl(site.url, { script }));
+    await page.waitForFunction(() => window.tilescopeFirstFrame !== undefined, null, { timeout: 120000, polling: 50 });
+    const frames0 = await page.evaluate(() => window.tilescopeFrames);
+    await cdp.send('Profiler.start');
+    const t0 = Date.now();
+    await h.scriptDone(page);
+    ({ profile } = await cdp.send('Profiler.stop'));
+    seconds = (Date.now() - t0) / 1000;
+    frames = (await page.evaluate(() => window.tilescopeFrames)) - frames0;
+  }
   // Self time per function: samples x their time deltas.
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();

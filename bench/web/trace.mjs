@@ -2,7 +2,7 @@
 // frames and every thread of every Chromium process, for the app playing the book's 4x4 (as
 // bench.mjs plays it) or for the browser's floor (bench/web/floor/: one WebGL2 quad a frame at
 // the same size). Figures, not a test.
-//   node bench/web/trace.mjs [--page app|floor] [--query 'draw=quad&every=1'] [--frames N]
+//   node bench/web/trace.mjs [--page app|tiled64|floor] [--query 'draw=quad&every=1'] [--frames N]
 //                            [--flags '--disable-gpu-vsync ...'] [--no-swiftshader-flags]
 //                            [--trace FILE] [--top N] [--json FILE]
 // Prints the animation frames' intervals (p50/p95, and of the frames that drew), the CPU time
@@ -249,8 +249,10 @@ async function measure() {
     } else {
       await page.addInitScript(APP_RECORDER);
       if (INIT) await page.addInitScript(readFileSync(INIT, 'utf8'));
-      const script = `lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\nframes ${SETTLE}\n` +
-                     `play ${FRAMES}\nreport\n`;
+      // --page tiled64: tiled 64^3 T=16 in the usual layout (bench.mjs's figure 5).
+      const scene = PAGE === 'tiled64' ? 'set kernel tiled\nset size 64\nset tile 16\nwait\nseek start\n'
+                                       : 'lesson tiling-and-phases\nset presenter on\nwait\nset granularity k\nseek start\n';
+      const script = scene + `frames ${SETTLE}\nplay ${FRAMES}\nreport\n`;
       url = h.pageUrl(site.url, { script }) + (QUERY ? '&' + QUERY : '');
     }
     await page.goto(url);

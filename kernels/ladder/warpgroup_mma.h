@@ -77,6 +77,16 @@ __device__ __forceinline__ void wgmmaTf32Issue(float (&d)[R], uint64_t a, uint64
 
 #if TILESCOPE_WGMMA
 template <>
+__device__ __forceinline__ void wgmmaTf32Issue<16>(float (&d)[16], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{ .reg .pred p; setp.ne.b32 p, %18, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1; }"
+      :
+        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "l"(a), "l"(b), "r"(1));
+}
+template <>
 __device__ __forceinline__ void wgmmaTf32Issue<32>(float (&d)[32], uint64_t a, uint64_t b) {
   asm volatile(
       "{ .reg .pred p; setp.ne.b32 p, %34, 0;\n"

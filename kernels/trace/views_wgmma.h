@@ -2,7 +2,8 @@
 // what the tensor cores read and hold, then doing it: on the GPU by the same PTX, on the
 // emulator by hand.
 //   wgmmaTf32(acc, a, b)   the descriptor reads of shared memory, shared out over the
-//                          warpgroup's 128 threads (recordDescriptorReads, below), then the MMA.
+//                          warpgroup's 128 threads a chunk column of 8 rows per quarter warp
+//                          (recordDescriptorReads, below), then the MMA.
 //                          On the emulator the warpgroup meets (emu::warpgroupCollective): the
 //                          last thread to arrive reads A (64 x 8) and B (8 x N) through the
 //                          descriptors' addressing and swizzle (mma_fragments.h), keeps each
@@ -42,11 +43,14 @@ HOST_DEVICE SharedSite<float> operandSlot(const SharedSite<float>& site, int row
 }
 
 // The operand's rows x 8 elements are rows x 2 chunks of 16 bytes; thread t of the warpgroup
-// records chunks t, t + 128, ... (row c / 2, elements 4 (c % 2) to 4 (c % 2) + 3) as one 128-bit
-// read (Op::ReadM or ReadN, kWide) at the slot the swizzle gives, with the values found there.
+// records chunks t, t + 128, ... as one 128-bit read each (Op::ReadM or ReadN, kWide) at the slot
+// the swizzle gives, with the values found there. Chunk c is half (c / 8) % 2 of row
+// 8 (c / 16) + c % 8: each quarter warp's 8 reads are one chunk column of 8 consecutive rows, the
+// set the swizzle spreads over 8 bank groups.
 HOST_DEVICE void recordDescriptorReads(const SharedFloatAddress& operand, int rows, int thread) {
   for (int c = thread; c < 2 * rows; c += kWarpgroupThreads) {
-    const float4 read = VectorRef<float4, float, SharedSite<float>>(operandSlot(operand.site, c / 2, 4 * (c % 2)));
+    const int row = 8 * (c / 16) + c % 8, half = (c / 8) % 2;
+    const float4 read = VectorRef<float4, float, SharedSite<float>>(operandSlot(operand.site, row, 4 * half));
     (void)read;
   }
 }
@@ -88,7 +92,7 @@ inline void fenceProxyAsync() {}
 
 template <int R>
 HOST_DEVICE void tracedWgmmaTf32(int line, float (&acc)[R], const SharedFloatAddress& a, const SharedFloatAddress& b) {
-  static_assert(R == 32 || R == 64, "built for N = 64 and N = 128");
+  static_assert(R == 16 || R == 32 || R == 64, "built for N = 32, 64 and 128");
   const int thread = int((threadIdx.y * blockDim.x + threadIdx.x) % kWarpgroupThreads);
   recordDescriptorReads(a, kWgmmaM, thread);
   recordDescriptorReads(b, 2 * R, thread);

@@ -3,6 +3,9 @@
 // Run: build/tests/bench/emulator_bench
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/analysis/analysis.h"
 #include "core/finished/finished_run.h"
 #include "core/run/device_profile.h"
@@ -76,11 +79,11 @@ BENCHMARK(BM_SliderPipeline_Naive_64)->Unit(benchmark::kMillisecond)->UseRealTim
 
 // What stands between a slider's release and its new picture (the analysis follows on the
 // worker): the traced run and its finishing (bounds report, timeline, load index).
-void BM_PicturePath_Tiled_64_T16(benchmark::State& state) {
+void picturePath(benchmark::State& state, int size, int tile) {
   auto backend = makeEmulatorBackend();
   LaunchConfig config;
-  config.dims = {64, 64, 64};
-  config.tile = 16;
+  config.dims = {size, size, size};
+  config.tile = tile;
   for (auto _ : state) {
     auto run = executeRun(*backend, config, true);
     if (!run || !run->verification.passed) {
@@ -90,7 +93,32 @@ void BM_PicturePath_Tiled_64_T16(benchmark::State& state) {
     benchmark::DoNotOptimize(finishRun(std::move(*run)));
   }
 }
+void BM_PicturePath_Tiled_64_T16(benchmark::State& state) { picturePath(state, 64, 16); }
 BENCHMARK(BM_PicturePath_Tiled_64_T16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A slider's change in the app, measured as the worker does it before the new picture (the traced
+// run, then its finishing: bounds report, timeline, load index), at the presenter's slider sizes
+// and tile widths; each case repeated, with the median, the 95th percentile and the worst of the
+// repetitions printed. The app's target: the new picture at most 100 ms after the change at p95,
+// for sizes up to 128^3 (the frame's own drawing comes on top: `report` in script mode).
+//   build/tests/bench/emulator_bench --benchmark_filter=SliderChange --benchmark_report_aggregates_only=true
+void sliderChange(benchmark::State& state) { picturePath(state, int(state.range(0)), int(state.range(1))); }
+double percentile(const std::vector<double>& values, double p) {
+  std::vector<double> v = values;
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
+}
+BENCHMARK(sliderChange)
+    ->Name("BM_SliderChange_Tiled")
+    ->ArgsProduct({{32, 64, 96, 128}, {8, 16, 32}})
+    ->ArgNames({"n", "T"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(10)
+    ->ComputeStatistics("p95", [](const std::vector<double>& v) { return percentile(v, 0.95); })
+    ->ComputeStatistics("max", [](const std::vector<double>& v) { return percentile(v, 1.0); })
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // The pipeline's stages one by one, on one traced run of tiled 64^3 T=16.
 const Run& tiled64Run() {

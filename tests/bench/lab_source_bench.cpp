@@ -1,11 +1,12 @@
-// The lab's check of a student's file before compiling (app/lab/lab_source.h) is linear
-// in the file: its time per size, and Google Benchmark's fitted complexity (expect O(N) with a
-// small RMS). A figure to read, not a pass/fail test.
+// The lab's reading of a student's file (the interpreter's front end, app/lab/interp: the
+// preprocessor, the parser and the check of every kernel) is linear in the file: its time per
+// size, and Google Benchmark's fitted complexity (expect O(N) with a small RMS). A figure to
+// read, not a pass/fail test.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
-#include "lab/lab_source.h"
+#include "lab/interp/interp.h"
 
 namespace {
 
@@ -19,13 +20,13 @@ std::string fileOf(int helpers) {
                 "  if (row < j && col < l) P[row * l + col] = M[row * k] * N[col];\n}\n";
 }
 
-void BM_LabSourceCheck(benchmark::State& state) {
+void BM_LabFrontEnd(benchmark::State& state) {
   const std::string text = fileOf(int(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(tilescope::lab::checkStudentSource(text, "long.cu"));
+  for (auto _ : state) benchmark::DoNotOptimize(tilescope::interp::compileSource(text, {}).error);
   state.SetComplexityN(state.range(0));
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
 }
-BENCHMARK(BM_LabSourceCheck)->RangeMultiplier(4)->Range(1 << 10, 1 << 18)->Unit(benchmark::kMillisecond)->Complexity();
+BENCHMARK(BM_LabFrontEnd)->RangeMultiplier(4)->Range(1 << 10, 1 << 14)->Unit(benchmark::kMillisecond)->Complexity();
 
 }  // namespace
 

@@ -119,6 +119,12 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"run --seed -1", "--seed"}, BadInput{"run --size", "needs a value"},
                       BadInput{"run --kernel naive --block 0x4", "each side must be 1 to 1024"},
                       BadInput{"demo --bogus", "unknown flag"},
+                      // A misspelt flag names the one meant: one edit, two, a flag of one command.
+                      BadInput{"run --sise 8", "unknown flag '--sise': did you mean --size?"},
+                      BadInput{"run --kernal tiled", "did you mean --kernel?"},
+                      BadInput{"bench --repeat 3", "did you mean --repeats?"},
+                      BadInput{"lab grade x y --gradescop f", "did you mean --gradescope?"},
+                      BadInput{"run --frobnicate", "unknown flag '--frobnicate' (tilescope-cli --help lists them)"},
                       BadInput{"run --kernel naive --size 2048 --backend emu", "268435456 multiply-adds"},
                       BadInput{"run --kernel tiled --grid-blocks 3", "a kernel with a persistent grid (stream-k)"},
                       BadInput{"run --kernel stream-k --grid-blocks 70000", "0 to 65535"},

@@ -1,9 +1,8 @@
-// The hostile class on the GPU runner (issue 26: "the GPU runner is no authority either"):
-// every file of tests/fixtures/lab/hostile graded with `lab grade missing_barrier --backend
-// cuda`, beside two honest solutions. No hostile file passes, every row says why it did not
-// (a failing check's detail, or the error that kept it from being graded), the solutions pass,
-// and the GPU runner really ran: no row says backend "emulator", and the solutions' rows say
-// "cuda" and name the device the runner reported. Skipped without a CUDA device, or without Landlock and seccomp.
+// The hostile class graded on a GPU machine: every file of tests/fixtures/lab/hostile graded
+// with `lab grade missing_barrier --backend cuda`, beside two honest solutions. A grade is the
+// interpreter's on every backend (the GPU is no authority over it), so no hostile file passes,
+// every row says why it did not (a failing check's detail, or the error that kept it from being
+// graded), and the solutions pass, each row naming the interpreter's run ("emulator"). Skipped without a CUDA device, or without Landlock and seccomp.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -71,13 +70,9 @@ TEST(LabClassGpu, NoHostileFilePassesOnTheGpuRunnerAndTheSolutionsDo) {
         failingDetail = failingDetail || (!check.at("passed")->boolean && !check.at("detail")->string.empty());
       EXPECT_TRUE(failingDetail) << "a failing row without a failing check's reason";
     }
-    // The GPU runner ran it: no row ran on the emulator (a file refused before any runner
-    // started, at the source check, names no backend), and the honest ones name the backend
-    // and the device the runner's own reply gave.
-    EXPECT_NE(row.at("backend")->string, "emulator");
+    // The interpreter measured it, on a GPU machine too.
     if (file.rfind("honest_", 0) == 0) {
-      EXPECT_EQ(row.at("backend")->string, "cuda");
-      EXPECT_FALSE(row.at("device")->string.empty());
+      EXPECT_EQ(row.at("backend")->string, "emulator");
     }
   }
   EXPECT_EQ(honestPassed, 2);

@@ -1,8 +1,8 @@
-// The lab on the GPU: a student's kernel compiled by NVRTC and launched through the driver
-// API records the same trace as on the emulator, event for event (the comparison the
-// built-in kernels are held to, trace_comparison.h), and gets the same verdict; a compile
-// error lands on its line through NVRTC's log; a kernel that never ends is stopped at the
-// time limit while the caller goes on. Timed (lab::timeLab), the kernel as written is verified
+// The lab on the GPU: the interpreter runs a student's kernel first (its trace, counters and
+// verdict are the run's), then NVRTC compiles the same file as written and the GPU checks its P
+// and times it: the same verdict as on the emulator, the GPU's facts and time added; a compile
+// error lands on its line; a kernel the interpreter stops (an endless loop, a write past P) is
+// never launched on the GPU, and the caller goes on. Timed (lab::timeLab), the kernel as written is verified
 // first, a wrong one is never timed, and fig. 5.9 as a student pastes it times like the
 // built-in tiled kernel, the same code. Skipped without a CUDA device.
 #include <cstdio>
@@ -14,7 +14,6 @@
 #include "core/timing/timing.h"
 #include "gpu_support.h"
 #include "test_support.h"
-#include "trace_comparison.h"
 
 namespace tilescope::testing {
 namespace {
@@ -50,39 +49,35 @@ LabRequest endlessLoop(int n, unsigned b) {
   return q;
 }
 
-// Runs `q` on both executors and holds the GPU to the emulator: same verdict, and for a
-// kernel that ran, the same trace event for event.
+// Runs `q` on the emulator and with --backend cuda: the same verdict and the interpreter's
+// trace, with the GPU's device, registers and (for a verified kernel) its checked time added.
 void expectGpuEqualsEmulator(LabRequest q) {
   q.backend = LabBackend::Emulator;
   auto e = runLab(q);
   ASSERT_TRUE(e.ok()) << e.error().message;
-  // A barrier some threads never reach hangs or is undefined on a GPU: not launched there.
-  if (e->verdict == LabVerdict::Deadlocked) return;
   q.backend = LabBackend::Cuda;
   auto g = runLab(q);
   ASSERT_TRUE(g.ok()) << g.error().message;
   SCOPED_TRACE("emulator: " + e->summary + "\ngpu: " + g->summary);
+  EXPECT_EQ(verdictName(g->verdict), verdictName(e->verdict));
   if (e->verdict == LabVerdict::CompileError) {  // refused before any backend was chosen
-    EXPECT_EQ(g->verdict, LabVerdict::CompileError);
     ASSERT_FALSE(g->diagnostics.empty());
     EXPECT_EQ(g->diagnostics.front().line, e->diagnostics.front().line);
     return;
   }
-  EXPECT_EQ(g->launch.backend, "cuda");
   ASSERT_TRUE(e->finished && g->finished);
+  ASSERT_TRUE(e->finished->run.trace && g->finished->run.trace);
+  EXPECT_EQ(e->finished->run.trace->events.size(), g->finished->run.trace->events.size());
+  if (e->verdict != LabVerdict::Verified && e->verdict != LabVerdict::WrongResult && e->verdict != LabVerdict::Hazard)
+    return;  // stopped, or reached past an array: not launched on the GPU
+  EXPECT_EQ(g->launch.backend, "cuda");
   ASSERT_TRUE(g->gpu.has_value());
   EXPECT_GT(g->gpu->registersPerThread, 0) << "cuFuncGetAttribute(NUM_REGS) of the kernel as written";
   EXPECT_NE(describeOutcome(*g).find("registers per thread"), std::string::npos);
-  EXPECT_EQ(g->finished->run.backend, "cuda");
-  ASSERT_TRUE(e->finished->run.trace && g->finished->run.trace);
-  ASSERT_EQ(e->finished->run.trace->events.size(), g->finished->run.trace->events.size());
-  const Comparison cmp =
-      compareTraces(*e->finished->run.trace, *g->finished->run.trace, e->verdict == LabVerdict::Hazard);
-  EXPECT_EQ(cmp.differences, 0) << cmp.first;
-  // The verdict comes from the trace and P; P is defined where no stored sum took in an
-  // undefined value (a read past an allocation, a slot no one wrote yet).
-  if (cmp.undefinedValues == 0 || e->verdict == LabVerdict::OutOfBounds || e->verdict == LabVerdict::Hazard) {
-    EXPECT_EQ(verdictName(g->verdict), verdictName(e->verdict));
+  if (e->verdict == LabVerdict::Verified) {
+    ASSERT_TRUE(g->timing.has_value());
+    EXPECT_TRUE(g->timing->verified) << g->timing->verification;
+    EXPECT_NE(g->summary.find("; on the GPU: timed: "), std::string::npos) << g->summary;
   }
 }
 
@@ -136,20 +131,18 @@ TEST(LabGpu, ACompileErrorLandsOnItsLineThroughNvrtc) {
   EXPECT_EQ(g->exitCode(), 2);
 }
 
-TEST(LabGpu, AnEndlessLoopOnTheGpuTimesOutAndTheCallerGoesOn) {
+TEST(LabGpu, AnEndlessLoopIsStoppedByTheInterpreterAndNeverLaunched) {
   REQUIRE_CUDA_BACKEND(gpu);
   LabRequest q = endlessLoop(2, 2);
   q.backend = LabBackend::Cuda;
   auto g = runLab(q);
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g->verdict, LabVerdict::TimedOut) << g->summary;
-  EXPECT_NE(g->summary.find("timed out: still running after 2 s"), std::string::npos) << g->summary;
   EXPECT_EQ(g->exitCode(), 3);
-  // The GPU cannot say where; the emulator, running the same launch, names the thread and line.
-  EXPECT_NE(g->summary.find("; the emulator, on the same launch: timed out"), std::string::npos) << g->summary;
+  EXPECT_FALSE(g->gpu.has_value()) << "launched on the GPU: " << g->summary;
   ASSERT_TRUE(g->where.has_value()) << g->summary;
   EXPECT_EQ(g->where->line, 3) << g->summary;
-  // The child and its context are gone; the device takes the next kernel.
+  // The device takes the next kernel.
   LabRequest next = requestFor(std::filesystem::path(TILESCOPE_LAB_EXAMPLES) / "pmpp_fig5_9.cu");
   next.backend = LabBackend::Cuda;
   auto ok = runLab(next);
@@ -171,7 +164,7 @@ TEST(LabGpu, RunFromTheSourceTreeTheEmbeddedHeadersAreTheOnlyOnes) {
   EXPECT_EQ(g->verdict, LabVerdict::Verified) << g->summary;
 }
 
-TEST(LabGpu, AFaultOnTheGpuIsLocatedByTheEmulator) {
+TEST(LabGpu, AWritePastPIsFoundByTheInterpreterAndNeverLaunched) {
   REQUIRE_CUDA_BACKEND(gpu);
   LabRequest q;
   q.fileName = "wild.cu";
@@ -184,13 +177,11 @@ TEST(LabGpu, AFaultOnTheGpuIsLocatedByTheEmulator) {
   q.backend = LabBackend::Cuda;
   auto g = runLab(q);
   ASSERT_TRUE(g.ok()) << g.error().message;
-  EXPECT_EQ(g->verdict, LabVerdict::Crashed) << g->summary;
-  EXPECT_NE(g->summary.find("crashed: the GPU stopped the kernel: "), std::string::npos) << g->summary;
-  EXPECT_NE(g->summary.find("; the emulator, on the same launch: out-of-bounds"), std::string::npos) << g->summary;
-  ASSERT_TRUE(g->where.has_value()) << g->summary;
-  EXPECT_EQ(g->where->line, 3) << g->summary;
-  EXPECT_FALSE(g->outsideAllocation.empty());
-  EXPECT_EQ(g->exitCode(), 3);
+  EXPECT_EQ(g->verdict, LabVerdict::OutOfBounds) << g->summary;
+  EXPECT_FALSE(g->gpu.has_value()) << "launched on the GPU: " << g->summary;
+  ASSERT_FALSE(g->boundsViolations().empty()) << g->summary;
+  EXPECT_EQ(int(g->boundsViolations().front().event.line), 3) << g->summary;
+  EXPECT_EQ(g->exitCode(), 1);
 }
 
 TEST(LabGpu, AutoPicksTheGpuWhenThereIsOne) {

@@ -23,7 +23,7 @@ namespace {
 using testing::freshSeed;
 using testing::runEmulated;
 
-constexpr Tiling kWgmmaTeaching{64, 64, 32, 16, 64, 2, 16};  // one consumer warpgroup, 64 x 64 tiles
+constexpr Tiling kWgmmaTeaching{64, 32, 32, 16, 32, 2, 8};  // one consumer warpgroup, 64 x 32 tiles
 constexpr Tiling kWgmmaH200{128, 128, 32, 16, 128, 2, 32};
 
 LaunchConfig wgmmaConfig(Dims dims, Tiling tiling, uint64_t seed) {
@@ -57,7 +57,7 @@ TEST_P(WgmmaTf32MatchesReference, OnRandomInputs) {
 INSTANTIATE_TEST_SUITE_P(
     NonMultipleSizes, WgmmaTf32MatchesReference,
     ::testing::Values(WgmmaCase{{40, 20, 68}, kWgmmaTeaching}, WgmmaCase{{1, 4, 4}, kWgmmaTeaching},
-                      WgmmaCase{{33, 28, 100}, kWgmmaTeaching}, WgmmaCase{{64, 64, 64}, kWgmmaTeaching},
+                      WgmmaCase{{33, 28, 100}, kWgmmaTeaching}, WgmmaCase{{64, 64, 64}, kWgmmaTeaching}, WgmmaCase{{200, 100, 300}, kWgmmaTeaching},
                       WgmmaCase{{131, 68, 260}, kWgmmaH200}),
     [](const ::testing::TestParamInfo<WgmmaCase>& info) {
       const WgmmaCase& c = info.param;
@@ -88,12 +88,14 @@ TEST(WgmmaTf32, ItsErrorIsTruncatedTf32s) {
     }
 }
 
-// 64 x 32 x 64 at the teaching tiling: one block, one k tile, 4 MMAs of 64 x 64 x 8. Each reads
-// A's 64 rows and B's 64 columns as 2 chunks of 16 bytes each: 128 chunks of each, one per
-// consumer thread, thread t chunk t (row t / 2, half t % 2). Counted by hand: 4 x 128 = 512 reads
-// of As and of Bs, 128-bit each; 32 sums per thread after the stage, 64 x 64 stores.
+// 64 x 32 x 32 at the teaching tiling: one block, one k tile, 4 MMAs of 64 x 32 x 8. Each reads
+// A's 64 rows and B's 32 columns as 2 chunks of 16 bytes each: 128 chunks of A, one per consumer
+// thread, and 64 of B, thread t chunk t (a quarter warp per chunk column of 8 rows: row
+// 8 (t / 16) + t % 8, half (t / 8) % 2). Counted by hand: 4 x 128 = 512
+// reads of Mds and 4 x 64 = 256 of Nds, 128-bit each; 16 sums per thread after the stage,
+// 64 x 32 stores.
 TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
-  const tilescope::Run run = runEmulated(wgmmaConfig({64, 32, 64}, kWgmmaTeaching, freshSeed()), true);
+  const tilescope::Run run = runEmulated(wgmmaConfig({64, 32, 32}, kWgmmaTeaching, freshSeed()), true);
   ASSERT_TRUE(run.trace);
   ASSERT_TRUE(run.verification.passed) << run.verification.summary();
   std::map<Op, long> count;
@@ -106,7 +108,7 @@ TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
     if (e.op != Op::ReadM && e.op != Op::ReadN) continue;
     wrong += !(e.flags & kWide);
     const int t = e.threadX, step = (e.op == Op::ReadM ? seenA : seenB)[t]++;
-    const int row = t / 2, half = t % 2, chunk = 2 * step + half;  // the k step's 32 bytes: chunks 2s, 2s + 1
+    const int row = 8 * (t / 16) + t % 8, half = (t / 8) % 2, chunk = 2 * step + half;  // the step's chunks 2s, 2s + 1
     const int slotCol = (chunk ^ (row % 8)) * 4;                     // where the 128-byte swizzle puts it
     wrong += e.sharedRow != row || e.sharedCol != slotCol;
     // The value there is the element the chunk starts with: M[row][8 step + 4 half], N[8 step + 4 half][row].
@@ -117,9 +119,9 @@ TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
   }
   EXPECT_EQ(wrong, 0);
   EXPECT_EQ(count[Op::ReadM], 4 * 128);
-  EXPECT_EQ(count[Op::ReadN], 4 * 128);
-  EXPECT_EQ(count[Op::MmaC], 128 * 32);
-  EXPECT_EQ(count[Op::StoreP], 64 * 64);
+  EXPECT_EQ(count[Op::ReadN], 4 * 64);
+  EXPECT_EQ(count[Op::MmaC], 128 * 16);
+  EXPECT_EQ(count[Op::StoreP], 64 * 32);
   // Swizzled, the 8 rows of a chunk column lie in 8 different bank groups: one wavefront. Not
   // swizzled they would all lie in group `chunk` (rows 128 bytes apart: the same banks).
   ASSERT_EQ(groupsOfA.size(), 8u);
@@ -129,7 +131,7 @@ TEST(WgmmaTf32, DescriptorReadsAreTheSwizzledChunksThePtxIsaPlaces) {
 // The accumulators after the last stage are P's elements where the fragment table puts them:
 // thread 32w + 4g + t, register i: row 16w + g + 8 [i % 4 >= 2], column 8 (i / 4) + 2t + i % 2.
 TEST(WgmmaTf32, SumsLieWhereTheAccumulatorsFragmentTableSays) {
-  const tilescope::Run run = runEmulated(wgmmaConfig({64, 32, 64}, kWgmmaTeaching, freshSeed()), true);
+  const tilescope::Run run = runEmulated(wgmmaConfig({64, 32, 32}, kWgmmaTeaching, freshSeed()), true);
   ASSERT_TRUE(run.trace);
   std::map<int, int> seen;
   long wrong = 0, checked = 0;
@@ -141,7 +143,7 @@ TEST(WgmmaTf32, SumsLieWhereTheAccumulatorsFragmentTableSays) {
     ++checked;
   }
   EXPECT_EQ(wrong, 0);
-  EXPECT_EQ(checked, 128 * 32);
+  EXPECT_EQ(checked, 128 * 16);
 }
 
 }  // namespace

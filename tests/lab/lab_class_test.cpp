@@ -3,9 +3,8 @@
 // something behind or forge a line of the report (issue 26). Each hostile file must be its
 // own row, failed or `error` with a reason; the honest files pass; nothing one file holds
 // reaches another; nothing stays on disk; the CSV, the JSON and Gradescope's results.json are
-// what their readers accept. Then the grader's lifetime: SIGTERM ends it within a second,
-// and after a SIGKILL nothing runs on (the compiler mid-compile included) and the next run
-// removes what was left.
+// what their readers accept. Then the grader's lifetime: SIGTERM or a closed terminal ends it
+// within a second, and after a SIGKILL the next run grades as before.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,7 +19,6 @@
 
 #include "cli_runner.h"
 #include "json_check.h"
-#include "lab/lab_sandbox.h"
 
 namespace tilescope {
 namespace {
@@ -35,12 +33,6 @@ const fs::path kSolution = TILESCOPE_LAB_FIXTURES "/solutions/missing_barrier.cu
 const std::string kNewlineName = "late\n== forged.cu: passed (verified)\n.cu";
 const std::string kFormulaName = "=HYPERLINK(\"http-x\").cu";
 const std::string kNotUtf8Name = std::string("caf\xe9\xff.cu");
-
-bool sandboxUsable() {
-  const lab::SandboxSupport& s = lab::sandboxSupport();
-  if (!s.complete()) std::printf("skipped: this machine's kernel lacks %s\n", s.missing.c_str());
-  return s.complete();
-}
 
 std::string slurp(const fs::path& p) {
   std::stringstream s;
@@ -59,10 +51,6 @@ bool scratchLeft(const fs::path& cache) {
   for (const auto& e : fs::directory_iterator(cache, ec))
     if (e.path().filename().string().rfind("run-", 0) == 0) return true;
   return false;
-}
-
-bool processRunning(const std::string& pattern) {
-  return std::system(("pgrep -f '" + pattern + "' > /dev/null").c_str()) == 0;
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -106,9 +94,8 @@ void expectCsvRows(const std::string& csv, std::size_t files) {
   EXPECT_NE(rowOf("alice.cu").find(",true,verified,"), std::string::npos) << csv;
   EXPECT_NE(rowOf("\"'=HYPERLINK(\"\"http-x\"\").cu\"").find(",false,"), std::string::npos) << csv;
   EXPECT_NE(rowOf("class_race_storm.cu").find(",false,hazard,"), std::string::npos) << csv;
-  // The files that reach the C library (extern "C" declarations of open, pread, fopen ...) are
-  // refused as compile errors where the lab checks the compiled kernel's imports; where it does
-  // not, they run, and what they return must be an error row naming why.
+  // The files that reach the C library (extern "C" declarations of open, pread, fopen ...) or
+  // forge a runner's answer are refused as compile errors: outside the interpreter's subset.
   auto refusedOr = [&](const std::string& file, const std::string& reason) {
     const std::string row = rowOf(file);
     EXPECT_TRUE(row.find(",false,compile error,") != std::string::npos ||
@@ -129,7 +116,6 @@ void expectCsvRows(const std::string& csv, std::size_t files) {
 }
 
 TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
   const fs::path dir = testing::testTempPath("_class"), students = dir / "students", cache = dir / "cache";
   fs::remove_all(dir);
   fs::create_directories(students);
@@ -181,15 +167,14 @@ TEST(LabClass, AHostileClassIsGradedFileByFileAtEightJobs) {
   fs::remove_all(dir);
 }
 
-// A kernel that never ends, in the sandbox, for the lifetime tests.
+// A kernel that never ends, for the lifetime tests.
 const char* kSpinner =
     "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n"
-    "  volatile int x = 0;\n  while (true) x = x + 1;\n}\n";
+    "  int x = 0;\n  while (true) x = x + 1;\n}\n";
 
-pid_t startGrader(const fs::path& students, const fs::path& cache) {
+pid_t startGrader(const fs::path& students) {
   const pid_t pid = fork();
   if (pid == 0) {
-    setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);
     const int devnull = ::open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
     dup2(devnull, 2);
@@ -200,112 +185,50 @@ pid_t startGrader(const fs::path& students, const fs::path& cache) {
   return pid;
 }
 
-bool waitForRunners(const fs::path& cache) {
-  for (int i = 0; i < 600; ++i) {
-    if (processRunning("[t]ilescope-lab-runner.*" + cache.string() + ".*kernel.so")) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
-TEST(LabClass, SigtermEndsTheGraderWithinASecondAndLeavesNothing) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
-  const fs::path dir = testing::testTempPath("_sigterm"), students = dir / "students", cache = dir / "cache";
+// The grader ended by `sig` while both files spin in the interpreter: SIGTERM and a closed
+// terminal (SIGHUP) cancel the runs where they are and end it within a second, exit 130.
+void endTheGraderWhileItRuns(int sig, const char* what) {
+  const fs::path dir = testing::testTempPath(std::string("_") + what), students = dir / "students";
   fs::remove_all(dir);
   fs::create_directories(students);
   put(students / "spin_a.cu", kSpinner);
   put(students / "spin_b.cu", std::string("// b\n") + kSpinner);
-  const pid_t pid = startGrader(students, cache);
+  const pid_t pid = startGrader(students);
   ASSERT_GT(pid, 0);
-  EXPECT_TRUE(waitForRunners(cache)) << "the runners never started";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // both files well into their loops
   const auto start = std::chrono::steady_clock::now();
-  kill(pid, SIGTERM);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 1.0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
-  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string()));
-  EXPECT_FALSE(scratchLeft(cache));
-  fs::remove_all(dir);
-}
-
-TEST(LabClass, AfterASigkillNothingRunsOnAndTheNextRunRemovesWhatWasLeft) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
-  const fs::path dir = testing::testTempPath("_sigkill"), students = dir / "students", cache = dir / "cache";
-  fs::remove_all(dir);
-  fs::create_directories(students);
-  put(students / "spin.cu", kSpinner);
-  const pid_t pid = startGrader(students, cache);
-  ASSERT_GT(pid, 0);
-  EXPECT_TRUE(waitForRunners(cache)) << "the runner never started";
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string())) << "the runner outlived its grader";
-  EXPECT_TRUE(scratchLeft(cache)) << "a SIGKILLed grader cannot clean up: its scratch is the next run's to remove";
-  // The next run, of another class, finds the dead grader's scratch and removes it.
-  fs::remove(students / "spin.cu");
-  put(students / "alice.cu", honest("alice"));
-  setenv("TILESCOPE_LAB_CACHE", cache.c_str(), 1);
-  const testing::CliResult r = testing::runCli("lab grade missing_barrier " + students.string());
-  unsetenv("TILESCOPE_LAB_CACHE");
-  EXPECT_EQ(r.exitCode, 0) << r.all();
-  EXPECT_FALSE(scratchLeft(cache));
-  fs::remove_all(dir);
-}
-
-// A kernel whose compile takes longer than any test waits (12,000 dependent statements at -O1:
-// past the 30 s compile limit on the development machine), to end the grader mid-compile.
-std::string slowToCompile() {
-  std::string body;
-  for (int i = 0; i < 12000; ++i)
-    body += "  v = v * 1.0001f + " + std::to_string(i % 7) + ".0f; if (v > " + std::to_string(i) + ".0f) v -= 1.0f;\n";
-  return "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n  float v = threadIdx.x;\n" +
-         body + "  if (v == 12345.0f) P[0] = v;\n}\n";
-}
-
-// The grader ended by `sig` while g++ compiles: the compiler and what it started (cc1plus) end
-// with it, whether the grader could act (SIGHUP: it kills the group) or not (SIGKILL: the
-// compiler's supervisor gets its death signal and kills its group).
-void endTheGraderMidCompile(int sig, const char* what) {
-  const fs::path dir = testing::testTempPath(std::string("_") + what), students = dir / "students", cache = dir / "cache";
-  fs::remove_all(dir);
-  fs::create_directories(students);
-  put(students / "slow.cu", slowToCompile());
-  const pid_t pid = startGrader(students, cache);
-  ASSERT_GT(pid, 0);
-  bool compiling = false;
-  for (int i = 0; i < 600 && !compiling; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    compiling = processRunning("[c]c1plus.*" + cache.string());
-  }
-  ASSERT_TRUE(compiling) << "the compiler never started";
   kill(pid, sig);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (sig == SIGHUP) {
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 130);
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_FALSE(processRunning("[c]c1plus.*" + cache.string())) << "the compiler outlived its grader (" << what << ")";
-  EXPECT_FALSE(processRunning("[t]ilescope-lab-runner.*" + cache.string()));
-  if (sig == SIGHUP) {
-    EXPECT_FALSE(scratchLeft(cache));
-  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 1.0) << what;
+  ASSERT_TRUE(WIFEXITED(status)) << what;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << what;
   fs::remove_all(dir);
 }
 
-TEST(LabClass, TheCompilerEndsWithAGraderKilledOutright) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
-  endTheGraderMidCompile(SIGKILL, "sigkill_compile");
-}
+TEST(LabClass, SigtermEndsTheGraderWithinASecond) { endTheGraderWhileItRuns(SIGTERM, "sigterm"); }
 
-TEST(LabClass, AClosedTerminalStopsTheGraderAndItsCompiler) {
-  if (!sandboxUsable()) GTEST_SKIP() << "Landlock or seccomp unavailable";
-  endTheGraderMidCompile(SIGHUP, "sighup_compile");
+TEST(LabClass, AClosedTerminalEndsTheGraderWithinASecond) { endTheGraderWhileItRuns(SIGHUP, "sighup"); }
+
+// A grader killed outright leaves nothing running (no child: the interpreter runs in its own
+// process) and the next run grades as if nothing had happened.
+TEST(LabClass, AfterASigkillTheNextRunGrades) {
+  const fs::path dir = testing::testTempPath("_sigkill"), students = dir / "students";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  put(students / "spin.cu", kSpinner);
+  const pid_t pid = startGrader(students);
+  ASSERT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  fs::remove(students / "spin.cu");
+  put(students / "alice.cu", honest("alice"));
+  const testing::CliResult r = testing::runCli("lab grade missing_barrier " + students.string());
+  EXPECT_EQ(r.exitCode, 0) << r.all();
+  EXPECT_NE(r.out.find("1 of 1 files passed"), std::string::npos) << r.out;
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -78,6 +78,9 @@ TEST(LabGradeCliTrust, EveryEntryOfTheClassFolderGetsARowAndLinksAreNotFollowed)
   fs::remove(gs);
 }
 
+// An oversized array at file scope is refused at the student's line before anything is built or
+// run (the interpreter takes no variables outside the kernels), and a local array too large for a
+// thread is refused at its line with the limit.
 TEST(LabGradeCliTrust, AFileThatDoesNotCompileExitsOneAndAnOversizedArrayIsTheStudentsLine) {
   const fs::path dir = testing::testTempPath("_big");
   fs::create_directories(dir);
@@ -91,7 +94,16 @@ TEST(LabGradeCliTrust, AFileThatDoesNotCompileExitsOneAndAnOversizedArrayIsTheSt
   EXPECT_EQ(typo.exitCode, 1) << typo.all();
   const auto big = runCli("lab check bounds_jkl " + (dir / "big.cu").string());
   EXPECT_EQ(big.exitCode, 1) << big.all();
-  EXPECT_NE(big.out.find("big.cu:1: the compiled kernel would be over the lab's limits"), std::string::npos) << big.all();
+  EXPECT_NE(big.out.find("big.cu:1: __device__ variables are outside the lab's CUDA subset"), std::string::npos)
+      << big.all();
+  {
+    std::ofstream local(dir / "local.cu");
+    local << "__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {\n"
+             "  float tile[1 << 20];\n  P[0] = tile[0];\n}\n";
+  }
+  const auto local = runCli("lab check bounds_jkl " + (dir / "local.cu").string());
+  EXPECT_EQ(local.exitCode, 1) << local.all();
+  EXPECT_NE(local.out.find("local.cu:2: the local array 'tile' is too large"), std::string::npos) << local.all();
   for (const char* word : {"internal compiler error", "bug report", "/usr/"})
     EXPECT_EQ(big.all().find(word), std::string::npos) << word << "\n" << big.all();
   fs::remove_all(dir);

@@ -74,7 +74,7 @@ TEST(LabMistakes, EachCompileErrorNamesTheStudentsFileAndLine) {
       {"undeclared_name.cu", "'bz' was not declared"},
       {"missing_brace.cu", "a '}' is probably missing here: the for loop of line 23 uses 'k' last at line 24"},
       {"thread_idx_zx.cu", "'threadIdx.z' is a number"},
-      {"host_function.cu", "'hostScale' is host code (defined at line 1), called here from the kernel"},
+      {"host_function.cu", "'hostScale' is host code: a function the kernel calls needs __device__"},
       {"shared_by_variable.cu", "size must be a constant"},
       {"wrong_signature.cu", "pointer parameters"},
       {"misspelled_threadidx.cu", "did you mean 'x'?"},

@@ -256,7 +256,7 @@ class Presenter720(unittest.TestCase, PresenterChecks):
         cls.folder = walk.folder(cls.size)
 
     def test_every_page_of_every_lesson_fits(self):
-        self.assertEqual(len(lessons()), 20)
+        self.assertEqual(len(lessons()), 21)
         self.check_pages(lessons())
 
     def test_named_panels_and_cells(self):
@@ -315,6 +315,17 @@ class Presenter720(unittest.TestCase, PresenterChecks):
         life = window(layout, "Thread life")
         self.assertEqual(life["x"], 0)  # under the lesson's text in the left column
         assert_nothing_clipped(self, layout, "720 following")
+        # Every running sum written in P stands clear of the frames a cell may get (the followed
+        # thread's 3 px, the current tile's): centred, its left edge at least that far in, so no
+        # leading digit is drawn under a frame.
+        p = next(g for g in layout["grids"] if g["name"] == "P")
+        frame = max(3, p["highlightPx"])
+        sums = [t for t in layout["texts"] if t["panel"] == "Matrices" and p["y"] <= t["y"] < p["y"] + p["height"]
+                and p["x"] <= t["x"] < p["x"] + p["width"]]
+        self.assertTrue(sums, "no running sum written in P")
+        for t in sums:
+            left = p["x"] + int((t["x"] - p["x"]) // p["cellWidth"]) * p["cellWidth"]
+            self.assertGreaterEqual(t["x"] - left, frame, f"{t['text']!r} starts under its cell's frame")
 
 
 class Presenter1080(unittest.TestCase, PresenterChecks):

@@ -134,16 +134,20 @@ def changed(a, b):
     return sum(1 for i in range(0, min(len(a), len(b)), 4) if a[i:i + 4] != b[i:i + 4])
 
 
-class KeysAfterScript(unittest.TestCase):
+class AppAfterScript(unittest.TestCase):
+    """The app running SCRIPT (without quit) in a WINDOW-sized window, with EXTRA flags, and X's
+    calls (X_CLASS) to act on it; shared with presenter_slider_test."""
+    SCRIPT, WINDOW, EXTRA, X_CLASS = SCRIPT, WINDOW, (), X
+
     def setUp(self):
-        self.folder = tempfile.mkdtemp(prefix="tilescope-keys-")
-        script = os.path.join(self.folder, "keys.script")
+        self.folder = tempfile.mkdtemp(prefix="tilescope-after-script-")
+        script = os.path.join(self.folder, "after.script")
         with open(script, "w") as f:
-            f.write(SCRIPT.replace("@", self.folder + "/"))
-        size = f"{WINDOW[0]}x{WINDOW[1]}"
-        self.app = subprocess.Popen([sm.APP, "--script", script, "--size", size], stdout=subprocess.PIPE,
+            f.write(self.SCRIPT.replace("@", self.folder + "/"))
+        size = f"{self.WINDOW[0]}x{self.WINDOW[1]}"
+        self.app = subprocess.Popen([sm.APP, "--script", script, "--size", size, *self.EXTRA], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True)
-        self.x = X()
+        self.x = self.X_CLASS()
 
     def tearDown(self):
         if self.app.poll() is None:
@@ -154,16 +158,18 @@ class KeysAfterScript(unittest.TestCase):
             self.app.kill()
             self.app.communicate()
 
-    def still(self, window, seconds=0.5):
+    def still(self, window, seconds=0.5, tries=10):
         """The window's pixels, once two looks `seconds` apart agree (None: they kept changing)."""
-        for _ in range(10):
-            a = self.x.pixels(window, *WINDOW)
+        for _ in range(tries):
+            a = self.x.pixels(window, *self.WINDOW)
             time.sleep(seconds)
-            b = self.x.pixels(window, *WINDOW)
+            b = self.x.pixels(window, *self.WINDOW)
             if a and changed(a, b) == 0:
                 return b
         return None
 
+
+class KeysAfterScript(AppAfterScript):
     def test_space_plays_and_pauses_after_the_script(self):
         layout = os.path.join(self.folder, "before.json")
         self.assertTrue(wait_for(lambda: os.path.exists(layout) or self.app.poll() is not None, 120),

@@ -19,6 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_mode_test as sm  # noqa: E402
 import classroom_test as ct  # noqa: E402
+import colour_check  # noqa: E402
 import presenter_walk as walk  # noqa: E402
 
 # Facts of the hardware and of the arithmetic every page may state without declaring them.
@@ -187,6 +188,26 @@ CLAIMS = [
 ]
 
 
+# What a caption says of the moment, read against the Copy engine panel's ring on the same
+# screen: the caption is that moment in words, so it may not tell another one (all threads
+# still at a barrier while the ring's consumers wait on full[0] past it).
+def caption_problems(layout):
+    caption, ring = layout["caption"]["text"], ring_of(layout)
+    if not ring:
+        return []
+    problems = []
+    for m in re.finditer(r"has issued (\d+) of (\d+) copies", caption):
+        if (int(m.group(1)), int(m.group(2))) != (ring["copiesIssued"], ring["copiesTotal"]):
+            problems.append(f"'{m.group(0)}': the panel has issued {ring['copiesIssued']} of {ring['copiesTotal']}")
+    for m in re.finditer(r"(\d+) consumers wait on (full\[(\d+)\]), parity (\d)", caption):
+        said = (int(m.group(1)), int(m.group(3)), int(m.group(4)))
+        if said != (ring["waiting"], ring["waitBarrier"], ring["waitParity"]):
+            problems.append(f"'{m.group(0)}': the panel says {ring['waitText']!r}")
+    if re.search(r"threads wait at", caption) and ring["waiting"] > 0 and ring["waitBarrier"] >= 0:
+        problems.append(f"'{caption}': every thread at a barrier, while the panel says {ring['waitText']!r}")
+    return problems
+
+
 def matches(value, decimals, known):
     for k in known:
         if decimals == 0 and k == value:
@@ -244,6 +265,67 @@ class LessonTruth(unittest.TestCase):
         self.assertEqual(problems, [], "claims their panel does not make:\n" + "\n".join(problems))
         # Lesson 18's ring pages, 17's and 14's launch pages and 19's flag page: each claim was met.
         self.assertGreaterEqual(checked, 8)
+
+    def test_captions_agree_with_the_copy_engine(self):
+        """The Timeline's caption on a page with the Copy engine panel tells the ring's moment:
+        the copies issued and the consumers' wait as the panel has them (lesson 18, page 2: the
+        barrier every thread has passed, then 6 of 16 copies and 128 consumers on full[0])."""
+        problems, checked = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                if ring_of(layout):
+                    checked += 1
+                    problems += [f"{name} page {page + 1}: {p}" for p in caption_problems(layout)]
+        self.assertEqual(problems, [], "captions that tell another moment than their panel:\n" + "\n".join(problems))
+        self.assertGreaterEqual(checked, 2)  # lesson 18's ring pages, 2 and 3
+        caption = self.layout("copy-engine", 1)["caption"]["text"]
+        self.assertIn("has issued 6 of 16 copies", caption)  # k tiles 0, 1, 2: two copies each
+        self.assertIn("128 consumers wait on full[0], parity 0", caption)  # 4 consumer warps of 32
+
+    def test_thread_life_entries_start_below_their_title(self):
+        """On every page at every walked size, Thread life's entries (a count of left-out entries
+        among them) begin below the last line of its title: lesson 20 at 1280x800 drew
+        "... 28 entries" over the title's second line."""
+        checked = 0
+        for size in walk.SIZES:
+            folder = walk.folder(size)
+            for name, pages in self.lessons:
+                for page in range(pages):
+                    layout = ct.load(folder, f"{name}-{page}.json")
+                    texts = [t for t in layout.get("texts", []) if t["panel"] == "Thread life"]
+                    entries = {e["text"] for e in layout.get("threadLife", [])}
+                    title = []
+                    for t in texts:
+                        if t["text"] in entries or t["text"].endswith(":"):
+                            break
+                        title.append(t)
+                    rest = texts[len(title):]
+                    if not title or not rest:
+                        continue
+                    checked += 1
+                    bottom = title[-1]["y"] + title[-1]["pitch"]
+                    first = min(t["y"] for t in rest)
+                    self.assertGreaterEqual(first + 1, bottom, f"{size} {name} page {page + 1}: {rest[0]['text']!r} over the title")
+        self.assertGreater(checked, 10)
+
+    def test_the_warp_page_bands_its_warps(self):
+        """Lesson 10, page 1 is about the warps of a 16x16 block: the Thread block panel draws 8
+        bands of 2 rows each (256 threads / 32, 32 threads / 16 per row), named in a legend, each
+        band at least 3:1 against the next (WCAG's non-text contrast), at every walked size."""
+        for size in walk.SIZES:
+            layout = ct.load(walk.folder(size), "warps-and-coalescing-0.json")
+            texts = [t for t in layout["texts"] if t["panel"] == "Thread block"]
+            bands = [t for t in texts if t["text"].startswith("warp band ")]
+            self.assertEqual([b["text"] for b in bands], [f"warp band w{w}" for w in range(8)], size)
+            block = next(g for g in layout["grids"] if g["name"] == "block")
+            for w, b in enumerate(bands):
+                self.assertAlmostEqual(b["y"], block["y"] + 2 * w * block["cellHeight"], delta=1, msg=f"{size} w{w}")
+                self.assertLess(b["x"], block["x"], f"{size}: band w{w} not beside the grid")
+            for a, b in zip(bands, bands[1:]):
+                self.assertGreaterEqual(colour_check.contrast(a["background"], b["background"]),
+                                        3.0, f"{size}: {a['text']} and {b['text']}")
+            self.assertIn("w0-w7: warps of 32", [t["text"] for t in texts], f"{size}: no legend")
 
     def test_declared_constants_are_stated(self):
         """A `constants` line lists only numbers its page's text states (none left behind by an edit)."""

@@ -1,7 +1,7 @@
 // The page as a course host serves it and a school laptop opens it: what one load fetches and how
 // big it is compressed, the .gz and .br beside every file, the loading text counting every byte
-// until the first frame (never a blank page), no request the host cannot answer (the icon), a
-// sharp picture on a screen of devicePixelRatio 2, and the heap after a term's lessons.
+// until the first frame (never a blank page), no request the host cannot answer (the icon), and a
+// sharp picture on a screen of devicePixelRatio 2.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -9,11 +9,9 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import * as h from './harness.mjs';
 import { Png } from './picture.mjs';
-import { lessonWalkScript } from './lessons.mjs';
 
-// Issue 38's budgets: one load under 1.2 MB compressed; 256 MiB of wasm heap after every lesson.
+// Issue 38's budget: one load under 1.2 MB compressed (the heap's is page_perf.test.mjs's).
 const TRANSFER_BUDGET = 1.2e6;
-const HEAP_BUDGET = 256 * 2 ** 20;
 
 let session;
 before(async () => {
@@ -130,20 +128,6 @@ test("at devicePixelRatio 2 the canvas holds two pixels per CSS pixel, the layou
   assert.ok(one.edges.edges > 200 && two.edges.edges > 400, `text edges found: ${one.edges.edges} at 1, ${two.edges.edges} at 2`);
   assert.ok(two.edges.share >= 0.85 * one.edges.share,
             `steep edges: ${(100 * two.edges.share).toFixed(1)} % at ratio 2 against ${(100 * one.edges.share).toFixed(1)} % at 1`);
-});
-
-// Not met yet (450 to 507 MiB at this commit: the size-128 lesson pages' traces, 4.7 Mi events of 32
-// bytes, with the previous run still shown): reported as a todo, so the figure shows in every run
-// without failing the suite, until traces are freed or kept compact when a lesson is left.
-test('walking every page of every lesson keeps the wasm heap under 256 MiB', { todo: 'issue 38: 450 to 507 MiB today' }, async () => {
-  const context = await session.browser.newContext({ deviceScaleFactor: 1 });
-  try {
-    const r = await h.runScript(context, session.url, lessonWalkScript());
-    const bytes = await r.page.evaluate(() => window.Module.HEAP8.length);
-    assert.ok(bytes < HEAP_BUDGET, `the heap is ${(bytes / 2 ** 20).toFixed(0)} MiB after the walk (budget 256 MiB)`);
-  } finally {
-    await context.close();
-  }
 });
 
 // The teacher's guide's links for slides (its table, read from the guide itself), each opened as

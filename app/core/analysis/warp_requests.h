@@ -24,12 +24,16 @@
 namespace tilescope {
 
 
+// 16 bytes: a run keeps one per lane of every request (a 128^3 register-tiled run, 2.4 million),
+// and a page's heap never shrinks. Byte addresses stay far below 2^56 (a trace's matrices are at
+// most 16384 x 16384 floats, memory_layout.h).
 struct RequestLane {
-  uint8_t lane = 0;     // 0..31, the thread's position in its warp
-  uint32_t event = 0;   // index into trace.events
-  uint64_t address = 0; // byte address (global or shared, see memory_layout.h)
-  uint8_t bytes = 4;     // 16 for a 128-bit access (four elements, kWide)
+  uint8_t lane = 0;          // 0..31, the thread's position in its warp
+  uint32_t event = 0;        // index into trace.events
+  uint64_t address : 56 = 0;  // byte address (global or shared, see memory_layout.h)
+  uint64_t bytes : 8 = 4;     // 16 for a 128-bit access (four elements, kWide)
 };
+static_assert(sizeof(RequestLane) == 16);
 
 struct WarpRequest {
   uint16_t blockX = 0, blockY = 0;

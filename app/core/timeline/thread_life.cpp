@@ -61,6 +61,38 @@ std::string copyText(const LifeEntry& e) {
   return t + " (" + std::to_string(e.bytes) + " bytes" + (e.zeroFilled ? ", part zero-filled" : "") + ")";
 }
 
+// A fragment's elements: "A[1,9][1,5]" when they are every pairing of their rows and columns
+// (the PTX ISA's tables give each lane such a set: rows g and g + 8, columns t and t + 4), else
+// each one, "A[1][1], A[9][2]".
+std::string fragmentText(const char* name, const std::vector<std::pair<int, int>>& elements) {
+  std::set<int> rows, cols;
+  for (const auto& [r, c] : elements) rows.insert(r), cols.insert(c);
+  const std::set<std::pair<int, int>> distinct(elements.begin(), elements.end());
+  // A long list (a warpgroup's accumulator: 8 rows by 32 columns a thread) as its ends and count.
+  auto joined = [](const std::set<int>& v) {
+    if (v.size() > 4) return std::to_string(*v.begin()) + ".." + std::to_string(*v.rbegin()) + " (" + std::to_string(v.size()) + ")";
+    std::string t;
+    for (int x : v) t += (t.empty() ? "" : ",") + std::to_string(x);
+    return t;
+  };
+  if (!elements.empty() && distinct.size() == rows.size() * cols.size())
+    return std::string(name) + "[" + joined(rows) + "][" + joined(cols) + "]";
+  if (elements.size() > 4) return std::to_string(elements.size()) + " elements of " + name;
+  std::string t;
+  for (const auto& [r, c] : elements)
+    t += (t.empty() ? "" : ", ") + std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+  return t;
+}
+
+// "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]": the lane's fragments of one mma.sync.
+// Operands a lane does not hold (a warpgroup MMA reads A and B from shared memory) are left out.
+std::string mmaText(const LifeEntry& e) {
+  std::string t = "mma";
+  if (!e.fragmentA.empty()) t += " " + fragmentText("A", e.fragmentA);
+  if (!e.fragmentB.empty()) t += (e.fragmentA.empty() ? " " : " x ") + fragmentText("B", e.fragmentB);
+  return t + " -> " + fragmentText("C", e.fragmentC);
+}
+
 }  // namespace
 
 std::string LifeEntry::text() const {
@@ -81,6 +113,7 @@ std::string LifeEntry::text() const {
     case Kind::WorkspaceWrite: return "write workspace[" + range(index, width) + "]";
     case Kind::FlagWait: return "wait flag[" + std::to_string(index) + "] (saw " + number(value) + ")";
     case Kind::FlagPublish: return "publish flag[" + std::to_string(index) + "] = " + number(value);
+    case Kind::Mma: return mmaText(*this);
   }
   return {};
 }
@@ -242,6 +275,28 @@ void addProducts(std::vector<LifeEntry>& out, const Operands& o, int step, bool 
     }
 }
 
+// A tensor-core fragment element (rung 10) into the lane's entry for its mma.sync: one entry per
+// instruction, A's elements, then B's, then the sums', so an A after a sum begins the next one.
+void addFragment(std::vector<std::pair<LifeEntry, int>>& items, const Event& e, int step) {
+  // A sum the entry already holds begins the next instruction too (a warpgroup MMA records its
+  // accumulator alone, one instruction after another).
+  bool fresh = items.empty() || items.back().second >= 0 || items.back().first.kind != LifeEntry::Kind::Mma;
+  if (!fresh) {
+    const std::vector<std::pair<int, int>>& sums = items.back().first.fragmentC;
+    fresh = (e.op == Op::MmaA && !sums.empty()) ||
+            (e.op == Op::MmaC && std::find(sums.begin(), sums.end(), std::pair<int, int>(e.sharedRow, e.sharedCol)) != sums.end());
+  }
+  if (fresh) {
+    LifeEntry entry;
+    entry.kind = LifeEntry::Kind::Mma;
+    entry.step = step, entry.phase = e.phase, entry.line = e.line;
+    items.push_back({entry, -1});
+  }
+  LifeEntry& entry = items.back().first;
+  auto& into = e.op == Op::MmaA ? entry.fragmentA : e.op == Op::MmaB ? entry.fragmentB : entry.fragmentC;
+  into.emplace_back(e.sharedRow, e.sharedCol);
+}
+
 // The thread's events of one step, in program order, operands gathered by their k.
 void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Event*>& mine, int step, float& pvalue) {
   auto phaseOf = [&](int phase) -> LifePhase& {
@@ -253,6 +308,10 @@ void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Eve
   std::vector<std::pair<LifeEntry, int>> items;
   std::map<std::pair<int, int>, int> groupOf;  // (phase, k) -> into groups
   for (const Event* e : mine) {
+    if (e->op == Op::MmaA || e->op == Op::MmaB || e->op == Op::MmaC) {
+      addFragment(items, *e, step);
+      continue;
+    }
     if (isOperand(*e)) {
       auto [at, fresh] = groupOf.try_emplace({e->phase, e->k}, int(groups.size()));
       if (fresh) {

@@ -17,6 +17,7 @@
 // float4's four k steps) are one entry that says how many.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/timeline/timeline.h"
@@ -34,6 +35,7 @@ struct LifeEntry {
     MbarrierInit, MbarrierArrive, MbarrierWait,    // rung 8's mbarriers
     WorkspaceRead, WorkspaceWrite,                 // rung 9's partial sums
     FlagWait, FlagPublish,                         // rung 9's flags between blocks
+    Mma,                                           // rung 10: the lane's part of one mma.sync
   };
   Kind kind = Kind::Load;
   int step = -1;   // the timeline step it happens in
@@ -62,6 +64,9 @@ struct LifeEntry {
   // wait waited for (and the stage: the index). Workspace and flags: the element's index.
   int boxRows = 0, boxCols = 0, stage = -1, bytes = 0, parity = -1, arrivals = 0, index = -1;
   std::string barrier;
+  // Mma: the operand elements the lane holds, as the PTX ISA's fragment tables place them
+  // (row, column in A 16 x 8, B 8 x 8 and the 16 x 8 sums), in the order the trace has them.
+  std::vector<std::pair<int, int>> fragmentA, fragmentB, fragmentC;
   std::string text() const;
   // Multiply: "2 x 1.5, Pvalue = 3.5", the values read and the running sum ("" without them).
   std::string valuesText() const;  // "M(1,2) -> Mds[1][0]", "Mds[1][1] x Nds[1][0]", "P(1,0) = 3.5"

@@ -44,15 +44,27 @@ std::vector<TopLevel> kernelsIn(const Unit& u) {
       t.function = n;
     } else if (is(n, "declaration") && isFileConstant(u, n)) {
       continue;  // lowered into every kernel's outermost scope (Lowerer::lowerKernel)
+    } else if (is(n, "declaration") && hasToken(u, n, "__constant__")) {
+      throw LowerError{{u.line(n), u.column(n),
+                        "__constant__ variables are outside the lab's CUDA subset: a table of numbers can be a "
+                        "const array inside the kernel"}};
     } else if (is(n, "declaration") && hasToken(u, n, "__device__")) {
       throw LowerError{{u.line(n), u.column(n), "__device__ variables are outside the lab's CUDA subset"}};
+    } else if (is(n, "declaration")) {
+      throw LowerError{{u.line(n), u.column(n),
+                        "a variable at file scope is outside the lab's CUDA subset: only const or constexpr integer "
+                        "constants stand outside the kernels"}};
     } else {
       throw LowerError{{u.line(n), u.column(n), outsideSubset(typeOf(n)) + " are outside the lab's CUDA subset"}};
     }
     const bool global = hasToken(u, t.function, "__global__"), device = hasToken(u, t.function, "__device__");
-    if (!global && !device)
+    if (!global && !device) {
+      const std::string name(u.text(nameOf(field(t.function, "declarator"))));
       throw LowerError{{u.line(t.function), u.column(t.function),
-                        "host code is outside the lab: write __global__ and __device__ functions only"}};
+                        "'" + name + "' is host code: " +
+                            (name == "main" ? "the lab launches the kernel itself" : "a function the kernel calls needs __device__") +
+                            " (host code is outside the lab: write __global__ and __device__ functions only)"}};
+    }
     if (global) kernels.push_back(t);
     else if (!ts_node_is_null(t.templateParameters))
       throw LowerError{{u.line(n), u.column(n), "__device__ templates are outside the lab's CUDA subset"}};

@@ -34,7 +34,7 @@ struct LaunchState {
   const Program& program;
   const RunRequest& request;
   std::vector<ArrayInstance> arrays;  // the table every thread starts from
-  uint64_t steps = 0;
+  uint64_t steps = 0;  // loop steps and calls, against the request's step budget
   bool stopped = false;
   std::optional<Diagnostic> error;
   std::string printed;
@@ -46,6 +46,7 @@ struct LaunchState {
   std::size_t stackSlots = 0;
   std::vector<Value> stackPool;
   std::vector<ArrayInstance> arrayPool;
+  uint64_t statements = 0;  // statements run: the clock is read every few thousand
 };
 
 struct RuntimeStop {};  // unwinds a thread whose launch stopped
@@ -96,6 +97,7 @@ class ThreadRun {
   [[noreturn]] void stop(const Expr& at, const std::string& message);
   [[noreturn]] void stopAt(int line, int column, const std::string& message, bool outOfTime = false);
   void countStep(int line);
+  void checkClock(int line);
   void resumeCheck() {
     if (launch_.stopped) throw RuntimeStop{};
   }

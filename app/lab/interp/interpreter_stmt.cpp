@@ -40,7 +40,12 @@ void ThreadRun::countStep(int line) {
            "the launch ran " + std::to_string(launch_.request.stepBudget) +
                " loop steps and calls without finishing: is this loop endless?",
            true);
-  if ((launch_.steps & 0xffff) != 0) return;
+  if ((launch_.steps & 0xffff) == 0) checkClock(line);
+}
+
+// The cancel flag and the deadline. Read every 65 536 loop steps and every 4 096 statements:
+// a loop whose body is thousands of statements long is stopped on time too.
+void ThreadRun::checkClock(int line) {
   if (launch_.request.cancel && launch_.request.cancel->load()) stopAt(line, 0, "cancelled", true);
   if (std::chrono::steady_clock::now() > launch_.deadline) {
     char limit[32];
@@ -90,6 +95,7 @@ Flow ThreadRun::execLoop(const Stmt& s) {
 
 Flow ThreadRun::exec(int32_t i) {
   const Stmt& s = p_.stmts[size_t(i)];
+  if ((++launch_.statements & 0xfff) == 0) checkClock(s.line);
   switch (s.op) {
     case StmtOp::Nop: return Flow::Next;
     case StmtOp::Expr: eval(s.expr); return Flow::Next;

@@ -98,6 +98,7 @@ class Lowerer {
   int32_t forStatement(TSNode n);
   int32_t declareOne(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
+  void checkSharedArray(TSNode declarator, Scalar element, const std::string& name, int64_t count);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
   int32_t declareFloat4(TSNode target, TSNode value);
   void lowerFunctionBody(Function& f, TSNode function, int32_t index);
@@ -105,6 +106,7 @@ class Lowerer {
   std::vector<std::unordered_map<std::string, Symbol>> scopes_;
   std::unordered_map<std::string, int32_t> functionIndex_;
   int32_t frameSlots_ = 0;
+  int64_t staticSharedBytes_ = 0;  // every static __shared__ array of the file so far
   int32_t loopDepth_ = 0, switchDepth_ = 0;
   int32_t exprDepth_ = 0, stmtDepth_ = 0;  // nesting, bounded: the interpreter recurses on a fiber's stack
   int32_t exprAt(TSNode n);

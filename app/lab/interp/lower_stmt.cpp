@@ -3,6 +3,7 @@
 
 namespace tilescope::interp {
 
+
 int32_t Lowerer::block(TSNode compound, bool ownScope) {
   if (!is(compound, "compound_statement")) return statement(compound);
   if (ownScope) pushScope();
@@ -210,6 +211,26 @@ int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration)
   return addStmt(st);
 }
 
+namespace {
+// An array's side: past this its element count could wrap the interpreter's 32-bit extents.
+constexpr int64_t kMaxArrayExtent = int64_t(1) << 24;
+// A block's static shared memory at most, on every GPU (more needs the dynamic opt-in): the
+// static arrays of a file together, as ptxas counts them.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+}  // namespace
+
+// A __shared__ array the block's storage can hold: 4-byte cells (float, int, unsigned, bool),
+// and the file's static arrays within a block's static shared memory together.
+void Lowerer::checkSharedArray(TSNode d, Scalar element, const std::string& n, int64_t count) {
+  if (element != Scalar::Float && element != Scalar::Int && element != Scalar::UInt && element != Scalar::Bool)
+    fail(d, std::string("__shared__ arrays of ") + scalarName(element) +
+                " are outside the lab's CUDA subset: float, int, unsigned or bool");
+  staticSharedBytes_ += count * 4;
+  if (staticSharedBytes_ > kMaxStaticSharedBytes)
+    fail(d, "with '" + n + "' the __shared__ arrays take " + std::to_string(staticSharedBytes_) + " bytes; a block has " +
+                std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
+}
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -232,6 +253,9 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     }
     const int64_t e = constantValue(size);
     if (e <= 0) fail(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
+    if (e > kMaxArrayExtent)
+      fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
+                     std::to_string(kMaxArrayExtent) + " elements)");
     extents.push_back(e);
   }
   s.rows = int32_t(extents[0]);
@@ -241,6 +265,7 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   st.line = unit_.line(d);
   if (t.isShared) {
     if (t.isExtern != (extents[0] == 0)) fail(d, "a dynamic shared array is 'extern __shared__ float name[];'");
+    checkSharedArray(d, t.scalar, n, count);
     ArrayInfo a{t.isExtern ? ArrayKind::ExternShared : ArrayKind::Shared};
     a.element = t.scalar;
     a.name = n;

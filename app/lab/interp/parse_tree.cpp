@@ -65,9 +65,40 @@ std::optional<Diagnostic> statementRunsOn(const Unit& unit, TSNode bad) {
   return std::nullopt;
 }
 
+// Brackets nested deeper than this are refused before the parser sees them: its error recovery
+// over tens of thousands of open brackets is not something to lean on, and no kernel needs
+// more than a few dozen (the lowering refuses expressions past 64 levels anyway).
+constexpr int kMaxBracketDepth = 256;
+
+// The first place the brackets ( [ { nest past kMaxBracketDepth, strings and characters aside.
+std::optional<Diagnostic> bracketsTooDeep(const Unit& unit) {
+  const std::string& text = unit.pre.text;
+  int depth = 0, line = 1;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote || c == '\n') quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxBracketDepth)
+        return Diagnostic{unit.pre.studentLine(line), 1,
+                          "brackets are nested more than " + std::to_string(kMaxBracketDepth) + " deep here"};
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Diagnostic> parseUnit(Unit& unit) {
+  if (auto deep = bracketsTooDeep(unit)) return deep;
   TSParser* parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_cuda());
   unit.tree = ts_parser_parse_string(parser, nullptr, unit.pre.text.data(), uint32_t(unit.pre.text.size()));

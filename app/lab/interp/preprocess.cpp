@@ -9,6 +9,7 @@
 #include <mutex>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 extern "C" {
 #include <mcpp_lib.h>
@@ -32,6 +33,108 @@ bool isKnownHeader(const std::string& name) {
   for (const char* k : known)
     if (name == k) return true;
   return false;
+}
+
+// The directive lines as the preprocessor reads them, each with the line it starts on: lines
+// spliced at a backslash-newline and comments made one space (a block comment spanning lines
+// keeps its directive going), strings and characters kept whole.
+std::vector<std::pair<int, std::string>> logicalDirectives(const std::string& text) {
+  std::vector<std::pair<int, std::string>> directives;
+  std::string current;
+  int line = 1, startLine = 1;
+  char quote = 0;
+  bool blockComment = false, lineComment = false;
+  auto endLine = [&] {
+    const std::size_t first = current.find_first_not_of(" \t");
+    if (first != std::string::npos && current[first] == '#') directives.emplace_back(startLine, current);
+    current.clear();
+    startLine = line;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {  // a splice: no line ends here
+      ++i, ++line;
+      continue;
+    }
+    if (c == '\n') {
+      ++line;
+      lineComment = false;
+      quote = 0;
+      if (!blockComment) endLine();
+      continue;
+    }
+    if (blockComment || lineComment) {
+      if (blockComment && c == '*' && i + 1 < text.size() && text[i + 1] == '/') blockComment = false, ++i;
+      continue;
+    }
+    if (quote) {
+      if (c == '\\' && i + 1 < text.size()) current += text[i++];
+      else if (c == quote) quote = 0;
+      current += c;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && (text[i + 1] == '*' || text[i + 1] == '/')) {
+      (text[i + 1] == '*' ? blockComment : lineComment) = true;
+      current += ' ';
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    current += c;
+  }
+  endLine();
+  return directives;
+}
+
+// mcpp's buffers are fixed: a line made long by backslash-newline splices (each piece short)
+// is refused at its first line before it reaches them, as a long line is (dropIncludes).
+std::optional<Diagnostic> splicedLineTooLong(const std::string& text) {
+  std::size_t length = 0;
+  int line = 1, start = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i, ++line;
+    } else if (text[i] == '\n') {
+      ++line;
+      start = line;
+      length = 0;
+      continue;
+    } else {
+      ++length;
+    }
+    // One physical line too long is dropIncludes' to name (an #error's own words, say).
+    if (length > kMaxLineLength && line != start)
+      return Diagnostic{start, 1, "this line (with its continued lines) is longer than " + std::to_string(kMaxLineLength) +
+                                      " characters: break it up"};
+  }
+  return std::nullopt;
+}
+
+// The lab reads the student's one file and nothing of the machine it runs on: an #include is
+// only a known header's, written plainly on one line (which dropIncludes then blanks). Any
+// other spelling (a comment inside it, a continued line, a macro for the name, include_next or
+// import) is refused before the preprocessor could open a file.
+std::optional<Diagnostic> includeProblem(const std::string& text) {
+  static const std::regex includeLike(R"(^[ \t]*#[ \t]*(include|include_next|import)\b.*$)");
+  static const std::regex plainKnown(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"][ \t]*$)");
+  static const std::regex writtenPlainly(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"].*$)");  // dropIncludes' own
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  for (const auto& [line, directive] : logicalDirectives(text)) {
+    if (!std::regex_match(directive, includeLike)) continue;
+    std::smatch m, onLine;
+    const std::string& physical = line - 1 < int(lines.size()) ? lines[std::size_t(line - 1)] : directive;
+    const bool plain = std::regex_match(directive, m, plainKnown) && std::regex_match(physical, onLine, writtenPlainly) &&
+                       m[1].str() == onLine[1].str();
+    if (plain && isKnownHeader(m[1].str())) continue;
+    if (plain) return Diagnostic{line, 1, "the lab reads your one file: #include \"" + m[1].str() + "\" cannot be followed"};
+    return Diagnostic{line, 1, "the lab reads your one file: this #include cannot be followed (write a header the lab "
+                               "knows, such as #include <stdio.h>, plainly on one line)"};
+  }
+  return std::nullopt;
 }
 
 // Blanks the #include lines of known headers (keeping the line count); the first other one is an
@@ -115,6 +218,14 @@ std::mutex& mcppLock() {  // mcpp keeps its state in globals
 Preprocessed preprocess(std::string_view source, const std::vector<Define>& defines) {
   Preprocessed p;
   std::string text(source);
+  if (auto e = splicedLineTooLong(text)) {
+    p.error = e;
+    return p;
+  }
+  if (auto e = includeProblem(text)) {
+    p.error = e;
+    return p;
+  }
   if (auto e = dropIncludes(text, defines)) {
     p.error = e;
     return p;
@@ -127,7 +238,9 @@ Preprocessed preprocess(std::string_view source, const std::vector<Define>& defi
   }
   { std::ofstream(path, std::ios::binary) << text; }
   close(fd);
-  std::vector<std::string> args = {"mcpp", "-N", "-k", "-D__CUDACC__=1", "-D__NVCC__=1"};
+  // Every function the lab runs is device code, which nvcc and NVRTC compile with __CUDA_ARCH__
+  // defined: a file that asks takes the branch the GPU takes, never a host-only one.
+  std::vector<std::string> args = {"mcpp", "-N", "-k", "-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDA_ARCH__=900"};
   for (const Define& d : defines) args.push_back("-D" + d.name + "=" + d.value);
   args.push_back(path);
   std::vector<char*> argv;

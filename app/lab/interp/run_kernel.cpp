@@ -97,6 +97,10 @@ Value ThreadRun::printf(const Expr& e) {
   return Value::ofInt(int64_t(out.size()));
 }
 
+namespace {
+constexpr std::size_t kMaxStackPoolBytes = std::size_t(256) << 20;
+}  // namespace
+
 RunResult runProgram(const RunRequest& request) {
   RunResult result;
   const Program& p = *request.program;
@@ -128,6 +132,17 @@ RunResult runProgram(const RunRequest& request) {
   }
   const std::size_t threadsPerBlock = std::size_t(request.block.x) * request.block.y * request.block.z;
   launch.stackSlots = stackSlotsFor(p);
+  // Every thread's frames are reserved up front, for the deepest calls allowed: a file whose
+  // local arrays would need more than the budget is refused here, before anything is allocated.
+  const double stackBytes = double(threadsPerBlock) * double(launch.stackSlots) * sizeof(Value);
+  if (stackBytes > double(kMaxStackPoolBytes)) {
+    result.error = Diagnostic{p.functions[0].line, 0,
+                              "the local variables of a block of " + std::to_string(threadsPerBlock) +
+                                  " threads, with calls nested as deep as the lab allows, take " +
+                                  std::to_string(int64_t(stackBytes / (1 << 20))) + " MiB; the lab allows " +
+                                  std::to_string(kMaxStackPoolBytes >> 20) + " MiB: use smaller local arrays"};
+    return result;
+  }
   launch.stackPool.resize(threadsPerBlock * launch.stackSlots);
   launch.arrayPool.resize(threadsPerBlock * launch.arrays.size());
   const TraceSink sink = request.sink ? *request.sink : TraceSink{};

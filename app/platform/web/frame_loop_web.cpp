@@ -1,6 +1,7 @@
 // A page's frame loop: the browser calls one frame per animation frame; background work runs
 // in slices after it. What the host page (and the browser tests) read is set on window.
 #include <emscripten.h>
+#include <malloc.h>
 
 #include <cstdio>
 
@@ -18,6 +19,10 @@ EM_JS(void, tilescopeCountFrame, (), {
   window.tilescopeFrames = (window.tilescopeFrames || 0) + 1;
   if (window.tilescopeFrames === 1 && window.tilescopeStarted) window.tilescopeStarted();
 });
+
+// The bytes malloc has handed out and not taken back, beside the heap's size (which never
+// shrinks): the web benchmark's lesson walk reads both (Module._tilescopeHeapInUse()).
+extern "C" EMSCRIPTEN_KEEPALIVE unsigned tilescopeHeapInUse() { return unsigned(mallinfo().uordblks); }
 
 namespace tilescope::platform {
 namespace {

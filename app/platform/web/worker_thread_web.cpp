@@ -33,15 +33,25 @@ WorkerThread::~WorkerThread() { std::erase(workers(), impl_.get()); }
 
 void WorkerThread::wake() { impl_->woken = true; }
 
+// Workers in the order they were made (the app makes its run worker first): a slice steps the
+// first one that has work, and only when none before it had any does a later one step. So the
+// run a person waits for is never held up by background work, and a frame follows a step of it
+// at once: the timing worker's start-up (tracing the ladder's launches for the roofline, a
+// second or more on a school laptop) runs only after the first picture is on screen.
 void WorkerThread::runSlices(double budgetSeconds) {
   if (tilescopeWorkHeld()) return;
   const double start = emscripten_get_now();
+  std::size_t first = 0;  // the first worker that had work in this slice
   for (bool any = true; any && emscripten_get_now() - start < budgetSeconds * 1000.0;) {
     any = false;
-    for (Impl* w : std::vector<Impl*>(workers())) {
-      if (!w->woken) continue;
-      w->woken = w->step();  // a worker that found nothing to do sleeps until wake()
-      any = any || w->woken;
+    const std::vector<Impl*> all = workers();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (!all[i]->woken) continue;
+      if (first == 0) first = i + 1;
+      else if (i + 1 != first) break;  // a later worker waits for a slice of its own
+      all[i]->woken = all[i]->step();  // a worker that found nothing to do sleeps until wake()
+      any = all[i]->woken;
+      break;
     }
   }
 }

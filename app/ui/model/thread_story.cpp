@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "core/timeline/block_geometry.h"
+#include "core/timeline/copy_ring.h"
 #include "kernels/kernel_sources.h"
 
 namespace tilescope::ui {
@@ -339,15 +341,46 @@ std::string copyWords(const std::vector<const Event*>& events, const Tiling& t) 
 // "" when the thread loads nothing.
 std::string loadStepWords(const std::vector<const Event*>& mine, const Tiling& tiling) {
   std::string parts, verb;
-  for (std::string words : loadPhrases(loadItems(mine))) {
+  std::vector<std::string> phrases = loadPhrases(loadItems(mine));
+  // A caption is a sentence a class reads at a glance: a producer's step of dozens of loads and
+  // stores (rung 11's N tiles) names its first few and counts the rest.
+  constexpr std::size_t kPhrasesNamed = 4;
+  const std::size_t more = phrases.size() > kPhrasesNamed + 1 ? phrases.size() - kPhrasesNamed : 0;
+  if (more > 0) phrases.resize(kPhrasesNamed);
+  for (std::string words : phrases) {
     const std::string first = words.substr(0, words.find(' ') + 1);
     if (!parts.empty() && first == verb && (verb == "loads " || verb == "stores ")) words = words.substr(verb.size());
     verb = first;
     parts += (parts.empty() ? "" : " and ") + words;
   }
+  if (more > 0) parts += ", and " + std::to_string(more) + " more loads and stores";
   if (std::string w = copyWords(mine, tiling); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   if (std::string w = workspaceWords(mine); !w.empty()) parts += (parts.empty() ? "" : " and ") + w;
   return parts;
+}
+
+// Where a copy engine's ring runs (rung 8), what the moment holds once a barrier has let every
+// thread through, as the ring's schedule (core/timeline/copy_ring.h) and so the Copy engine
+// panel have it: the copies issued, for which k tiles, and where the consumers wait. "" for a
+// block without tensor-map copies.
+std::string ringWords(const LoadedRun& run, const BlockTimeline& block, Cursor c) {
+  const CopySchedule schedule = CopySchedule::build(run.timeline, block);
+  if (!schedule.applies()) return "";
+  const CopyRing ring = schedule.at(c);
+  std::set<int> tiles;
+  for (const RingStage& s : ring.stages)
+    if (s.m.tile >= 0) tiles.insert(s.m.tile);
+  std::string issued;
+  int left = int(tiles.size());
+  for (int tile : tiles) issued += std::to_string(tile) + (--left == 0 ? "" : left == 1 ? " and " : ", ");
+  const std::string producer = threadName(ring.producerY * int(run.run.plan.launch.blockX) + ring.producerX,
+                                          run.run.plan.launch.blockX);
+  std::string text = producer + " has issued " + std::to_string(ring.copiesIssued) + " of " +
+                     std::to_string(ring.copiesTotal) + " copies" + (tiles.empty() ? "" : " (k tiles " + issued + ")");
+  if (ring.waitBarrier >= 0)
+    text += " and " + std::to_string(ring.waiting) + " consumers wait on full[" + std::to_string(ring.waitBarrier) +
+            "], parity " + std::to_string(ring.waitParity);
+  return text;
 }
 
 // A barrier step's words: how many threads wait at which barrier (the kernel's own comment on
@@ -366,6 +399,9 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   const bool afterLoads = stated >= 0 ? stated == 1 : setUp || t.step(before).kind == StepKind::Load;
   const std::string which = afterLoads ? "the read-after-write barrier" : "the write-after-read barrier";
   const int arrived = std::max(block.barrierArrivals(c), 0);
+  if (arrived >= n)
+    if (std::string ring = ringWords(run, block, c); !ring.empty())
+      return "all " + std::to_string(n) + " threads passed " + which + " (line " + std::to_string(line) + "); " + ring;
   std::string text = (arrived >= n ? "all " + std::to_string(n) : std::to_string(arrived) + " of " + std::to_string(n)) +
                      " threads wait at " + which + " (line " + std::to_string(line) + ")";
   if (arrived >= n) text += setUp        ? ": what was set up before it is written, every thread may read it"

@@ -176,12 +176,7 @@ bool kernelAndSize(LaunchConfig& config) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) tooltip(std::string(info.description));
-  int size = config.dims.j;
-  if (config.dims.j == config.dims.k && config.dims.k == config.dims.l &&
-      ImGui::SliderInt("size", &size, 1, kMaxUiSize, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
-    config.dims = {size, size, size};
-    changed = true;
-  }
+  changed = sizeSlider(config) || changed;
   int jkl[3] = {config.dims.j, config.dims.k, config.dims.l};
   if (ImGui::InputInt3("j, k, l", jkl)) {
     config.dims = {std::clamp(jkl[0], 1, kMaxDimension), std::clamp(jkl[1], 1, kMaxDimension),
@@ -192,34 +187,9 @@ bool kernelAndSize(LaunchConfig& config) {
   return changed;
 }
 
-// The tiling (the ladder), the tile width (the book's tiled kernels) or the block shape, and the
-// seed: true when `config` changed.
+// The tiling, tile width or block shape (tileChoice), and the seed: true when `config` changed.
 bool tilingAndSeed(LaunchConfig& config) {
-  bool changed = false;
-  if (const auto built = kernelTilings(config.kernel); !built.empty()) {
-    // The ladder's kernels run the tilings they are built for; "default" is the first that fits P.
-    const Tiling shownTiling = config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
-                                                     : config.tiling;
-    const std::string current = tilingText(shownTiling) + (config.tiling.empty() ? " (default)" : "");
-    if (ImGui::BeginCombo("tiling", current.c_str())) {
-      if (ImGui::Selectable("default: the first that fits P", config.tiling.empty())) config.tiling = {}, changed = true;
-      for (const Tiling& t : built)
-        if (ImGui::Selectable(tilingText(t).c_str(), config.tiling == t)) config.tiling = t, changed = true;
-      ImGui::EndCombo();
-    }
-    if (ImGui::IsItemHovered())
-      tooltip("block tile BMxBNxBK / warp tile WMxWN / thread tile TMxTN: each block computes BM x BN of P, BK steps "
-              "of k per phase; each thread a TM x TN register tile");
-  } else if (kernelInfo(config.kernel).tiled) {
-    if (ImGui::SliderInt("tile T", &config.tile, 1, kMaxTileWidth, "%d", ImGuiSliderFlags_AlwaysClamp)) changed = true;
-  } else {
-    if (ImGui::SliderInt("block x", &config.blockX, 1, kMaxThreadsPerBlock, "%d",
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-      changed = true;
-    if (ImGui::SliderInt("block y", &config.blockY, 1, kMaxThreadsPerBlock, "%d",
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-      changed = true;
-  }
+  bool changed = tileChoice(config);
   int seed = int(config.seed);
   if (ImGui::InputInt("seed", &seed)) {
     config.seed = uint64_t(std::max(seed, 0));
@@ -301,6 +271,58 @@ void classroomSettings(PanelContext& ctx) {
 }
 
 }  // namespace
+
+// The tiling (the ladder), the tile width (the book's tiled kernels) or the block shape: true
+// when `config` changed. Controls and the presenter's lesson panel (compact) draw it.
+bool tileChoice(LaunchConfig& config, bool compact) {
+  bool changed = false;
+  // Compact (the presenter's one line): no label beside the frame, the value names itself in it.
+  const char* tileLabel = compact ? "##tile" : "tile T";
+  const char* tilingLabel = compact ? "##tiling" : "tiling";
+  if (const auto built = kernelTilings(config.kernel); !built.empty()) {
+    // The ladder's kernels run the tilings they are built for; "default" is the first that fits P.
+    const Tiling shownTiling = config.tiling.empty() ? kernelDefaultTiling(config.kernel, config.dims.j, config.dims.l)
+                                                     : config.tiling;
+    std::string current = tilingText(shownTiling) + (config.tiling.empty() ? " (default)" : "");
+    // Compact, in a frame too narrow for the whole tiling: its block tile, the rest in the list.
+    if (compact && ImGui::CalcTextSize(current.c_str()).x > ImGui::CalcItemWidth() - ImGui::GetFrameHeight() * 1.5f)
+      current = current.substr(0, current.find('/')) + "/..";
+    if (ImGui::BeginCombo(tilingLabel, current.c_str())) {
+      if (ImGui::Selectable("default: the first that fits P", config.tiling.empty())) config.tiling = {}, changed = true;
+      for (const Tiling& t : built)
+        if (ImGui::Selectable(tilingText(t).c_str(), config.tiling == t)) config.tiling = t, changed = true;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      tooltip("block tile BMxBNxBK / warp tile WMxWN / thread tile TMxTN: each block computes BM x BN of P, BK steps "
+              "of k per phase; each thread a TM x TN register tile");
+  } else if (kernelInfo(config.kernel).tiled) {
+    if (ImGui::SliderInt(tileLabel, &config.tile, 1, kMaxTileWidth, compact ? "T = %d" : "%d", ImGuiSliderFlags_AlwaysClamp))
+      changed = true;
+  } else {
+    if (ImGui::SliderInt(compact ? "##block x" : "block x", &config.blockX, 1, kMaxThreadsPerBlock, compact ? "x = %d" : "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+    if (compact) ImGui::SameLine();
+    if (ImGui::SliderInt(compact ? "##block y" : "block y", &config.blockY, 1, kMaxThreadsPerBlock, compact ? "y = %d" : "%d",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+      changed = true;
+  }
+  return changed;
+}
+
+// The size of a square run (M, N and P n x n): true when `config` changed. A run of other
+// shapes is typed (j, k, l); the slider is not drawn for it.
+bool sizeSlider(LaunchConfig& config, bool compact) {
+  int size = config.dims.j;
+  if (config.dims.j == config.dims.k && config.dims.k == config.dims.l &&
+      ImGui::SliderInt(compact ? "##size" : "size", &size, 1, kMaxUiSize, compact ? "n = %d" : "%d",
+                       ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
+    config.dims = {size, size, size};
+    return true;
+  }
+  return false;
+}
 
 void drawControlsPanel(PanelContext& ctx) {
   startHintAndReplay(ctx);

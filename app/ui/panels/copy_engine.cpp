@@ -110,8 +110,12 @@ float drawStage(const CopyRing& ring, const RingStage& s, ImVec2 at, float width
   record.nBoxes.push_back(drawTile("N", s.n, s, ImVec2(at.x, record.mBoxes.back()[1] + record.mBoxes.back()[3] + gap),
                                    width, theme));
   y = record.nBoxes.back()[1] + record.nBoxes.back()[3] + gap;
-  if (s.m.tile >= 0)
-    y = wrappedText("copied by TMA (issued by " + threadName(s.m.issuerX, s.m.issuerY) + ")", at.x, y, width, true);
+  if (s.m.tile >= 0) {
+    // Where the column has a line for it: a narrow one (four stages at 720) leaves it to the
+    // panel's first line (the copy engine writes each tile) and the Producer line (its issuer).
+    const std::string issued = "copied by TMA (issued by " + threadName(s.m.issuerX, s.m.issuerY) + ")";
+    if (ImGui::CalcTextSize(issued.c_str()).x <= width) y = wrappedText(issued, at.x, y, width, true);
+  }
   for (BarrierRole role : {BarrierRole::Full, BarrierRole::Empty})
     if (const RingBarrier* b = barrierOf(ring, role, s.index)) y = wrappedText(b->text(), at.x, y + gap, width);
   return y;

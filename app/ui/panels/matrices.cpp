@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/panels/event_text.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/text_record.h"
 #include "ui/model/thread_story.h"
 #include "ui/model/matrices_view.h"
 
@@ -20,25 +22,56 @@ namespace {
 
 using gfx::CellStyle;
 
-void legendSwatch(Rgba colour, const char* label, uint32_t marks = 0) {
+// One entry of the legend: a swatch and what it marks.
+struct LegendEntry {
+  Rgba colour;
+  const char* label;
+  uint32_t marks = 0;
+};
+
+std::vector<LegendEntry> legendEntries(const PanelContext& ctx, const MatricesView& v) {
+  const Theme& theme = ctx.theme();
+  std::vector<LegendEntry> entries;
+  if (!v.shading) entries.push_back({theme.threadColour(0), "loaded by thread"});
+  entries.push_back({theme.highlight, "current tile"});
+  if (followedThread(ctx.state) >= 0) entries.push_back({theme.follow, "followed thread"});
+  entries.push_back({theme.zeroFilled, "zero-filled", gfx::kMarkHatch});
+  entries.push_back({theme.pStored, "P stored"});
+  entries.push_back({theme.error, v.realOrder ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds"});
+  return entries;
+}
+
+// The width of an entry on one line: its swatch, a space, its words.
+float entryWidth(const LegendEntry& e) {
+  return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(e.label).x;
+}
+
+// Its words are recorded for the layout file: the tests check the legend is not cut off.
+void legendSwatch(PanelContext& ctx, const LegendEntry& e) {
   const float side = ImGui::GetTextLineHeight();
-  sameLineIfFits(side + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x);
+  sameLineIfFits(entryWidth(e));
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), colour);
-  if (marks & gfx::kMarkHatch)
+  draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), e.colour);
+  if (e.marks & gfx::kMarkHatch)
     for (float d = 0; d < side; d += 4) draw->AddLine(ImVec2(p.x + d, p.y + side), ImVec2(p.x + side, p.y + d), IM_COL32(255, 255, 255, 120));
   ImGui::Dummy(ImVec2(side, side));
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", label);
+  ImGui::TextWrapped("%s", e.label);
+  recordText(ctx, "Matrices", e.label);
 }
 
 // The shading's legend: a pale-to-dark bar from 1 to the naive kernel's count, and the most any
 // element has been loaded so far.
-void loadLegend(const Theme& theme, int most, uint32_t highest) {
+std::string loadLegendText(int most, uint32_t highest) {
   char text[128];
   std::snprintf(text, sizeof text, "loads from global memory per element: 1 .. %d (the naive kernel's), most so far %u",
                 most, highest);
+  return text;
+}
+
+void loadLegend(PanelContext& ctx, int most, uint32_t highest) {
+  const Theme& theme = ctx.theme();
   const float barW = ImGui::GetFontSize() * 6.0f, side = ImGui::GetTextLineHeight();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -49,7 +82,36 @@ void loadLegend(const Theme& theme, int most, uint32_t highest) {
     draw->AddRectFilled(ImVec2(x - 1.5f, p.y - 2), ImVec2(x + 1.5f, p.y + side + 2), theme.highlight);
   }
   ImGui::Dummy(ImVec2(barW, side));
-  ImGui::TextWrapped("%s", text);
+  const std::string text = loadLegendText(most, highest);
+  ImGui::TextWrapped("%s", text.c_str());
+  recordText(ctx, "Matrices", text);
+}
+
+// The height the legend takes drawn `width` wide, laid out as drawMatricesLegend lays it out:
+// the entries flow along lines (an entry alone on a line too narrow for it wraps its words),
+// then with load shading a blank line, the bar and its wrapped words.
+float legendHeight(const std::vector<LegendEntry>& entries, const MatricesView& v, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float side = ImGui::GetTextLineHeight();
+  // The legend starts with an empty item: the first entry goes beside it where it fits.
+  float height = 0.0f, right = 0.0f, lineH = 0.0f;
+  for (const LegendEntry& e : entries) {
+    const float w = entryWidth(e);
+    if (right + style.ItemSpacing.x + w <= width) {
+      right += style.ItemSpacing.x + w;
+      lineH = std::max(lineH, side);
+      continue;
+    }
+    height += lineH + style.ItemSpacing.y;
+    const float wrap = std::max(1.0f, width - side - style.ItemSpacing.x);
+    lineH = std::max(side, ImGui::CalcTextSize(e.label, nullptr, false, wrap).y);
+    right = std::min(w, width);
+  }
+  height += lineH + style.ItemSpacing.y;
+  if (v.shading)
+    height += ImGui::GetTextLineHeightWithSpacing() + side + style.ItemSpacing.y +
+              ImGui::CalcTextSize(loadLegendText(v.l, v.mostLoads).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+  return height;
 }
 
 // The running Pvalue written in each P cell that is wide enough for it (fig. 5.8's last
@@ -57,7 +119,10 @@ void loadLegend(const Theme& theme, int most, uint32_t highest) {
 // reads on the cell's fill (a stored element's pale paper, a pending one's dark), and recorded
 // with that fill for the contrast test.
 void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
-  if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + 4.0f || g.cellHeight < ImGui::GetTextLineHeight()) return;
+  // The room inside the thickest frame a cell may get (the followed thread's, the current
+  // tile's), on both sides: a sum drawn wider loses its first digit under the frame.
+  const float margin = 2.0f * (std::max(ctx.theme().followPx, g.highlightPx) + 1.0f);
+  if (g.cellWidth < ImGui::CalcTextSize("-00.0").x + margin || g.cellHeight < ImGui::GetTextLineHeight()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (const RunningSum& s : v.sums) {
     if (s.row >= g.rows || s.col >= g.cols) continue;
@@ -68,9 +133,9 @@ void drawRunningSums(PanelContext& ctx, GridRect& g, const MatricesView& v) {
     for (const char* format : {"%.3g", "%.2g", "%.1g", "%.0e"}) {
       std::snprintf(text, sizeof text, format, double(s.sum));
       size = ImGui::CalcTextSize(text);
-      if (size.x + 4.0f <= g.cellWidth) break;
+      if (size.x + margin <= g.cellWidth) break;
     }
-    if (size.x + 4.0f > g.cellWidth) continue;
+    if (size.x + margin > g.cellWidth) continue;
     const ImVec2 at(g.x + g.cellWidth * (float(s.col) + 0.5f) - size.x * 0.5f,
                     g.y + g.cellHeight * (float(s.row) + 0.5f) - size.y * 0.5f);
     const Rgba ink = s.ink;
@@ -99,13 +164,17 @@ MatricesPlace placeMatrices(const PanelContext& ctx, const MatricesView& v) {
   // grows them with the text, as far as the room allows.
   at.maxCell = ctx.state.lesson.presenter ? 240.0f : 56.0f * ctx.state.view.fontScale;
   at.side = GridPainter::cellSide(tallCells, wideCells, ImVec2(avail.x - at.gap, avail.y - 2 * at.gap), at.maxCell);
-  // The swatches (one wraps), and with load shading its bar and two lines under it.
-  const float legendW = ImGui::GetFontSize() * 7.0f, legendH = at.line * (v.shading ? 10.0f : 6.5f);
-  at.legendInCorner = at.side * float(v.m.cols) >= legendW && at.side * float(v.n.rows) + at.gap >= legendH;
+  // The legend in the corner where it fits there as the corner's width lays it out (and the
+  // corner is wide enough for its words), else under the grids, as wide as the panel: the cells
+  // then shrink to leave it the height it takes at that width.
+  const std::vector<LegendEntry> entries = legendEntries(ctx, v);
+  const float cornerW = at.side * float(v.m.cols);
+  at.legendInCorner = cornerW >= ImGui::GetFontSize() * 7.0f &&
+                      legendHeight(entries, v, cornerW) <= at.side * float(v.n.rows) + at.gap;
   if (!at.legendInCorner)
     at.side = GridPainter::cellSide(tallCells, wideCells,
-                                    ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - at.line * (v.shading ? 6.5f : 3.5f)),
-                                    at.maxCell);  // the shading's bar and its wrapped words under the swatches
+                                    ImVec2(avail.x - at.gap, avail.y - 2 * at.gap - 4.0f - legendHeight(entries, v, avail.x)),
+                                    at.maxCell);
   at.leftW = at.side * float(v.m.cols) + at.gap;
   at.topH = at.side * float(v.n.rows) + 2 * at.gap;
   // P's caption names the ringed block where it fits beside M (the legend says what the ring is).
@@ -180,8 +249,7 @@ void cellTip(PanelContext& ctx, const char* grid, std::optional<CellIndex> at) {
   tooltip(tip->text);
 }
 
-void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const MatricesPlace& at) {
-  const Theme& theme = ctx.theme();
+void drawMatricesLegend(PanelContext& ctx, const MatricesView& v, const MatricesPlace& at) {
   if (at.legendInCorner) {
     ImGui::SetCursorPos(at.origin);
     ImGui::BeginChild("legend", ImVec2(at.side * float(v.m.cols), at.side * float(v.n.rows) + at.gap), false,
@@ -190,15 +258,10 @@ void drawMatricesLegend(const PanelContext& ctx, const MatricesView& v, const Ma
     ImGui::SetCursorPos(ImVec2(at.origin.x, at.origin.y + at.topH + at.side * v.p.rows + 4.0f));
   }
   ImGui::Dummy(ImVec2(0, 0));
-  if (!v.shading) legendSwatch(theme.threadColour(0), "loaded by thread");
-  legendSwatch(theme.highlight, "current tile");
-  if (followedThread(ctx.state) >= 0) legendSwatch(theme.follow, "followed thread");
-  legendSwatch(theme.zeroFilled, "zero-filled", gfx::kMarkHatch);
-  legendSwatch(theme.pStored, "P stored");
-  legendSwatch(theme.error, v.realOrder ? "wrong / out of bounds; framed: stale or spoiled" : "wrong / out of bounds");
+  for (const LegendEntry& e : legendEntries(ctx, v)) legendSwatch(ctx, e);
   if (v.shading) {
     ImGui::NewLine();
-    loadLegend(theme, v.l, v.mostLoads);
+    loadLegend(ctx, v.l, v.mostLoads);
   }
   if (at.legendInCorner) ImGui::EndChild();
 }

@@ -41,6 +41,11 @@ TILESCOPE_PANELS(TILESCOPE_PANEL_DRAW)
 // The analysis profile combo and its note (occupancy.cpp), shared by Roofline and Occupancy.
 void drawAnalysisProfileChoice(PanelContext& ctx);
 void drawKeyHelp(PanelContext& ctx);  // the overlay of keys (? and F1), over every panel
+// The run's sliders (controls.cpp), shared by Controls and the presenter's lesson panel, where a
+// teacher moves them without leaving the projector layout: true when `config` changed.
+// Compact: on one line, each value naming itself inside its frame ("n = 64", "T = 16").
+bool sizeSlider(LaunchConfig& config, bool compact = false);  // a square run's n
+bool tileChoice(LaunchConfig& config, bool compact = false);  // the tiling, the tile width T or the block shape
 
 // ImGui::EndTable, having recorded how wide each column's content was (FrameLayout::tables,
 // under `name`): every panel ends its tables with it, so the layout tests see text a column cuts.

@@ -115,6 +115,37 @@ void threadHover(PanelContext& ctx, const ThreadBlockView& v, std::optional<Cell
           (linear == followed ? "\nclick: stop following it" : "\nclick: follow it through the steps"));
 }
 
+// The warps as numbered bands down the grid's left edge ("w0", "w1", ...), light and dark in
+// turn (far more than 3:1 apart, where the cells' own shading of odd warps is faint on an idle
+// block), each recorded for the layout file. Where a warp is a whole number of rows: a block
+// wider than 32 threads has two warps in a row, told apart by the cells' outlines alone.
+bool warpRulerFits(const ThreadBlockView& v) { return v.warps > 1 && v.cols > 0 && kWarpSize % v.cols == 0; }
+float warpRulerWidth(const ThreadBlockView& v) {
+  return warpRulerFits(v) ? ImGui::CalcTextSize("w00").x + ImGui::GetStyle().ItemSpacing.x * 1.5f : 0.0f;
+}
+void drawWarpRuler(PanelContext& ctx, const ThreadBlockView& v, const GridRect& grid) {
+  if (!warpRulerFits(v)) return;
+  const Theme& theme = ctx.theme();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float width = warpRulerWidth(v) - ImGui::GetStyle().ItemSpacing.x * 0.5f;
+  const int rowsPerWarp = kWarpSize / v.cols;
+  for (int w = 0; w < v.warps; ++w) {
+    const float top = grid.y + float(w * rowsPerWarp) * grid.cellHeight;
+    const float bottom = grid.y + float(std::min((w + 1) * rowsPerWarp, v.rows)) * grid.cellHeight;
+    const Rgba band = w % 2 ? theme.frameBg : theme.panelText, ink = readableOn(band);
+    const ImVec2 from(grid.x - warpRulerWidth(v), top);
+    draw->AddRectFilled(from, ImVec2(from.x + width, bottom), band);
+    const std::string label = "w" + std::to_string(w);
+    // The label where it fits inside its band: a one-row warp of small cells keeps its colour alone.
+    if (bottom - top >= ImGui::GetFontSize()) {
+      const ImVec2 at(from.x + (width - ImGui::CalcTextSize(label.c_str()).x) * 0.5f,
+                      (top + bottom - ImGui::GetFontSize()) * 0.5f);
+      draw->AddText(at, ink, label.c_str());
+    }
+    recordTextAt(ctx, "Thread block", "warp band " + label, ImVec2(from.x, top), ink, band);
+  }
+}
+
 }  // namespace
 
 void drawThreadBlockPanel(PanelContext& ctx) {
@@ -131,7 +162,11 @@ void drawThreadBlockPanel(PanelContext& ctx) {
   const bool barInLegend = compact && v.barrier();
   const bool legendUnder = legendUnderGrid(v.counts, compact, v.rows, v.cols, maxCell, space, barInLegend);
   ImGui::BeginGroup();
+  const float ruler = warpRulerWidth(v);
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + ruler);
+  space.x = std::max(space.x - ruler, 1.0f);
   const auto hovered = ctx.grids.draw({"block", v.rows, v.cols, v.cells, space, maxCell}, theme, ctx.layout);
+  drawWarpRuler(ctx, v, ctx.layout.grids.back());
   drawGlyphs(ctx.layout.grids.back(), v);
   const int followed = followedThread(ctx.state);
   if (followed >= 0) frameCells(ctx.layout.grids.back(), {{followed / v.cols, followed % v.cols}}, theme.follow, theme.followPx);
@@ -147,6 +182,14 @@ void drawThreadBlockPanel(PanelContext& ctx) {
     drawStateGlyph(ImGui::GetWindowDrawList(), s, ImGui::GetItemRectMin(), ImGui::GetFontSize(), v.glyphInk[std::size_t(s)]);
     ImGui::SameLine();
     recordedWrapped(ctx, "Thread block", legendText(s, v.counts[std::size_t(s)], compact));
+  }
+  // The bands' legend where the column has room for it (a projector's short panel may not).
+  const std::string warps = "w0-w" + std::to_string(v.warps - 1) + ": warps of 32";
+  if (warpRulerFits(v) && ImGui::GetContentRegionAvail().y >= wrappedTextSize(warps, ImGui::GetContentRegionAvail().x).y) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    textWrapped(warps);
+    recordText(ctx, "Thread block", warps, theme.textDisabled, theme.windowBg);
+    ImGui::PopStyleColor();
   }
   ImGui::EndGroup();
 }

@@ -64,9 +64,11 @@ float flow(const std::vector<Token>& tokens, float width, std::vector<Placed>& a
   at.clear();
   for (const Token& tok : tokens) {
     float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * pad;
-    if (tok.newLine || (x > indent && x + w > width)) {
+    // The first token begins the first line whatever it is (an elision's count among them):
+    // y starts one line above the panel's top for it.
+    if (tok.newLine || at.empty() || (x > indent && x + w > width)) {
       y += line;
-      x = tok.newLine || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
+      x = tok.newLine || at.empty() || indent + w > width ? 0 : indent;  // a wide entry starts its line (never shrunk on a projector)
     }
     Placed p{x, y, w, {{0, tok.text.size()}}};
     if (x + w > width) {
@@ -113,8 +115,10 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
   std::vector<Token> out;
   int elided = 0;
   LifeTime elidedTime = LifeTime::Done;
+  bool elidedNewLine = false;  // the run left out began a line: its count begins it instead
   auto flush = [&] {
-    if (elided > 0) out.push_back({"... " + std::to_string(elided) + (elided == 1 ? " entry" : " entries"), elidedTime});
+    if (elided > 0)
+      out.push_back({"... " + std::to_string(elided) + (elided == 1 ? " entry" : " entries"), elidedTime, false, elidedNewLine});
     elided = 0;
   };
   for (int i = 0; i < int(tokens.size()); ++i) {
@@ -127,7 +131,7 @@ std::vector<Token> around(const std::vector<Token>& tokens, int radius) {
       flush();
       out.push_back(tokens[std::size_t(i)]);
     } else {
-      if (elided++ == 0) elidedTime = tokens[std::size_t(i)].time;
+      if (elided++ == 0) elidedTime = tokens[std::size_t(i)].time, elidedNewLine = tokens[std::size_t(i)].newLine;
     }
   }
   flush();
@@ -141,10 +145,11 @@ struct LifeFit {
   std::vector<Token> tokens;
   std::vector<Placed> at;
   float height = 0, titleH = 0;
+  bool fits = false;  // at the panel's own text size (else smaller, or the last try cut off)
 };
 // On a projector the book's name of the thread gives way first (drawThreadLifePanel) and a
 // register tile's stores are one line, so the text shrinks less often.
-LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool presenter) {
+LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool presenter, bool shrink) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   LifeFit fit;
   auto tryTokens = [&](std::vector<Token> tokens, bool widthToo) {
@@ -152,7 +157,8 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
     float widest = 0;
     fit.height = flow(tokens, avail.x, fit.at, &widest);
     fit.tokens = std::move(tokens);
-    return fit.titleH + fit.height <= avail.y && (!widthToo || widest <= avail.x);
+    fit.fits = fit.titleH + fit.height <= avail.y && (!widthToo || widest <= avail.x);
+    return fit.fits;
   };
   // A product with its values may be wider than the column at any size: then the height alone
   // decides, at the largest size it fits.
@@ -169,12 +175,14 @@ LifeFit fitLife(const ThreadLifeView& life, const std::string& title, bool prese
   const std::vector<Token>& phase = life.tokens[kLifeDetails - 1];
   for (int radius = int(phase.size()); radius > 0; --radius)
     if (tryTokens(around(phase, radius), false)) return fit;
+  if (tryTokens(around(phase, 0), false) || !shrink) return fit;
   // The current entry alone still too tall (a tensor-core MMA's fragments in words on a short
   // projector panel): smaller text rather than a cut-off entry.
-  for (float scale : {1.0f, 0.85f, 0.7f}) {
+  for (float scale : {0.85f, 0.7f}) {
     ImGui::SetWindowFontScale(scale);
-    if (tryTokens(around(phase, 0), false)) return fit;
+    if (tryTokens(around(phase, 0), false)) break;
   }
+  fit.fits = false;
   return fit;
 }
 
@@ -191,18 +199,30 @@ void drawThreadLifePanel(PanelContext& ctx) {
   const Theme& theme = ctx.theme();
   std::string title = view->title;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  LifeFit fit = fitLife(*view, title, ctx.state.lesson.presenter);
-  if (ctx.state.lesson.presenter && fit.titleH + fit.height > avail.y) {
-    // A projector's short panel: the book's name of the thread gives way before the entries do.
+  // A projector's short panel: the book's name of the thread gives way before the entries do,
+  // and before the text gets smaller.
+  const bool presenter = ctx.state.lesson.presenter;
+  LifeFit fit = fitLife(*view, title, presenter, !presenter);
+  if (presenter && !fit.fits) {
     title = view->shortTitle;
-    fit = fitLife(*view, title, true);
+    fit = fitLife(*view, title, true, true);
   }
   const std::vector<Token>& tokens = fit.tokens;
   const std::vector<Placed>& at = fit.at;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.follow);
-  textWrapped(title);
+  const std::string titleLines = wrappedLines(title, ImGui::GetContentRegionAvail().x);
+  ImGui::TextUnformatted(titleLines.c_str());
   ImGui::PopStyleColor();
-  recordText(ctx, "Thread life", title, theme.follow, theme.windowBg);
+  // Each line of the title as drawn, so the layout file shows where the entries may begin.
+  const ImVec2 titleAt = ImGui::GetItemRectMin();
+  const float titlePitch = ImGui::GetTextLineHeight();  // a multi-line text's pitch
+  std::size_t from = 0;
+  for (int line = 0; from <= titleLines.size(); ++line) {
+    const std::size_t to = std::min(titleLines.find('\n', from), titleLines.size());
+    recordTextAt(ctx, "Thread life", titleLines.substr(from, to - from), ImVec2(titleAt.x, titleAt.y + titlePitch * float(line)),
+                 theme.follow, theme.windowBg);
+    from = to + 1;
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);

@@ -208,6 +208,12 @@ IntentQueue applyIntents(AppState& state, RunWorker& worker) {
     if (std::holds_alternative<ExportView>(intent) || std::holds_alternative<ExportAnimation>(intent))
       exports.push_back(intent);
   }
+  // A lesson page's launch, before its lines run: a new run only where it differs from the
+  // one asked for (turning to a page of the same launch keeps the picture), or where a trace
+  // file, not a launch, is on screen.
+  if (auto page = std::exchange(state.lesson.pendingConfig, std::nullopt))
+    if (!(*page == state.request.config) || !state.request.openFile.empty())
+      applyRunIntent(state, worker, SetConfig{*page});
   state.theme = makeTheme(state.view.palette, state.view.presentation);
   return exports;
 }

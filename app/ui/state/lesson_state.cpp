@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 #include <set>
 
 #include "ui/state/app_state.h"
@@ -83,15 +82,7 @@ Status openLesson(LessonState& s, const std::string& key) {
 
 std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
   const LessonPage& target = lesson.pages[std::size_t(page)];
-  const LaunchConfig& c = target.config;  // every setting, carried over from earlier pages
   std::vector<std::string> lines = {
-      "set kernel " + std::string(kernelInfo(c.kernel).name),
-      "set dims " + std::to_string(c.dims.j) + " " + std::to_string(c.dims.k) + " " + std::to_string(c.dims.l),
-      "set tile " + std::to_string(c.tile),
-      "set block " + std::to_string(c.blockX) + " " + std::to_string(c.blockY),
-      "set tiling " + (c.tiling.empty() ? std::string("default") : tilingText(c.tiling)),
-      "set pad " + std::to_string(c.pad),
-      "set grid-blocks " + std::to_string(c.persistentBlocks),  // a persistent grid (lesson 19's split tile)
       // The panels' device: the page's, else the app's default (a page looks the same however
       // it is reached, and a hand-picked profile gives way as a hand-picked tab does).
       "set profile " + (target.profile.empty() ? std::string("default") : target.profile),
@@ -102,7 +93,6 @@ std::vector<std::string> pageReplayScript(const Lesson& lesson, int page) {
       "follow off",
       "seek start",
   };
-  if (c.seed <= uint64_t(std::numeric_limits<int>::max())) lines.push_back("set seed " + std::to_string(c.seed));
   for (std::string& line : defaultTabs()) lines.push_back(std::move(line));
   for (int p = 0; p <= page; ++p)
     for (const LessonCommand& cmd : lesson.pages[std::size_t(p)].commands) {
@@ -124,6 +114,7 @@ void goToLessonPage(LessonState& s, int page) {
   const Lesson* l = s.lesson();
   if (!l || l->pages.empty()) return;
   s.page = std::clamp(page, 0, int(l->pages.size()) - 1);
+  s.pendingConfig = l->pages[std::size_t(s.page)].config;  // every setting, carried over from earlier pages
   s.pendingScript = pageReplayScript(*l, s.page);
   s.pendingName = l->name + " page " + std::to_string(s.page + 1);
   s.error.clear();

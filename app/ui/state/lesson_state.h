@@ -3,6 +3,7 @@
 // page's commands go through a ScriptRunner of their own, so they take the same intents as
 // the UI and scripts, and the user can still change anything by hand on every page.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ struct LessonState {
   // The page whose commands the frame loop has yet to start (lines of pageScript()).
   std::vector<std::string> pendingScript;
   std::string pendingName;  // "LESSON page N", the script's file name in error messages
+  // The page's launch, as its lesson file's reader made it (core/run/run_description.h), for
+  // applyIntents to run before the page's lines start: taken whole, not written out as `set`
+  // lines and read again.
+  std::optional<LaunchConfig> pendingConfig;
   bool presenter = false;   // projector layout: controls hidden, lesson text large
   std::string error;        // why a lesson or page could not be opened or applied
 
@@ -35,7 +40,8 @@ Status loadLessons(LessonState& s);
 // Opens a lesson by name, number or file name at its first page; the error lists the names.
 Status openLesson(LessonState& s, const std::string& key);
 // The script-mode lines that put the app in the state of `page` whichever way it is reached
-// (Next, Back, a jump) and whatever the user changed by hand before: the page's whole launch,
+// (Next, Back, a jump) and whatever the user changed by hand before (its launch, the page's
+// config, comes beside them: LessonState::pendingConfig): the page's analysis profile,
 // then the app's default view (granularity, speed, block (0,0), the cursor at the start, each
 // slot's default tab with the lesson in the left column), then the view commands (select,
 // seek, step, show, granularity, speed) of every page up to it in order, and last a `show` of
@@ -43,7 +49,7 @@ Status openLesson(LessonState& s, const std::string& key);
 // page's own lines would make a relative `step` land somewhere else after Back, and would
 // leave a tab chosen by hand in front of the view the page's text speaks of.
 std::vector<std::string> pageReplayScript(const Lesson& lesson, int page);
-// Moves to `page` (clamped to the lesson) and queues its commands.
+// Moves to `page` (clamped to the lesson) and queues its launch and its commands.
 void goToLessonPage(LessonState& s, int page);
 
 }  // namespace tilescope::ui

@@ -3,6 +3,8 @@
 // written out here by hand from the figure.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/run/run.h"
 #include "core/timeline/load_index.h"
 #include "core/timeline/thread_life.h"
@@ -269,6 +271,57 @@ TEST_F(RingLife, CopiesCountAsLoadsOfEveryElementOfTheirBox) {
   EXPECT_EQ(std::count(n.begin(), n.end(), 2u), 64 * 64);
   const std::vector<uint32_t> none = loads.mCounts(t.begin());
   EXPECT_EQ(std::count(none.begin(), none.end(), 0u), 64 * 64);
+}
+
+// Rung 10: a lane's part of each mma.sync is one entry naming its fragments, never a load of
+// M(-1,-1). Lane 5 is group 5 / 4 = 1, thread 5 % 4 = 1 in it; the PTX ISA's m16n8k8 TF32
+// tables give it A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4], B[t][g], B[t+4][g] and the sums
+// C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1]. At 32^3 with BK = 8 there are 4 phases of
+// one 8-deep k step, and warp 0's 16 x 16 tile is two 16 x 8 MMAs: 8 entries.
+TEST(ThreadLife, ALaneOfAWarpMmaHoldsItsFragments) {
+  LaunchConfig config = testing::launchConfig(KernelId::MmaTf32, {32, 32, 32}, 0, 3);
+  config.tiling = {32, 32, 8, 16, 16, 2, 4};
+  const tilescope::Run run = testing::runEmulated(config, true);
+  const Timeline t = Timeline::build(*run.trace);
+  const ThreadLife life = threadLife(t, BlockTimeline::build(t, 0, 0), 5);
+  std::vector<std::string> mmas;
+  for (const LifePhase& p : life.phases)
+    for (const LifeEntry& e : p.entries) {
+      EXPECT_EQ(e.text().find("(-1"), std::string::npos) << e.text();
+      if (e.kind == LifeEntry::Kind::Mma) mmas.push_back(e.text());
+    }
+  ASSERT_EQ(mmas.size(), 8u);
+  // Rows 1 and 9 by columns 1 and 5 of A; rows 1 and 5, column 1 of B; rows 1 and 9 by columns 2, 3 of the sums.
+  EXPECT_EQ(mmas.front(), "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]");
+}
+
+// Rung 11: a warpgroup MMA reads A and B from shared memory, so a lane records only its sums;
+// each instruction's sums are one entry (a sum repeats only in the next instruction), none lost
+// and none named M(-1,-1). Lesson 21's launch: 64^3 at 64x32x32/16x32/2x8.
+TEST(ThreadLife, AWarpgroupMmaIsOneEntryOfSumsPerInstruction) {
+  LaunchConfig config = testing::launchConfig(KernelId::WgmmaTf32, {64, 64, 64}, 0, 3);
+  config.tiling = {64, 32, 32, 16, 32, 2, 8};
+  const tilescope::Run run = testing::runEmulated(config, true);
+  const Timeline t = Timeline::build(*run.trace);
+  const BlockTimeline block = BlockTimeline::build(t, 0, 0);
+  const ThreadLife life = threadLife(t, block, 0);
+  std::size_t sums = 0, entries = 0;
+  for (const LifePhase& p : life.phases)
+    for (const LifeEntry& e : p.entries) {
+      EXPECT_EQ(e.text().find("(-1"), std::string::npos) << e.text();
+      if (e.kind != LifeEntry::Kind::Mma) continue;
+      ++entries;
+      sums += e.fragmentC.size();
+      EXPECT_TRUE(e.fragmentA.empty() && e.fragmentB.empty()) << e.text();
+      const std::set<std::pair<int, int>> distinct(e.fragmentC.begin(), e.fragmentC.end());
+      EXPECT_EQ(distinct.size(), e.fragmentC.size()) << e.text();
+    }
+  std::size_t recorded = 0;  // thread 0's accumulator elements in the trace, every step
+  for (int s = 0; s < t.steps(); ++s)
+    for (uint32_t i : block.stepEvents(s))
+      recorded += t.trace().events[i].op == Op::MmaC && linearThread(t.trace().events[i], t.trace().launch.blockX) == 0;
+  EXPECT_GT(entries, 1u);
+  EXPECT_EQ(sums, recorded);
 }
 
 }  // namespace

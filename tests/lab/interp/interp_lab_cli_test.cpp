@@ -1,5 +1,5 @@
-// The lab with its interpreter as the emulator's engine (TILESCOPE_LAB_ENGINE=interpreter), as
-// students and teachers run it through tilescope-cli: every example the lab ships keeps the
+// The lab on its interpreter, the emulator's only engine, as students and teachers run it
+// through tilescope-cli: every example the lab ships keeps the
 // verdict its own `// lab: expect` line states, every exercise fails its starter and passes its
 // reference solution, and a kernel that goes wrong at run time is told by name and place
 // while nothing of it ever ran as native code.
@@ -31,11 +31,7 @@ std::string writeKernel(const std::string& name, const std::string& text) {
   return path;
 }
 
-class InterpreterEngine : public ::testing::Test {
- protected:
-  void SetUp() override { setenv("TILESCOPE_LAB_ENGINE", "interpreter", 1); }
-  void TearDown() override { unsetenv("TILESCOPE_LAB_ENGINE"); }
-};
+class InterpreterEngine : public ::testing::Test {};
 
 TEST_F(InterpreterEngine, EveryExampleKeepsTheVerdictItsListingStates) {
   int examples = 0;

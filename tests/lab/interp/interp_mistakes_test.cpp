@@ -132,7 +132,8 @@ TEST(InterpMistakes, HostCodeIsRefused) {
   const Compiled c = compileSource("int helper(int x) { return x; }\n__global__ void k(float* M) {}\n");
   ASSERT_TRUE(c.error);
   EXPECT_EQ(c.error->line, 1);
-  EXPECT_EQ(c.error->message, "host code is outside the lab: write __global__ and __device__ functions only");
+  EXPECT_EQ(c.error->message, "'helper' is host code: a function the kernel calls needs __device__ (host code is "
+                              "outside the lab: write __global__ and __device__ functions only)");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-float hostScale(float x) { return 2.0f * x; }
+float hostScale(float x) { return 2.0f * x; }  // <- the mistake: no __device__
 #define TILE_WIDTH 16
 __global__ void matrixMulKernel(float* M, float* N, float* P, int Width) {
 
@@ -26,7 +26,7 @@ Pvalue += Mds[ty][k] * Nds[k][tx];
 }
 __syncthreads();
 }
-P[Row*Width + Col] = hostScale(Pvalue);  // <- the mistake
+P[Row*Width + Col] = hostScale(Pvalue);
 
 }
 // lab: from PMPP 4th ed., ch. 5, fig. 5.9 (the tiled kernel), with a mistake

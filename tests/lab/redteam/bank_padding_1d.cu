@@ -1,0 +1,18 @@
+// bank_padding: the unpadded starter with NdsT a 1-D array indexed [tx*TILE_WIDTH + kk].
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float NdsT[TILE_WIDTH * TILE_WIDTH];
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty;
+    int Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < k / TILE_WIDTH; ++ph) {
+        Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+        NdsT[tx*TILE_WIDTH + ty] = N[(ph*TILE_WIDTH + ty)*l + Col];
+        __syncthreads();
+        for (int kk = 0; kk < TILE_WIDTH; ++kk)
+            Pvalue += Mds[ty][kk] * NdsT[tx*TILE_WIDTH + kk];
+        __syncthreads();
+    }
+    P[Row*l + Col] = Pvalue;
+}

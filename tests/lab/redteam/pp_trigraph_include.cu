@@ -1,0 +1,6 @@
+// The trigraph spelling of # (??=) before include.
+??=include "/etc/hostname"
+__global__ void matrixMulKernel(float* M, float* N, float* P, int j, int k, int l) {
+    int Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (Row < j && Col < l) { float s = 0; for (int i = 0; i < k; ++i) s += M[Row*k+i] * N[i*l+Col]; P[Row*l+Col] = s; }
+}
