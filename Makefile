@@ -12,7 +12,7 @@ SANITIZE_DIR := build-sanitize
 WEB_DIR := build-web
 JOBS ?= $(shell nproc)
 
-.PHONY: run test build deps gpu-build clean format sanitize check-noop-build web
+.PHONY: run test build deps gpu-build clean format sanitize sanitize-build check-noop-build web
 
 deps:
 	@scripts/install-deps
@@ -56,8 +56,11 @@ $(SANITIZE_DIR)/build.ninja:
 	cmake --preset sanitize
 
 # The test preset carries the sanitizers' run-time options (CMakePresets.json says why).
-sanitize: deps $(SANITIZE_DIR)/build.ninja
+# sanitize-build builds without testing: .ci/run builds the page beside it.
+sanitize-build: deps $(SANITIZE_DIR)/build.ninja
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+
+sanitize: sanitize-build
 	ctest --preset sanitize -j $(JOBS)
 
 # The page: the app's same sources built with emscripten (CMake preset web) into

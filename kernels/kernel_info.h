@@ -103,6 +103,10 @@ struct KernelInfo {
   // widths 1, 2, 3, 4, 8, 12, 16, 24, 32, each pad where it takes one; blocks 16x16, 32x8, 64x4,
   // 32x32, 7x3; every built tiling), counted in its file.
   int gpuResourceLaunches = 0;
+  // The local memory per thread (spilled registers) its plain, timed build may have at any built
+  // tiling, as ptxas gives it: 0 for every kernel but one whose file says why a spilling tiling
+  // is still its fastest (tests/gpu/kernel_resources_gpu_test.cpp holds the bound).
+  int plainLocalBytesAllowed = 0;
   // GPU = emulator's launches where its own shapes replace the spread (0-terminated).
   std::array<GpuTestLaunch, 10> gpuTestLaunches = {};
   // Persistent grids the every-kernel test splits its tiles over besides one block per tile
@@ -127,6 +131,7 @@ struct LaunchShape {
   unsigned dynamicSharedFloats = 0;
   // __shared__ arrays a kernel declares beside its dynamic tiles (rung 8's mbarriers).
   unsigned staticSharedBytes = 0;
+  bool operator==(const LaunchShape&) const = default;
 };
 
 // Where a kernel keeps its tiles in shared memory, in bytes, as the analyses place them:

@@ -22,6 +22,7 @@ int lessonsCommand(const Options& o, std::ostream& out);  // teaching_commands.c
 int labCommand(const Options& o, std::ostream& out);      // lab_command.cpp
 int labCheck(const Options& o, std::ostream& out);        // lab_check_command.cpp
 int labGrade(const Options& o, std::ostream& out);        // lab_grade_command.cpp
+int labGradeFile(const Options& o, std::ostream& out);    // lab_grade_command.cpp: one file, the grader's child
 int labExercises(const Options& o, std::ostream& out);    // lab_check_command.cpp
 int labAutograder(const Options& o, std::ostream& out);   // lab_autograder_command.cpp
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -204,6 +205,107 @@ std::string csvGuarded(std::string s) {
 
 std::string csvField(std::string_view text) { return csvGuarded(distinctText(text, true)); }
 
+namespace {
+void putField(std::string& out, std::string_view key, std::string_view value) {
+  out.append(key).append(" ").append(std::to_string(value.size())).append("\n").append(value).append("\n");
+}
+
+// The fields of an encoded grade in order, each read within the text's bounds.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view text) : text_(text) {}
+  bool next(std::string_view& key, std::string_view& value) {
+    if (at_ >= text_.size()) return false;
+    const std::size_t space = text_.find(' ', at_), eol = text_.find('\n', at_);
+    if (space == std::string_view::npos || eol == std::string_view::npos || space > eol) return fail();
+    key = text_.substr(at_, space - at_);
+    std::size_t length = 0;
+    for (std::size_t i = space + 1; i < eol; ++i) {
+      if (text_[i] < '0' || text_[i] > '9' || length > text_.size()) return fail();
+      length = length * 10 + std::size_t(text_[i] - '0');
+    }
+    if (eol + 1 + length + 1 > text_.size() || text_[eol + 1 + length] != '\n') return fail();
+    value = text_.substr(eol + 1, length);
+    at_ = eol + 1 + length + 1;
+    return true;
+  }
+  bool failed() const { return failed_; }
+
+ private:
+  bool fail() {
+    failed_ = true;
+    return false;
+  }
+  std::string_view text_;
+  std::size_t at_ = 0;
+  bool failed_ = false;
+};
+
+double numberField(std::string_view v) { return std::strtod(std::string(v).c_str(), nullptr); }
+}  // namespace
+
+std::string encodeFileGrade(const FileGrade& g) {
+  std::string out = "tilescope-grade 1\n";
+  putField(out, "file", g.file);
+  putField(out, "graded", g.graded ? "1" : "0");
+  putField(out, "error", g.error);
+  putField(out, "seconds", number(g.seconds, "%.17g"));
+  putField(out, "passed", g.grade.passed ? "1" : "0");
+  putField(out, "seed", std::to_string(g.grade.seed));
+  for (const lab::GradeItem& i : g.grade.items) {
+    putField(out, "check", i.check);
+    putField(out, "check.passed", i.passed ? "1" : "0");
+    putField(out, "check.detail", i.detail);
+    if (i.value) putField(out, "check.value", number(*i.value, "%.17g"));
+  }
+  if (const auto& m = g.grade.measured) {
+    putField(out, "measured.verdict", lab::verdictName(m->verdict));
+    putField(out, "measured.summary", m->summary);
+    putField(out, "measured.sandbox", m->sandbox);
+    putField(out, "measured.backend", m->launch.backend);
+    if (m->gpu) putField(out, "measured.device", m->gpu->device);
+  }
+  return out;
+}
+
+Result<FileGrade> decodeFileGrade(std::string_view text) {
+  const std::string_view head = "tilescope-grade 1\n";
+  if (text.substr(0, head.size()) != head) return failure("the grader's child answered something else than a grade");
+  FieldReader fields(text.substr(head.size()));
+  FileGrade g;
+  std::string_view key, value;
+  lab::GradeItem* item = nullptr;
+  while (fields.next(key, value)) {
+    const std::string v(value);
+    if (key == "file") g.file = v;
+    else if (key == "graded") g.graded = v == "1";
+    else if (key == "error") g.error = v;
+    else if (key == "seconds") g.seconds = numberField(v);
+    else if (key == "passed") g.grade.passed = v == "1";
+    else if (key == "seed") g.grade.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (key == "check") item = &g.grade.items.emplace_back(lab::GradeItem{v, false, "", std::nullopt});
+    else if (key.starts_with("check.") && !item) return failure("the grader's child answered a check's field before its name");
+    else if (key == "check.passed") item->passed = v == "1";
+    else if (key == "check.detail") item->detail = v;
+    else if (key == "check.value") item->value = numberField(v);
+    else if (key.starts_with("measured.")) {
+      lab::LabOutcome& m = g.grade.measured ? *g.grade.measured : g.grade.measured.emplace();
+      if (key == "measured.verdict") {
+        const auto verdict = lab::verdictByName(v);
+        if (!verdict) return failure("the grader's child answered an unknown verdict");
+        m.verdict = *verdict;
+      } else if (key == "measured.summary") m.summary = v;
+      else if (key == "measured.sandbox") m.sandbox = v;
+      else if (key == "measured.backend") m.launch.backend = v;
+      else if (key == "measured.device") m.gpu.emplace().device = v;
+    } else {
+      return failure("the grader's child answered an unknown field");
+    }
+  }
+  if (fields.failed()) return failure("the grader's child answered a grade cut short or malformed");
+  return g;
+}
+
 std::string overallVerdict(const FileGrade& g) {
   if (!g.graded) return "error";
   if (!g.grade.measured) return "not run";
@@ -225,7 +327,7 @@ int passedChecks(const FileGrade& g) {
   return int(std::count_if(g.grade.items.begin(), g.grade.items.end(), [](const lab::GradeItem& i) { return i.passed; }));
 }
 
-std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x, bool gpu) {
   using Kind = lab::ExerciseCheck::Kind;
   const auto has = [&](Kind k) { return std::any_of(x.checks.begin(), x.checks.end(), [&](auto& c) { return c.kind == k; }); };
   std::vector<std::string> names;
@@ -236,6 +338,8 @@ std::vector<std::string> exerciseCheckNames(const lab::Exercise& x) {
   for (const lab::ExerciseCheck& c : x.checks)
     if (c.kind == Kind::Max || c.kind == Kind::Min)
       names.push_back(lab::checkName(c));
+  if (gpu)
+    for (const Dims& d : x.sizes) names.push_back(lab::gpuCheckName(d));
   return names;
 }
 

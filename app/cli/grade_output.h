@@ -60,6 +60,13 @@ struct FileGrade {
   lab::Grade grade;
   double seconds = 0.0;
 };
+// One file's grade as the grader's child process hands it to the grader (lab grade runs each
+// file in a process of its own): every field the reports read, each as "KEY LENGTH\n" and its
+// bytes, so nothing a student wrote can pass for another field. decodeFileGrade refuses
+// anything else, naming what it found.
+std::string encodeFileGrade(const FileGrade& g);
+Result<FileGrade> decodeFileGrade(std::string_view text);
+
 // The file's verdict over every size it was graded at: "error" when not graded, the first
 // size's verdict unless a later size failed ("verified" at 8x8 but "out-of-bounds" at 5x7x3
 // is "out-of-bounds"), "hazard" when only the race check failed.
@@ -68,7 +75,8 @@ int passedChecks(const FileGrade& g);
 
 // The checks of an exercise, named as gradeExercise names them, in its order: the CSV's
 // columns (known before any file is graded, so rows are written as files finish).
-std::vector<std::string> exerciseCheckNames(const lab::Exercise& x);
+// `gpu`: graded with --backend cuda, whose checks end with "the same on the GPU at SIZE" per size.
+std::vector<std::string> exerciseCheckNames(const lab::Exercise& x, bool gpu = false);
 
 // The report of one file on the terminal: "== FILE: passed (verdict)", then each check.
 std::string reportText(const FileGrade& g);

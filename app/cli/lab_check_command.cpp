@@ -29,6 +29,8 @@ int labCheck(const Options& o, std::ostream& out) {
   base.seed = gradingSeed(o.seedGiven, o.config.seed);
   auto grade = lab::gradeExercise(*exercise, *text, name, base);
   if (!grade) return reportLabError(grade.error());
+  if (base.backend == lab::LabBackend::Cuda)  // the GPU must run what the interpreter ran
+    if (Status s = lab::addGpuChecks(*exercise, *text, name, base, *grade); !s) return reportLabError(s.error());
   if (o.json) {
     JsonWriter json(out);
     json.beginObject().field("exercise", exercise->id).field("file", validUtf8(path)).field("passed", grade->passed);
@@ -36,12 +38,19 @@ int labCheck(const Options& o, std::ostream& out) {
     json.key("checks").beginArray();
     for (const lab::GradeItem& i : grade->items)
       json.beginObject().field("check", i.check).field("passed", i.passed).field("detail", validUtf8(i.detail)).endObject();
-    json.endArray().endObject();
+    json.endArray();
+    if (grade->measured && !grade->measured->printed.empty()) {  // bounded as the report shows it
+      const std::string& printed = grade->measured->printed;
+      json.field("printed", validUtf8(std::string_view(printed).substr(0, lab::kMaxShownPrintedBytes)));
+      json.field("printed_cut", printed.size() > lab::kMaxShownPrintedBytes || grade->measured->printedTruncated);
+    }
+    json.endObject();
     out << "\n";
   } else {
     out << exercise->id << ": " << exercise->title << "\n";
     for (const lab::GradeItem& i : grade->items)
       out << (i.passed ? "  pass  " : "  FAIL  ") << i.check << ": " << forTerminal(i.detail) << "\n";
+    if (grade->measured) out << lab::describePrinted(*grade->measured, 40, &forTerminal);  // the first size's run
     out << (grade->passed ? "passed" : "not yet: see the FAIL lines") << " (inputs drawn with seed " << grade->seed
         << ": the same grade again with --seed " << grade->seed << ")\n";
   }

@@ -395,6 +395,7 @@ int labCommand(const Options& o, std::ostream& out) {
   if (sub == "grade" || sub == "run" || sub == "time" || sub == "check" || sub == "exercises")
     if (Status s = refuseUnusedFlags(o, sub); !s) return reportLabError(s.error());
   if (sub == "grade") return labGrade(o, out);
+  if (sub == "grade-file") return labGradeFile(o, out);
   if (sub == "run") return labRun(o, out);
   if (sub == "time") return labTime(o, out);
   if (sub == "check") return labCheck(o, out);

@@ -86,6 +86,19 @@ struct Grade {
 Result<Grade> gradeExercise(const Exercise& exercise, const std::string& source, const std::string& fileName,
                             const LabRequest& base = {});
 
+// The request that runs `source` as the exercise launches it at size `d`: the exercise's
+// defines, arguments, block, grid and shared memory over `base` (time limit, seed, backend).
+LabRequest exerciseRequest(const Exercise& exercise, const LabRequest& base, const std::string& source,
+                           const std::string& fileName, const Dims& d);
+
+// With --backend cuda (tilescope_lab, lab.cpp: it starts the GPU's runner): at every size, the
+// kernel's traced run on the GPU must give the interpreter's trace, event for event, and a right
+// P ("the same on the GPU at SIZE"); else the check fails, saying where it behaves differently.
+// Added to `grade` after gradeExercise's checks; nothing for a file that did not compile.
+inline std::string gpuCheckName(const Dims& d) { return "the same on the GPU at " + sizeName(d); }
+Status addGpuChecks(const Exercise& exercise, const std::string& source, const std::string& fileName,
+                    const LabRequest& base, Grade& grade);
+
 // Progress between runs of the app: the exercises passed, in
 // $XDG_STATE_HOME/tilescope/lab-progress (else ~/.local/state/tilescope/lab-progress).
 std::filesystem::path progressFile();

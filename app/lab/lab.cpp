@@ -20,6 +20,7 @@
 #include "lab_judge.h"
 #include "lab_process.h"
 #include "lab_source.h"
+#include "exercise.h"
 #if TILESCOPE_HAVE_CUDA
 #include "kernels/cuda/gpu_info.h"
 #endif
@@ -101,38 +102,61 @@ using detail::gpuUnavailable;
 using detail::timingName;
 
 namespace {
+// Whether the interpreter ran the kernel to its end within every array: only then does the
+// GPU run it (nothing the interpreter refused, stopped or saw reach past an array).
+bool ranWhole(const LabOutcome& o) {
+  return o.verdict == LabVerdict::Verified || o.verdict == LabVerdict::WrongResult || o.verdict == LabVerdict::Hazard;
+}
+
+// The GPU's compile or run ended the check (`gpu` is how): its words into the lab's outcome.
+// True when they decide it (a compile error; a verified run the GPU does not repeat).
+bool gpuEnded(const LabOutcome& gpu, LabOutcome& o) {
+  o.compilerOutput = gpu.compilerOutput;
+  o.childOutput = gpu.childOutput;
+  o.sandbox = gpu.sandbox;
+  if (gpu.gpu) o.gpu = gpu.gpu;
+  if (gpu.verdict == LabVerdict::Verified) return false;
+  if (gpu.verdict == LabVerdict::CompileError) {
+    o.verdict = LabVerdict::CompileError;
+    o.diagnostics = gpu.diagnostics;
+    o.summary = "the GPU's compiler refuses what the lab ran: " + gpu.summary;
+  } else if (o.verdict == LabVerdict::Verified) {
+    const bool wrong = gpu.verdict == LabVerdict::WrongResult;
+    o.verdict = wrong ? LabVerdict::WrongResult : gpu.verdict;
+    o.summary = gpu.summary.starts_with("behaves differently on the GPU")
+                    ? gpu.summary
+                    : "behaves differently on the GPU: the lab's run was verified, the GPU's " + gpu.summary;
+  } else {
+    o.summary += "; on the GPU: " + gpu.summary;
+  }
+  return true;
+}
+
 // On the GPU the interpreter's outcome stays the lab's answer (its trace, counters, hazards and
-// correctness); the GPU adds what only it can: NVRTC compiles the source as written, and one
-// launch's P is checked against the reference before the kernel is timed. A P the GPU gets
-// wrong where the interpreter's was right fails the run: the kernel behaves differently there.
+// correctness); the GPU adds what only it can. NVRTC compiles the source as written; the
+// kernel's traced run there must give the interpreter's trace (else it behaves differently on
+// the GPU, and the run fails); then one launch of the kernel as written is checked against the
+// reference and timed.
 Status addGpuCheck(const LabRequest& q, LabOutcome& o) {
+  auto traced = detail::traceOnGpu(q, o);
+  if (!traced) return traced.error();
+  o.launch.backend = "cuda";
+  o.compileSeconds = traced->compileSeconds;
+  o.cached = traced->cached;
+  if (gpuEnded(*traced, o)) return Ok{};
   TimingOptions options;
   options.cancel = q.cancel;
-  auto gpu = detail::runOnGpu(q, options);
-  if (!gpu) return gpu.error();
-  o.launch.backend = "cuda";
-  o.gpu = gpu->gpu;
-  o.timing = gpu->timing;
-  o.sandbox = gpu->sandbox;
-  o.compilerOutput = gpu->compilerOutput;
-  o.compileSeconds = gpu->compileSeconds;
-  o.cached = gpu->cached;
-  o.childOutput = gpu->childOutput;
-  if (gpu->verdict == LabVerdict::Verified) {
-    o.summary += "; on the GPU: " + gpu->summary;
-  } else if (gpu->verdict == LabVerdict::CompileError) {
-    o.verdict = LabVerdict::CompileError;
-    o.diagnostics = gpu->diagnostics;
-    o.summary = "the GPU's compiler refuses what the lab ran: " + gpu->summary;
-  } else if (o.verdict == LabVerdict::Verified) {
-    o.verdict = gpu->verdict == LabVerdict::WrongResult ? LabVerdict::WrongResult : gpu->verdict;
-    o.summary = "behaves differently on the GPU: the lab's run was verified, the GPU's " + gpu->summary;
-  } else {
-    o.summary += "; on the GPU: " + gpu->summary;
-  }
+  auto timed = detail::runOnGpu(q, options);
+  if (!timed) return timed.error();
+  o.timing = timed->timing;
+  o.cached = o.cached || timed->cached;
+  if (gpuEnded(*timed, o)) return Ok{};
+  o.summary += "; on the GPU: " + traced->summary + "; " + timed->summary;
   return Ok{};
 }
 }  // namespace
+
+std::optional<std::string> labGpuUnavailable() { return gpuUnavailable(); }
 
 Result<LabOutcome> runLab(const LabRequest& q) {
   auto backend = detail::chooseBackend(q);
@@ -141,11 +165,31 @@ Result<LabOutcome> runLab(const LabRequest& q) {
   const bool cancelled = q.cancel && q.cancel->load();
   // The GPU runs only what the interpreter ran to its end within every array: nothing it
   // refused, stopped (a crash, a time-out, a deadlock) or saw reach past an array.
-  const bool ranWhole = o && (o->verdict == LabVerdict::Verified || o->verdict == LabVerdict::WrongResult ||
-                              o->verdict == LabVerdict::Hazard);
-  if (!o || !backend->gpu || cancelled || !ranWhole) return o;
+  if (!o || !backend->gpu || cancelled || !ranWhole(*o)) return o;
   if (auto s = addGpuCheck(q, *o); !s) return s.error();
   return o;
+}
+
+Status addGpuChecks(const Exercise& x, const std::string& source, const std::string& fileName, const LabRequest& base,
+                    Grade& g) {
+  if (std::any_of(g.items.begin(), g.items.end(), [](const GradeItem& i) { return i.check == "compiles"; })) return Ok{};
+  for (const Dims& d : x.sizes) {
+    const LabRequest q = exerciseRequest(x, base, source, fileName, d);
+    auto o = runLabInterpreted(q);
+    if (!o) return o.error();
+    GradeItem item{gpuCheckName(d), false, "", std::nullopt};
+    if (!ranWhole(*o)) {
+      item.detail = "not run on the GPU: the lab's run did not end within its arrays (" + o->summary + ")";
+    } else {
+      auto traced = detail::traceOnGpu(q, *o);
+      if (!traced) return traced.error();
+      item.passed = traced->verdict == LabVerdict::Verified;
+      item.detail = traced->summary;
+    }
+    g.passed = g.passed && item.passed;
+    g.items.push_back(std::move(item));
+  }
+  return Ok{};
 }
 
 Result<LabOutcome> timeLab(const LabRequest& q, const TimingOptions& options) {

@@ -55,6 +55,8 @@ inline constexpr int kMinMemoryLimitMiB = 1536;
 // The largest kernel source the lab takes: the book's kernels are a few KiB; a 40 MB file
 // made the compiler's input (and the lab) grow to gigabytes before anything was checked.
 inline constexpr std::size_t kMaxSourceBytes = 1u << 20;
+// The most of what a kernel printed that a report shows (describePrinted); the rest is counted.
+inline constexpr std::size_t kMaxShownPrintedBytes = 4096;
 inline constexpr int kMaxMemoryLimitMiB = 1 << 20;
 
 struct LabDefine {
@@ -155,6 +157,10 @@ struct LabLaunch {
   unsigned sharedBytes = 0;
   std::string backend;  // "emulator" or "cuda"
   std::string backendNote;  // why --backend auto ran on the emulator ("no NVIDIA GPU here: runs on the emulator")
+  // The launch as the core's one door planned it (planLaunchOn): the run's description, with
+  // the shape read from the kernel's declarations, and its plan (grid, block, shared memory).
+  LaunchConfig config;
+  LaunchPlan plan;
 };
 
 // What the GPU's compiler made of the kernel (a run with --backend cuda).
@@ -175,6 +181,7 @@ struct LabOutcome {
   std::string compilerOutput;              // everything the compiler printed
   std::optional<LabWhere> where;           // crash, time-out, deadlock
   std::vector<int> wrongLines;             // a wrong result traced back to these lines (wrongResultLines)
+  std::string hazardSentence;  // the first shared-memory hazard in a teacher's words (any verdict), or ""
   // When the kernel ran to its end (or was abandoned at a barrier): its finished run
   // (core/finished), made as every run's is: the Run (kernel: the LabKernel; inputs, P, trace,
   // verification), the out-of-bounds report and the shared-memory hazards, computed there once.
@@ -190,6 +197,11 @@ struct LabOutcome {
   std::string sandbox;  // how the run was confined, one line (describeSandbox)
   double compileSeconds = 0.0, runSeconds = 0.0;
   std::string childOutput;  // what the child printed on stderr (an abort message, ...)
+  // What the kernel's device printf wrote, in the order the interpreter ran the threads (on a
+  // crash or a time-out too, up to where it stopped). The interpreter keeps the first
+  // kMaxPrintedBytes; printedTruncated says it stopped keeping.
+  std::string printed;
+  bool printedTruncated = false;
   std::optional<TimingResult> timing;  // timeLab: what the GPU measured (times only when verified)
   int exitCode() const { return verdictExitCode(verdict); }
   // The finished run's out-of-bounds report (none without a finished run).
@@ -199,12 +211,15 @@ struct LabOutcome {
 };
 
 // Runs the request on the interpreter, then for --backend cuda (or auto with a GPU) checks and
-// times it on the GPU: the GPU runs only what the interpreter ran to its end within every array,
-// and a P it gets wrong where the interpreter's was right fails the run ("behaves differently on
-// the GPU"). An Error only for input the lab refuses before running (an unmappable signature,
+// times it on the GPU: the GPU runs only what the interpreter ran to its end within every array;
+// its traced run must give the interpreter's trace event for event (lab_trace_compare.h), and a
+// trace that differs, or a P it gets wrong where the interpreter's was right, fails the run
+// ("behaves differently on the GPU"). An Error only for input the lab refuses before running (an unmappable signature,
 // sizes out of range, a missing argument: InvalidInput) or a missing tool (no runner, no CUDA
 // device for --backend cuda: Unavailable); everything that happens to the kernel is a verdict.
 Result<LabOutcome> runLab(const LabRequest& request);
+// Why --backend cuda cannot run here (no CUDA in this build, no device), or nothing when it can.
+std::optional<std::string> labGpuUnavailable();
 
 // Runs the request's kernel through the lab's own interpreter, in this process, whatever
 // request.backend says: what runLab's emulator backend does, what an exercise's grade is
@@ -233,6 +248,12 @@ std::string labTimingName(const LabRequest& request);
 // CLI passes its terminal escaping (app/cli/grade_output.h, forTerminal), which makes each
 // piece one line without control sequences.
 using StudentText = std::string (*)(std::string_view);
+// What the kernel printed, as describeOutcome shows it: "the kernel printed:", then each line
+// indented behind "| " (so nothing printed can pass for a line of the report), every piece
+// through `student` when given, else with control bytes as \xNN; at most `maxLines` lines and
+// kMaxShownPrintedBytes, then a line that says how much more was printed and was not shown.
+// "" when it printed nothing.
+std::string describePrinted(const LabOutcome& outcome, std::size_t maxLines = 40, StudentText student = nullptr);
 std::string describeOutcome(const LabOutcome& outcome, std::size_t maxItems = 8, StudentText student = nullptr);
 
 // "4 threads wait at the __syncthreads() of line 3, 12 at the one of line 5": each barrier's

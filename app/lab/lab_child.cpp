@@ -1,5 +1,6 @@
 // The GPU's part of a lab request, run in tilescope-lab-runner step by step (lab_child.h): the
-// backend chosen, NVRTC's job prepared, the runner's request, the sandboxed child, and the
+// backend chosen, NVRTC's job prepared, the runner's request, the sandboxed child (--cuda for
+// the traced run held to the interpreter's trace, --cuda-time for the timed one), and the
 // verdict from how it ended or what it measured. Only native GPU code runs in a child: the
 // emulator's runs are the interpreter's (lab_interpreted.cpp), in the lab's own process.
 #include "lab_child.h"
@@ -65,14 +66,24 @@ struct RunnerFiles {
       : request(dir / "request"), response(dir / "response"), stop(dir / "stop"), log(dir / "output.log") {}
 };
 
+// What every GPU run starts from: the request opened (the outcome, the source as read, the
+// kernel), and unless the interpreter's front end refused it, the runner, its scratch
+// directory (removed with this) and NVRTC's job. Without `job`, the outcome is the answer.
+struct GpuPrepared {
+  OpenedRequest opened;
+  std::optional<Scratch> scratch;
+  std::optional<GpuCompileJob> job;
+  std::filesystem::path runner;
+};
+
 // The runner's command line: its sandbox, NVRTC's job and the files.
 std::vector<std::string> runnerArguments(const std::filesystem::path& runner, const LabRequest& q,
                                          const SandboxPolicy& policy, const GpuCompileJob& job,
-                                         const RunnerFiles& files) {
+                                         const RunnerFiles& files, bool traced) {
   std::vector<std::string> argv = {runner.string()};
   if (q.sandbox)
     for (const std::string& a : sandboxArguments(policy)) argv.push_back(a);
-  argv.insert(argv.end(), {"--cuda-time", job.unitFile.string(), job.cubinStem.string()});
+  argv.insert(argv.end(), {traced ? "--cuda" : "--cuda-time", job.unitFile.string(), job.cubinStem.string()});
   argv.insert(argv.end(), {files.request.string(), files.response.string(), files.stop.string()});
   argv.push_back(job.programName.string());
   argv.insert(argv.end(), job.options.begin(), job.options.end());
@@ -110,55 +121,49 @@ bool verdictFromEnding(const ChildResult& child, const RunnerStop& stop, const S
 }
 
 // NVRTC's part of a GPU run's response: its compile, or the fault that stopped the kernel.
-std::optional<Result<LabOutcome>> gpuCompileOrFault(const LabRequest& q, const RunnerResponse& response, LabOutcome& o) {
+// True when that is how the run ended (`o` says so), an Error when NVRTC failed without words.
+Result<bool> gpuCompileOrFault(const LabRequest& q, const RunnerResponse& response, LabOutcome& o) {
   o.cached = response.compileCached;
   o.compileSeconds = response.compileSeconds;
   o.runSeconds = std::max(0.0, o.runSeconds - o.compileSeconds);
   o.compilerOutput = response.compileLog;
   if (response.compileFailed) {
     auto diagnostics = parseDiagnostics(response.compileLog, q.fileName);
-    if (diagnostics.empty())
-      return Result<LabOutcome>(failure("NVRTC failed without an error message: " + response.compileLog.substr(0, 400)));
-    return Result<LabOutcome>(compileError(std::move(o), diagnostics));
+    if (diagnostics.empty()) return failure("NVRTC failed without an error message: " + response.compileLog.substr(0, 400));
+    o = compileError(std::move(o), diagnostics);
+    return true;
   }
   if (!response.kernelFault.empty()) {
     o.verdict = LabVerdict::Crashed;
     o.gpu = response.gpu;
     o.summary = "crashed: the GPU stopped the kernel: " + response.kernelFault;
-    return Result<LabOutcome>(std::move(o));
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
-// The response of a runner that exited normally, read within its bound: NVRTC's refusal,
-// the kernel's fault, or what the timed run measured.
-Result<LabOutcome> finishFromResponse(const LabRequest& q, const RunnerFiles& files, LabOutcome o) {
-  auto response = readRunnerResponse(files.response, kTimingResponseBytes);
-  if (!response) return response.error();
-  if (auto ended = gpuCompileOrFault(q, *response, o)) return std::move(*ended);
-  if (auto s = finishTiming(q, o, *response); !s) return s.error();
-  return o;
-}
+// How long the runner may take, what its verdict names as its limit, and the most its
+// response may hold.
+struct RunnerBounds {
+  double limitSeconds = 0.0, verdictSeconds = 0.0;
+  uint64_t responseBytes = 0;
+};
 
-// The sandboxed child: its policy, command line and limits; the outcome from how it ended.
-Result<LabOutcome> runRunner(const LabRequest& q, const LabKernelSource& kernel, const TimingOptions& timing,
-                             const std::filesystem::path& runner, const Scratch& scratch, const GpuCompileJob& job,
-                             LabOutcome o) {
-  const RunnerRequest rq = runnerRequest(q, o.launch, kernel, timing);
+// The sandboxed child: its policy, command line and limits. Its response when it ran to its
+// end; nothing when how it ended is the outcome (`o` says so: a limit, a signal, the sandbox,
+// NVRTC's refusal, the kernel's fault).
+Result<std::optional<RunnerResponse>> runRunner(const LabRequest& q, const RunnerRequest& rq, const RunnerBounds& bounds,
+                                                bool traced, const GpuPrepared& prepared, LabOutcome& o) {
+  const Scratch& scratch = *prepared.scratch;
+  const GpuCompileJob& job = *prepared.job;
   const RunnerFiles files(scratch.dir());
   if (auto s = writeRunnerRequest(files.request, rq); !s) return s.error();
-  // The runner stops itself at the limit; the kill a few seconds later is the backstop (CUDA's
-  // libraries can take a second or more to load on a busy machine, and NVRTC's compile comes
-  // first). A timed run draws its inputs and copies them around L2 first (seconds at 8192),
-  // then runs for up to the time limit plus the timing budget.
-  const double limitSeconds = q.timeoutSeconds + timing.maxSecondsPerCase + kTimingSetupSeconds +
-                              q.compileTimeoutSeconds + kGpuStartSeconds;
-  const SandboxPolicy policy = runnerPolicy(true, scratch.dir(), job.include, q, limitSeconds, kTimingResponseBytes);
+  const SandboxPolicy policy = runnerPolicy(true, scratch.dir(), job.include, q, bounds.limitSeconds, bounds.responseBytes);
   o.sandbox = describeSandbox(q.sandbox, policy.kind, policy.limits);
   // The disk the runner may fill: its response and the files the lab put there.
-  const ScratchLimit disk{scratch.dir(), kTimingResponseBytes + kScratchMarginBytes};
-  auto child = runChild(runnerArguments(runner, q, policy, job, files), childEnvironment(scratch.dir().string()),
-                        limitSeconds, q.cancel, files.log, disk);
+  const ScratchLimit disk{scratch.dir(), bounds.responseBytes + kScratchMarginBytes};
+  auto child = runChild(runnerArguments(prepared.runner, q, policy, job, files, traced),
+                        childEnvironment(scratch.dir().string()), bounds.limitSeconds, q.cancel, files.log, disk);
   storeGpuModulesOut(job);  // what NVRTC compiled goes into the cache, whatever the child did
   if (!child) return child.error();
   o.runSeconds = child->seconds;
@@ -168,8 +173,13 @@ Result<LabOutcome> runRunner(const LabRequest& q, const LabKernelSource& kernel,
   if (child->exitCode == 2 && !child->diskExceeded && !child->timedOut && !child->cancelled && !stop.timeout &&
       stop.syscall < 0 && stop.signal == 0 && child->output.find("tilescope-lab-runner:") != std::string::npos)
     return failure(child->output.substr(0, child->output.find('\n')));
-  if (verdictFromEnding(*child, stop, disk, q.timeoutSeconds + timing.maxSecondsPerCase, o)) return o;
-  return finishFromResponse(q, files, std::move(o));
+  if (verdictFromEnding(*child, stop, disk, bounds.verdictSeconds, o)) return std::optional<RunnerResponse>();
+  auto response = readRunnerResponse(files.response, bounds.responseBytes);
+  if (!response) return response.error();
+  auto ended = gpuCompileOrFault(q, *response, o);
+  if (!ended) return ended.error();
+  if (*ended) return std::optional<RunnerResponse>();
+  return std::optional<RunnerResponse>(std::move(*response));
 }
 
 }  // namespace
@@ -185,31 +195,82 @@ Result<Backend> chooseBackend(const LabRequest& q) {
   return b;
 }
 
-Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing) {
+namespace {
+Result<GpuPrepared> prepareGpuRun(const LabRequest& q) {
   if (const std::optional<std::string> why = gpuUnavailable()) return unavailable("--backend cuda: " + *why);
-  if (auto s = checkRequestLimits(q); !s) return s.error();
-  std::vector<std::pair<std::string, std::string>> defines;
-  for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
-  const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
-  LabOutcome o;
-  o.source = q.source;
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) return unreadableKernel(std::move(o), kernel.error().message, q.fileName);
-  auto launch = resolveLaunch(q, *kernel, true, false);
-  if (!launch) return launch.error();
-  o.launch = *launch;
-  o.launch.backend = "cuda";
-  if (std::optional<LabOutcome> refused = refusedByInterpreter(q, *kernel, source, o)) return std::move(*refused);
+  auto opened = openRequest(q, true);
+  if (!opened) return opened.error();
+  GpuPrepared p{std::move(*opened), std::nullopt, std::nullopt, {}};
+  if (!p.opened.kernel) return p;
+  const LabKernelSource& kernel = *p.opened.kernel;
+  if (std::optional<LabOutcome> refused = refusedByInterpreter(q, kernel, p.opened.source, p.opened.outcome)) {
+    p.opened.outcome = std::move(*refused);
+    p.opened.kernel.reset();
+    return p;
+  }
   if (auto s = requireSandbox(q); !s) return s.error();
   auto cache = labCacheDirectory(q.cacheDir);
   if (!cache) return cache.error();
   auto runner = findRunner();
   if (!runner) return runner.error();
-  auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed on return
+  p.runner = *runner;
+  auto scratch = Scratch::create(*cache, "run");  // the runner's only writable directory, removed with `p`
   if (!scratch) return scratch.error();
-  auto job = prepareKernel(q, *kernel, source, *cache, *scratch);
+  p.scratch.emplace(std::move(*scratch));
+  auto job = prepareKernel(q, kernel, p.opened.source, *cache, *p.scratch);
   if (!job) return job.error();
-  return runRunner(q, *kernel, timing, *runner, *scratch, *job, std::move(o));
+  p.job = std::move(*job);
+  return p;
+}
+}  // namespace
+
+Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing) {
+  auto p = prepareGpuRun(q);
+  if (!p) return p.error();
+  LabOutcome& o = p->opened.outcome;
+  if (!p->job) return std::move(o);
+  const RunnerRequest rq = runnerRequest(q, o.launch, *p->opened.kernel, timing);
+  // The runner stops itself at the limit; the kill a few seconds later is the backstop (CUDA's
+  // libraries can take a second or more to load on a busy machine, and NVRTC's compile comes
+  // first). A timed run draws its inputs and copies them around L2 first (seconds at 8192),
+  // then runs for up to the time limit plus the timing budget.
+  RunnerBounds bounds;
+  bounds.verdictSeconds = q.timeoutSeconds + timing.maxSecondsPerCase;
+  bounds.limitSeconds = bounds.verdictSeconds + kTimingSetupSeconds + q.compileTimeoutSeconds + kGpuStartSeconds;
+  bounds.responseBytes = kTimingResponseBytes;
+  auto response = runRunner(q, rq, bounds, false, *p, o);
+  if (!response) return response.error();
+  if (!*response) return std::move(o);
+  if (auto s = finishTiming(q, o, **response); !s) return s.error();
+  return std::move(o);
+}
+
+Result<LabOutcome> traceOnGpu(const LabRequest& q, const LabOutcome& interpreted) {
+  if (!interpreted.finished || !interpreted.finished->run.trace)
+    return failure("the GPU's trace is compared with the lab's, and the lab's run left none");
+  auto p = prepareGpuRun(q);
+  if (!p) return p.error();
+  LabOutcome& o = p->opened.outcome;
+  if (!p->job) return std::move(o);
+  RunnerRequest rq = runnerRequest(q, o.launch, *p->opened.kernel, TimingOptions{});
+  // Room for as many events per thread as the lab's run needed: a GPU that records more (or
+  // other) events than the interpreter is a kernel that behaves differently there.
+  const Run& lab = interpreted.finished->run;
+  rq.slotsPerThread = std::max(1u, lab.plan.slotsPerThread);
+  rq.maxTraceSlots = lab.plan.threads * rq.slotsPerThread;
+  rq.m = lab.m.values;
+  rq.n = lab.n.values;
+  RunnerBounds bounds;
+  bounds.verdictSeconds = q.timeoutSeconds;
+  bounds.limitSeconds = q.timeoutSeconds + q.compileTimeoutSeconds + kGpuStartSeconds;
+  bounds.responseBytes = rq.maxTraceSlots * sizeof(Event) + uint64_t(lab.p.values.size()) * sizeof(float) + kTimingResponseBytes;
+  auto response = runRunner(q, rq, bounds, true, *p, o);
+  if (!response) return response.error();
+  if (!*response) return std::move(o);
+  if (!(*response)->error.empty()) return invalidInput("the GPU refused the launch: " + (*response)->error);
+  if (std::string why = responseMisfit(**response, rq); !why.empty())
+    return failure("the GPU runner's trace is not this launch's: " + why);
+  return finishGpuTrace(q, *p->opened.kernel, std::move(o), std::move(**response), interpreted);
 }
 
 }  // namespace tilescope::lab::detail

@@ -22,6 +22,12 @@ Result<Backend> chooseBackend(const LabRequest& q);
 // checks one launch's P against the reference and then times it (finishTiming's verdict).
 Result<LabOutcome> runOnGpu(const LabRequest& q, const TimingOptions& timing);
 
+// tilescope-lab-runner --cuda, in its sandbox: the kernel's traced run on the GPU (NVRTC's
+// compile of its code over the views), on the inputs of `interpreted` (the interpreter's run
+// of the same request, which ran to its end), with room for as many events as that run
+// recorded; finished and compared with it by finishGpuTrace.
+Result<LabOutcome> traceOnGpu(const LabRequest& q, const LabOutcome& interpreted);
+
 // lab.cpp's, used by the steps.
 std::optional<std::string> gpuUnavailable();
 Result<std::filesystem::path> findRunner();

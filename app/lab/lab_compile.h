@@ -1,5 +1,5 @@
 // The GPU's compile of a lab kernel: the unit NVRTC compiles (the kernel as written, and its
-// declarations rewritten into views) and the job tilescope-lab-runner --cuda-time runs with it.
+// declarations rewritten into views) and the job tilescope-lab-runner (--cuda, --cuda-time) runs with it.
 // NVRTC's modules are cached by a hash of everything that went into them (the unit, the
 // headers, the options), so running the same kernel again starts at once; concurrent lab runs
 // share the cache safely.

@@ -1,10 +1,12 @@
 // describeOutcome (lab.h): a lab outcome as the CLI prints it and the app lists it; and
 // describeDivergence, the deadlock verdict's count of who waits where.
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "core/trace/trace.h"
 #include "lab.h"
+#include "lab/interp/interp.h"
 
 namespace tilescope::lab {
 
@@ -37,6 +39,25 @@ const std::vector<Hazard>& LabOutcome::hazards() const {
 }
 
 namespace {
+
+// A line the kernel printed, for a reader without a terminal's escaping (the app): each
+// control byte (a tab too, which would shift the columns) as \xNN, a backslash as \\.
+std::string controlsEscaped(std::string_view line) {
+  std::string out;
+  for (const char c : line) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", b);
+      out += hex;
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 // "phase 2", "phases 0 to 3", "phases 0, 2 and 5": the phases a hazard line stands for.
 std::string phaseList(const std::vector<int>& phases) {
@@ -104,6 +125,33 @@ void describeHazards(std::ostringstream& s, const std::vector<Hazard>& hazards, 
 
 }  // namespace
 
+std::string describePrinted(const LabOutcome& o, std::size_t maxLines, StudentText student) {
+  if (o.printed.empty()) return "";
+  std::ostringstream s;
+  s << "  the kernel printed:\n";
+  std::size_t at = 0, lines = 0;
+  const std::size_t shownEnd = std::min(o.printed.size(), kMaxShownPrintedBytes);
+  while (at < shownEnd && lines < maxLines) {
+    const std::size_t end = std::min(o.printed.find('\n', at), shownEnd);
+    const std::string_view line = std::string_view(o.printed).substr(at, end - at);
+    s << "    | " << (student ? student(line) : controlsEscaped(line)) << "\n";
+    ++lines;
+    at = end + (end < o.printed.size() && o.printed[end] == '\n' ? 1 : 0);  // a line cut short keeps its rest
+  }
+  if (at < o.printed.size()) {
+    std::size_t moreLines = 0;
+    for (std::size_t i = std::min(at, o.printed.size()); i < o.printed.size(); ++i) moreLines += o.printed[i] == '\n';
+    if (o.printed.back() != '\n') ++moreLines;
+    s << "    (cut: " << moreLines << " more line" << (moreLines == 1 ? "" : "s") << ", "
+      << o.printed.size() - std::min(at, o.printed.size()) << " more bytes not shown";
+    if (o.printedTruncated) s << "; the lab keeps only the first " << (interp::kMaxPrintedBytes >> 20) << " MiB a launch prints";
+    s << ")\n";
+  } else if (o.printedTruncated) {
+    s << "    (cut: the lab keeps only the first " << (interp::kMaxPrintedBytes >> 20) << " MiB a launch prints)\n";
+  }
+  return s.str();
+}
+
 std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentText student) {
   std::ostringstream s;
   // What came from the student (the file's name, the compiler's words about its lines, names
@@ -140,11 +188,12 @@ std::string describeOutcome(const LabOutcome& o, std::size_t maxItems, StudentTe
           << " by blockIdx (" << a.block.x << "," << a.block.y << ") threadIdx (" << a.thread.x << "," << a.thread.y
           << ") at line " << a.line << "\n";
   describeHazards(s, o.hazards(), maxItems);
+  s << describePrinted(o, 40, student);
   if (!o.childOutput.empty() && o.verdict == LabVerdict::Crashed) {
     // Line by line, each indented and (with `student`) one line: nothing the kernel printed
     // can pass for a line of the report.
     const std::string printed = o.childOutput.substr(0, 600);
-    s << "  the kernel printed:\n";
+    s << "  the GPU run printed:\n";  // its runner's output; the interpreter's printf is above
     for (std::size_t at = 0; at < printed.size();) {
       const std::size_t end = std::min(printed.find('\n', at), printed.size());
       s << "    | " << esc(std::string_view(printed).substr(at, end - at)) << "\n";

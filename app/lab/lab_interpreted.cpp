@@ -92,6 +92,9 @@ Result<uint64_t> traceRoom(const LabLaunch& L, uint64_t threads, unsigned slotsP
                         " threads x " + std::to_string(slotsPerThread) +
                         " events x 32 B, and the matrices), over the lab's memory limit of " + mib(limit) +
                         ": choose a smaller size, or raise the limit (--memory-limit MIB)");
+  if (threads * slotsPerThread > kMaxTraceEvents)
+    return invalidInput("this launch's trace would hold " + std::to_string(threads * slotsPerThread) +
+                        " events, over the " + std::to_string(kMaxTraceEvents) + " the lab keeps: choose a smaller size");
   const uint64_t room = (limit - kInterpreterBaseBytes - 2 * matrices) / sizeof(Event);
   return std::min<uint64_t>({kMaxTraceEvents, room, threads * slotsPerThread * kMaxTraceGrowth});
 }
@@ -133,10 +136,10 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
   run.arguments = argumentsOf(kernel, L);
   run.timeLimitSeconds = q.timeoutSeconds;
   run.cancel = q.cancel;
-  const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
+  const uint64_t threads = L.plan.threads;
   TraceSink sink = labTraceSinkFacts(kernel, int(L.block.x));
   sink.j = L.dims.j, sink.k = L.dims.k, sink.l = L.dims.l;
-  unsigned slotsPerThread = unsigned(std::min<uint64_t>(6ull * uint64_t(L.dims.k) + 16, 1u << 20));
+  unsigned slotsPerThread = L.plan.slotsPerThread;  // the door's first estimate, doubled while a thread overflows
   auto maxSlots = traceRoom(L, threads, slotsPerThread, q.memoryLimitBytes);
   if (!maxSlots) return maxSlots.error();
   const auto start = std::chrono::steady_clock::now();
@@ -152,6 +155,8 @@ Result<LabOutcome> runInterpreted(const LabRequest& q, const LabKernelSource& ke
     for (int i = 0; i < 3; ++i) run.matrices[i] = data[i], run.counts[i] = counts[i];
     run.sink = &sink;
     interp::RunResult ran = interp::runProgram(run);
+    o.printed = std::move(ran.printed);  // a run done again for room keeps its last output
+    o.printedTruncated = ran.printedTruncated;
     if (ran.error) return stopped(std::move(o), ran);
     r.outOfBounds = std::move(ran.report.outOfBounds);
     r.outOfBoundsTotal = ran.report.outOfBoundsTotal;

@@ -111,6 +111,18 @@ std::string misfit(const Event& e, const RunnerRequest& q, int64_t owner) {
 
 }  // namespace
 
+std::string responseMisfit(const RunnerResponse& r, const RunnerRequest& q) {
+  if (r.p.size() != std::size_t(q.j) * std::size_t(q.l)) return "a P of " + std::to_string(r.p.size()) + " elements";
+  const uint64_t threads = uint64_t(q.grid.x) * q.grid.y * q.block.x * q.block.y;
+  if (r.slots.size() > threads * std::max(r.slotsPerThread, 1u) || (q.maxTraceSlots && r.slots.size() > q.maxTraceSlots))
+    return std::to_string(r.slots.size()) + " events, more than the launch has room for";
+  if (!r.slots.empty() && !r.slotsDecoded) return "a trace not decoded on the device";
+  for (const Event& e : r.slots)
+    if (e.op != Op::None)
+      if (std::string why = misfit(e, q, -1); !why.empty()) return why;
+  return {};
+}
+
 Status writeRunnerRequest(const std::filesystem::path& file, const RunnerRequest& r) {
   Writer w;
   w.put(r.j), w.put(r.k), w.put(r.l), w.put(r.grid), w.put(r.block), w.put(r.sharedBytes);

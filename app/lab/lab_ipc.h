@@ -68,6 +68,11 @@ Status writeRunnerResponse(const std::filesystem::path& file, const RunnerRespon
 // anything there.
 Result<RunnerResponse> readRunnerResponse(const std::filesystem::path& file, uint64_t maxBytes = uint64_t(1) << 40);
 
+// Why a traced response cannot be this request's launch ("" when it can): a P of another size,
+// more events than its threads have room for, an event outside the launch or its arrays (the
+// GPU's trace comes decoded, in canonical order).
+std::string responseMisfit(const RunnerResponse& r, const RunnerRequest& q);
+
 // What the runner's signal handler leaves behind: "signal 11", "timeout", "sandbox N" (seccomp
 // refused system call N), then "block X Y",
 // "thread X Y", "line L" where it knew them.

@@ -6,6 +6,7 @@
 #include "core/run/reference.h"
 #include "lab.h"
 #include "lab_ipc.h"
+#include "lab_source.h"
 
 namespace tilescope::lab {
 
@@ -15,6 +16,11 @@ std::string signalName(int sig);
 std::string whereText(const LabWhere& w);
 // The verdict, in the order a student must fix things: a deadlock, then accesses outside their
 // arrays, then a wrong P, then races that happened to give the right P here.
-void judge(LabOutcome& o, const RunnerResponse& r, const FinishedRun& run);
+// `shared`: the kernel's shared arrays, which name the tile of a hazard (hazardSentence).
+void judge(LabOutcome& o, const RunnerResponse& r, const FinishedRun& run, const std::vector<LabSharedArray>& shared);
+// The first hazard in a teacher's words: which array and slot (the student's own name), which
+// two threads, which lines, what the race does and which __syncthreads() is missing, with the
+// blocks and phases the same race happens in. "" without hazards.
+std::string hazardSentence(const std::vector<Hazard>& hazards, const std::vector<LabSharedArray>& shared);
 
 }  // namespace tilescope::lab

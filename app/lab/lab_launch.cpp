@@ -6,11 +6,13 @@
 #include <algorithm>
 
 #include "core/run/launch_config.h"
+#include "core/run/launch_door.h"
 #include "core/run/trace_accounts.h"
 #include "core/trace/trace.h"
 #include "kernels/ceil_div.h"
 #include "kernels/emu/emulator.h"
 #include "lab_judge.h"
+#include "lab_trace_compare.h"
 
 namespace tilescope::lab::detail {
 
@@ -29,55 +31,85 @@ std::optional<int> tileDefine(const LabRequest& r) {
   return std::nullopt;
 }
 
-// `traced`: the run records a trace, which caps the grid (a timed run has no such cap).
-Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu, bool traced) {
-  LabLaunch L;
-  L.kernelName = k.name;
-  L.dims = r.dims;
-  L.widthForm = k.widthForm;
-  L.defines = r.defines;
-  L.sharedBytes = r.sharedBytes;
-  for (int d : {r.dims.j, r.dims.k, r.dims.l})
-    if (d < 1 || d > kMaxDimension)
-      return invalidInput("matrix dimension " + std::to_string(d) + " is out of range: each of j, k, l must be 1 to " +
-                          std::to_string(kMaxDimension));
-  if (k.widthForm && !(r.dims.j == r.dims.k && r.dims.k == r.dims.l))
-    return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": " + k.name +
-                        " takes one size (int Width): give --size W, or write the kernel with int j, int k, int l");
-  if (!gpu && uint64_t(r.dims.j) * r.dims.k * r.dims.l > kMaxEmulatorMultiplyAdds)
-    return invalidInput("the emulator runs at most " + std::to_string(kMaxEmulatorMultiplyAdds) +
-                        " multiply-adds per launch: choose a smaller size");
-  const int tile = tileDefine(r).value_or(16);
-  L.block = r.block.value_or(Dim3{unsigned(tile), unsigned(tile), 1});
-  if (L.block.x < 1 || L.block.y < 1 || uint64_t(L.block.x) * L.block.y > uint64_t(kMaxThreadsPerBlock))
-    return invalidInput("block " + std::to_string(L.block.x) + "x" + std::to_string(L.block.y) +
-                        " is out of range: bx and by must be at least 1 and bx*by at most " +
-                        std::to_string(kMaxThreadsPerBlock) + " threads");
-  const int columnsPerBlock = int(L.block.x) * std::max(r.gridCoarsenX, 1);
-  L.grid = r.grid.value_or(Dim3{unsigned(ceilDiv(r.dims.l, columnsPerBlock)), unsigned(ceilDiv(r.dims.j, int(L.block.y))), 1});
-  if (L.grid.x < 1 || L.grid.y < 1 || L.grid.x > unsigned(kMaxGridDim) || L.grid.y > unsigned(kMaxGridDim))
-    return invalidInput("grid " + std::to_string(L.grid.x) + "x" + std::to_string(L.grid.y) +
-                        " is out of range: each grid dimension must be 1 to " + std::to_string(kMaxGridDim));
-  if (r.sharedBytes > emu::kMaxDynamicSharedBytes)
-    return invalidInput("--shared-bytes " + std::to_string(r.sharedBytes) + " is over the " +
-                        std::to_string(emu::kMaxDynamicSharedBytes) + "-byte limit per block");
+// The trace slots a thread of a lab kernel is first given: a load, two reads and a
+// multiply-add per step of k, and room to spare (the interpreter doubles them while a thread
+// overflows, lab_interpreted.cpp).
+unsigned firstSlotsPerThread(const Dims& d) { return unsigned(std::min<uint64_t>(6ull * uint64_t(d.k) + 16, 1u << 20)); }
+
+// The run's description for the core's door: the shape read from the kernel's declarations
+// and the request (the block from --block or the tile's define, the grid from --grid or one
+// block per block-sized tile of P, times the request's coarsening).
+LaunchConfig labConfig(const LabRequest& r, Dim3 block) {
+  LaunchConfig c;
+  c.dims = r.dims;
+  c.seed = r.seed;
+  c.blockX = int(block.x), c.blockY = int(block.y);
+  c.tile = int(block.x);
+  LaunchShape shape;
+  shape.blockX = block.x, shape.blockY = block.y;
+  if (r.grid) shape.gridX = r.grid->x, shape.gridY = r.grid->y;
+  else if (block.x >= 1) shape.gridX = unsigned(ceilDiv(r.dims.l, int(block.x) * std::max(r.gridCoarsenX, 1)));
+  shape.dynamicSharedFloats = r.sharedBytes / 4;
+  shape.eventsPerThread = firstSlotsPerThread(r.dims);
+  c.givenShape = shape;
+  return c;
+}
+
+// The further scalar parameters' values, in the kernel's order: each one given, none unknown.
+Result<std::vector<LabArg>> scalarArguments(const LabRequest& r, const LabKernelSource& k) {
+  std::vector<LabArg> args;
   for (const KernelParam& p : k.params) {
     if (p.role != KernelParam::Role::Arg) continue;
     auto given = std::find_if(r.args.begin(), r.args.end(), [&](const LabArg& a) { return a.name == p.name; });
     if (given == r.args.end())
       return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": the parameter '" + p.name + "' of " + k.name +
                           " needs a value: --arg " + p.name + "=VALUE");
-    L.args.push_back(*given);
+    args.push_back(*given);
   }
-  if (L.args.size() > std::size_t(kMaxScalarArgs))
+  if (args.size() > std::size_t(kMaxScalarArgs))
     return invalidInput(k.name + " has more than " + std::to_string(kMaxScalarArgs) + " further scalar parameters");
   for (const LabArg& a : r.args)
     if (std::none_of(k.params.begin(), k.params.end(),
                      [&](const KernelParam& p) { return p.role == KernelParam::Role::Arg && p.name == a.name; }))
       return invalidInput("--arg " + a.name + ": " + k.name + " has no further scalar parameter of that name");
-  const uint64_t threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
-  if (traced && threads > kMaxTraceEvents / 4)
-    return invalidInput("a grid of " + std::to_string(threads) + " threads is more than the lab traces: choose a smaller size");
+  return args;
+}
+
+// The launch is planned by the core's one door, as a built-in kernel's is; what is the lab's
+// alone (a kernel written for one size, the scalar parameters) is checked here.
+Result<LabLaunch> resolveLaunch(const LabRequest& r, const LabKernelSource& k, bool gpu) {
+  LabLaunch L;
+  L.kernelName = k.name;
+  L.dims = r.dims;
+  L.widthForm = k.widthForm;
+  L.defines = r.defines;
+  L.sharedBytes = r.sharedBytes;
+  if (r.sharedBytes > emu::kMaxDynamicSharedBytes)
+    return invalidInput("--shared-bytes " + std::to_string(r.sharedBytes) + " is over the " +
+                        std::to_string(emu::kMaxDynamicSharedBytes) + "-byte limit per block");
+  if (r.grid && (r.grid->x < 1 || r.grid->y < 1))
+    return invalidInput("grid " + std::to_string(r.grid->x) + "x" + std::to_string(r.grid->y) +
+                        " is out of range: each grid dimension must be 1 to " + std::to_string(kMaxGridDim));
+  const int tile = tileDefine(r).value_or(16);
+  L.config = labConfig(r, r.block.value_or(Dim3{unsigned(tile), unsigned(tile), 1}));
+  RunPlace place;
+  place.emulator = !gpu;
+  // The interpreter bounds its own trace (traceRoom, lab_interpreted.cpp): by the lab's memory
+  // limit first, with both figures, then by kMaxTraceEvents; the door is not asked for it here.
+  place.maxTraceEvents = UINT64_MAX;
+  // A lab kernel has no schedule of its own: the device is not asked (an empty profile).
+  auto planned = planLaunchOn(L.config, DeviceProfile{}, place);
+  if (!planned) return planned.error();
+  if (!planned->refusedHere.empty()) return invalidInput(planned->refusedHere + ": choose a smaller size");
+  L.plan = planned->plan;
+  L.block = Dim3{L.plan.launch.blockX, L.plan.launch.blockY, 1};
+  L.grid = Dim3{L.plan.launch.gridX, L.plan.launch.gridY, 1};
+  if (k.widthForm && !(r.dims.j == r.dims.k && r.dims.k == r.dims.l))
+    return invalidInput(r.fileName + ":" + std::to_string(k.line) + ": " + k.name +
+                        " takes one size (int Width): give --size W, or write the kernel with int j, int k, int l");
+  auto args = scalarArguments(r, k);
+  if (!args) return args.error();
+  L.args = std::move(*args);
   return L;
 }
 
@@ -128,27 +160,18 @@ LabOutcome compileError(LabOutcome o, const std::vector<LabDiagnostic>& diagnost
   return o;
 }
 
-// The Run of the launch the runner made: the lab kernel, the launch as resolved, the inputs
-// drawn as for a built-in kernel, the P and slots the runner returned, decoded and verified by
-// completeLaunch as executeRun's are. Its shared tiles are placed from the declarations.
+// The Run of the launch the runner made: the lab kernel, the launch as the door planned it,
+// the inputs drawn as for a built-in kernel, the P and slots the runner returned, decoded and
+// verified by completeLaunch as executeRun's are. Its shared tiles are placed from the
+// declarations.
 Result<Run> labRun(const LabRequest& q, const LabKernelSource& k, const LabOutcome& o, RunnerResponse& r) {
   const LabLaunch& L = o.launch;
   const bool gpu = L.backend == "cuda";
   Run run;
   run.kernel = LabKernel{L.kernelName, q.fileName, q.source};
-  run.config.dims = L.dims;
-  run.config.seed = q.seed;
-  run.config.blockX = int(L.block.x);
-  run.config.blockY = int(L.block.y);
-  run.config.tile = int(L.block.x);
-  KernelLaunch& kl = run.plan.launch;
-  kl.labTiles = SharedTileLayout{};  // placed from the declarations once the trace is in (below)
-  kl.j = L.dims.j, kl.k = L.dims.k, kl.l = L.dims.l;
-  kl.tile = int(L.block.x);
-  kl.gridX = L.grid.x, kl.gridY = L.grid.y, kl.blockX = L.block.x, kl.blockY = L.block.y;
-  kl.dynamicSharedFloats = L.sharedBytes / 4;
-  run.plan.slotsPerThread = r.slotsPerThread;
-  run.plan.threads = uint64_t(L.grid.x) * L.grid.y * L.block.x * L.block.y;
+  run.config = L.config;
+  run.plan = L.plan;
+  run.plan.slotsPerThread = r.slotsPerThread;  // as many as the run grew to
   run.plan.traceSlots = run.plan.threads * r.slotsPerThread;
   run.backend = gpu ? "cuda" : "emulator";
   run.device = gpu ? r.gpu.device : "CPU emulator";
@@ -187,7 +210,7 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
   if (gpu) o.gpu = r.gpu;
   for (const StaticSharedGeometry& g : r.geometry)
     if (g.declared) o.staticSharedBytes += unsigned(g.rows * std::max(g.cols, 1ll) * g.elementBytes);
-  judge(o, r, f);
+  judge(o, r, f, k.shared);
   // Nothing is graded from a trace that does not describe what computed P (a forged one). The
   // question is asked of a verified result only: a result that is already wrong fails as it is
   // and keeps its hint (an integer accumulator's truncated sums are the student's bug, and
@@ -208,6 +231,33 @@ Status finishLabRun(const LabRequest& q, const LabKernelSource& k, LabOutcome& o
                  " steps: more hazards may remain)";
   if (r.traceOverflowed) o.summary += " (a thread recorded more events than the lab traces: no trace)";
   return Ok{};
+}
+
+Result<LabOutcome> finishGpuTrace(const LabRequest& q, const LabKernelSource& k, LabOutcome o, RunnerResponse&& r,
+                                  const LabOutcome& interpreted) {
+  o.gpu = r.gpu;
+  const bool overflowed = r.traceOverflowed;
+  auto gpuRun = labRun(q, k, o, r);  // its P verified against the reference, as every run's is
+  if (!gpuRun) return gpuRun.error();
+  const Run& lab = interpreted.finished->run;
+  const std::string differently = "behaves differently on the GPU: ";
+  o.verdict = LabVerdict::WrongResult;
+  if (overflowed || !gpuRun->trace) {
+    o.summary = differently + "its threads recorded more events than in the lab's run (" +
+                std::to_string(lab.trace->events.size()) + " events there)";
+    return o;
+  }
+  const TraceDifference d = compareWithGpu(*lab.trace, *gpuRun->trace, !interpreted.hazards().empty());
+  if (d.differences > 0) {
+    o.summary = differently + "its trace is not the lab's: " + d.first + " (" + std::to_string(d.differences) +
+                " of " + std::to_string(lab.trace->events.size()) + " events differ)";
+  } else if (lab.verification.passed && !gpuRun->verification.passed) {
+    o.summary = differently + "the lab's P was right, the GPU's " + gpuRun->verification.summary();
+  } else {
+    o.verdict = LabVerdict::Verified;
+    o.summary = "the GPU's trace is the lab's, event for event (" + std::to_string(lab.trace->events.size()) + " events)";
+  }
+  return o;
 }
 
 Status checkRequestLimits(const LabRequest& q) {
@@ -238,21 +288,33 @@ LabOutcome unreadableKernel(LabOutcome o, const std::string& why, const std::str
   return o;
 }
 
-Result<LabOutcome> runOnInterpreter(const LabRequest& q, const std::string& backendNote) {
+Result<OpenedRequest> openRequest(const LabRequest& q, bool gpu) {
   if (auto s = checkRequestLimits(q); !s) return s.error();
   std::vector<std::pair<std::string, std::string>> defines;
   for (const LabDefine& d : q.defines) defines.emplace_back(d.name, d.value);
-  const std::string source = applyDefines(withoutByteOrderMark(q.source), defines);
-  LabOutcome o;
-  o.source = q.source;
-  auto kernel = readKernelSource(source, q.fileName);
-  if (!kernel) return unreadableKernel(std::move(o), kernel.error().message, q.fileName);
-  auto launch = resolveLaunch(q, *kernel, false, true);
+  OpenedRequest opened;
+  opened.source = applyDefines(withoutByteOrderMark(q.source), defines);
+  opened.outcome.source = q.source;
+  auto kernel = readKernelSource(opened.source, q.fileName);
+  if (!kernel) {
+    opened.outcome = unreadableKernel(std::move(opened.outcome), kernel.error().message, q.fileName);
+    return opened;
+  }
+  // The interpreter's trace is bounded where it runs (traceRoom, lab_interpreted.cpp).
+  auto launch = resolveLaunch(q, *kernel, gpu);
   if (!launch) return launch.error();
-  o.launch = *launch;
-  o.launch.backend = "emulator";
-  o.launch.backendNote = backendNote;
-  return runInterpreted(q, *kernel, source, std::move(o));
+  opened.outcome.launch = *launch;
+  opened.outcome.launch.backend = gpu ? "cuda" : "emulator";
+  opened.kernel = std::move(*kernel);
+  return opened;
+}
+
+Result<LabOutcome> runOnInterpreter(const LabRequest& q, const std::string& backendNote) {
+  auto opened = openRequest(q, false);
+  if (!opened) return opened.error();
+  if (!opened->kernel) return std::move(opened->outcome);
+  opened->outcome.launch.backendNote = backendNote;
+  return runInterpreted(q, *opened->kernel, opened->source, std::move(opened->outcome));
 }
 
 }  // namespace tilescope::lab::detail

@@ -3,8 +3,9 @@
 # minute or two of compiling on 16 cores): its GPU trace against the emulator's
 # (mma_trace_main.cpp), and the timing beside cuBLAS TF32, cuBLAS FP32, rung 9 and the other
 # tensor-core rung (mma_bench.cu).
-#   [KERNEL=wgmma_tf32] bench/tensor_cores/device.sh [OUTDIR] [N ...]
-#   (KERNEL: the traced rung's file name, mma_tf32 unless set; OUTDIR: $OUT, else bench/results/tensor-run)
+#   [KERNEL=wgmma_tf32] [SANITIZE=0] bench/tensor_cores/device.sh [OUTDIR] [N ...]
+#   (KERNEL: the traced rung's file name, mma_tf32 unless set; SANITIZE=0 skips compute-sanitizer;
+#   OUTDIR: $OUT, else bench/results/tensor-run)
 # Writes device.txt, build.log, trace.txt, bench.txt (and anything the sanitizers print,
 # sanitizers.log) into OUTDIR. A COMMIT file at the root names the commit in device.txt.
 set -uo pipefail
@@ -46,7 +47,7 @@ echo "build $((SECONDS - S)) s"
 grep "traced unit" "$OUT/build.log"
 timeout 240 "$GEN/mma_trace" >"$OUT/trace.txt" 2>&1
 echo "trace: exit $? ($(tail -1 "$OUT/trace.txt"))"
-if command -v compute-sanitizer >/dev/null; then
+if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   { for tool in memcheck racecheck; do echo "== $tool"; timeout 90 compute-sanitizer --tool $tool "$GEN/mma_trace" 2>&1 | tail -4; done; } >"$OUT/sanitizers.log" 2>&1
   grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log"
 fi
@@ -61,8 +62,12 @@ cuobjdump -sass "$GEN/mma_bench" | awk -v k="$KERNEL" '/Function :/ { f = $3 } f
   END { for (k in n) { split(k, p, SUBSEP); print p[1], p[2], n[k] } }' | sort >"$OUT/sass-summary.txt" 2>&1
 if command -v ncu >/dev/null; then
   timeout 90 ncu --kernel-name-base mangled --kernel-name regex:"[0-9]${KERNEL}" --launch-count 1 --section SpeedOfLight \
-    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats "$GEN/mma_bench" 4096 \
-    >"$OUT/ncu-4096.txt" 2>&1
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+    --section WarpStateStats "$GEN/mma_bench" 4096 >"$OUT/ncu-4096.txt" 2>&1
+  # cuBLAS TF32's own kernel beside it (its name, tiles and instruction mix), where ncu finds it.
+  timeout 90 ncu --kernel-name regex:"[Tt][Ff]32" --launch-count 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section LaunchStats --section WarpStateStats \
+    "$GEN/mma_bench" 4096 >"$OUT/ncu-cublas-4096.txt" 2>&1
   grep -E "^  [a-zA-Z_].*\(|SM Busy|Compute \(SM\) Throughput|Duration|Issue Slots Busy" "$OUT/ncu-4096.txt" | head -20
 fi
 grep -E "cuBLAS|rung" "$OUT/bench.txt" | awk '{print}' | cut -c1-150

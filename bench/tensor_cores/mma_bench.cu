@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
     const double tf32 = cublasTf32Ms(fast, n, fp32);
     rung9Ms(n, prop.multiProcessorCount, fp32, tf32);
     rung10Ms<128, 128, 32, 64, 64>(n, fp32, tf32);  // the file's first tiling: what the app times
-    rung11Ms(n, 0, fp32, tf32);
+    for (std::size_t t = 0; t + 1 < tilescope::wgmma_tf32::Facts::kTilings.size(); ++t) rung11Ms(n, t, fp32, tf32);
 #if defined(MMA_CANDIDATES)
     rung10Ms<128, 128, 32, 64, 32>(n, fp32, tf32);
     rung10Ms<128, 256, 32, 64, 64>(n, fp32, tf32);

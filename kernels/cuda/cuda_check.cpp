@@ -1,9 +1,8 @@
 #include "kernels/cuda/cuda_check.h"
 
-#include <cublas_v2.h>
-
 #include <string>
 
+#include "kernels/cuda/cublas_library.h"
 #include "kernels/cuda/gpu_code.h"
 
 namespace tilescope::cuda {
@@ -24,8 +23,9 @@ Status check(cudaError_t code, const char* call) {
 Status checkCublas(int code, const char* call) {
   if (code == CUBLAS_STATUS_SUCCESS) return Ok{};
   const auto status = cublasStatus_t(code);
-  return failure(std::string(call) + " failed: " + cublasGetStatusString(status) + " (" +
-                 cublasGetStatusName(status) + ")");
+  auto lib = cublasLibrary();  // loaded: a status came from it
+  if (!lib) return failure(std::string(call) + " failed: cuBLAS status " + std::to_string(code));
+  return failure(std::string(call) + " failed: " + (*lib)->statusString(status) + " (" + (*lib)->statusName(status) + ")");
 }
 
 }  // namespace tilescope::cuda

@@ -110,6 +110,7 @@ struct BlockRunner {
   std::size_t running = 0;  // index of the thread whose fiber is executing
   uint64_t clock = 0;
   uint64_t progress = 0;  // mbarrier arrivals and completed copies so far in this block
+  int stopAfterBarriers = 0;  // runGrid's limit (0: none)
   alignas(16) unsigned char scratch[16] = {};  // stands in for out-of-bounds cells
   std::unique_ptr<SharedArena> shared;
   std::vector<std::unique_ptr<unsigned char[]>> overflowStorage;  // past the static limit
@@ -140,6 +141,7 @@ struct BlockRunner {
     clock = 0;
     shared->reset();
     progress = 0;
+    int released = 0;  // barriers this block has passed
     for (;;) {
       // One barrier interval: every runnable thread, in threadIdx order, runs to the next
       // barrier or to its end (or to an mbarrier wait that cannot pass yet).
@@ -190,6 +192,12 @@ struct BlockRunner {
         // The waiting fibers are abandoned: kernel frames hold only trivially destructible
         // locals, and the stacks are reused by the next block.
         report->divergences.push_back({blockIdx, waiting, exited, firstLine, otherLine, atFirst, atOther});
+        return;
+      }
+      if (stopAfterBarriers > 0 && ++released == stopAfterBarriers) {
+        // Every thread has arrived at the last barrier asked for: the block stops there, its
+        // fibers abandoned as above.
+        ++report->blocksStopped;
         return;
       }
       for (std::size_t t = 0; t < n; ++t) states[t] = ThreadState::Runnable;  // release the barrier
@@ -330,7 +338,8 @@ struct GridRun {
 };
 }  // namespace
 
-void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report) {
+void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report,
+             int stopAfterBarriers) {
   const std::size_t n = std::size_t(block.x) * block.y * block.z;
   if (n == 0 || n > 1024) {
     report.error = "block of " + std::to_string(n) + " threads: the limit is 1 to 1024 threads per block";
@@ -349,6 +358,7 @@ void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody b
   auto runner = std::make_unique<BlockRunner>();
   runner->report = &report;
   runner->body = &body;
+  runner->stopAfterBarriers = stopAfterBarriers;
   runner->fibers.resize(n);
   runner->contexts.resize(n);
   runner->states.resize(n);

@@ -28,6 +28,9 @@ struct Report {
   std::size_t outOfBoundsTotal = 0;
   std::vector<BarrierDivergence> divergences;
   std::string error;  // a launch the emulator refused (empty when it ran)
+  // Blocks cut short by a launch's barrier limit (runGrid's stopAfterBarriers): 0 when every
+  // block ran to its end, so the launch was whole.
+  std::size_t blocksStopped = 0;
   static constexpr std::size_t kMaxRecordedOutOfBounds = ::tilescope::kMaxRecordedOutOfBounds;
 };
 
@@ -44,15 +47,27 @@ class ThreadBody {
 };
 
 // Runs `body` for every thread of the grid; appends what went wrong to `report`.
-void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report);
+// stopAfterBarriers > 0: each block stops once all its threads have arrived at its
+// stopAfterBarriers-th __syncthreads() (counted per block, as the scheduler releases them):
+// the first barrier intervals of every block, exactly as a whole run begins them (the app's
+// first picture of a large launch, before the whole run). A block that ends before it runs
+// whole; report.blocksStopped counts those that did not.
+void runGrid(Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes, ThreadBody body, Report& report,
+             int stopAfterBarriers = 0);
 
 // Runs kernel(args...) for every thread of the grid; each thread gets its own copy of the
-// arguments, as a CUDA thread does.
+// arguments, as a CUDA thread does. launchStopping: only to each block's stopAfterBarriers-th
+// barrier (runGrid).
+template <class... Params, class... Args>
+void launchStopping(Report& report, int stopAfterBarriers, void (*kernel)(Params...), Dim3 grid, Dim3 block,
+                    std::size_t dynamicSharedBytes, Args... args) {
+  auto thread = [&] { kernel(args...); };
+  runGrid(grid, block, dynamicSharedBytes, ThreadBody(thread), report, stopAfterBarriers);
+}
 template <class... Params, class... Args>
 void launch(Report& report, void (*kernel)(Params...), Dim3 grid, Dim3 block, std::size_t dynamicSharedBytes,
             Args... args) {
-  auto thread = [&] { kernel(args...); };
-  runGrid(grid, block, dynamicSharedBytes, ThreadBody(thread), report);
+  launchStopping(report, 0, kernel, grid, block, dynamicSharedBytes, args...);
 }
 
 // Shared memory per block: CUDA's limit on static __shared__ arrays, and on dynamic shared

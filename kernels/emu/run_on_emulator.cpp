@@ -46,16 +46,18 @@ struct EmulatorExec {
   template <class... Params, class... A>
   void launch(void (*kernel)(Params...), const KernelLaunch& L, A... args) {
     if (!report.error.empty()) return;  // a tensor map was refused
-    emu::launch(report, kernel, emu::Dim3{L.gridX, L.gridY, 1}, emu::Dim3{L.blockX, L.blockY, 1},
+    emu::launchStopping(report, stopAfterBarriers, kernel, emu::Dim3{L.gridX, L.gridY, 1}, emu::Dim3{L.blockX, L.blockY, 1},
                 std::size_t(L.dynamicSharedFloats) * sizeof(float), args...);
   }
   emu::Report report;
+  int stopAfterBarriers = 0;  // runGrid's limit: 0 runs every block whole
   std::vector<float> partialStore;
   std::vector<int> flagStore;
 };
 }  // namespace
 
-emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink) {
+emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink,
+                          int stopAfterBarriers) {
   const TraceSink s = sink ? *sink : TraceSink{};
   // The book's kernels take `float* M`: the inputs are not written, but their type is not const.
   const EmulatorExec::Args args{
@@ -63,6 +65,7 @@ emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N,
       GlobalView<float>(const_cast<float*>(N), (long long)L.k * L.l, MatrixRole::N, s),
       GlobalView<float>(P, (long long)L.j * L.l, MatrixRole::P, s)};
   EmulatorExec exec;
+  exec.stopAfterBarriers = stopAfterBarriers;
   const bool launched = emulated::visitKernel(L.kernel, [&](auto facts) { return facts.launch(exec, L, args); });
   if (!launched) exec.report.error = "the emulator has no instantiation for tile width " + std::to_string(L.tile);
   return std::move(exec.report);

@@ -9,8 +9,10 @@
 namespace tilescope {
 
 // Runs L on the emulator. M, N, P hold j*k, k*l and j*l floats. With `sink` the views
-// record into its slots; without, they only check bounds.
-emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink);
+// record into its slots; without, they only check bounds. stopAfterBarriers > 0: every block
+// only up to its threads' arrival at that barrier (emu::runGrid), P left unfinished.
+emu::Report runOnEmulator(const KernelLaunch& L, const float* M, const float* N, float* P, const TraceSink* sink,
+                          int stopAfterBarriers = 0);
 
 // Whether the emulator has an instantiation for this kernel and tile width.
 bool emulatorSupports(const KernelLaunch& L);

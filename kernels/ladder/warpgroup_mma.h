@@ -11,6 +11,8 @@
 //                          ones the next MMAs read
 //   wgmmaCommit()          wgmma.commit_group: the MMAs issued so far form a group
 //   wgmmaWait(acc)         wgmma.wait_group 0: every group has finished, acc holds the sums
+//   wgmmaWaitPrior(acc)    wgmma.wait_group 1: every group but the last has finished (their
+//                          shared operands may be refilled); acc is still being summed into
 //   fenceProxyAsync()      fence.proxy.async: this thread's ordinary writes to shared memory are
 //                          visible to the tensor cores' reads (the async proxy), as TMA's are
 // The operands lie in shared memory K-major (a row of A, a column of B, along k; TF32 takes no
@@ -58,6 +60,20 @@ __device__ __forceinline__ void wgmmaWait(float (&acc)[R]) {
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #pragma unroll
   for (int i = 0; i < R; ++i) asm volatile("" : "+f"(acc[i])::"memory");
+#else
+  (void)acc;
+  __trap();
+#endif
+}
+// wgmma.wait_group 1: every group but the last committed has finished. The last may still be
+// adding into acc, so no thread may read acc until wgmmaWait; the next MMAs may add into it (the
+// tensor cores chain MMAs on the same accumulators in order). acc names the sums left in flight;
+// no instruction here touches them.
+template <int R>
+__device__ __forceinline__ void wgmmaWaitPrior(float (&acc)[R]) {
+#if TILESCOPE_WGMMA
+  asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+  (void)acc;
 #else
   (void)acc;
   __trap();

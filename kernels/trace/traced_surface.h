@@ -51,6 +51,7 @@ __device__ __forceinline__ unsigned dynamicSharedBytes() {
 // accumulators once they are done (views_wgmma.h).
 #define wgmmaTf32(acc, a, b) ::tilescope::tracedWgmmaTf32(__LINE__, acc, a, b)
 #define wgmmaWait(acc) ::tilescope::tracedWgmmaWait(tsRecorder, __LINE__, acc)
+#define wgmmaWaitPrior(acc) ::tilescope::tracedWgmmaWaitPrior(acc)
 
 #undef __syncthreads
 #define __syncthreads() (tsRecorder.barrier(__LINE__), TILESCOPE_BARRIER())

@@ -11,6 +11,8 @@
 //                          thread's accumulators where the PTX ISA's fragment table puts them.
 //   wgmmaWait(acc)         once the MMAs are done, one event per accumulator register (Op::MmaC:
 //                          its row and column in the warpgroup's 64 x N tile, its value)
+//   wgmmaWaitPrior(acc)    nothing to record: the last group may still be adding into acc on the
+//                          GPU, so its values are not yet anyone's (the emulator's are)
 //   wgmmaFence(), wgmmaCommit(), fenceProxyAsync()   nothing to record; on the emulator nothing
 //                          to do (its MMAs are done when issued, it has one proxy)
 // Part of views.h; include that. A traced kernel reaches the first two through
@@ -114,6 +116,15 @@ HOST_DEVICE void tracedWgmmaWait(Recorder& r, int line, float (&acc)[R]) {
 #endif
   const int thread = int((threadIdx.y * blockDim.x + threadIdx.x) % kWarpgroupThreads);
   for (int i = 0; i < R; ++i) r.fragment(Op::MmaC, wgmmaElementD(thread, i).row, wgmmaElementD(thread, i).col, acc[i], line);
+}
+
+template <int R>
+HOST_DEVICE void tracedWgmmaWaitPrior(float (&acc)[R]) {
+#if defined(__CUDA_ARCH__)
+  ::wgmmaWaitPrior(acc);
+#else
+  (void)acc;
+#endif
 }
 
 }  // namespace tilescope

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The kernel list drives the docs: every kernel of kernels/kernel_list.h has its file and its
 facts, every rung of the ladder its row in kernels/README.md's table and a lesson that runs it,
-and every lesson its row in the teacher's guide. What is missing is named with what to add.
+and every lesson its row in the teacher's guide; no two rungs and no two lessons share a number. What
+is missing or taken twice is named with what to do.
 
   tests/docs/kernel_list_docs.py REPO_ROOT
 
@@ -41,6 +42,7 @@ def problems(repo):
     readme = (repo / "kernels" / "README.md").read_text()
     teacher = (repo / "assets" / "guides" / "teacher.md").read_text()
     taught, lessons = lesson_kernels(repo)
+    rung_of = {}  # rung number -> the first kernel that took it
     for kid, room, stem, text in kernels(repo):
         where = f"kernels/{room}/{stem}.cuh"
         if text is None:
@@ -58,6 +60,10 @@ def problems(repo):
             found.append(f"{where}: its facts give no .name")
             continue
         name, rung = name.group(1), int(rung.group(1)) if rung else 0
+        if rung >= 1 and rung in rung_of:
+            found.append(f"{where}: rung {rung} is {rung_of[rung]}'s already: give {name} the next free rung "
+                         f"({max(rung_of) + 1})")
+        rung_of.setdefault(rung, name) if rung >= 1 else None
         if rung >= 1 and not re.search(rf"^\| *{rung} \| `{re.escape(name)}` \(`{stem}\.cuh`\) \|", readme, re.M):
             found.append(f"kernels/README.md: the ladder's table has no row for rung {rung}: add "
                          f"'| {rung} | `{name}` (`{stem}.cuh`) | the idea | H100 tiling | ... |' in rung order "
@@ -65,8 +71,13 @@ def problems(repo):
         if rung > 1 and name not in taught:
             found.append(f"no lesson runs rung {rung} ({name}): add assets/lessons/NN-<topic>.lesson with a page "
                          f"that says 'set kernel {name}' and its tiling (kernels/README.md, 'Adding a kernel')")
+    lesson_of = {}
     for f in lessons:
         number, _, topic = f.stem.partition("-")
+        if int(number) in lesson_of:
+            found.append(f"assets/lessons: lesson {int(number)} is both {lesson_of[int(number)]} and {f.name}: "
+                         f"number the new one {max(lesson_of) + 1}")
+        lesson_of.setdefault(int(number), f.name)
         if not re.search(rf"^\| *{int(number)} \| `{re.escape(topic)}` \|", teacher, re.M):
             found.append(f"assets/guides/teacher.md: the lessons' table has no row for {f.name}: add "
                          f"'| {int(number)} | `{topic}` | what it shows |'")

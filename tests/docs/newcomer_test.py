@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""A newcomer's eleventh rung and new panel, each a file and one line (kernels/README.md, "Adding a
+"""A newcomer's twelfth rung and new panel, each a file and one line (kernels/README.md, "Adding a
 kernel"; app/README.md, "Adding a panel"), walked in a scratch copy of the tree:
 
-  1. the kernel file (tests/fixtures/newcomer/rung_eleven.cuh) into kernels/ladder/ and its line
-     X(RungEleven, ladder, rung_eleven) at the end of kernels/kernel_list.h; the panel file
+  1. the kernel file (tests/fixtures/newcomer/rung_twelve.cuh) into kernels/ladder/ and its line
+     X(RungTwelve, ladder, rung_twelve) at the end of kernels/kernel_list.h; the panel file
      (hello.cpp) into app/ui/panels/ and its line X(Hello, hello, "Hello", Slot::RightBottom)
      at the end of TILESCOPE_PANELS in app/ui/state/panel_list.h;
   2. the docs check (tests/docs/kernel_list_docs.py) then fails, naming exactly what a rung
@@ -55,25 +55,25 @@ def expect(got, wanted, step):
 
 def walk_docs(scratch, fixtures):
     """Steps 1 and 2; returns nothing, raises SystemExit on a broken promise."""
-    shutil.copy(fixtures / "rung_eleven.cuh", scratch / "kernels" / "ladder" / "rung_eleven.cuh")
-    append_line(scratch / "kernels" / "kernel_list.h", "\n// clang-format on", "  X(RungEleven, ladder, rung_eleven)")
+    shutil.copy(fixtures / "rung_twelve.cuh", scratch / "kernels" / "ladder" / "rung_twelve.cuh")
+    append_line(scratch / "kernels" / "kernel_list.h", "\n// clang-format on", "  X(RungTwelve, ladder, rung_twelve)")
     shutil.copy(fixtures / "hello.cpp", scratch / "app" / "ui" / "panels" / "hello.cpp")
     append_line(scratch / "app" / "ui" / "state" / "panel_list.h", "\n// clang-format on",
                 '  X(Hello, hello, "Hello", Slot::RightBottom)')
-    expect(kernel_list_docs.problems(scratch), ["table has no row for rung 11", "no lesson runs rung 11 (rung-eleven)"],
+    expect(kernel_list_docs.problems(scratch), ["table has no row for rung 12", "no lesson runs rung 12 (rung-twelve)"],
            "the kernel's file and line")
-    shutil.copy(fixtures / "21-rung-eleven.lesson", scratch / "assets" / "lessons" / "21-rung-eleven.lesson")
-    expect(kernel_list_docs.problems(scratch), ["table has no row for rung 11", "no row for 21-rung-eleven.lesson"],
+    shutil.copy(fixtures / "22-rung-twelve.lesson", scratch / "assets" / "lessons" / "22-rung-twelve.lesson")
+    expect(kernel_list_docs.problems(scratch), ["table has no row for rung 12", "no row for 22-rung-twelve.lesson"],
            "with its lesson")
     readme = scratch / "kernels" / "README.md"
     text = readme.read_text().split("\n")
     last = max(i for i, l in enumerate(text) if re.match(r"^\| \d+ \| `[a-z0-9-]+` \(`", l))  # the top rung's row
-    text.insert(last + 1, "| 11 | `rung-eleven` (`rung_eleven.cuh`) | the newcomer's rung | T = 32 | | | |")
+    text.insert(last + 1, "| 12 | `rung-twelve` (`rung_twelve.cuh`) | the newcomer's rung | T = 32 | | | |")
     readme.write_text("\n".join(text))
     teacher = scratch / "assets" / "guides" / "teacher.md"
     text = teacher.read_text().split("\n")
     last = max(i for i, l in enumerate(text) if re.match(r"^\| \d+ \| `[a-z0-9-]+` \|", l))  # the last lesson's row
-    text.insert(last + 1, "| 21 | `rung-eleven` | the newcomer's rung |")
+    text.insert(last + 1, "| 22 | `rung-twelve` | the newcomer's rung |")
     teacher.write_text("\n".join(text))
     got = kernel_list_docs.problems(scratch)
     if got:
@@ -87,7 +87,7 @@ def build(scratch):
     configure = ["cmake", "-S", str(scratch), "-B", str(out), "-G", "Ninja", "-DTILESCOPE_CUDA=OFF",
                  "-DTILESCOPE_BENCH=OFF", "-DCMAKE_UNITY_BUILD=OFF", "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_CXX_FLAGS=-O0 -g0"]
     subprocess.run(configure, check=True, stdout=subprocess.DEVNULL)
-    targets = ["kernels/kernels_gen/traced/rung_eleven.cuh", "kernels/CMakeFiles/tilescope_kernels.dir/catalog.cpp.o"]
+    targets = ["kernels/kernels_gen/traced/rung_twelve.cuh", "kernels/CMakeFiles/tilescope_kernels.dir/catalog.cpp.o"]
     graph = subprocess.run(["ninja", "-C", str(out), "-t", "targets", "all"], check=True, capture_output=True,
                            text=True).stdout
     if "tilescope_ui.dir/panels/hello.cpp.o" in graph:

@@ -87,7 +87,8 @@ TEST(KernelResourcesGpu, ModelEqualsCudaOccupancyApi_EveryKernelAndWidth) {
 }
 
 // A dot-product kernel's registers: ptxas gave 31-32 for every plain kernel (CUDA 13.0,
-// sm_90), the traced ones carry the probe's state as well. Nothing spills in the plain ones.
+// sm_90), the traced ones carry the probe's state as well. Nothing spills in the plain ones but
+// where a kernel's facts allow it (rung 11's 192 x 128, its fastest at 8192).
 // The compile-time tiles' static shared memory is the two T x T float tiles the model
 // assumes without a device, rounded up to 16 bytes: on the H100 (CUDA 13.0) T = 1 declared
 // 16 B for 8 B of tiles and T = 3 80 B for 72; the even widths exactly their tiles. The
@@ -110,7 +111,7 @@ TEST(KernelResourcesGpu, RegistersInASaneRange_StaticSharedIsTwoTiles) {
     EXPECT_LE(plain->registersPerThread, ladder ? kMaxRegistersPerThread : 64);
     EXPECT_GE(traced->registersPerThread, 8);
     EXPECT_LE(traced->registersPerThread, kMaxRegistersPerThread);
-    EXPECT_EQ(plain->localBytesPerThread, 0);
+    EXPECT_LE(plain->localBytesPerThread, kernelInfo(c.kernel).plainLocalBytesAllowed);  // 0 but where its facts say
     EXPECT_GE(plain->maxThreadsPerBlock, int(plan->launch.blockX * plan->launch.blockY));
     // The static arrays are what cudaFuncGetAttributes reports as static (perhaps in 16-byte
     // units); the occupancy model without a device takes the bytes as declared.

@@ -4,12 +4,15 @@
 // error lands on its line; a kernel the interpreter stops (an endless loop, a write past P) is
 // never launched on the GPU, and the caller goes on. Timed (lab::timeLab), the kernel as written is verified
 // first, a wrong one is never timed, and fig. 5.9 as a student pastes it times like the
-// built-in tiled kernel, the same code. Skipped without a CUDA device.
+// built-in tiled kernel, the same code. A kernel that recognises the interpreter and takes
+// another path on the GPU fails as "behaves differently on the GPU". Skipped without a CUDA
+// device.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "lab/exercise.h"
 #include "lab/lab.h"
 #include "core/timing/timing.h"
 #include "gpu_support.h"
@@ -50,7 +53,9 @@ LabRequest endlessLoop(int n, unsigned b) {
 }
 
 // Runs `q` on the emulator and with --backend cuda: the same verdict and the interpreter's
-// trace, with the GPU's device, registers and (for a verified kernel) its checked time added.
+// trace, with the GPU's device, registers and (for a verified kernel) its checked time added;
+// the GPU's traced run gave the interpreter's trace, event for event, or the verdict would be
+// "behaves differently on the GPU".
 void expectGpuEqualsEmulator(LabRequest q) {
   q.backend = LabBackend::Emulator;
   auto e = runLab(q);
@@ -77,7 +82,9 @@ void expectGpuEqualsEmulator(LabRequest q) {
   if (e->verdict == LabVerdict::Verified) {
     ASSERT_TRUE(g->timing.has_value());
     EXPECT_TRUE(g->timing->verified) << g->timing->verification;
-    EXPECT_NE(g->summary.find("; on the GPU: timed: "), std::string::npos) << g->summary;
+    EXPECT_NE(g->summary.find("; on the GPU: the GPU's trace is the lab's, event for event ("), std::string::npos)
+        << g->summary;
+    EXPECT_NE(g->summary.find(" events); timed: "), std::string::npos) << g->summary;
   }
 }
 
@@ -258,6 +265,61 @@ TEST(LabGpu, ATimedKernelThatNeverEndsTimesOutAndTheCallerGoesOn) {
   EXPECT_EQ(lab->verdict, LabVerdict::TimedOut) << lab->summary;
   EXPECT_FALSE(lab->timing.has_value());
   EXPECT_EQ(lab->exitCode(), 3);
+}
+
+// The red team's FMA probe (tests/lab/redteam/gpu_missing_barrier_fma_probe.cu) takes its
+// second barrier only where x*x - t is 0, as the interpreter computes it; NVRTC contracts it
+// into an FMA, so on the GPU the barrier is skipped and the tiles race. The interpreter's grade
+// passes it; with --backend cuda its traced run lacks the barrier the lab's run has, and both
+// lab run and the exercise's check fail it: "behaves differently on the GPU". The honest
+// solution passes the same check at every size.
+TEST(LabGpu, AKernelThatRecognisesTheInterpreterBehavesDifferentlyOnTheGpu) {
+  REQUIRE_CUDA_BACKEND(gpu);
+  const std::filesystem::path probe =
+      std::filesystem::path(TILESCOPE_LAB_FIXTURES) / "../../lab/redteam/gpu_missing_barrier_fma_probe.cu";
+  LabRequest q;
+  q.fileName = "probe.cu";
+  q.source = readFile(probe);
+  ASSERT_FALSE(q.source.empty()) << probe;
+  q.dims = {8, 8, 8};
+  q.defines = {{"TILE_WIDTH", "4"}};
+  q.seed = freshSeed();
+  q.backend = LabBackend::Emulator;
+  auto e = runLab(q);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->verdict, LabVerdict::Verified) << e->summary;
+  q.backend = LabBackend::Cuda;
+  auto g = runLab(q);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->verdict, LabVerdict::WrongResult) << g->summary;
+  EXPECT_TRUE(g->summary.starts_with("behaves differently on the GPU: its trace is not the lab's: event ")) << g->summary;
+  EXPECT_NE(g->summary.find("barrier"), std::string::npos) << g->summary;
+
+  auto x = findExercise("missing_barrier");
+  ASSERT_TRUE(x.ok()) << x.error().message;
+  LabRequest base;
+  base.backend = LabBackend::Cuda;
+  base.seed = q.seed;
+  for (const bool honest : {false, true}) {
+    const std::string source =
+        honest ? readFile(std::filesystem::path(TILESCOPE_LAB_FIXTURES) / "solutions/missing_barrier.cu") : q.source;
+    SCOPED_TRACE(honest ? "the solution" : "the probe");
+    auto grade = gradeExercise(*x, source, "student.cu", base);
+    ASSERT_TRUE(grade.ok()) << grade.error().message;
+    EXPECT_TRUE(grade->passed);  // the interpreter's checks, which the probe fools
+    ASSERT_TRUE(addGpuChecks(*x, source, "student.cu", base, *grade).ok());
+    EXPECT_EQ(grade->passed, honest);
+    int gpuChecks = 0;
+    for (const GradeItem& i : grade->items) {
+      if (!i.check.starts_with("the same on the GPU at ")) continue;
+      ++gpuChecks;
+      EXPECT_EQ(i.passed, honest) << i.check << ": " << i.detail;
+      if (!honest) {
+        EXPECT_TRUE(i.detail.starts_with("behaves differently on the GPU")) << i.detail;
+      }
+    }
+    EXPECT_EQ(gpuChecks, int(x->sizes.size()));
+  }
 }
 
 }  // namespace

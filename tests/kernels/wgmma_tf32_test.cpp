@@ -24,7 +24,7 @@ using testing::freshSeed;
 using testing::runEmulated;
 
 constexpr Tiling kWgmmaTeaching{64, 32, 32, 16, 32, 2, 8};  // one consumer warpgroup, 64 x 32 tiles
-constexpr Tiling kWgmmaH200{128, 128, 32, 16, 128, 2, 32};
+constexpr Tiling kWgmmaH200{192, 128, 32, 16, 128, 2, 32};  // three consumer warpgroups
 
 LaunchConfig wgmmaConfig(Dims dims, Tiling tiling, uint64_t seed) {
   LaunchConfig c = testing::launchConfig(KernelId::WgmmaTf32, dims, 0, seed);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cli_runner.h"
@@ -138,6 +139,60 @@ TEST(LabGradeWhole, AClassIsWrittenWholeUnderALoweredFileSizeLimit) {
     auto doc = JsonReader::parse(readAll(dir / file), &why);
     EXPECT_TRUE(doc) << file << ": " << why;
   }
+  fs::remove_all(dir);
+}
+
+
+// Each file is graded in a process of its own: one that aborts the interpreter, and one that
+// exhausts its memory, are each their own row, saying so; the class around them is graded and
+// written whole. The failures come from a test-only hook of the grader's child
+// (TILESCOPE_LAB_GRADE_TEST_HOOK), which the environment sets and no student's code can reach.
+TEST(LabGradeWhole, AFileThatCrashesTheLabIsOnlyItsOwnRow) {
+  const fs::path dir = testing::testTempPath("_crash"), students = dir / "students";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  const std::string solution = readAll(fs::path(TILESCOPE_LAB_SOLUTIONS) / "bounds_jkl.cu");
+  for (const char* name : {"aborts.cu", "exhausts.cu", "honest.cu"}) std::ofstream(students / name) << solution;
+  setenv("TILESCOPE_LAB_GRADE_TEST_HOOK", "aborts.cu=abort,exhausts.cu=memory", 1);
+  const auto r = testing::runCli("lab grade bounds_jkl '" + students.string() + "' -j 3 --csv '" +
+                                 (dir / "g.csv").string() + "' --json '" + (dir / "g.json").string() + "'");
+  unsetenv("TILESCOPE_LAB_GRADE_TEST_HOOK");
+  EXPECT_EQ(r.exitCode, 1) << r.all();  // some file could not be graded
+  EXPECT_NE(r.out.find("1 of 3 files passed"), std::string::npos) << r.all();
+  const std::string csv = readAll(dir / "g.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;
+  std::string why;
+  auto json = JsonReader::parse(readAll(dir / "g.json"), &why);
+  ASSERT_TRUE(json) << why;
+  std::map<std::string, const Json*> rows;
+  for (const Json& f : json->at("files")->array) rows[f.at("file")->string] = &f;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows["honest.cu"]->at("passed")->boolean);
+  for (const char* name : {"aborts.cu", "exhausts.cu"}) {
+    const Json& row = *rows[name];
+    EXPECT_FALSE(row.at("graded")->boolean) << name;
+    EXPECT_NE(row.at("error")->string.find("the lab failed on this file and it was not graded (its grading process "
+                                           "ended with SIGABRT"),
+              std::string::npos)
+        << name << ": " << row.at("error")->string;
+  }
+  fs::remove_all(dir);
+}
+
+// -j 64 on a machine of a few cores: 64 processes share the cores, each gets a small part of
+// one, and every file is graded all the same (the limits are CPU time, the interpreter's too).
+TEST(LabGradeWhole, SixtyFourAtOnceOnFewCoresGradesEveryFile) {
+  const fs::path dir = testing::testTempPath("_j64"), students = dir / "students";
+  fs::remove_all(dir);
+  fs::create_directories(students);
+  const std::string solution = readAll(fs::path(TILESCOPE_LAB_SOLUTIONS) / "bounds_jkl.cu");
+  for (int i = 0; i < 64; ++i) std::ofstream(students / ("s" + std::to_string(i) + ".cu")) << solution;
+  const auto r = testing::runCli("lab grade bounds_jkl '" + students.string() + "' -j 64 --timeout 2 --csv '" +
+                                 (dir / "g.csv").string() + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.all();
+  EXPECT_NE(r.out.find("64 of 64 files passed"), std::string::npos) << r.all();
+  const std::string csv = readAll(dir / "g.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 65) << csv;
   fs::remove_all(dir);
 }
 

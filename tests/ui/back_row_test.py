@@ -59,6 +59,29 @@ class BackRowChecks:
         # Every panel held to it drew on some page (a panel that recorded nothing is not checked).
         self.assertLessEqual({"Lesson", "Source", "Timeline", "Thread life", "Bank conflicts", "Coalescing", "Thread block"}, seen)
 
+    def test_a_page_about_a_blocks_warps_shows_each_warp_labelled(self):
+        # A page that names the Thread block (lesson 10's first: the warps of a 16x16 block) is
+        # about its threads: each cell at least a 36th of the height (20 px at 720 lines, 30 at
+        # 1080) less its outline, and each warp's band down the grid's left edge tall enough for
+        # its label "wN" in the text's own size (a label is drawn only where it fits).
+        floor = self.size[1] / 36
+        named = [(n, p) for (n, p), panels in ct.named_panels().items() if "Thread block" in panels]
+        self.assertIn(("warps-and-coalescing", 0), named)
+        for name, page in named:
+            layout = ct.load(self.folder, f"{name}-{page}.json")
+            where = f"{name} page {page + 1}"
+            block = next(g for g in layout["grids"] if g["name"] == "block")
+            threads = block["rows"] * block["cols"]
+            self.assertGreaterEqual(min(block["cellWidth"], block["cellHeight"]), floor - 2, f"{where}: {block}")
+            bands = [t for t in layout["texts"] if t["panel"] == "Thread block" and t["text"].startswith("warp band ")]
+            warps = -(-threads // 32)  # warps of 32 threads, counting threadIdx.x first
+            self.assertEqual([t["text"] for t in bands], [f"warp band w{w}" for w in range(warps)], where)
+            rows_per_warp = 32 // block["cols"]
+            for t in bands:
+                self.assertGreaterEqual(rows_per_warp * block["cellHeight"], t["pitch"], f"{where}: {t['text']}")
+            legend = [t for t in layout["texts"] if t["panel"] == "Thread block" and t["text"].endswith("warps of 32")]
+            self.assertEqual(len(legend), 1, f"{where}: the bands' legend")
+
     def test_every_text_reads_against_its_background(self):
         faint = []
         for where, layout in self.pages():

@@ -110,8 +110,6 @@ def named_panels():
     return out
 
 
-
-
 class PresenterChecks:
     """The checks of one projector size, over the files its one launch wrote."""
 

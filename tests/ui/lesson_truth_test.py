@@ -283,6 +283,68 @@ class LessonTruth(unittest.TestCase):
         self.assertIn("has issued 6 of 16 copies", caption)  # k tiles 0, 1, 2: two copies each
         self.assertIn("128 consumers wait on full[0], parity 0", caption)  # 4 consumer warps of 32
 
+    def test_the_copy_engine_says_who_writes_each_tile(self):
+        """Where the block's threads write N's tiles (rung 11's producers: TMA cannot turn them),
+        the Copy engine does not say that no thread loads a tile, and every stage that holds an N
+        tile has its bytes from those writes; a full barrier (one a copy's bytes complete) never
+        counts consumers, whatever its arrival count (rung 11's unused full[2] said '0 of 129
+        consumers done')."""
+        problems, threads_write = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                ring = layout.get("copyEngine")
+                if not ring:
+                    continue
+                where = f"{name} page {page + 1}"
+                header = [t["text"] for t in layout["texts"] if t["panel"] == "Copy engine" and t["text"].startswith("Block (")]
+                if len(header) != 1:
+                    problems.append(f"{where}: the panel's first line was not recorded: {header}")
+                    continue
+                if ring["nByThreads"]:
+                    threads_write += 1
+                    if "no thread loads a tile" in header[0] or "threads write N's tiles" not in header[0]:
+                        problems.append(f"{where}: '{header[0]}' while threads write N's tiles")
+                    for st in ring["stages"]:
+                        if st["nTile"] >= 0 and st["nBytes"] <= 0:
+                            problems.append(f"{where}: stage {st['index']} holds N's tile {st['nTile']} of no bytes")
+                for b in ring["barriers"]:
+                    if b["name"].startswith("full[") and "consumers" in b["text"]:
+                        problems.append(f"{where}: {b['text']}")
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreaterEqual(threads_write, 1)  # lesson 21's first page
+
+    def test_a_warpgroup_mma_is_the_tensor_cores_reads(self):
+        """On rung 11 no thread multiplies: the step in words says the tensor cores read the
+        operands for the warpgroup, never that a thread's elements of P += its reads."""
+        problems, checked = [], 0
+        for name, pages in self.lessons:
+            for page in range(pages):
+                layout = self.layout(name, page)
+                if not str(layout.get("config", "")).startswith("wgmma-tf32"):
+                    continue
+                caption = layout["caption"]["text"]
+                checked += "tensor cores read" in caption or "tensor cores' reads" in caption
+                if "+=" in caption:
+                    problems.append(f"{name} page {page + 1}: '{caption}'")
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreaterEqual(checked, 1)  # lesson 21's page on descriptor reads
+
+    def test_a_page_about_bank_conflicts_shows_a_request(self):
+        """A page that names the Bank conflicts panel talks about how a warp's shared reads fall
+        into banks: at its moment the panel draws a request, not "makes no shared access at this
+        step" (lesson 21's second page stood on the mbarriers' set-up)."""
+        problems, checked = [], 0
+        for (name, page), panels in ct.named_panels().items():
+            if "Bank conflicts" not in panels:
+                continue
+            checked += 1
+            texts = [t["text"] for t in self.layout(name, page)["texts"] if t["panel"] == "Bank conflicts"]
+            if any("makes no shared access at this step" in t for t in texts):
+                problems.append(f"{name} page {page + 1}: the panel shows no request")
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreaterEqual(checked, 4)  # lessons 14 (two pages), 18 and 21
+
     def test_thread_life_entries_start_below_their_title(self):
         """On every page at every walked size, Thread life's entries (a count of left-out entries
         among them) begin below the last line of its title: lesson 20 at 1280x800 drew

@@ -30,6 +30,10 @@ struct LaunchOutcome {
   // The backend returned the trace already in canonical order (the GPU decodes on the
   // device), holding only the recorded events; otherwise `slots` are raw per-thread slots.
   bool slotsDecoded = false;
+  // Blocks the emulator stopped at a barrier limit (makeEmulatorBackend's stopAfterBarriers):
+  // 0 for a whole launch. A run cut short holds the first barrier intervals of every block,
+  // its P unfinished, so it is not verified (completeLaunch).
+  std::size_t blocksStopped = 0;
 };
 
 class Backend {
@@ -59,7 +63,16 @@ class Backend {
   }
 };
 
-std::unique_ptr<Backend> makeEmulatorBackend();
+// stopAfterBarriers > 0: each block runs only until all its threads arrived at that barrier
+// (emu::runGrid), the app's first picture of a large launch before its whole run.
+std::unique_ptr<Backend> makeEmulatorBackend(int stopAfterBarriers = 0);
+// Where the first picture of a large launch on the emulator stops (the app shows it while the
+// whole run goes on): 2, every block to its second barrier, a tiled kernel's phase 0 whole;
+// 1, its first barrier, phase 0's tiles loaded, where phase 0 alone is about a million events
+// (128^3 at T = 32); 0, no first picture: a launch under 64^3 multiply-adds (a whole run then
+// takes under 75 ms of CPU) or a kernel whose picture is not a tiled kernel's phases (no
+// tiles, the ladder's rings, a kernel with a mistake, whose picture may be anywhere in it).
+int firstPictureBarriers(const LaunchConfig& config);
 // The CUDA backend, or why there is none ("built without CUDA", "no CUDA device", a build
 // with no code for this GPU). The first call says on stderr, in one line with the command that
 // fixes it, when the build has no machine code for the device (kernels/cuda/gpu_code.h).

@@ -19,9 +19,57 @@ std::string sizeText(uint64_t bytes) {
   else std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1ull << 20));
   return buf;
 }
+
+std::string blockRangeProblem(int blockX, int blockY) {
+  if (blockX >= 1 && blockY >= 1 && int64_t(blockX) * blockY <= kMaxThreadsPerBlock) return "";
+  return "block " + std::to_string(blockX) + "x" + std::to_string(blockY) +
+         " is out of range: bx and by must be at least 1 and bx*by at most " + std::to_string(kMaxThreadsPerBlock) +
+         " threads per block";
+}
+
+// `plan` finished with the kernel's shape (its facts', or the one its caller gave): block,
+// grid, shared memory and trace slots, checked against the grid's and the trace's caps.
+Result<LaunchPlan> withShape(const LaunchConfig& c, LaunchPlan plan, const LaunchShape& shape, bool traced) {
+  KernelLaunch& L = plan.launch;
+  L.blockX = shape.blockX;
+  L.blockY = shape.blockY;
+  L.dynamicSharedFloats = shape.dynamicSharedFloats;
+  L.staticSharedBytes = shape.staticSharedBytes;
+  plan.phases = shape.phases;
+  plan.slotsPerThread = shape.eventsPerThread;
+  L.gridX = shape.gridX ? shape.gridX : unsigned(ceilDiv(c.dims.l, int(L.blockX)));
+  L.gridY = shape.gridY ? shape.gridY : unsigned(ceilDiv(c.dims.j, int(L.blockY)));
+  if (L.gridX > unsigned(kMaxGridDim) || L.gridY > unsigned(kMaxGridDim))
+    return invalidInput("grid " + std::to_string(L.gridX) + "x" + std::to_string(L.gridY) +
+                        " is too large: each grid dimension may be at most " + std::to_string(kMaxGridDim));
+  plan.threads = uint64_t(L.gridX) * L.gridY * L.blockX * L.blockY;
+  plan.traceSlots = plan.threads * plan.slotsPerThread;
+  if (traced && plan.traceSlots > kMaxTraceEvents)
+    return invalidInput("a trace of " + describe(c) + " would hold " + std::to_string(plan.traceSlots) +
+                        " events (" + sizeText(plan.traceSlots * kEventBytes) + "), over the cap of " +
+                        std::to_string(kMaxTraceEvents) + " events (" + sizeText(kMaxTraceEvents * kEventBytes) +
+                        "): choose a smaller size or tile");
+  return plan;
+}
+
+// A kernel with no facts in the list (the lab's): its caller's shape, checked as a built-in
+// kernel's is. Its shared tiles are placed from its declarations once it has run (labTiles).
+Result<LaunchPlan> planGivenShape(const LaunchConfig& c, bool traced) {
+  const LaunchShape& shape = *c.givenShape;
+  if (std::string problem = blockRangeProblem(int(shape.blockX), int(shape.blockY)); !problem.empty())
+    return invalidInput(problem);
+  LaunchPlan plan;
+  KernelLaunch& L = plan.launch;
+  L.j = c.dims.j, L.k = c.dims.k, L.l = c.dims.l;
+  L.tile = int(shape.blockX);
+  L.labTiles = SharedTileLayout{};
+  return withShape(c, std::move(plan), shape, traced);
+}
 }  // namespace
 
 std::string describe(const LaunchConfig& c) {
+  if (const auto& g = c.givenShape)
+    return "the lab's kernel " + dimsText(c.dims) + " block " + std::to_string(g->blockX) + "x" + std::to_string(g->blockY);
   const KernelInfo& info = kernelInfo(c.kernel);
   std::string s = std::string(info.name) + " " + dimsText(c.dims);
   if (!kernelTilings(c.kernel).empty())
@@ -75,12 +123,13 @@ Result<Tiling> parseTilingOrDefault(std::string_view text) {
 }
 
 Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
-  const KernelInfo& info = kernelInfo(c.kernel);
   for (int d : {c.dims.j, c.dims.k, c.dims.l}) {
     if (d < 1 || d > kMaxDimension)
       return invalidInput("matrix dimension " + std::to_string(d) + " is out of range: each of j, k, l must be 1 to " +
                           std::to_string(kMaxDimension));
   }
+  if (c.givenShape) return planGivenShape(c, traced);
+  const KernelInfo& info = kernelInfo(c.kernel);
   if (const int m = info.rowsMultipleOf; m > 1 && (c.dims.k % m || c.dims.l % m))
     return invalidInput(std::string(info.name) + " needs k and l to be multiples of " + std::to_string(m) +
                         " (a tensor map's rows are a multiple of 16 bytes): k = " + std::to_string(c.dims.k) +
@@ -112,34 +161,12 @@ Result<LaunchPlan> planLaunch(const LaunchConfig& c, bool traced) {
       L.pad = c.pad;
     }
   } else {
-    if (c.blockX < 1 || c.blockY < 1 || c.blockX * c.blockY > kMaxThreadsPerBlock)
-      return invalidInput("block " + std::to_string(c.blockX) + "x" + std::to_string(c.blockY) +
-                          " is out of range: bx and by must be at least 1 and bx*by at most " +
-                          std::to_string(kMaxThreadsPerBlock) + " threads per block");
+    if (std::string problem = blockRangeProblem(c.blockX, c.blockY); !problem.empty()) return invalidInput(problem);
     L.blockX = unsigned(c.blockX);
     L.blockY = unsigned(c.blockY);
   }
   // The rest is the kernel's own facts (beside it, in its file).
-  const LaunchShape shape = kernelLaunchShape(L);
-  L.blockX = shape.blockX;
-  L.blockY = shape.blockY;
-  L.dynamicSharedFloats = shape.dynamicSharedFloats;
-  L.staticSharedBytes = shape.staticSharedBytes;
-  plan.phases = shape.phases;
-  plan.slotsPerThread = shape.eventsPerThread;
-  L.gridX = shape.gridX ? shape.gridX : unsigned(ceilDiv(c.dims.l, int(L.blockX)));
-  L.gridY = shape.gridY ? shape.gridY : unsigned(ceilDiv(c.dims.j, int(L.blockY)));
-  if (L.gridX > unsigned(kMaxGridDim) || L.gridY > unsigned(kMaxGridDim))
-    return invalidInput("grid " + std::to_string(L.gridX) + "x" + std::to_string(L.gridY) +
-                        " is too large: each grid dimension may be at most " + std::to_string(kMaxGridDim));
-  plan.threads = uint64_t(L.gridX) * L.gridY * L.blockX * L.blockY;
-  plan.traceSlots = plan.threads * plan.slotsPerThread;
-  if (traced && plan.traceSlots > kMaxTraceEvents)
-    return invalidInput("a trace of " + describe(c) + " would hold " + std::to_string(plan.traceSlots) +
-                        " events (" + sizeText(plan.traceSlots * kEventBytes) + "), over the cap of " +
-                        std::to_string(kMaxTraceEvents) + " events (" + sizeText(kMaxTraceEvents * kEventBytes) +
-                        "): choose a smaller size or tile");
-  return plan;
+  return withShape(c, std::move(plan), kernelLaunchShape(L), traced);
 }
 
 }  // namespace tilescope

@@ -2,6 +2,7 @@
 // checks every limit, so the CLI, the app and the tests refuse bad input the same way.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ struct LaunchConfig {
   Tiling tiling;                 // the ladder's kernels: block, warp and thread tiles (zeros: the default)
   int persistentBlocks = 0;      // a persistentGrid kernel's blocks (0: one per tile)
   uint64_t seed = 1;             // inputs are drawn from it
+  // A kernel with no facts in the kernel list (the lab's, read from a student's file): the
+  // shape its caller read from the kernel's declarations and the request, which planLaunch
+  // takes in place of the kernel's facts (`kernel`, `tile`, `tiling` and `pad` are not read;
+  // gridX/gridY 0: one block per block-sized tile of P). Unset: the built-in kernel `kernel`.
+  std::optional<LaunchShape> givenShape;
   bool operator==(const LaunchConfig&) const = default;
 };
 

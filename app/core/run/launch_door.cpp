@@ -41,12 +41,14 @@ std::string roughCount(uint64_t n) {
 
 }  // namespace
 
-bool needsDevice(const LaunchConfig& config) { return kernelHasSchedule(config.kernel) && leftToKernel(config); }
+bool needsDevice(const LaunchConfig& config) {
+  return !config.givenShape && kernelHasSchedule(config.kernel) && leftToKernel(config);
+}
 
 Result<PlannedLaunch> planLaunchOn(const LaunchConfig& config, const DeviceProfile& device, const RunPlace& place) {
   PlannedLaunch out;
   out.config = config;
-  if (kernelHasSchedule(config.kernel)) {
+  if (!config.givenShape && kernelHasSchedule(config.kernel)) {
     KernelLaunch asked;
     asked.kernel = config.kernel;
     asked.j = config.dims.j, asked.k = config.dims.k, asked.l = config.dims.l;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <set>
 
 #include "kernels/catalog.h"
 
@@ -35,10 +36,14 @@ std::string RingBarrier::text() const {
   if (!initialised) return n + "not initialised yet";
   const std::string last = "phase " + std::to_string(completed - 1) + " complete, ";
   if (role == BarrierRole::Full) {
+    // A full barrier that also waits for threads' arrivals (rung 11's producers write N's tile
+    // themselves) says how many are in, beside the bytes.
+    const std::string of = needed > 1 ? ", " + std::to_string(arrivals) + " of " + std::to_string(needed) + " arrivals" : "";
     if (arrivals > 0)
       return n + "phase " + std::to_string(completed) + " filling, " + std::to_string(bytesArrived) + " of " +
-             std::to_string(bytesExpected) + " bytes";
-    if (completed > 0) return n + last + std::to_string(lastBytes) + " of " + std::to_string(lastBytes) + " bytes";
+             std::to_string(bytesExpected) + " bytes" + of;
+    const std::string all = needed > 1 ? ", " + std::to_string(needed) + " of " + std::to_string(needed) + " arrivals" : "";
+    if (completed > 0) return n + last + std::to_string(lastBytes) + " of " + std::to_string(lastBytes) + " bytes" + all;
     return n + "phase 0, no copy issued yet";
   }
   if (arrivals > 0 || completed == 0)
@@ -116,10 +121,13 @@ void CopyScheduleBuilder::collect() {
   for (std::size_t i = b; i < e; ++i) program[std::size_t(linearThread(events[i], blockX))].push_back(uint32_t(i));
 }
 
-// Each mbarrier once, its role from its arrivals: one that announces transaction bytes counts
-// the copies' bytes ("full"); the others count consumers done ("empty"). Full ones first.
+// Each mbarrier once, its role from its array's arrivals: an array one of whose barriers has an
+// arrival that announces transaction bytes counts the copies' bytes ("full"); the others count
+// consumers done ("empty"). By array, not by barrier: a stage the launch never fills (more
+// stages than k tiles) still has a full barrier, with no copy issued. Full ones first.
 void CopyScheduleBuilder::findBarriers() {
   std::map<std::pair<int, int>, CopySchedule::Barrier> found;
+  std::set<int> fullArrays;
   for (const auto& thread : program)
     for (uint32_t i : thread) {
       const Event& e = events[i];
@@ -128,8 +136,10 @@ void CopyScheduleBuilder::findBarriers() {
       bar.array = e.sharedCol;
       bar.index = e.sharedRow;
       if (e.op == Op::MbarrierInit) bar.needed = int(e.value);
-      if (e.op == Op::MbarrierArrive && e.value > 0) bar.role = BarrierRole::Full;
+      if (e.op == Op::MbarrierArrive && e.value > 0) fullArrays.insert(e.sharedCol);
     }
+  for (auto& [key, bar] : found)
+    if (fullArrays.count(bar.array)) bar.role = BarrierRole::Full;
   for (BarrierRole role : {BarrierRole::Full, BarrierRole::Empty})
     for (auto& [key, bar] : found)
       if (bar.role == role) {
@@ -257,7 +267,9 @@ void CopyScheduleBuilder::walk() {
 }
 
 // Per stage its full barrier (the one its copies complete) and its empty one; per consumer
-// wait, when the thread next arrives: it has released the stage then.
+// wait, when the thread next arrives on that stage's empty barrier: it has released the stage
+// then. Not at its next arrival of any kind: with a group of MMAs in flight (rung 11) a consumer
+// waits for stage t's tiles, then hands back stage t - 1, and never the last stage.
 void CopyScheduleBuilder::linkStages() {
   s.stageFull_.assign(std::size_t(s.stageCount_), -1);
   s.stageEmpty_.assign(std::size_t(s.stageCount_), -1);
@@ -277,8 +289,11 @@ void CopyScheduleBuilder::linkStages() {
       CopySchedule::Step& w = s.steps_[mine[k]];
       if (events[w.event].op != Op::MbarrierWait || s.barriers_[std::size_t(w.barrier)].role != BarrierRole::Full) continue;
       consumer[std::size_t(w.thread)] = true;
+      const auto emptyOf = s.stageEmptyOf_.find(w.barrier);
+      const int empty = emptyOf == s.stageEmptyOf_.end() ? -1 : emptyOf->second;
       for (std::size_t n = k + 1; n < mine.size(); ++n)
-        if (events[s.steps_[mine[n]].event].op == Op::MbarrierArrive) {
+        if (events[s.steps_[mine[n]].event].op == Op::MbarrierArrive &&
+            (empty < 0 || s.steps_[mine[n]].barrier == empty)) {
           w.release = s.steps_[mine[n]].at;
           break;
         }
@@ -286,6 +301,17 @@ void CopyScheduleBuilder::linkStages() {
   }
   s.consumers_ = int(std::count(consumer.begin(), consumer.end(), true));
   if (!s.copies_.empty()) s.producer_ = s.steps_[s.copies_.front().step].thread;
+  // N's tile written by threads, where no copy brings it (rung 11): its stage from the slot's
+  // row (Nds holds bn rows a stage), its k tile from the element's row of N, at the timeline's step.
+  const bool nCopied = std::any_of(s.copies_.begin(), s.copies_.end(), [](const CopySchedule::Copy& c) { return c.isN; });
+  const Tiling& tiling = timeline.trace().launch.tiling;
+  if (nCopied || tiling.bn <= 0 || tiling.bk <= 0) return;
+  const unsigned blockX = timeline.trace().launch.blockX;
+  for (std::size_t i = begin; i < begin + stepOf.size(); ++i) {
+    const Event& e = events[i];
+    if (e.op == Op::LoadN && e.sharedRow >= 0 && e.globalRow >= 0)
+      s.nWrites_.push_back({e.sharedRow / tiling.bn, e.globalRow / tiling.bk, anchor(uint32_t(i), linearThread(e, blockX))});
+  }
 }
 
 CopySchedule CopySchedule::build(const Timeline& timeline, const BlockTimeline& block) {
@@ -310,6 +336,7 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
   int tile = -1;
   for (const Copy& k : copies_)
     if (k.stage == st.index && reached(steps_[k.step].at, c)) tile = std::max(tile, k.tile);
+  fillThreadWrites(st, c);
   if (tile < 0) return;  // empty: nothing issued into it yet
   int fillPhase = -1;
   bool landed = true;
@@ -323,11 +350,19 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
     landed = landed && r.landed;
     fillPhase = k.fillPhase;
   }
-  if (!landed) {
+  landed = landed && (!st.n.byThreads || st.n.bytesWritten == st.n.bytes);
+  // Full once its barrier's phase completed: the copies' bytes landed and, where the barrier
+  // also counts threads (rung 11's producers writing N's tile), every arrival is in.
+  const int full = stageFull_[std::size_t(st.index)];
+  bool complete = full < 0;  // bytes no arrival announced: landing is all there is
+  if (full >= 0) {
+    const std::vector<Moment>& completions = barriers_[std::size_t(full)].completions;
+    complete = fillPhase >= 0 && fillPhase < int(completions.size()) && reached(completions[std::size_t(fillPhase)], c);
+  }
+  if (!landed || !complete) {
     st.state = StageState::Filling;
     return;
   }
-  const int full = stageFull_[std::size_t(st.index)];
   int passed = 0;
   for (const Step& w : steps_)
     if (w.barrier == full && w.phase == fillPhase && w.thread != producer_ &&
@@ -339,6 +374,24 @@ void CopySchedule::fillStage(RingStage& st, Cursor c) const {
   st.state = consumers_ > 0 && st.released == consumers_ ? StageState::Released
              : passed > 0                                ? StageState::Reading
                                                          : StageState::Full;
+}
+
+// N's tile in the stage where the block's threads write it (nWrites_): the newest k tile any of
+// its writes reached at c, and how many of that tile's bytes are in.
+void CopySchedule::fillThreadWrites(RingStage& st, Cursor c) const {
+  int tile = -1;
+  for (const ThreadWrite& w : nWrites_)
+    if (w.stage == st.index && reached(w.at, c)) tile = std::max(tile, w.tile);
+  if (tile < 0) return;
+  RingCopy& n = st.n;
+  n.tile = tile;
+  n.byThreads = true;
+  for (const ThreadWrite& w : nWrites_)
+    if (w.stage == st.index && w.tile == tile) {
+      n.bytes += 4;
+      n.bytesWritten += reached(w.at, c) ? 4 : 0;
+    }
+  n.landed = n.bytesWritten == n.bytes;
 }
 
 // The consumers at their frontmost wait on a full barrier: the n-th such wait of its thread
@@ -370,14 +423,37 @@ void CopySchedule::fillWaits(CopyRing& ring, Cursor c) const {
   }
 }
 
-// The copies' issuer in words: blocked on an empty barrier, issuing, or done.
+// The copies' issuer in words: blocked on an empty barrier, issuing, or done. Where threads
+// take turns at the copies (rung 11's two producer warpgroups), the one that issues the next
+// copy, and all of them once every copy is issued.
 void CopySchedule::fillProducer(CopyRing& ring, Cursor c) const {
   if (producer_ < 0) return;
-  const Event& first = timeline_->trace().events[steps_[copies_.front().step].event];
-  ring.producerX = first.threadX;
-  ring.producerY = first.threadY;
-  const std::string who = threadName(first.threadX, first.threadY);
-  for (std::size_t i : byThread_[std::size_t(producer_)]) {
+  const auto& events = timeline_->trace().events;
+  std::vector<int> issuers;           // linear threads, in the order of their first copy
+  std::string issuerNames;            // "tx=128 and tx=256"
+  std::size_t next = copies_.size();  // the first copy not yet issued at c
+  for (std::size_t i = 0; i < copies_.size(); ++i) {
+    const Step& st = steps_[copies_[i].step];
+    if (std::find(issuers.begin(), issuers.end(), st.thread) == issuers.end()) {
+      issuerNames = issuerNames.empty() ? "" : issuerNames + " and ";
+      issuerNames += "tx=" + std::to_string(events[st.event].threadX);
+      issuers.push_back(st.thread);
+    }
+    if (next == copies_.size() && !reached(st.at, c)) next = i;
+  }
+  const Step& issuing = steps_[copies_[next == copies_.size() ? 0 : next].step];
+  ring.producerX = events[issuing.event].threadX;
+  ring.producerY = events[issuing.event].threadY;
+  const int producer = issuing.thread;
+  std::string who = threadName(ring.producerX, ring.producerY);
+  if (issuers.size() > 1) {
+    if (next == copies_.size()) {
+      ring.producer = "threads " + issuerNames + ", taking turns, have issued all " + std::to_string(ring.copiesTotal) + " copies";
+      return;
+    }
+    who += " (of threads " + issuerNames + ", taking turns at the copies)";
+  }
+  for (std::size_t i : byThread_[std::size_t(producer)]) {
     const Step& st = steps_[i];
     if (reached(st.at, c)) continue;
     if (!reached(st.ready, c)) {
@@ -410,6 +486,7 @@ CopyRing CopySchedule::at(Cursor c) const {
   ring.consumers = consumers_;
   ring.outOfOrder = outOfOrder_;
   ring.copiesTotal = int(copies_.size());
+  ring.nByThreads = !nWrites_.empty();
   for (const Copy& k : copies_) ring.copiesIssued += reached(steps_[k.step].at, c) ? 1 : 0;
   for (int s = 0; s < stageCount_; ++s) {
     RingStage st;

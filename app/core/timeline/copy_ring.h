@@ -54,6 +54,11 @@ struct RingCopy {
   int bytes = 0;
   bool zeroFill = false;  // part of the box lies outside the matrix
   bool landed = false;    // its bytes have arrived at the cursor
+  // Not a copy: the block's own threads write this tile into the stage (rung 11's producers
+  // write N's tile, turned, which TMA cannot do); bytes are those of the tile's writes,
+  // bytesWritten those done at the cursor.
+  bool byThreads = false;
+  int bytesWritten = 0;
 };
 
 struct RingStage {
@@ -88,6 +93,7 @@ struct CopyRing {
   int waiting = 0, passed = 0;
   int waitBarrier = -1, waitParity = -1;  // index into full[] (-1: no consumer has reached one)
   int copiesIssued = 0, copiesTotal = 0;
+  bool nByThreads = false;  // N's tiles are written by the block's threads, not copied (RingCopy::byThreads)
   int producerX = -1, producerY = -1;
   std::string producer;  // what the copies' issuer does at the cursor, in words
   // Consumer reads the timeline places before their wait could pass (0 for a sound trace).
@@ -119,6 +125,10 @@ class CopySchedule {
     Moment landed = kNever;
     int fillPhase = -1;  // the phase of its full barrier that its bytes complete
   };
+  struct ThreadWrite {  // a thread's write of an element of N's tile into a stage
+    int stage = 0, tile = 0;
+    Moment at;
+  };
   struct Barrier {
     BarrierRole role = BarrierRole::Empty;
     int array = 0, index = 0, needed = 0;
@@ -134,11 +144,13 @@ class CopySchedule {
   int outOfOrder_ = 0;
   std::vector<Step> steps_;
   std::vector<Copy> copies_;
+  std::vector<ThreadWrite> nWrites_;  // only where no copy brings N's tile
   std::vector<Barrier> barriers_;
   std::vector<std::vector<std::size_t>> byThread_;  // into steps_, program order
   std::vector<int> stageFull_, stageEmpty_;          // per stage: its barriers (indices into barriers_)
   std::map<int, int> stageEmptyOf_;                  // full barrier -> the empty one waited on before filling it
   void fillStage(RingStage& s, Cursor c) const;
+  void fillThreadWrites(RingStage& s, Cursor c) const;
   void fillWaits(CopyRing& ring, Cursor c) const;
   void fillProducer(CopyRing& ring, Cursor c) const;
 };

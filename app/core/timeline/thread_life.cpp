@@ -114,6 +114,9 @@ std::string LifeEntry::text() const {
     case Kind::FlagWait: return "wait flag[" + std::to_string(index) + "] (saw " + number(value) + ")";
     case Kind::FlagPublish: return "publish flag[" + std::to_string(index) + "] = " + number(value);
     case Kind::Mma: return mmaText(*this);
+    case Kind::DescriptorRead:
+      return "tensor cores read " + slotName(isN ? "Nds" : "Mds", slotRow, slotCol) +
+             (width > 1 ? ".." + std::to_string(slotCol + width - 1) : "") + " for the warpgroup's MMA";
   }
   return {};
 }
@@ -123,6 +126,20 @@ std::string LifeEntry::valuesText() const {
   char v[96];  // fig. 5.8's last column: Pvalue += M x N
   std::snprintf(v, sizeof v, "%.4g x %.4g, Pvalue = %.4g", double(mValue), double(nValue), double(value));
   return v;
+}
+
+std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call) {
+  std::set<int> lines;
+  if (launch.labTiles) return lines;
+  const auto source = kernelSource(launch.kernel);
+  if (!source) return lines;
+  int line = 1;
+  for (std::size_t at = 0; at < source->size(); ++line) {
+    const std::size_t end = std::min(source->find('\n', at), source->size());
+    if (source->substr(at, end - at).find(call) != std::string_view::npos) lines.insert(line);
+    at = end + 1;
+  }
+  return lines;
 }
 
 LifeTime lifeTime(const LifeEntry& e, const Timeline& t, Cursor c) {
@@ -141,6 +158,7 @@ struct LifeContext {
   bool wideMSpansK = false;
   std::set<int> fullArrays;  // mbarrier arrays (declaration numbers) whose arrivals announce bytes
   std::set<int> flagWaitLines, flagPublishLines;
+  std::set<int> descriptorLines;  // lines that issue a warpgroup MMA: their shared reads are the tensor cores'
 };
 
 // A barrier that an arrival announces bytes at is a "full" one (its stage's tiles arrived),
@@ -152,21 +170,13 @@ void findBarrierRoles(LifeContext& c, const BlockTimeline& block) {
       if (events[i].op == Op::MbarrierArrive && events[i].value > 0) c.fullArrays.insert(events[i].sharedCol);
 }
 
-// Rung 9's flags are workspace accesses through waitAcquire and publishRelease: the kernel's
-// own text says which lines those are (a lab kernel's workspace is read and written plainly).
-void findFlagLines(LifeContext& c) {
-  if (c.launch.labTiles) return;
-  const auto source = kernelSource(c.launch.kernel);
-  if (!source) return;
-  int line = 1;
-  for (std::size_t at = 0; at < source->size();) {
-    const std::size_t end = std::min(source->find('\n', at), source->size());
-    const std::string_view text = source->substr(at, end - at);
-    if (text.find("waitAcquire(") != std::string_view::npos) c.flagWaitLines.insert(line);
-    if (text.find("publishRelease(") != std::string_view::npos) c.flagPublishLines.insert(line);
-    at = end + 1;
-    ++line;
-  }
+// Rung 9's flags are workspace accesses through waitAcquire and publishRelease, and rung 11's
+// descriptor reads are shared reads at a line that calls wgmmaTf32: the kernel's own text says
+// which lines those are (a lab kernel's workspace is read and written plainly).
+void findKernelLines(LifeContext& c) {
+  c.flagWaitLines = kernelLinesCalling(c.launch, "waitAcquire(");
+  c.flagPublishLines = kernelLinesCalling(c.launch, "publishRelease(");
+  c.descriptorLines = kernelLinesCalling(c.launch, "wgmmaTf32(");
 }
 
 bool isOperand(const Event& e) {
@@ -312,6 +322,13 @@ void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Eve
       addFragment(items, *e, step);
       continue;
     }
+    if ((e->op == Op::ReadM || e->op == Op::ReadN) && c.descriptorLines.count(e->line)) {
+      LifeEntry entry = entryOf(*e, step, c);
+      entry.kind = LifeEntry::Kind::DescriptorRead;
+      entry.isN = e->op == Op::ReadN;
+      items.push_back({entry, -1});
+      continue;
+    }
     if (isOperand(*e)) {
       auto [at, fresh] = groupOf.try_emplace({e->phase, e->k}, int(groups.size()));
       if (fresh) {
@@ -340,9 +357,9 @@ void addStep(ThreadLife& life, const LifeContext& c, const std::vector<const Eve
 ThreadLife threadLife(const Timeline& t, const BlockTimeline& block, int thread) {
   ThreadLife life;
   life.thread = thread;
-  LifeContext context{t, t.trace().launch, wideReadOfMSpansK(t.trace().launch), {}, {}, {}};
+  LifeContext context{t, t.trace().launch, wideReadOfMSpansK(t.trace().launch), {}, {}, {}, {}};
   findBarrierRoles(context, block);
-  findFlagLines(context);
+  findKernelLines(context);
   const auto& events = t.trace().events;
   const unsigned blockX = t.trace().launch.blockX;
   float pvalue = 0;  // the thread's running dot product, as the kernel accumulates it

@@ -5,7 +5,10 @@
 // instead of loading: the copies a producer asks the copy engine for (with their stage), the
 // mbarriers it initialises, arrives at and waits on (with their stage and the parity waited
 // for), and rung 9's reads and writes of the workspace and its waits on another block's flag.
-// Nothing the thread did is left out: every event of the thread is in exactly one entry. The
+// Rung 11's tensor cores read both operands through matrix descriptors, and the trace records
+// those reads in the names of the warpgroup's threads: they are listed as what they are, reads
+// for the warpgroup's MMA, never as the thread's products. Nothing the thread did is left
+// out: every event of the thread is in exactly one entry. The
 // app's Thread life panel draws it for the followed thread, with the cursor's step
 // highlighted. GUI-free, so it is tested against the book's table and hand counts.
 //
@@ -16,7 +19,9 @@
 // Up to four single-value products are listed one by one; more (a register tile's 8 x 8, a
 // float4's four k steps) are one entry that says how many.
 #pragma once
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +41,10 @@ struct LifeEntry {
     WorkspaceRead, WorkspaceWrite,                 // rung 9's partial sums
     FlagWait, FlagPublish,                         // rung 9's flags between blocks
     Mma,                                           // rung 10: the lane's part of one mma.sync
+    // Rung 11: a 128-bit read of an operand that the tensor cores made through a matrix
+    // descriptor for the whole warpgroup, recorded in this thread's name (the trace shares the
+    // reads out over the warpgroup's threads). Not the thread's own operand: it multiplies nothing.
+    DescriptorRead,
   };
   Kind kind = Kind::Load;
   int step = -1;   // the timeline step it happens in
@@ -92,5 +101,9 @@ LifeTime lifeTime(const LifeEntry& e, const Timeline& timeline, Cursor c);
 
 // Linear thread `thread` of the block `block` shows.
 ThreadLife threadLife(const Timeline& timeline, const BlockTimeline& block, int thread);
+
+// The lines of the launch's kernel whose text calls `call` ("wgmmaTf32(": rung 11's descriptor
+// reads are recorded at that line), read from the kernel's own source; none for a lab kernel.
+std::set<int> kernelLinesCalling(const KernelLaunch& launch, std::string_view call);
 
 }  // namespace tilescope

@@ -258,7 +258,12 @@ Timeline Timeline::build(const Trace& trace, bool emulated) {
   t.phaseSpan_ = scan.phaseSpan();
   t.phaseCount_ = scan.ring ? scan.maxPhase + 1 : trace.phases;
   const uint64_t lockstepKeys = (uint64_t(scan.maxBarriers) + 1) * t.phaseSpan_ * t.keySpan_;
-  if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
+  // In a ring (threads wait on mbarriers) the emulator interleaves threads at their waits, so
+  // the canonical order is not the order that ran and cannot tell a stale read: rung 11's
+  // consumers come before the producers whose writes of N's tile they waited for. The
+  // mbarriers order a ring (copy_ring.h), which is drawn in lockstep by its phases.
+  if (emulated && scan.ring) t.orderNote_ = "a ring's threads take turns at their mbarrier waits: drawn in lockstep by its phases";
+  else if (emulated) t.stale_ = findRacedReads(trace, t.blockBegin_, mixed);
   else t.orderNote_ = "a GPU trace records what each thread did, not the order threads ran in: drawn in lockstep";
   if (!t.stale_.empty()) {
     t.realOrder_ = lockstepKeys * uint64_t(t.threadsPerBlock_) <= kMaxRealOrderKeys;

@@ -23,7 +23,8 @@
 // interval to the barrier, loads, k steps and all, before the next thread starts, which is
 // what the emulator did (and the trace's canonical order inside an interval). The "interval"
 // granularity then steps one thread's run to its barrier at a time. A GPU trace has no such
-// order (its canonical order is a sort), so it stays in lockstep and says why (orderNote).
+// order (its canonical order is a sort), so it stays in lockstep and says why (orderNote); so
+// does a ring, whose threads the emulator lets take turns at their mbarrier waits.
 //
 // Cost. Timeline::build walks the trace three times (done once per run, off the UI thread:
 // the blocks and their barriers; each event's step key; the counts, P stores, stale reads' steps

@@ -81,9 +81,12 @@ struct RunRequest {
   long long counts[3] = {0, 0, 0};
   const TraceSink* sink = nullptr;  // null: record nothing
   uint64_t stepBudget = 200'000'000;  // loop steps and calls of the whole launch
-  double timeLimitSeconds = 0;        // wall-clock limit of the launch (0: none)
+  double timeLimitSeconds = 0;        // CPU-time limit of the launch, this thread's (0: none)
   const std::atomic<bool>* cancel = nullptr;  // set: the launch stops as out of time ("cancelled")
 };
+
+// The most of device printf's output a launch keeps (the rest is counted as cut, not kept).
+inline constexpr std::size_t kMaxPrintedBytes = std::size_t(1) << 20;
 
 struct RunResult {
   emu::Report report;                // out-of-bounds accesses and barrier divergence, as the emulator's
@@ -91,6 +94,7 @@ struct RunResult {
   Dim3 stoppedBlock, stoppedThread;  // where it stopped (with `error`)
   bool outOfTime = false;            // stopped by the step budget or the time limit
   std::string printed;               // device printf's output, in the order the threads ran
+  bool printedTruncated = false;     // more was printed than the kMaxPrintedBytes kept
 };
 RunResult runProgram(const RunRequest& request);
 

@@ -47,10 +47,10 @@ void ThreadRun::countStep(int line) {
 // a loop whose body is thousands of statements long is stopped on time too.
 void ThreadRun::checkClock(int line) {
   if (launch_.request.cancel && launch_.request.cancel->load()) stopAt(line, 0, "cancelled", true);
-  if (std::chrono::steady_clock::now() > launch_.deadline) {
+  if (cpuSeconds() > launch_.deadlineCpuSeconds) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", launch_.request.timeLimitSeconds);
-    stopAt(line, 0, "still running after " + std::string(limit) + " s (an endless loop?)", true);
+    stopAt(line, 0, "still running after " + std::string(limit) + " s of CPU time (an endless loop?)", true);
   }
 }
 

@@ -1,7 +1,9 @@
 // runProgram: the launch (every thread in the emulator's fibers), and the library a kernel
 // may call (math, printf), computed here by the interpreter, never by the student's code.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include "lab/interp/arith.h"
 #include "lab/interp/interpreter.h"
@@ -53,7 +55,8 @@ Value ThreadRun::math(const Expr& e) {
   return Value::ofInt(0);
 }
 
-// Device printf: each conversion formatted from its argument's value, into the launch's output.
+// Device printf: each conversion formatted from its argument's value, into the launch's output;
+// its value is CUDA's, the number of arguments after the format.
 Value ThreadRun::printf(const Expr& e) {
   const std::string& format = p_.strings[size_t(e.slot)];
   std::string out;
@@ -93,22 +96,33 @@ Value ThreadRun::printf(const Expr& e) {
     out += buffer;
     i = end;
   }
-  if (launch_.printed.size() < (1u << 20)) launch_.printed += out;
-  return Value::ofInt(int64_t(out.size()));
+  const std::size_t room = kMaxPrintedBytes - std::min(launch_.printed.size(), kMaxPrintedBytes);
+  launch_.printed.append(out, 0, std::min(room, out.size()));
+  if (out.size() > room) launch_.printedTruncated = true;
+  // CUDA's device printf returns the number of arguments it parsed, not the characters it wrote
+  // (C's): a kernel that tests the return value takes the path it takes on a GPU.
+  return Value::ofInt(int64_t(e.argsCount));
 }
 
 namespace {
 constexpr std::size_t kMaxStackPoolBytes = std::size_t(256) << 20;
 }  // namespace
 
+double cpuSeconds() {
+#if defined(__EMSCRIPTEN__)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#else
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+#endif
+}
+
 RunResult runProgram(const RunRequest& request) {
   RunResult result;
   const Program& p = *request.program;
   LaunchState launch{p, request, {}, 0, false, std::nullopt, {}, {}, {}, false};
-  if (request.timeLimitSeconds > 0)
-    launch.deadline = std::chrono::steady_clock::now() +
-                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                          std::chrono::duration<double>(request.timeLimitSeconds));
+  if (request.timeLimitSeconds > 0) launch.deadlineCpuSeconds = cpuSeconds() + request.timeLimitSeconds;
   for (const ArrayInfo& info : p.arrays) {
     ArrayInstance a;
     a.element = info.element;
@@ -161,6 +175,7 @@ RunResult runProgram(const RunRequest& request) {
   result.stoppedThread = launch.stoppedThread;
   result.outOfTime = launch.outOfTime;
   result.printed = std::move(launch.printed);
+  result.printedTruncated = launch.printedTruncated;
   return result;
 }
 

@@ -96,6 +96,7 @@ void writeCopyEngine(JsonWriter& j, const CopyEngineRect& c) {
   j.key("copyEngine").beginObject().field("x", double(c.x)).field("y", double(c.y));
   j.field("width", double(c.width)).field("height", double(c.height)).field("stageCount", r.stageCount);
   j.field("consumers", r.consumers).field("copiesIssued", r.copiesIssued).field("copiesTotal", r.copiesTotal);
+  j.field("nByThreads", r.nByThreads);
   j.key("stages").beginArray();
   for (std::size_t i = 0; i < r.stages.size(); ++i) {
     const RingStage& s = r.stages[i];
@@ -103,7 +104,8 @@ void writeCopyEngine(JsonWriter& j, const CopyEngineRect& c) {
     j.field("mTile", s.m.tile).field("nTile", s.n.tile);
     j.key("issuer").beginArray().value(s.m.issuerX).value(s.m.issuerY).endArray();
     j.field("bytes", s.bytesExpected).field("bytesArrived", s.bytesArrived).field("mBytes", s.m.bytes);
-    j.field("nBytes", s.n.bytes).field("readers", s.readers).field("released", s.released);
+    j.field("nBytes", s.n.bytes).field("nBytesWritten", s.n.bytesWritten).field("readers", s.readers);
+    j.field("released", s.released);
     if (i < c.mBoxes.size()) box("mBox", c.mBoxes[i]);
     if (i < c.nBoxes.size()) box("nBox", c.nBoxes[i]);
     j.endObject();

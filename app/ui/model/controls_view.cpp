@@ -21,7 +21,10 @@ ControlsView controlsView(const LoadedRun& run, int phase) {
                                : describe(run.run.config);
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.0f ms", run.seconds * 1000.0);
-  v.runLine = what + " on " + run.run.backend + ": " + (verification.passed ? "verified" : "WRONG RESULT") + " (" + ms + ")";
+  // A first picture's P is unfinished: it is neither verified nor wrong yet.
+  const std::string verdict = run.partial ? partialNote(run) + ", not verified yet"
+                                          : (verification.passed ? "verified" : "WRONG RESULT");
+  v.runLine = what + " on " + run.run.backend + ": " + verdict + " (" + ms + ")";
   return v;
 }
 

@@ -65,7 +65,7 @@ void staleReads(const BugEvidence& ev, std::vector<EvidenceLine>& out) {
 
 HazardsView hazardsView(const LoadedRun& run, const AnalysisReport& analysis) {
   HazardsView v;
-  v.verification = run.run.verification.summary();
+  v.verification = run.partial ? "P not verified yet: " + partialNote(run) : run.run.verification.summary();
   v.wrong = std::size_t(std::max<int64_t>(0, int64_t(run.run.verification.wrong)));
   // Where the race shows: the views replay the emulator's order (or say why they cannot).
   const Timeline& t = run.timeline;

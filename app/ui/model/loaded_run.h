@@ -26,8 +26,34 @@ struct ReplayInfo {
 // gallery launch's symptoms), with where it came from. Its analysis comes later, on its own
 // (RunWorker::pollAnalysis): the worker hands the run over as soon as its timeline is cut, so
 // a slider change is not held up by the analysis (tens of milliseconds at 64^3).
+// A first picture: the launch run only to every block's `barriers`-th barrier (a tiled kernel's
+// phase 0 at 2: its tiles loaded, its k steps, the barrier that lets the next tiles in; at 1
+// phase 0's tiles loaded, before any k step), shown while
+// the whole run goes on, which then replaces it. Its trace is exactly the first events of the
+// whole run's blocks; its P is unfinished and not verified, so every panel that shows the run
+// says which part of it ran (partialNote).
+struct PartialPicture {
+  int barriers = 0;      // every block ran until all its threads arrived at this barrier
+  int phasesShown = 0;   // phases with events in the partial trace
+  int phasesTotal = 0;   // the whole launch's
+};
+
 struct LoadedRun : FinishedRun {
   std::optional<ReplayInfo> replay;  // set when it was opened from a trace file, not run here
+  std::optional<PartialPicture> partial;  // set while only the first picture has run
 };
+
+// "phase 0 of phases 0 to 7 shown, the rest running" for a first picture, "" for a whole run.
+// Phases are counted from 0, as the step captions and the timeline's bands count them.
+inline std::string partialNote(const LoadedRun& run) {
+  if (!run.partial) return "";
+  const PartialPicture& p = *run.partial;
+  const std::string of = " of phases 0 to " + std::to_string(p.phasesTotal - 1);
+  // An odd barrier ends a tiled kernel's loads: the phase's tiles are in, its k steps not yet run.
+  if (p.barriers % 2 == 1)
+    return "the tiles of phase " + std::to_string(p.barriers / 2) + of + " shown, its k steps and the rest running";
+  const std::string shown = p.phasesShown == 1 ? "phase 0" : "phases 0 to " + std::to_string(p.phasesShown - 1);
+  return shown + of + " shown, the rest running";
+}
 
 }  // namespace tilescope::ui

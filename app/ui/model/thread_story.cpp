@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <span>
 
 #include "core/timeline/block_geometry.h"
 #include "core/timeline/copy_ring.h"
+#include "core/timeline/thread_life.h"
 #include "kernels/kernel_sources.h"
 
 namespace tilescope::ui {
@@ -410,6 +412,33 @@ std::string barrierWords(const LoadedRun& run, const BlockTimeline& block, Curso
   return text;
 }
 
+// Rung 11's compute step: the tensor cores read the operands through descriptors for the whole
+// warpgroup; the trace records the reads in its threads' names, which multiply nothing. For the
+// thread `who` with reads `a` and `b`, or, where it read none (a producer), the step's reads.
+// "" where they are no descriptor reads.
+std::string descriptorReadWords(const KernelLaunch& L, const std::vector<const Event*>& a,
+                                const std::vector<const Event*>& b, std::span<const uint32_t> stepEvents,
+                                const EventVector& events, const std::string& who) {
+  const std::set<int> lines = kernelLinesCalling(L, "wgmmaTf32(");
+  if (lines.empty()) return "";
+  if (!a.empty() && !b.empty())
+    return lines.count(a.front()->line) ? "the tensor cores read " + operands(a) + " and " + operands(b) +
+                                              " for the warpgroup's MMA (recorded in " + who +
+                                              "'s name; the thread multiplies nothing itself)"
+                                        : "";
+  int m = 0, n = 0;
+  for (uint32_t i : stepEvents)
+    if (lines.count(events[i].line)) {
+      m += events[i].op == Op::ReadM;
+      n += events[i].op == Op::ReadN;
+    }
+  if (m + n == 0) return "";
+  // Counted as the timeline cuts the step: a thread that records A's chunks alone (no B chunk
+  // between) has all of them in its first k step.
+  return "the tensor cores' reads in this step, through descriptors for the warpgroup's MMAs: " + std::to_string(m) +
+         " 128-bit chunks of Mds and " + std::to_string(n) + " of Nds (recorded in its threads' names; no thread multiplies)";
+}
+
 }  // namespace
 
 std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor cursor, int thread) {
@@ -465,6 +494,7 @@ std::string stepCaption(const LoadedRun& run, const BlockTimeline& block, Cursor
         if (e->op == Op::ReadM || (e->op == Op::LoadM && e->k >= 0)) a.push_back(e);
         if (e->op == Op::ReadN || (e->op == Op::LoadN && e->k >= 0)) b.push_back(e);
       }
+      if (std::string w = descriptorReadWords(L, a, b, stepEvents, events, who); !w.empty()) return prefix + w;
       if (a.empty() || b.empty()) break;
       std::vector<GridCell> product = productElements(t, block, c.step, a, b);
       if (product.empty()) product = storedElements(t, block, thread);  // the element it stores, at least

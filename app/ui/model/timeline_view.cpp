@@ -61,6 +61,7 @@ TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Curs
   v.phasesDone = block ? t.phasesDone(c, block->bx(), block->by()) : t.phasesDone(c);
   v.phaseCount = block ? t.phases(block->bx(), block->by()) : t.phases();
   v.threadsThrough = c.threads, v.threadsPerBlock = t.threadsPerBlock();
+  v.partial = partialNote(run);
   return v;
 }
 

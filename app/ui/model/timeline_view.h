@@ -40,6 +40,7 @@ struct TimelineView {
   std::string stepLabel;          // its label
   int phasesDone = 0, phaseCount = 0;
   int threadsThrough = 0, threadsPerBlock = 0;  // the cursor's threads through its step
+  std::string partial;  // a first picture: which part of the launch ran (partialNote); "" when whole
 };
 
 TimelineView timelineView(const LoadedRun& run, const BlockTimeline* block, Cursor cursor, const Theme& theme,

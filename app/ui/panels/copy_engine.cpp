@@ -36,7 +36,7 @@ StateLook lookOf(StageState s, const Theme& t) {
 std::string stateWords(const RingStage& s) {
   switch (s.state) {
     case StageState::Empty: return "empty";
-    case StageState::Filling: return "copy engine filling";
+    case StageState::Filling: return s.n.byThreads ? "filling (copy engine and threads)" : "copy engine filling";
     case StageState::Full: return "full, not read yet";
     case StageState::Reading: return "read by " + std::to_string(s.readers) + " consumers";
     case StageState::Released: return "released";
@@ -65,9 +65,10 @@ std::array<float, 4> drawTile(const char* matrix, const RingCopy& c, const RingS
   const StateLook look = lookOf(s.state, theme);
   drawBox(draw, at, ImVec2(at.x + width, at.y + h), look, theme, px);
   std::string top = std::string(matrix) + (c.tile >= 0 ? ", k tile " + std::to_string(c.tile) : ": no tile yet");
+  if (c.byThreads) top += ", by threads";  // not a copy: the producers write it
+  const int in = c.byThreads ? c.bytesWritten : c.landed ? c.bytes : 0;
   std::string bottom = c.tile < 0                          ? ""
-                       : s.state == StageState::Filling ? (c.landed ? std::to_string(c.bytes) : "0") + " of " +
-                                                              std::to_string(c.bytes) + " bytes"
+                       : s.state == StageState::Filling ? std::to_string(in) + " of " + std::to_string(c.bytes) + " bytes"
                                                         : std::to_string(c.bytes) + " bytes";
   if (c.zeroFill) bottom += ", zero-filled";
   const float pad = px * 0.35f;
@@ -153,10 +154,18 @@ void drawCopyEnginePanel(PanelContext& ctx) {
   CopyEngineRect record;
   record.ring = view->ring;
   const CopyRing& ring = record.ring;
-  textWrappedF(
-      "Block (%d,%d): no thread loads a tile. The copy engine (TMA) writes each one into a ring of "
-      "%d stages; copies issued: %d of %d.",
-      view->bx, view->by, ring.stageCount, ring.copiesIssued, ring.copiesTotal);
+  // Who writes each tile: the copy engine alone (rung 8), or it and the producers (rung 11: TMA
+  // cannot turn N's tile, the producer warpgroup writes it).
+  const std::string issued = std::to_string(ring.copiesIssued) + " of " + std::to_string(ring.copiesTotal);
+  const std::string block = "Block (" + std::to_string(view->bx) + "," + std::to_string(view->by) + "): ";
+  const std::string header =
+      ring.nByThreads ? block + "the copy engine (TMA) writes M's tiles into a ring of " + std::to_string(ring.stageCount) +
+                            " stages (copies issued: " + issued +
+                            "); the producer warpgroups' threads write N's tiles there themselves."
+                      : block + "no thread loads a tile. The copy engine (TMA) writes each one into a ring of " +
+                            std::to_string(ring.stageCount) + " stages; copies issued: " + issued + ".";
+  textWrapped(header);
+  recordText(ctx, "Copy engine", header);
   const float px = ImGui::GetFontSize(), gap = px * 0.8f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;

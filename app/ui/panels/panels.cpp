@@ -54,6 +54,7 @@ struct SlotPlan {
   float lowerLeftH = 0;  // the normal layout's panel under the controls (the Counters)
   PresenterRoom room = PresenterRoom::Centre;
   bool wideTiles = false;
+  bool blockNamed = false;  // the page names the Thread block: its threads are the picture
 };
 
 // The projector's columns, in shares of the width: the lesson's text, the right column. In
@@ -63,6 +64,9 @@ struct SlotPlan {
 constexpr float kPresenterLeft = 0.27f, kPresenterRight = 0.32f;
 constexpr float kPresenterSharedH = 0.27f, kPresenterBlockH = 0.2f, kPresenterWideSharedH = 0.3f;
 constexpr float kPresenterWideTilesW = 0.6f;  // the ladder's tiles' share of the top right, its block the rest
+// A page that names the Thread block is about its threads (a 16x16 block's warps): the block
+// takes the source's room under the tiles, 16 rows of 21 px cells at 720 lines, two rows a
+// warp, so each warp's band holds its label; the source is left out, as under a chart.
 
 Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {
   const float W = plan.display.x, H = plan.display.y, lifeH = plan.lifeH;
@@ -73,7 +77,7 @@ Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {
   const float sharedH = std::round(H * (plan.wideTiles ? kPresenterWideSharedH : kPresenterSharedH));
   // The ladder's blocks (16 to 256 threads) are not read thread by thread: they go beside its
   // tiles, and their room under them to the source, whose long kernels fold around the step.
-  const float blockH = plan.wideTiles ? 0.0f : std::round(H * kPresenterBlockH);
+  const float blockH = plan.wideTiles ? 0.0f : plan.blockNamed ? H - sharedH : std::round(H * kPresenterBlockH);
   const float tilesW = plan.wideTiles ? std::round(right * kPresenterWideTilesW) : right;
   // A chart takes the right column (the tiles', the block's and the source's room) as well.
   const float chartW = room == PresenterRoom::Centre ? centreW : W - left;
@@ -87,7 +91,9 @@ Rect presenterSlotRect(Slot slot, const SlotPlan& plan) {
     case Slot::RightMiddle:
       return plan.wideTiles ? Rect{W - right + tilesW, 0, right - tilesW, sharedH} : Rect{W - right, sharedH, right, blockH};
     case Slot::Bottom: return {left, top, chartW, plan.bandH};
-    case Slot::RightBottom: return {W - right, sharedH + blockH, right, H - sharedH - blockH};
+    case Slot::RightBottom:
+      if (plan.blockNamed && !plan.wideTiles) return {0, 0, 0, 0};
+      return {W - right, sharedH + blockH, right, H - sharedH - blockH};
     case Slot::LeftBottom: return {0, H - lifeH, left, lifeH};  // the named Counters or the followed thread's life, if any
   }
   return {0, 0, W, H};
@@ -386,7 +392,8 @@ void drawPanels(PanelContext& ctx) {
   const LoadedRun* run = shownRun(ctx.state);
   const bool bookSized = !run || std::max({run->run.plan.launch.j, run->run.plan.launch.k, run->run.plan.launch.l}) <= 16;
   const SlotPlan plan{display, ctx.state.view.fontScale, presenter, lifeH, timelineBandHeight(display, ctx.state.view.fontScale, presenter, room, bookSized),
-                      lowerLeftHeight(display), room, run && ladderSharedShape(run->run.plan.launch).has_value()};
+                      lowerLeftHeight(display), room, run && ladderSharedShape(run->run.plan.launch).has_value(),
+                      ctx.state.lesson.pageNames(panelInfo(PanelId::ThreadBlock).name)};
   for (int s = 0; s < kSlotCount; ++s) {
     const Slot slot = Slot(s);
     std::vector<const PanelInfo*> entries = slotEntries(slot);

@@ -168,6 +168,13 @@ void drawTimelinePanel(PanelContext& ctx) {
   const TimelineView& v = *view;
   const bool presenter = ctx.state.lesson.presenter;
 
+  if (!v.partial.empty()) {  // a first picture says so before anything it shows
+    const std::string note = "First picture: " + v.partial;
+    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme().highlight);
+    textWrapped(note);
+    ImGui::PopStyleColor();
+    recordText(ctx, "Timeline", note, ctx.theme().highlight, ctx.theme().windowBg);
+  }
   drawStepCaption(ctx, v, presenter);
   const bool compact = presenter || ctx.state.view.presentation;
   drawTransport(ctx, ctx.state.playback, compact);

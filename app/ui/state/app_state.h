@@ -79,6 +79,15 @@ struct Shown {
   std::shared_ptr<const BlockTimeline> block;
   int bx = 0, by = 0;  // selected block
   Cursor cursor;
+  // While a first picture (LoadedRun::partial) is on screen: where the cursor was before it
+  // came, and the cursor the first picture was given. Its whole run puts the cursor back where
+  // it was, as if the first picture had not been, unless a person moved it meanwhile.
+  struct BeforeFirstPicture {
+    Cursor cursor;
+    bool atEnd = false;
+    Cursor given;
+  };
+  std::optional<BeforeFirstPicture> beforeFirstPicture;
 };
 
 // The files the text is drawn with (font_finder.h); "" = Dear ImGui's built-in font.

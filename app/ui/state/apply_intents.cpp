@@ -225,6 +225,9 @@ bool collectRunResult(AppState& state, RunWorker& worker) {
   Request& r = state.request;
   takeLabResult(state, *result);
   if (result->generation != r.generation) return false;  // a newer request is on its way
+  // The whole run of the launch whose first picture is on screen: the same request's picture, finished.
+  const bool wholeAfterFirst =
+      state.shown.loaded && state.shown.loaded->partial && r.shownGeneration == result->generation;
   r.shownGeneration = result->generation;
   if (!result->loaded) {
     // The previous run stays on screen, the error says why it is not updated (a lab job's
@@ -241,22 +244,30 @@ bool collectRunResult(AppState& state, RunWorker& worker) {
     r.seekPhaseOnArrival = 0;
     state.shown.bx = state.shown.by = 0;
   }
-  const bool wasAtEnd = state.shown.loaded && state.shown.loaded->timeline.atEnd(state.shown.cursor);
-  const Cursor previous = state.shown.cursor;
+  bool wasAtEnd = state.shown.loaded && state.shown.loaded->timeline.atEnd(state.shown.cursor);
+  Cursor previous = state.shown.cursor;
+  if (auto& before = state.shown.beforeFirstPicture; wholeAfterFirst && before && before->given == previous) {
+    wasAtEnd = before->atEnd;
+    previous = before->cursor;
+  }
   state.shown.loaded = result->loaded;
   state.shown.analysis.reset();
   state.shown.block.reset();
   selectBlock(state, state.shown.bx, state.shown.by);
   const Timeline& timeline = state.shown.loaded->timeline;
-  if (r.seekPhaseOnArrival >= 0) {
+  const bool seeks = r.seekPhaseOnArrival >= 0;
+  if (seeks) {
     setCursor(state, timeline.seekPhase(r.seekPhaseOnArrival));
-    r.seekPhaseOnArrival = -1;
+    if (!result->loaded->partial) r.seekPhaseOnArrival = -1;  // the whole run seeks there too
   } else if (wasAtEnd) {
     setCursor(state, timeline.end());
   } else {
     setCursor(state, previous);  // same step index, clamped to the new timeline
   }
-  return true;
+  state.shown.beforeFirstPicture.reset();
+  if (result->loaded->partial && !seeks) state.shown.beforeFirstPicture = Shown::BeforeFirstPicture{previous, wasAtEnd, state.shown.cursor};
+  // The whole run after its first picture is the same change's picture: not a new one.
+  return !wholeAfterFirst;
 }
 }  // namespace
 

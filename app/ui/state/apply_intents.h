@@ -10,7 +10,8 @@ namespace tilescope::ui {
 IntentQueue applyIntents(AppState& state, RunWorker& worker);
 
 // Takes a finished run from the worker, if any: installs it when it answers the newest
-// request (and drops it when a newer one is pending). Returns true when the picture changed.
+// request (and drops it when a newer one is pending). Returns true when a request's first
+// picture came (its whole run replacing a first picture, LoadedRun::partial, is not a new one).
 bool collectRun(AppState& state, RunWorker& worker);
 
 // Moves the cursor when playing; call once per frame with the frame's duration.

@@ -7,6 +7,12 @@
 #include "ui/model/analysis_profile.h"
 
 namespace tilescope::ui {
+
+int firstPictureFirst(const RunRequest& request) {
+  if (request.whole || request.lab || !request.traceFile.empty()) return 0;
+  return firstPictureBarriers(request.config);
+}
+
 RunWorker::RunWorker() : thread_([this] { return step(); }) {}
 
 RunWorker::~RunWorker() {
@@ -110,8 +116,15 @@ void RunWorker::runRequest(RunRequest request) {
   result.lab = std::exchange(labResult_, nullptr);
   if (loaded) result.loaded = std::move(*loaded);
   else result.error = loaded.error().message;
+  const bool partial = result.loaded && result.loaded->partial;
   {
     std::lock_guard lock(mutex_);
+    // A first picture is followed by its whole run, unless a newer request came meanwhile
+    // (a slider dragged on): then that one runs, and this launch is no longer wanted whole.
+    if (partial && !queued_) {
+      queued_ = std::move(request);
+      queued_->whole = true;
+    }
     finished_ = std::move(result);  // an unpolled older result is stale: replace it
     // The picture is out; the analysis comes in the next step. The worker stays busy (not
     // idle) until it is published, so scripts that wait for the run see the analysis panels filled.
@@ -164,16 +177,26 @@ Result<std::shared_ptr<const LoadedRun>> RunWorker::execute(const RunRequest& re
   RunOptions options;
   options.maxTraceEvents = kAppMaxTraceEvents;
   options.overLimitHint = "the app animates at most that; trace it with tilescope-cli, or pick a smaller size";
+  // A large launch's first picture: every block to the end of its first phase, or of its loads
+  // (firstPictureBarriers), on an emulator of its own that stops there.
+  const int barriers = backend == emulator_.get() ? firstPictureFirst(request) : 0;
+  std::unique_ptr<Backend> firstPicture = barriers > 0 ? makeEmulatorBackend(barriers) : nullptr;
+  if (firstPicture) backend = firstPicture.get();
   auto run = executeRun(*backend, request.config, options);
   if (!run) return run.error();
   if (!run->trace) return failure("the run produced no trace");
+  // A launch that ended before the barrier limit ran whole (and was verified): it is final.
+  const bool partial = run->outcome.blocksStopped > 0;
   // Registers: the compiled kernel's on a GPU, else the profile's estimate (an empty
   // KernelResources). Off the UI thread, like the analysis itself.
   KernelResources resources;
   if (auto compiled = backend->compiledResources(run->plan)) resources = std::move(*compiled);
   auto loaded = std::make_shared<LoadedRun>();
   finishInto(*loaded, std::move(*run), FinishOptions{.timeline = true, .startedAt = start});
-  return prepare(std::move(loaded), std::move(resources), start, pending);
+  if (!partial) return prepare(std::move(loaded), std::move(resources), start, pending);
+  const Timeline& timeline = loaded->timeline;
+  loaded->partial = PartialPicture{barriers, timeline.phasesDone(timeline.end()), timeline.phases()};
+  return std::shared_ptr<const LoadedRun>(std::move(loaded));  // no analysis: the whole run's follows
 }
 
 // What the views precompute for every run they show, fresh, replayed or the lab's.

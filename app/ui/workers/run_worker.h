@@ -29,7 +29,14 @@ struct RunRequest {
   BackendChoice backend = BackendChoice::Emulator;
   std::string traceFile;  // not empty: open this trace file (replay.h) instead of running config
   std::shared_ptr<const LabJob> lab;  // set: run (or grade) the Lab tab's kernel instead (lab_worker.cpp)
+  // The whole run only, no first picture before it: the worker's own follow-up to a first
+  // picture it handed over (firstPictureFirst).
+  bool whole = false;
 };
+
+// The barrier at which a request's first picture stops (firstPictureBarriers: a large tiled
+// launch on the emulator), 0 for none: a replay, a lab job, the whole run after a first picture.
+int firstPictureFirst(const RunRequest& request);
 
 struct RunResult {
   uint64_t generation = 0;

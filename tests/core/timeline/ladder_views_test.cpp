@@ -6,7 +6,9 @@
 #include <set>
 
 #include "core/timeline/block_geometry.h"
+#include "core/timeline/copy_ring.h"
 #include "core/timeline/load_index.h"
+#include "core/timeline/thread_life.h"
 #include "core/run/run.h"
 #include "core/timeline/timeline.h"
 #include "test_support.h"
@@ -141,6 +143,110 @@ TEST(LadderCounters, EveryElementOfAWideStoreKnowsItsStore) {
     }
   EXPECT_EQ(mine.size(), 16u);
   for (const auto& [r, col] : mine) EXPECT_TRUE(blockTileOfP(run.trace->launch, 0, 0).contains(r, col));
+}
+
+// Rung 11 (kernels/ladder/wgmma_tf32.cuh) at lesson 21's launch: 64^3, tiling 64x32x32/16x32/2x8,
+// block (0,0). Counted by hand from the kernel's text: consumers = bm / 64 * 128 = 128 (threads
+// 0..127), two producer warpgroups (threads 128..383) taking turns at the k tiles; k tiles =
+// 64 / 32 = 2 in a ring of 4 stages, so stages 2 and 3 are never filled; full[s] needs 1 + 128
+// arrivals (the tile's warpgroup's first thread's expect_tx, then each of its 128 threads),
+// empty[s] 128; one copy per k tile, M's 64 x 32 box (8192 bytes): N's tile is written by the
+// producers, not copied, bn x bk = 32 x 32 floats a stage. With one group of MMAs in flight a
+// consumer hands back stage t - 1 after issuing tile t, so stage 0 is handed back and the last
+// tile's stage 1 never is (nothing waits to refill it): empty[0] completes, empty[1] does not.
+class Rung11 : public ::testing::Test {
+ protected:
+  tilescope::Run run = runLadder(KernelId::WgmmaTf32, 64, Tiling{64, 32, 32, 16, 32, 2, 8});
+  Timeline t = Timeline::build(*run.trace);
+  BlockTimeline block = BlockTimeline::build(t, 0, 0);
+};
+
+// The consumers read N's tile after waiting for the producers' arrivals on full[s]: the run
+// verifies, so every read saw its producer's write. The trace's canonical order (consumers,
+// threads 0..127, before producers) is not the order the emulator ran them in, so it is no
+// evidence of a stale read: the timeline draws the ring in lockstep, not thread by thread.
+TEST_F(Rung11, TheRingIsDrawnInLockstepNotAsARace) {
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  EXPECT_TRUE(t.staleReads().empty());
+  EXPECT_FALSE(t.realOrder());
+  for (int s = 0; s < t.steps(); ++s) ASSERT_EQ(t.step(s).thread, -1) << t.stepLabel(s);
+}
+
+TEST_F(Rung11, TheCopyEngineCountsWhatTheRunDid) {
+  ASSERT_TRUE(run.verification.passed) << run.verification.summary();
+  const CopySchedule schedule = CopySchedule::build(t, block);
+  ASSERT_TRUE(schedule.applies());
+  const CopyRing end = schedule.at(t.end());
+  EXPECT_EQ(end.consumers, 128);
+  EXPECT_EQ(end.copiesTotal, 2);
+  // Each producer warpgroup's first thread (128 + 128 * first) issues its tiles' copies: k tile 0
+  // by thread 128, k tile 1 by thread 256.
+  EXPECT_EQ(end.producer, "threads tx=128 and tx=256, taking turns, have issued all 2 copies");
+  EXPECT_TRUE(end.nByThreads);
+  EXPECT_EQ(end.stageCount, 4);
+  ASSERT_EQ(end.barriers.size(), 8u) << "full[0..3], empty[0..3]";
+  int full = 0;
+  for (const RingBarrier& b : end.barriers) {
+    const bool used = b.index < 2;  // stages 0 and 1 held k tiles 0 and 1
+    const bool handedBack = b.index == 0;
+    full += b.role == BarrierRole::Full;
+    EXPECT_EQ(b.completed, b.role == BarrierRole::Full ? (used ? 1 : 0) : (handedBack ? 1 : 0)) << b.name();
+    EXPECT_EQ(b.needed, b.role == BarrierRole::Full ? 129 : 128) << b.name();
+    // An unused stage's full barrier is still a full barrier: no copy, no "consumers" (fewer
+    // k tiles than stages), whatever its arrival count.
+    if (b.role == BarrierRole::Full && !used) EXPECT_EQ(b.text(), b.name() + ": phase 0, no copy issued yet");
+    if (b.role == BarrierRole::Full && used)
+      EXPECT_EQ(b.text(), b.name() + ": phase 0 complete, 8192 of 8192 bytes, 129 of 129 arrivals");
+    if (b.role == BarrierRole::Empty && handedBack)
+      EXPECT_EQ(b.text(), b.name() + ": phase 0 complete, 128 of 128 consumers done");
+    if (b.role == BarrierRole::Empty && b.index == 1) EXPECT_EQ(b.text(), b.name() + ": phase 0, 0 of 128 consumers done");
+  }
+  EXPECT_EQ(full, 4);
+  for (int s = 0; s < 4; ++s) {
+    const RingStage& st = end.stages[std::size_t(s)];
+    EXPECT_EQ(st.m.tile, s < 2 ? s : -1) << "stage " << s;
+    // N's tile is no copy: the 128 producers write its 32 x 32 floats (4096 bytes) themselves.
+    EXPECT_EQ(st.n.tile, s < 2 ? s : -1) << "stage " << s;
+    EXPECT_EQ(st.n.byThreads, s < 2) << "stage " << s;
+    EXPECT_EQ(st.n.bytes, s < 2 ? 32 * 32 * 4 : 0) << "stage " << s;
+    EXPECT_EQ(st.n.bytesWritten, st.n.bytes) << "stage " << s;
+    EXPECT_EQ(st.state, s == 0 ? StageState::Released : s == 1 ? StageState::Reading : StageState::Empty)
+        << "stage " << s << ": " << stageStateName(st.state);
+    EXPECT_EQ(st.released, s == 0 ? 128 : 0) << "stage " << s;
+  }
+}
+
+// A consumer's own work is its waits, its arrivals, its sums and its stores; the tensor cores'
+// descriptor reads that the trace records in its name are listed as theirs, never as the
+// thread's products. Per k tile, 4 MMAs (kk = 0, 8, 16, 24), each reading A's 64 rows as 128
+// chunks (one per thread) and B's 32 rows as 64 chunks (threads 0..63): thread 0 records 8
+// reads a tile, thread 100 four (A only); the sums recorded once, at the last wait (the wait for
+// the group before records nothing: its sums are still being added to on a GPU); one arrival,
+// on empty[0] (stage 1 is the last and is not handed back); 16 sums a thread (bn / 2), stored
+// once each.
+TEST_F(Rung11, ThreadLifeListsDescriptorReadsAsTheTensorCoresNotAsProducts) {
+  for (const auto& [thread, readsPerTile] : {std::pair{0, 8}, std::pair{100, 4}}) {
+    const ThreadLife life = threadLife(t, block, thread);
+    int descriptorReads = 0, multiplies = 0, mmas = 0, entries = 0, waits = 0, arrivals = 0;
+    for (const LifePhase& p : life.phases)
+      for (const LifeEntry& e : p.entries) {
+        ++entries;
+        descriptorReads += e.kind == LifeEntry::Kind::DescriptorRead;
+        multiplies += e.kind == LifeEntry::Kind::Multiply;
+        mmas += e.kind == LifeEntry::Kind::Mma;
+        waits += e.kind == LifeEntry::Kind::MbarrierWait;
+        arrivals += e.kind == LifeEntry::Kind::MbarrierArrive;
+        if (e.kind == LifeEntry::Kind::DescriptorRead)
+          EXPECT_NE(e.text().find("for the warpgroup's MMA"), std::string::npos) << e.text();
+      }
+    EXPECT_EQ(descriptorReads, 2 * readsPerTile) << "thread " << thread;
+    EXPECT_EQ(multiplies, 0) << "thread " << thread;
+    EXPECT_EQ(life.products, 0) << "thread " << thread;
+    EXPECT_EQ(mmas, 1) << "the sums once, after the last group, thread " << thread;
+    EXPECT_EQ(waits, 2) << "full[0], full[1]";
+    EXPECT_EQ(arrivals, 1) << "empty[0]";
+    EXPECT_EQ(life.stores.size(), 16u);
+  }
 }
 
 }  // namespace

@@ -295,10 +295,10 @@ TEST(ThreadLife, ALaneOfAWarpMmaHoldsItsFragments) {
   EXPECT_EQ(mmas.front(), "mma A[1,9][1,5] x B[1,5][1] -> C[1,9][2,3]");
 }
 
-// Rung 11: a warpgroup MMA reads A and B from shared memory, so a lane records only its sums;
-// each instruction's sums are one entry (a sum repeats only in the next instruction), none lost
-// and none named M(-1,-1). Lesson 21's launch: 64^3 at 64x32x32/16x32/2x8.
-TEST(ThreadLife, AWarpgroupMmaIsOneEntryOfSumsPerInstruction) {
+// Rung 11: a warpgroup MMA reads A and B from shared memory, so a lane records only its sums,
+// and only once, after the last MMA (while a group is in flight no thread may read them): one
+// entry, none lost and none named M(-1,-1). Lesson 21's launch: 64^3 at 64x32x32/16x32/2x8.
+TEST(ThreadLife, AWarpgroupMmaRecordsItsSumsOnceAfterTheLastGroup) {
   LaunchConfig config = testing::launchConfig(KernelId::WgmmaTf32, {64, 64, 64}, 0, 3);
   config.tiling = {64, 32, 32, 16, 32, 2, 8};
   const tilescope::Run run = testing::runEmulated(config, true);
@@ -320,7 +320,8 @@ TEST(ThreadLife, AWarpgroupMmaIsOneEntryOfSumsPerInstruction) {
   for (int s = 0; s < t.steps(); ++s)
     for (uint32_t i : block.stepEvents(s))
       recorded += t.trace().events[i].op == Op::MmaC && linearThread(t.trace().events[i], t.trace().launch.blockX) == 0;
-  EXPECT_GT(entries, 1u);
+  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(sums, 16u);  // 64 x 32 sums over 128 threads
   EXPECT_EQ(sums, recorded);
 }
 

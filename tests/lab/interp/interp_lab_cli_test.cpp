@@ -99,7 +99,7 @@ TEST_F(InterpreterEngine, AnEndlessLoopTimesOutAtItsLine) {
   const CliResult r = runInterpreted("run --backend emu " + file + " --size 2 --block 2x1 --timeout 0.5");
   EXPECT_EQ(r.exitCode, 3) << r.all();
   // Thread (0,0) runs first and never leaves the loop of line 4.
-  EXPECT_NE(r.out.find("timed out: still running after 0.5 s (an endless loop?) in block (0,0) thread tx=0, ty=0 at line 4"),
+  EXPECT_NE(r.out.find("timed out: still running after 0.5 s of CPU time (an endless loop?) in block (0,0) thread tx=0, ty=0 at line 4"),
             std::string::npos)
       << r.out;
 }
