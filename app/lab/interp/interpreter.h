@@ -80,6 +80,7 @@ class ThreadRun {
   Flow execStatement(const Stmt& s);
   Flow execBlock(const Stmt& s, int32_t from);
   Flow execLoop(const Stmt& s);
+  Flow execLoopSteps(const Stmt& s);
   Value call(const Expr& e);
   Value math(const Expr& e);
   Value printf(const Expr& e);
@@ -124,6 +125,7 @@ class ThreadRun {
   Value builtins_[12];
   Value returned_{};
   const char* stackStart_ = nullptr;  // where this thread's native recursion began, on its fiber
+  int32_t loopLine_ = 0;  // the innermost running loop's line: where a time-out says it was spinning
 };
 
 }  // namespace tilescope::interp

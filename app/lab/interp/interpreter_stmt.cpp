@@ -79,7 +79,17 @@ Flow ThreadRun::execBlock(const Stmt& s, int32_t from) {
   return Flow::Next;
 }
 
+// A loop, its line kept while it runs: a time-out names the loop the thread was spinning in,
+// not whichever statement of its body the clock was read at.
 Flow ThreadRun::execLoop(const Stmt& s) {
+  const int32_t outer = loopLine_;
+  loopLine_ = s.line;
+  const Flow f = execLoopSteps(s);
+  loopLine_ = outer;
+  return f;
+}
+
+Flow ThreadRun::execLoopSteps(const Stmt& s) {
   if (s.op == StmtOp::For && s.init >= 0 && exec(s.init) == Flow::Stopped) return Flow::Stopped;
   const bool testFirst = s.op != StmtOp::DoWhile;
   for (;;) {
@@ -98,7 +108,7 @@ Flow ThreadRun::execLoop(const Stmt& s) {
 Flow ThreadRun::exec(int32_t i) {
   if (stopped()) return Flow::Stopped;
   const Stmt& s = p_.stmts[size_t(i)];
-  if ((++launch_.statements & 0xfff) == 0) checkClock(s.line);
+  if ((++launch_.statements & 0xfff) == 0) checkClock(loopLine_ > 0 ? loopLine_ : s.line);
   const Flow f = execStatement(s);
   return stopped() ? Flow::Stopped : f;
 }
