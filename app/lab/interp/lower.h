@@ -110,6 +110,8 @@ class Lowerer {
   int32_t forStatement(TSNode n);
   int32_t declareOne(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
+  std::vector<int64_t> arrayExtents(TSNode declarator, const DeclaredType& t, const std::vector<TSNode>& sizes,
+                                    const std::string& name);
   void checkSharedArray(TSNode declarator, Scalar element, const std::string& name, int64_t count);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
   int32_t declareFloat4(TSNode target, TSNode value);

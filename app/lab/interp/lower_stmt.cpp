@@ -235,6 +235,32 @@ void Lowerer::checkSharedArray(TSNode d, Scalar element, const std::string& n, i
                 std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
 }
 
+// An array declarator's extents, outermost first (0: an extern array's missing size); empty
+// after a mistake, which fail() has recorded.
+std::vector<int64_t> Lowerer::arrayExtents(TSNode d, const DeclaredType& t, const std::vector<TSNode>& sizes,
+                                           const std::string& n) {
+  const auto refuse = [&](TSNode at, const std::string& message) {
+    fail(at, message);
+    return std::vector<int64_t>{};
+  };
+  std::vector<int64_t> extents;
+  for (TSNode size : sizes) {
+    if (ts_node_is_null(size)) {
+      if (!(t.isShared && t.isExtern && sizes.size() == 1)) return refuse(d, "the array '" + n + "' needs a size");
+      extents.push_back(0);
+      continue;
+    }
+    const int64_t e = constantValue(size);
+    if (failed()) return {};
+    if (e <= 0) return refuse(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
+    if (e > kMaxArrayExtent)
+      return refuse(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
+                              std::to_string(kMaxArrayExtent) + " elements)");
+    extents.push_back(e);
+  }
+  return extents;
+}
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -249,22 +275,8 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   const std::string n(unit_.text(name));
   Symbol s;
   s.type = t.scalar;
-  std::vector<int64_t> extents;
-  for (TSNode size : sizes) {
-    if (ts_node_is_null(size)) {
-      if (!(t.isShared && t.isExtern && sizes.size() == 1))
-        return failStatement(d, "the array '" + n + "' needs a size");
-      extents.push_back(0);
-      continue;
-    }
-    const int64_t e = constantValue(size);
-    if (failed()) return -1;
-    if (e <= 0) return failStatement(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
-    if (e > kMaxArrayExtent)
-      return failStatement(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
-                     std::to_string(kMaxArrayExtent) + " elements)");
-    extents.push_back(e);
-  }
+  const std::vector<int64_t> extents = arrayExtents(d, t, sizes, n);
+  if (extents.empty()) return -1;
   s.rows = int32_t(extents[0]);
   s.cols = extents.size() == 2 ? int32_t(extents[1]) : 0;
   const int64_t count = extents.size() == 2 ? extents[0] * extents[1] : extents[0];
