@@ -4,6 +4,7 @@
 #include "lab_launch.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/run/launch_config.h"
 #include "core/run/launch_door.h"
@@ -20,11 +21,11 @@ namespace tilescope::lab::detail {
 std::optional<int> tileDefine(const LabRequest& r) {
   for (const char* name : {"TILE_WIDTH", "TILE_SIZE", "BLOCK_SIZE", "BLOCKSIZE", "TILE"}) {
     for (const LabDefine& d : r.defines)
-      if (d.name == name) {
-        try {
-          return std::stoi(d.value);
-        } catch (...) {
-        }
+      if (d.name == name) {  // its leading number, as std::stoi reads it, without its exceptions (the page has none)
+        const std::size_t start = std::min(d.value.find_first_not_of(" \t"), d.value.size());
+        const char* first = d.value.data() + start + (d.value.compare(start, 1, "+") == 0 ? 1 : 0);
+        int value = 0;
+        if (std::from_chars(first, d.value.data() + d.value.size(), value).ec == std::errc{}) return value;
       }
     if (auto v = definedInteger(r.source, name)) return v;
   }

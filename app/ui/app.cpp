@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -440,9 +441,18 @@ void Session::queueStart() {
   if (!options_.lesson.empty() && options_.lessonPage > 0) state_.intents.push_back(LessonGoTo{options_.lessonPage});
   if (options_.presenter) state_.intents.push_back(SetPresenter{true});
   if (options_.play) state_.intents.push_back(SetPlaying{true});
+  if (!options_.labExercise.empty()) {  // lab=ID: kept when the autosave restored the student's work on it
+    if (state_.lab.exercise != options_.labExercise) state_.intents.push_back(LabIntent{LabOpenExercise{options_.labExercise}});
+    state_.intents.push_back(ShowPanel{"Lab"});
+  }
   state_.view.addressNotice = options_.addressNotice;  // what the address asked that it could not have
-  // A page's file picker and "Copy link" button (the desktop has neither).
-  platform::setOpenFileHandler([this](const std::string& path) { state_.intents.push_back(OpenTraceFile{path}); });
+  // A page's file picker and "Copy link" button (the desktop has neither); a .cu opens in the Lab tab.
+  platform::setOpenFileHandler([this](const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext != ".cu" && ext != ".cuh") return state_.intents.push_back(OpenTraceFile{path});
+    state_.intents.push_back(LabIntent{LabOpenFile{path}});
+    state_.intents.push_back(ShowPanel{"Lab"});
+  });
   platform::setCopyLinkHandler([this] { copyLink(); });
 }
 

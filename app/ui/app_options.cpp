@@ -9,6 +9,7 @@
 
 #include "core/run/run_description.h"
 #include "kernels/catalog.h"
+#include "lab/exercise.h"
 #include "ui/model/presets.h"
 #include "ui/script/script.h"
 #include "ui/state/app_state.h"
@@ -150,7 +151,7 @@ Result<bool> flag(const std::string& name, const std::string& value) {
 
 
 // The address's own keys, then the run's settings (the one reader's, run_description.h).
-constexpr std::string_view kPageKeys[] = {"lesson", "page", "presenter", "preset", "play", "script"};
+constexpr std::string_view kPageKeys[] = {"lesson", "page", "presenter", "preset", "play", "script", "lab"};
 
 std::string addressKeys() {
   std::string keys;
@@ -184,6 +185,28 @@ std::string presetNames() {
   return names;
 }
 
+// lab=ID: an exercise by its id (never a path), opened in the Lab tab; a stale or mistyped id is
+// named with the nearest one and the exercises there are.
+void readLabExercise(AddressReading& r, const std::string& value) {
+  auto all = lab::loadExercises();
+  if (!all) {
+    r.problems.push_back("lab=" + value + ": " + all.error().message);
+    return;
+  }
+  std::string ids, nearest;
+  std::size_t best = 3;  // at most two edits away
+  for (const lab::Exercise& x : *all) {
+    if (x.id == value) {
+      r.options.labExercise = value;
+      return;
+    }
+    ids += (ids.empty() ? "" : ", ") + x.id;
+    if (const std::size_t d = editDistance(value, x.id); d < best) best = d, nearest = x.id;
+  }
+  r.problems.push_back("lab= takes an exercise's name, got '" + value + "' (no such exercise" +
+                       (nearest.empty() ? "" : "; did you mean " + nearest + "?") + "); the exercises are " + ids);
+}
+
 void readUrlParameter(AddressReading& r, const std::string& name, const std::string& value) {
   AppOptions& o = r.options;
   if (name == "script") {
@@ -201,6 +224,8 @@ void readUrlParameter(AddressReading& r, const std::string& name, const std::str
     else (name == "play" ? o.play : o.presenter) = *on;
   } else if (name == "page") {
     r.page = value;
+  } else if (name == "lab") {
+    readLabExercise(r, value);
   } else if (isRunSetting(name)) {
     r.settings.emplace_back(name, value);
   } else {

@@ -32,6 +32,9 @@ struct AppOptions {
   std::string scriptText;
   std::optional<LaunchConfig> sceneConfig;
   std::string addressNotice;
+  // lab=ID: the Lab tab in front with exercise ID in the editor (the student's own text kept
+  // when the autosave already holds that exercise: a reload loses nothing).
+  std::string labExercise;
 };
 
 struct AppState;
@@ -45,11 +48,11 @@ std::string appUsage();
 Result<int> lessonPageIndex(const std::string& lesson, const std::string& page);
 
 // A page's query, e.g. "lesson=two-barriers&page=3&presenter=1", "kernel=tiled-no-first-sync&
-// size=4&tile=2" or "preset=book-4x4" (URL-encoded). Keys: lesson, page (1 = the first),
-// presenter (1/0), preset, play (1/0), script, and the run's settings (kernel, size, dims
-// JxKxL, tile, block BXxBY, tiling, pad, grid-blocks, seed). Every address is answered: a key
-// or value it cannot use is named in addressNotice (with what it accepts) and the rest opens,
-// never an error and never a blank page.
+// size=4&tile=2", "lab=bounds_jkl" or "preset=book-4x4" (URL-encoded). Keys: lesson, page (1 = the
+// first), presenter (1/0), preset, play (1/0), script, lab (an exercise's id), and the run's
+// settings (kernel, size, dims JxKxL, tile, block BXxBY, tiling, pad, grid-blocks, seed). Every
+// address is answered: a key or value it cannot use is named in addressNotice (with what it
+// accepts) and the rest opens, never an error and never a blank page.
 Result<AppOptions> parseUrlOptions(std::string_view query);
 // The query that brings back the scene `state` shows: the lesson and page, or the kernel and
 // its sizes; presenter=1 in the projector layout. parseUrlOptions reads it back.

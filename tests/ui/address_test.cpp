@@ -4,8 +4,10 @@
 // page: one start for both layouts, its numbers from the kernel list.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
+#include "core/asset_paths.h"
 #include "kernels/catalog.h"
 #include "ui/app_options.h"
 #include "ui/model/start_page.h"
@@ -67,7 +69,7 @@ TEST(Address, AMisspeltKeyIsNamedWithTheNearestAndEveryKey) {
   const AppOptions o = address("lesosn=two-barriers");
   EXPECT_NE(o.addressNotice.find("'lesosn' is not a key of the page's address (did you mean lesson?)"), std::string::npos)
       << o.addressNotice;
-  EXPECT_NE(o.addressNotice.find("lesson, page, presenter, preset, play, script, kernel, size"), std::string::npos);
+  EXPECT_NE(o.addressNotice.find("lesson, page, presenter, preset, play, script, lab, kernel, size"), std::string::npos);
   EXPECT_EQ(address("zzzzzzzz=1").addressNotice.find("did you mean"), std::string::npos) << "nothing near: no guess";
 }
 
@@ -85,6 +87,32 @@ TEST(Address, AValueASettingDoesNotTakeIsNamedAndTheRestKept) {
   EXPECT_NE(t.addressNotice.find("unknown command 'frobnicate' (the script is not run)"), std::string::npos);
   EXPECT_EQ(t.scriptText, "");
   EXPECT_FALSE(t.presenter);
+}
+
+// lab=ID opens an exercise by the id its file is named with; a stale id is named with the
+// nearest and every exercise file's id, and nothing is opened in its place; a path is no id.
+TEST(Address, LabOpensAnExerciseByItsIdAndAStaleOneNamesTheExercises) {
+  const AppOptions good = address("lab=bounds_jkl");
+  EXPECT_EQ(good.labExercise, "bounds_jkl");
+  EXPECT_EQ(good.addressNotice, "");
+  const AppOptions stale = address("lab=bounds_jk");
+  EXPECT_EQ(stale.labExercise, "");
+  EXPECT_NE(stale.addressNotice.find("lab= takes an exercise's name, got 'bounds_jk' (no such exercise; did you mean "
+                                     "bounds_jkl?)"),
+            std::string::npos)
+      << stale.addressNotice;
+  auto dir = assetPath("exercises");
+  ASSERT_TRUE(dir.ok()) << dir.error().message;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(*dir))
+    if (entry.path().extension() == ".exercise") {
+      ++files;
+      EXPECT_NE(stale.addressNotice.find(entry.path().stem().string()), std::string::npos) << entry.path();
+    }
+  EXPECT_GT(files, 0);
+  const AppOptions path = address("lab=%2Fassets%2Fexercises%2Fbounds_jkl.exercise");
+  EXPECT_EQ(path.labExercise, "") << "a path is not an exercise's id";
+  EXPECT_NE(path.addressNotice.find("no such exercise"), std::string::npos);
 }
 
 TEST(StartPage, OneStartForBothLayoutsItsRungsCountedFromTheKernelList) {

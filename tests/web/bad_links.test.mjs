@@ -1,8 +1,9 @@
 // Every address answered (a stale or mistyped link on a course page): each bad key opens the
 // nearest scene it can, never a blank canvas, with the app's own notice in the centre naming the
 // key and what it accepts (the lessons' list for a lesson, the page range for a page, the keys for
-// a misspelt key, the kernels for a kernel), checked against the lesson files and the kernel list
-// themselves. One page per bad key, the same script writing its layout (harness.mjs).
+// a misspelt key, the kernels for a kernel, the exercises for an exercise), checked against the
+// lesson and exercise files and the kernel list themselves. One page per bad key, the same
+// script writing its layout (harness.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -11,6 +12,9 @@ import * as h from './harness.mjs';
 import { grid } from './picture.mjs';
 import { lessonPages } from './lessons.mjs';
 
+const EXERCISES = readdirSync(path.join(h.REPO, 'assets', 'exercises'))
+  .filter((f) => f.endsWith('.exercise'))
+  .map((f) => f.replace(/\.exercise$/, ''));
 const LESSONS = readdirSync(path.join(h.REPO, 'assets', 'lessons'))
   .filter((f) => f.endsWith('.lesson'))
   .map((f) => f.replace(/^\d+-/, '').replace(/\.lesson$/, ''));
@@ -78,4 +82,12 @@ test('tile=0 and presenter=maybe are named with what they take, the rest of the 
   assert.ok(layout.notice.includes('tile= takes a whole number from 1 to 32'), layout.notice);
   assert.ok(layout.notice.includes("presenter= takes 1 or 0, not 'maybe'"), layout.notice);
   assert.equal(layout.config, 'tiled-no-first-sync 8x8x8 T=2');
+});
+
+test('a stale lab= link names the nearest exercise and every exercise, over the start', async () => {
+  const layout = await landing({ lab: 'bounds_jk' });
+  assert.ok(layout.notice.includes("lab= takes an exercise's name, got 'bounds_jk'"), layout.notice);
+  assert.match(layout.notice, /did you mean bounds_jkl\?/);
+  for (const id of EXERCISES) assert.ok(layout.notice.includes(id), `the notice lists exercise ${id}: ${layout.notice}`);
+  assert.equal(layout.lab.exercise, '', 'no exercise is opened in its place');
 });

@@ -144,23 +144,3 @@ test('a .tstrace saved by the native CLI replays in the page', async () => {
     await r.close();
   }
 });
-
-// The page has no compiler: running the Lab tab's kernel answers in words, on the tab.
-test('the Lab tab says in words that it needs the desktop app', async () => {
-  const r = await script('show Lab\nlab run\nlayout /out/lab.json\n');
-  try {
-    const layout = await h.readJson(r.page, '/out/lab.json');
-    assert.ok(layout.windows.some((w) => w.tab === 'Lab'), 'the Lab tab is shown');
-    assert.match(layout.lab.error, /desktop app/i, `the Lab tab's words: '${layout.lab.error}'`);
-    assert.equal(layout.lab.verdict, '', 'no verdict: nothing ran');
-    // Why there is no GPU, in the page's words: not the build's ("nvcc was not found when it
-    // was configured" had a student in a browser looking for a compiler).
-    assert.ok(layout.gpuNotes.length > 0, 'the panels say why there is no GPU');
-    for (const note of layout.gpuNotes) {
-      assert.doesNotMatch(note, /nvcc|configured/, note);
-      assert.match(note, /web page/, note);
-    }
-  } finally {
-    await r.close();
-  }
-});

@@ -26,9 +26,14 @@ struct TopLevel {
   TSNode templateParameters{};
 };
 
-// The unit's kernels; anything at namespace scope but functions is refused.
-std::vector<TopLevel> kernelsIn(const Unit& u) {
+// The unit's kernels; anything at namespace scope but functions is refused (in `error`, the
+// first such declaration's sentence; no kernels then).
+std::vector<TopLevel> kernelsIn(const Unit& u, std::optional<Diagnostic>& error) {
   std::vector<TopLevel> kernels;
+  const auto refuse = [&](TSNode n, std::string message) {
+    error = Diagnostic{u.line(n), u.column(n), std::move(message)};
+    return std::vector<TopLevel>{};
+  };
   TSNode root = u.root();
   for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
     TSNode n = ts_node_named_child(root, i);
@@ -39,35 +44,35 @@ std::vector<TopLevel> kernelsIn(const Unit& u) {
       for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
         if (is(ts_node_named_child(n, j), "function_definition")) t.function = ts_node_named_child(n, j);
       if (ts_node_is_null(t.function))
-        throw LowerError{{u.line(n), u.column(n), "templates other than template <int ...> functions are outside the lab's CUDA subset"}};
+        return refuse(n, "templates other than template <int ...> functions are outside the lab's CUDA subset");
     } else if (is(n, "function_definition")) {
       t.function = n;
     } else if (is(n, "declaration") && isFileConstant(u, n)) {
       continue;  // lowered into every kernel's outermost scope (Lowerer::lowerKernel)
     } else if (is(n, "declaration") && hasToken(u, n, "__constant__")) {
-      throw LowerError{{u.line(n), u.column(n),
-                        "__constant__ variables are outside the lab's CUDA subset: a table of numbers can be a "
-                        "const array inside the kernel"}};
+      return refuse(n,
+                    "__constant__ variables are outside the lab's CUDA subset: a table of numbers can be a "
+                    "const array inside the kernel");
     } else if (is(n, "declaration") && hasToken(u, n, "__device__")) {
-      throw LowerError{{u.line(n), u.column(n), "__device__ variables are outside the lab's CUDA subset"}};
+      return refuse(n, "__device__ variables are outside the lab's CUDA subset");
     } else if (is(n, "declaration")) {
-      throw LowerError{{u.line(n), u.column(n),
-                        "a variable at file scope is outside the lab's CUDA subset: only const or constexpr integer "
-                        "constants stand outside the kernels"}};
+      return refuse(n,
+                    "a variable at file scope is outside the lab's CUDA subset: only const or constexpr integer "
+                    "constants stand outside the kernels");
     } else {
-      throw LowerError{{u.line(n), u.column(n), outsideSubset(typeOf(n)) + " are outside the lab's CUDA subset"}};
+      return refuse(n, outsideSubset(typeOf(n)) + " are outside the lab's CUDA subset");
     }
     const bool global = hasToken(u, t.function, "__global__"), device = hasToken(u, t.function, "__device__");
     if (!global && !device) {
       const std::string name(u.text(nameOf(field(t.function, "declarator"))));
-      throw LowerError{{u.line(t.function), u.column(t.function),
-                        "'" + name + "' is host code: " +
-                            (name == "main" ? "the lab launches the kernel itself" : "a function the kernel calls needs __device__") +
-                            " (host code is outside the lab: write __global__ and __device__ functions only)"}};
+      return refuse(t.function,
+                    "'" + name + "' is host code: " +
+                        (name == "main" ? "the lab launches the kernel itself" : "a function the kernel calls needs __device__") +
+                        " (host code is outside the lab: write __global__ and __device__ functions only)");
     }
     if (global) kernels.push_back(t);
     else if (!ts_node_is_null(t.templateParameters))
-      throw LowerError{{u.line(n), u.column(n), "__device__ templates are outside the lab's CUDA subset"}};
+      return refuse(n, "__device__ templates are outside the lab's CUDA subset");
   }
   return kernels;
 }
@@ -102,18 +107,18 @@ Compiled compileSource(std::string_view text, const std::vector<Define>& defines
     c.error = e;
     return c;
   }
-  try {
-    const std::vector<TopLevel> kernels = kernelsIn(*unit);
-    if (kernels.empty()) throw LowerError{{0, 0, "there is no __global__ function (a kernel) in this file"}};
-    for (const TopLevel& k : kernels) {
-      c.kernels.push_back(signatureOf(*unit, k));
-      // Checked once with every template parameter 16, so a mistake is told before any launch.
-      Program check;
-      Lowerer(*unit, check).lowerKernel(k.function, k.templateParameters,
-                                        std::vector<long long>(c.kernels.back().templateParameters.size(), 16));
-    }
-  } catch (const LowerError& e) {
-    c.error = e.diagnostic;
+  const std::vector<TopLevel> kernels = kernelsIn(*unit, c.error);
+  if (!c.error && kernels.empty()) c.error = Diagnostic{0, 0, "there is no __global__ function (a kernel) in this file"};
+  for (std::size_t k = 0; k < kernels.size() && !c.error; ++k) {
+    c.kernels.push_back(signatureOf(*unit, kernels[k]));
+    // Checked once with every template parameter 16, so a mistake is told before any launch.
+    Program check;
+    Lowerer lowerer(*unit, check);
+    lowerer.lowerKernel(kernels[k].function, kernels[k].templateParameters,
+                        std::vector<long long>(c.kernels.back().templateParameters.size(), 16));
+    c.error = lowerer.error();
+  }
+  if (c.error) {
     c.kernels.clear();
     return c;
   }
@@ -124,17 +129,15 @@ Compiled compileSource(std::string_view text, const std::vector<Define>& defines
 Instance instantiate(const Unit& unit, std::string_view kernel, const std::vector<long long>& templateArguments) {
   Instance r;
   auto program = std::make_shared<Program>();
-  try {
-    for (const TopLevel& k : kernelsIn(unit)) {
-      if (unit.text(nameOf(field(k.function, "declarator"))) != kernel) continue;
-      Lowerer(unit, *program).lowerKernel(k.function, k.templateParameters, templateArguments);
-      r.program = std::move(program);
-      return r;
-    }
-    r.error = Diagnostic{0, 0, "there is no kernel named '" + std::string(kernel) + "'"};
-  } catch (const LowerError& e) {
-    r.error = e.diagnostic;
+  for (const TopLevel& k : kernelsIn(unit, r.error)) {
+    if (unit.text(nameOf(field(k.function, "declarator"))) != kernel) continue;
+    Lowerer lowerer(unit, *program);
+    lowerer.lowerKernel(k.function, k.templateParameters, templateArguments);
+    r.error = lowerer.error();
+    if (!r.error) r.program = std::move(program);
+    return r;
   }
+  if (!r.error) r.error = Diagnostic{0, 0, "there is no kernel named '" + std::string(kernel) + "'"};
   return r;
 }
 

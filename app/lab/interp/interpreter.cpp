@@ -18,7 +18,6 @@ void ThreadRun::stopAt(int line, int column, const std::string& message, bool ou
                                    std::to_string(t.x) + ", " + std::to_string(t.y) + "))"};
   }
   launch_.stopped = true;
-  throw RuntimeStop{};
 }
 void ThreadRun::stop(const Expr& at, const std::string& message) { stopAt(at.line, at.column, message); }
 
@@ -31,12 +30,15 @@ ThreadRun::Site ThreadRun::siteOf(const Expr& e) {
   }
   const Value pointer = eval(e.a);
   const int64_t index = eval(e.b).i;
+  // A stopped launch's values are placeholders (no array): a site the access then refuses.
+  if (stopped()) return Site{&arrays_[0], 0, 0, 0, true, e.line};
   ArrayInstance& a = arrays_[size_t(pointer.array)];
   const int64_t position = pointer.i + index;
   return Site{&a, position, position - a.viewStart, 0, true, e.line};
 }
 
 Value ThreadRun::load(const Site& s) {
+  if (stopped()) return Value::ofInt(0);
   ArrayInstance& a = *s.array;
   const bool inside = s.position >= 0 && s.position < a.count;
   const void* cell = inside ? static_cast<const char*>(a.storage) + s.position * 4
@@ -59,6 +61,7 @@ Value ThreadRun::load(const Site& s) {
 }
 
 void ThreadRun::store(const Site& s, Value v) {
+  if (stopped()) return;
   ArrayInstance& a = *s.array;
   const bool inside = s.position >= 0 && s.position < a.count;
   void* cell = inside ? static_cast<char*>(a.storage) + s.position * 4
@@ -85,10 +88,15 @@ void* ThreadRun::cell(const Site& s, int64_t shift, bool write) {
 
 // A 128-bit access: four elements, each checked, one event (views.h's VectorRef).
 void ThreadRun::loadWide(const Site& s, float out[4]) {
+  if (stopped()) {
+    for (int k = 0; k < 4; ++k) out[k] = 0.0f;
+    return;
+  }
   for (int k = 0; k < 4; ++k) out[k] = *static_cast<const float*>(cell(s, k, false));
   recordWide(s, false, out);
 }
 void ThreadRun::storeWide(const Site& s, const float in[4]) {
+  if (stopped()) return;
   for (int k = 0; k < 4; ++k) *static_cast<float*>(cell(s, k, true)) = in[k];
   recordWide(s, true, in);
 }
@@ -139,15 +147,19 @@ Value* ThreadRun::localElement(const Expr& e) {
   int64_t index;
   if (e.op == ExprOp::LocalElement2) {
     const int64_t row = eval(e.a).i, col = eval(e.b).i;
-    if (row < 0 || row >= e.rows || col < 0 || col >= e.cols)
+    if (row < 0 || row >= e.rows || col < 0 || col >= e.cols) {
       stop(e, "index [" + std::to_string(row) + "][" + std::to_string(col) + "] is outside the local array '" +
                   p_.strings[size_t(e.c)] + "' [" + std::to_string(e.rows) + "][" + std::to_string(e.cols) + "]");
+      return frame_ + e.slot;  // a slot of its own to finish on, never another variable
+    }
     index = row * e.cols + col;
   } else {
     index = eval(e.a).i;
-    if (index < 0 || index >= count)
+    if (index < 0 || index >= count) {
       stop(e, "index " + std::to_string(index) + " is outside the local array '" + p_.strings[size_t(e.c)] + "' (" +
                   std::to_string(count) + " elements)");
+      return frame_ + e.slot;
+    }
   }
   return frame_ + e.slot + (e.type == Scalar::Float4 ? 4 * index : index);
 }
@@ -156,7 +168,10 @@ Value* ThreadRun::localElement(const Expr& e) {
 Value ThreadRun::compoundElement(const Expr& e) {
   const Value v = eval(e.b);
   const Expr& target = p_.exprs[size_t(e.a)];
-  if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) stop(e, "division by zero");
+  if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) {
+    stop(e, "division by zero");
+    return Value::ofInt(0);
+  }
   if (target.op == ExprOp::LocalElement || target.op == ExprOp::LocalElement2) {
     Value& x = *localElement(target);
     const Value old = x;
@@ -183,7 +198,10 @@ Value ThreadRun::eval(int32_t i) {
     case ExprOp::Div:
     case ExprOp::Mod: {
       const Value a = eval(e.a), b = eval(e.b);
-      if (isIntegral(e.type) && b.i == 0) stop(e, "division by zero");
+      if (isIntegral(e.type) && b.i == 0) {
+        stop(e, "division by zero");
+        return Value::ofInt(0);
+      }
       return arithmetic(e.op, e.type, a, b);
     }
     case ExprOp::Add: case ExprOp::Sub: case ExprOp::Mul: case ExprOp::Shl: case ExprOp::Shr:
@@ -203,7 +221,10 @@ Value ThreadRun::eval(int32_t i) {
     case ExprOp::CompoundLocal: {
       const Value v = eval(e.b);
       Value& x = frame_[e.slot];
-      if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) stop(e, "division by zero");
+      if (isIntegral(e.operand) && (e.arith == ExprOp::Div || e.arith == ExprOp::Mod) && v.i == 0) {
+        stop(e, "division by zero");
+        return Value::ofInt(0);
+      }
       return x = convertValue(arithmetic(e.arith, e.operand, convertValue(x, e.type, e.operand), v), e.operand, e.type);
     }
     case ExprOp::IncLocal: {

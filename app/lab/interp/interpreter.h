@@ -56,9 +56,12 @@ struct LaunchState {
   uint64_t statements = 0;  // statements run: the clock is read every few thousand
 };
 
-struct RuntimeStop {};  // unwinds a thread whose launch stopped
-
-enum class Flow : uint8_t { Next, Break, Continue, Return };
+// How a statement ends. Stopped: the launch stopped (a run-time mistake, the step budget, the
+// clock), and it unwinds the thread as Return does, without a C++ exception: the page runs
+// threads in asyncify fibers, which cannot unwind a throw, and is built without exceptions.
+// After a stop every access, barrier, printf and call returns at once, so nothing is recorded
+// after the event that stopped the launch.
+enum class Flow : uint8_t { Next, Break, Continue, Return, Stopped };
 
 // Frame slots a thread needs: the kernel's and room for the deepest calls.
 std::size_t stackSlotsFor(const Program& p);
@@ -74,8 +77,10 @@ class ThreadRun {
   void evalWide(int32_t e, float out[4]);
   Value assignWide(const Expr& e);
   Flow exec(int32_t s);
+  Flow execStatement(const Stmt& s);
   Flow execBlock(const Stmt& s, int32_t from);
   Flow execLoop(const Stmt& s);
+  Flow execLoopSteps(const Stmt& s);
   Value call(const Expr& e);
   Value math(const Expr& e);
   Value printf(const Expr& e);
@@ -101,13 +106,13 @@ class ThreadRun {
   void* cell(const Site& s, int64_t shift, bool write);
   void recordWide(const Site& s, bool write, const float v[4]);
 
-  [[noreturn]] void stop(const Expr& at, const std::string& message);
-  [[noreturn]] void stopAt(int line, int column, const std::string& message, bool outOfTime = false);
+  // A stop is recorded (the first one of the launch is the one told) and the caller returns:
+  // launch_.stopped is checked before every side effect and after every statement.
+  void stop(const Expr& at, const std::string& message);
+  void stopAt(int line, int column, const std::string& message, bool outOfTime = false);
+  bool stopped() const { return launch_.stopped; }
   void countStep(int line);
   void checkClock(int line);
-  void resumeCheck() {
-    if (launch_.stopped) throw RuntimeStop{};
-  }
 
   LaunchState& launch_;
   const Program& p_;
@@ -120,6 +125,7 @@ class ThreadRun {
   Value builtins_[12];
   Value returned_{};
   const char* stackStart_ = nullptr;  // where this thread's native recursion began, on its fiber
+  int32_t loopLine_ = 0;  // the innermost running loop's line: where a time-out says it was spinning
 };
 
 }  // namespace tilescope::interp

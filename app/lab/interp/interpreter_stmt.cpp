@@ -36,17 +36,17 @@ ThreadRun::ThreadRun(LaunchState& launch, Recorder& recorder)
 
 void ThreadRun::countStep(int line) {
   if (++launch_.steps > launch_.request.stepBudget)
-    stopAt(line, 0,
-           "the launch ran " + std::to_string(launch_.request.stepBudget) +
-               " loop steps and calls without finishing: is this loop endless?",
-           true);
+    return stopAt(line, 0,
+                  "the launch ran " + std::to_string(launch_.request.stepBudget) +
+                      " loop steps and calls without finishing: is this loop endless?",
+                  true);
   if ((launch_.steps & 0xffff) == 0) checkClock(line);
 }
 
 // The cancel flag and the deadline. Read every 65 536 loop steps and every 4 096 statements:
 // a loop whose body is thousands of statements long is stopped on time too.
 void ThreadRun::checkClock(int line) {
-  if (launch_.request.cancel && launch_.request.cancel->load()) stopAt(line, 0, "cancelled", true);
+  if (launch_.request.cancel && launch_.request.cancel->load()) return stopAt(line, 0, "cancelled", true);
   if (cpuSeconds() > launch_.deadlineCpuSeconds) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", launch_.request.timeLimitSeconds);
@@ -79,23 +79,41 @@ Flow ThreadRun::execBlock(const Stmt& s, int32_t from) {
   return Flow::Next;
 }
 
+// A loop, its line kept while it runs: a time-out names the loop the thread was spinning in,
+// not whichever statement of its body the clock was read at.
 Flow ThreadRun::execLoop(const Stmt& s) {
-  if (s.op == StmtOp::For && s.init >= 0) exec(s.init);
+  const int32_t outer = loopLine_;
+  loopLine_ = s.line;
+  const Flow f = execLoopSteps(s);
+  loopLine_ = outer;
+  return f;
+}
+
+Flow ThreadRun::execLoopSteps(const Stmt& s) {
+  if (s.op == StmtOp::For && s.init >= 0 && exec(s.init) == Flow::Stopped) return Flow::Stopped;
   const bool testFirst = s.op != StmtOp::DoWhile;
   for (;;) {
     countStep(s.line);
+    if (stopped()) return Flow::Stopped;
     if (testFirst && s.expr >= 0 && eval(s.expr).i == 0) return Flow::Next;
     const Flow f = exec(s.body);
     if (f == Flow::Break) return Flow::Next;
-    if (f == Flow::Return) return f;
+    if (f == Flow::Return || f == Flow::Stopped) return f;
     if (s.update >= 0) eval(s.update);
     if (!testFirst && eval(s.expr).i == 0) return Flow::Next;
   }
 }
 
+// A statement, unless the launch has stopped; Stopped when it stops during the statement.
 Flow ThreadRun::exec(int32_t i) {
+  if (stopped()) return Flow::Stopped;
   const Stmt& s = p_.stmts[size_t(i)];
-  if ((++launch_.statements & 0xfff) == 0) checkClock(s.line);
+  if ((++launch_.statements & 0xfff) == 0) checkClock(loopLine_ > 0 ? loopLine_ : s.line);
+  const Flow f = execStatement(s);
+  return stopped() ? Flow::Stopped : f;
+}
+
+Flow ThreadRun::execStatement(const Stmt& s) {
   switch (s.op) {
     case StmtOp::Nop: return Flow::Next;
     case StmtOp::Expr: eval(s.expr); return Flow::Next;
@@ -148,6 +166,7 @@ void ThreadRun::declareShared(const Stmt& s) {
 // `float* Nds = Mds_Nds + Mds_sz;`: a view of its own over the same storage.
 void ThreadRun::declareAlias(const Stmt& s) {
   const Value pointer = eval(s.expr);
+  if (stopped()) return;  // a placeholder value, no array
   ArrayInstance& alias = arrays_[size_t(s.slot)];
   const ArrayInfo& info = p_.arrays[size_t(s.slot)];
   alias = arrays_[size_t(pointer.array)];
@@ -170,8 +189,10 @@ Value ThreadRun::call(const Expr& e) {
   const bool deepNatively = stackStart_ - &here > std::ptrdiff_t(kMaxNativeStackBytes);
   if (top_ + std::size_t(f.frameSlots) > stackSize_ || deepNatively)
     stop(e, "the calls are nested too deeply (endless recursion?)");
+  if (stopped()) return Value::ofInt(0);
   Value* callee = stack_ + top_;
   for (int32_t i = 0; i < e.argsCount; ++i) callee[i] = eval(p_.args[size_t(e.argsFirst + i)]);
+  if (stopped()) return Value::ofInt(0);
   Value* savedFrame = frame_;
   const std::size_t savedTop = top_;
   frame_ = callee;
@@ -183,10 +204,11 @@ Value ThreadRun::call(const Expr& e) {
   return returned_;
 }
 
+// A thread resumed after the launch stopped returns from here; its statement sees the stop.
 void ThreadRun::sync(const Expr& e) {
+  if (stopped()) return;
   recorder_.barrier(e.line);
   emu::syncThreads(e.line);
-  resumeCheck();
 }
 
 }  // namespace tilescope::interp

@@ -23,8 +23,19 @@ const char* scalarName(Scalar s) {
   return "?";
 }
 
-void Lowerer::fail(TSNode at, const std::string& message) const {
-  throw LowerError{Diagnostic{unit_.line(at), unit_.column(at), message}};
+int32_t Lowerer::fail(TSNode at, const std::string& message) { return failAt(unit_.line(at), unit_.column(at), message); }
+
+int32_t Lowerer::failAt(int line, int column, const std::string& message) {
+  if (!error_) error_ = Diagnostic{line, column, message};
+  return placeholder();
+}
+
+int32_t Lowerer::placeholder() {
+  Expr e{};
+  e.op = ExprOp::Const;
+  e.type = Scalar::Int;
+  e.imm = Value::ofInt(0);
+  return add(e);
 }
 
 // ---- scopes ---------------------------------------------------------------------------
@@ -42,7 +53,7 @@ const Symbol* Lowerer::find(const std::string& name) const {
 }
 
 
-void Lowerer::undeclared(TSNode at, const std::string& name) const {
+int32_t Lowerer::undeclared(TSNode at, const std::string& name) {
   std::vector<std::string> names = {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"};
   for (const auto& scope : scopes_)
     for (const auto& [n, s] : scope) names.push_back(n);
@@ -59,7 +70,7 @@ void Lowerer::undeclared(TSNode at, const std::string& name) const {
   for (std::size_t i = 0; i < nearest.size() && i < 3; ++i)
     best += (i == 0 ? "'" : i + 1 == nearest.size() || i == 2 ? "' or '" : "', '") + nearest[i];
   if (!best.empty()) best += "'";
-  fail(at, "'" + name + "' was not declared" + (best.empty() ? std::string() : "; did you mean " + best + "?"));
+  return fail(at, "'" + name + "' was not declared" + (best.empty() ? std::string() : "; did you mean " + best + "?"));
 }
 
 int32_t Lowerer::newSlot(int32_t count) {
@@ -136,6 +147,7 @@ int64_t Lowerer::constantValue(TSNode n) {
   if (x.op == ExprOp::Const && isIntegral(x.type)) return x.imm.i;
   if (x.op == ExprOp::Cast && p_.exprs[size_t(x.a)].op == ExprOp::Const) return p_.exprs[size_t(x.a)].imm.i;
   fail(n, "this size must be a constant: a number, a template parameter or a #define");
+  return 0;
 }
 
 // ---- functions ------------------------------------------------------------------------
@@ -150,8 +162,8 @@ int32_t Lowerer::functionFor(TSNode at, const std::string& name) {
     TSNode d = ts_node_named_child(root, i);
     if (!is(d, "function_definition")) continue;
     if (unit_.text(nameOf(field(d, "declarator"))) != name) continue;
-    if (hasToken(unit_, d, "__global__")) fail(at, "a kernel cannot call the kernel '" + name + "'");
-    if (!hasToken(unit_, d, "__device__")) fail(at, "'" + name + "' is host code: a kernel calls only __device__ functions");
+    if (hasToken(unit_, d, "__global__")) return fail(at, "a kernel cannot call the kernel '" + name + "'");
+    if (!hasToken(unit_, d, "__device__")) return fail(at, "'" + name + "' is host code: a kernel calls only __device__ functions");
     const int32_t index = int32_t(p_.functions.size());
     functionIndex_[name] = index;
     p_.functions.push_back(Function{name});
@@ -160,7 +172,7 @@ int32_t Lowerer::functionFor(TSNode at, const std::string& name) {
     p_.functions[size_t(index)] = f;
     return index;
   }
-  undeclared(at, name);
+  return undeclared(at, name);
 }
 
 void Lowerer::lowerFunctionBody(Function& f, TSNode function, int32_t index) {
@@ -177,10 +189,16 @@ void Lowerer::lowerFunctionBody(Function& f, TSNode function, int32_t index) {
   TSNode params = field(declarator, "parameters");
   for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
     TSNode param = ts_node_named_child(params, i);
-    if (!is(param, "parameter_declaration")) fail(param, outsideSubset(typeOf(param)) + " are outside the lab's CUDA subset");
+    if (!is(param, "parameter_declaration")) {
+      fail(param, outsideSubset(typeOf(param)) + " are outside the lab's CUDA subset");
+      break;
+    }
     DeclaredType t = declaredType(param);
     TSNode d = field(param, "declarator");
-    if (ts_node_is_null(d)) fail(param, "every parameter needs a name");
+    if (ts_node_is_null(d)) {
+      fail(param, "every parameter needs a name");
+      break;
+    }
     Symbol s;
     s.slot = newSlot();
     s.isConst = t.isConst;
@@ -221,13 +239,18 @@ void Lowerer::lowerKernel(TSNode function, TSNode templateParameters, const std:
     for (uint32_t i = 0; i < ts_node_named_child_count(templateParameters); ++i) {
       TSNode param = ts_node_named_child(templateParameters, i);
       TSNode name = nameOf(field(param, "declarator"));
-      if (!is(param, "parameter_declaration") || ts_node_is_null(name))
+      if (!is(param, "parameter_declaration") || ts_node_is_null(name)) {
         fail(param, "only integer template parameters (template <int TILE_WIDTH>) are in the lab's CUDA subset");
+        return;
+      }
       Symbol s;
       s.kind = Symbol::Constant;
       s.type = declaredType(param).scalar;
       s.constant = next < arguments.size() ? arguments[next] : 0;
-      if (next++ >= arguments.size()) fail(param, "the launch gives no value for '" + std::string(unit_.text(name)) + "'");
+      if (next++ >= arguments.size()) {
+        fail(param, "the launch gives no value for '" + std::string(unit_.text(name)) + "'");
+        return;
+      }
       declare(name, std::string(unit_.text(name)), s);
     }
   }
@@ -238,6 +261,7 @@ void Lowerer::lowerKernel(TSNode function, TSNode templateParameters, const std:
     if (!is(d, "declaration")) continue;
     if (lowerDeclaration(d) >= 0) fail(d, "a constant at file scope needs a constant integer value");
   }
+  if (failed()) return;
   const std::string name(unit_.text(nameOf(field(function, "declarator"))));
   functionIndex_[name] = 0;
   p_.functions.push_back(Function{name});

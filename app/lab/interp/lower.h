@@ -1,9 +1,17 @@
 // Lowering: the checked tree of one kernel instantiation into a Program (program.h). Names
 // are resolved through lexical scopes to frame slots, array numbers, constants and functions;
 // every expression gets its type, with C's conversions made explicit. Anything outside the
-// subset stops lowering with one sentence at the student's line (thrown as LowerError and
-// turned into the Instance's diagnostic).
+// subset stops lowering with one sentence at the student's line (the Lowerer's error(), turned
+// into the Instance's diagnostic).
+//
+// No C++ exception: the page is built without them. fail() records the first mistake, and the
+// function that found it returns at once with a placeholder (placeholder(): a valid expression
+// of type int; -1: no statement); every expression and statement begun after a failure returns
+// a placeholder at its start, and a caller checks failed() before it reads a result past its
+// index (a function, a symbol, an array). So the first mistake is the one told, as a throw
+// told it, and what was lowered after it is never run.
 #pragma once
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -12,10 +20,6 @@
 #include "lab/interp/program.h"
 
 namespace tilescope::interp {
-
-struct LowerError {
-  Diagnostic diagnostic;
-};
 
 // What a name means where it is used.
 struct Symbol {
@@ -40,14 +44,22 @@ class Lowerer {
   Lowerer(const Unit& unit, Program& program) : unit_(unit), p_(program) {}
   void lowerKernel(TSNode function, TSNode templateParameters, const std::vector<long long>& templateArguments);
 
-  [[noreturn]] void fail(TSNode at, const std::string& message) const;
+  int32_t fail(TSNode at, const std::string& message);  // records the first mistake; placeholder()
+  int32_t failAt(int line, int column, const std::string& message);
+  bool failed() const { return error_.has_value(); }
+  const std::optional<Diagnostic>& error() const { return error_; }
+  int32_t placeholder();  // an expression to return after a failure: the constant int 0
+  int32_t failStatement(TSNode at, const std::string& message) {  // fail(), and no statement (-1)
+    fail(at, message);
+    return -1;
+  }
 
   // lower.cpp: scopes, types, declarations, functions
   void pushScope() { scopes_.emplace_back(); }
   void popScope() { scopes_.pop_back(); }
   void declare(TSNode at, const std::string& name, const Symbol& s);
   const Symbol* find(const std::string& name) const;
-  [[noreturn]] void undeclared(TSNode at, const std::string& name) const;
+  int32_t undeclared(TSNode at, const std::string& name);  // fail(): not declared, and the nearest names
   DeclaredType declaredType(TSNode declaration);
   int32_t newSlot(int32_t count = 1);
   int32_t lowerDeclaration(TSNode declaration);  // a statement (or -1 when it needs none)
@@ -98,6 +110,8 @@ class Lowerer {
   int32_t forStatement(TSNode n);
   int32_t declareOne(TSNode declarator, const DeclaredType& t, TSNode declaration);
   int32_t declareArray(TSNode declarator, const DeclaredType& t, TSNode declaration);
+  std::vector<int64_t> arrayExtents(TSNode declarator, const DeclaredType& t, const std::vector<TSNode>& sizes,
+                                    const std::string& name);
   void checkSharedArray(TSNode declarator, Scalar element, const std::string& name, int64_t count);
   int32_t declarePointer(TSNode declarator, TSNode value, const DeclaredType& t);
   int32_t declareFloat4(TSNode target, TSNode value);
@@ -112,6 +126,7 @@ class Lowerer {
   int32_t exprAt(TSNode n);
   int32_t statementAt(TSNode n);
   Scalar returnType_ = Scalar::Void;
+  std::optional<Diagnostic> error_;
 };
 
 // C's integer promotion (bool to int) and usual arithmetic conversions.

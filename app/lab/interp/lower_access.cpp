@@ -21,14 +21,14 @@ ExprOp compoundOp(std::string_view t) {
 int32_t Lowerer::subscript(TSNode n) {
   TSNode argument = field(n, "argument");
   TSNode indices = field(n, "indices");
-  if (ts_node_named_child_count(indices) != 1) fail(n, "an index is one expression: a[i], a[i][j]");
+  if (ts_node_named_child_count(indices) != 1) return fail(n, "an index is one expression: a[i], a[i][j]");
   TSNode indexNode = ts_node_named_child(indices, 0);
   if (is(argument, "subscript_expression")) {  // a[i][j]
     TSNode inner = field(argument, "argument");
     const Symbol* s = is(inner, "identifier") ? find(std::string(unit_.text(inner))) : nullptr;
     if (!s || (s->kind != Symbol::NamedArray && s->kind != Symbol::LocalArray) || s->cols == 0) {
-      if (is(inner, "identifier") && !s) undeclared(inner, std::string(unit_.text(inner)));
-      fail(n, "two indices need a two-dimensional array ('" + std::string(unit_.text(inner)) + "' is not one)");
+      if (is(inner, "identifier") && !s) return undeclared(inner, std::string(unit_.text(inner)));
+      return fail(n, "two indices need a two-dimensional array ('" + std::string(unit_.text(inner)) + "' is not one)");
     }
     TSNode rowNode = ts_node_named_child(field(argument, "indices"), 0);
     Expr e = make(s->kind == Symbol::NamedArray ? ExprOp::Element2 : ExprOp::LocalElement2, s->type, indices);
@@ -37,7 +37,7 @@ int32_t Lowerer::subscript(TSNode n) {
     e.cols = s->cols;
     const int32_t row = expr(rowNode), col = expr(indexNode);
     if (!isIntegral(p_.exprs[size_t(row)].type) || !isIntegral(p_.exprs[size_t(col)].type))
-      fail(indices, "an index must be an integer");
+      return fail(indices, "an index must be an integer");
     e.a = convert(row, Scalar::Long);
     e.b = convert(col, Scalar::Long);
     e.c = int32_t(p_.strings.size());
@@ -47,13 +47,13 @@ int32_t Lowerer::subscript(TSNode n) {
   if (is(argument, "identifier")) {
     const Symbol* s = find(std::string(unit_.text(argument)));
     if (s && (s->kind == Symbol::LocalArray || s->kind == Symbol::NamedArray) && s->cols > 0)
-      fail(n, "the two-dimensional array '" + std::string(unit_.text(argument)) + "' needs both of its indices");
+      return fail(n, "the two-dimensional array '" + std::string(unit_.text(argument)) + "' needs both of its indices");
     if (s && s->kind == Symbol::LocalArray) {
       Expr e = make(ExprOp::LocalElement, s->type, indices);
       e.slot = s->slot;
       e.rows = s->rows;
       const int32_t index = expr(indexNode);
-      if (!isIntegral(p_.exprs[size_t(index)].type)) fail(indexNode, "an index must be an integer");
+      if (!isIntegral(p_.exprs[size_t(index)].type)) return fail(indexNode, "an index must be an integer");
       e.a = convert(index, Scalar::Long);
       e.c = int32_t(p_.strings.size());
       p_.strings.emplace_back(unit_.text(argument));
@@ -62,9 +62,9 @@ int32_t Lowerer::subscript(TSNode n) {
   }
   const int32_t pointer = expr(argument);
   if (p_.exprs[size_t(pointer)].type != Scalar::Pointer)
-    fail(n, "'" + std::string(unit_.text(argument)) + "' is not an array or a pointer, so it cannot be indexed");
+    return fail(n, "'" + std::string(unit_.text(argument)) + "' is not an array or a pointer, so it cannot be indexed");
   const int32_t index = expr(indexNode);
-  if (!isIntegral(p_.exprs[size_t(index)].type)) fail(indexNode, "an index must be an integer");
+  if (!isIntegral(p_.exprs[size_t(index)].type)) return fail(indexNode, "an index must be an integer");
   Expr e = make(ExprOp::Element, p_.exprs[size_t(pointer)].operand, indices);
   e.a = pointer;
   e.b = convert(index, Scalar::Long);
@@ -80,14 +80,14 @@ int32_t Lowerer::assignment(TSNode n) {
   Scalar type;
   if (p_.exprs[size_t(value)].type == Scalar::Float4 || (is(left, "identifier") && find(std::string(unit_.text(left))) &&
                                                           find(std::string(unit_.text(left)))->type == Scalar::Float4)) {
-    if (arith != ExprOp::Const) fail(n, "a float4 is only assigned with '=' in the lab's CUDA subset");
+    if (arith != ExprOp::Const) return fail(n, "a float4 is only assigned with '=' in the lab's CUDA subset");
     return assignWide(n, expr(left), value);
   }
   if (is(left, "identifier")) {
     const Symbol* s = find(std::string(unit_.text(left)));
-    if (!s) undeclared(left, std::string(unit_.text(left)));
-    if (s->kind != Symbol::Variable) fail(left, "'" + std::string(unit_.text(left)) + "' cannot be assigned to");
-    if (s->isConst) fail(left, "'" + std::string(unit_.text(left)) + "' is const");
+    if (!s) return undeclared(left, std::string(unit_.text(left)));
+    if (s->kind != Symbol::Variable) return fail(left, "'" + std::string(unit_.text(left)) + "' cannot be assigned to");
+    if (s->isConst) return fail(left, "'" + std::string(unit_.text(left)) + "' is const");
     type = s->type;
     Expr e = make(arith == ExprOp::Const ? ExprOp::AssignLocal : ExprOp::CompoundLocal, type, n);
     e.slot = s->slot;
@@ -102,7 +102,7 @@ int32_t Lowerer::assignment(TSNode n) {
       e.slot = x.slot;
       target = add(e);
     } else {
-      if (!isElementOp(x.op)) fail(left, "only a variable or an array element can be assigned to");
+      if (!isElementOp(x.op)) return fail(left, "only a variable or an array element can be assigned to");
       type = x.type;
       Expr e = make(arith == ExprOp::Const ? ExprOp::AssignElement : ExprOp::CompoundElement, type, n);
       e.a = el;
@@ -113,13 +113,15 @@ int32_t Lowerer::assignment(TSNode n) {
   if (arith == ExprOp::Const) {
     const Scalar to = type;
     const int32_t converted = to == Scalar::Pointer ? value : convert(value, to);
-    if (to == Scalar::Pointer && p_.exprs[size_t(value)].type != Scalar::Pointer) fail(n, "a pointer can only be given a pointer");
+    if (to == Scalar::Pointer && p_.exprs[size_t(value)].type != Scalar::Pointer)
+      return fail(n, "a pointer can only be given a pointer");
     p_.exprs[size_t(target)].b = converted;
     return target;
   }
-  if (type == Scalar::Pointer) fail(n, "pointers may only be moved by p = p + i in the lab's CUDA subset");
+  if (type == Scalar::Pointer) return fail(n, "pointers may only be moved by p = p + i in the lab's CUDA subset");
   const Scalar opType = usualArithmetic(type, p_.exprs[size_t(value)].type);
-  if ((arith == ExprOp::Mod || arith >= ExprOp::Shl) && !isIntegral(opType)) fail(n, "'" + std::string(opText) + "' needs integers");
+  if ((arith == ExprOp::Mod || arith >= ExprOp::Shl) && !isIntegral(opType))
+    return fail(n, "'" + std::string(opText) + "' needs integers");
   const int32_t converted = convert(value, opType);
   Expr& again = p_.exprs[size_t(target)];
   (void)t;
@@ -134,7 +136,7 @@ int32_t Lowerer::assignWide(TSNode n, int32_t target, int32_t value) {
   const Expr& t = p_.exprs[size_t(target)];
   const bool local = t.op == ExprOp::Local || t.op == ExprOp::LocalElement;
   if (t.type != Scalar::Float4 || !(local || t.op == ExprOp::Wide))
-    fail(n, "a float4 goes to a float4 variable or to *reinterpret_cast<float4*>(&a[i])");
+    return fail(n, "a float4 goes to a float4 variable or to *reinterpret_cast<float4*>(&a[i])");
   if (p_.exprs[size_t(value)].type != Scalar::Float4) convert(value, Scalar::Float4);  // says what a float4 is
   Expr e = make(ExprOp::AssignWide, Scalar::Void, n);
   e.a = target;
@@ -148,9 +150,9 @@ int32_t Lowerer::update(TSNode n) {
   const bool post = ts_node_start_byte(field(n, "operator")) > ts_node_start_byte(argument);
   if (is(argument, "identifier")) {
     const Symbol* s = find(std::string(unit_.text(argument)));
-    if (!s) undeclared(argument, std::string(unit_.text(argument)));
+    if (!s) return undeclared(argument, std::string(unit_.text(argument)));
     if (s->kind != Symbol::Variable || s->isConst || s->type == Scalar::Pointer)
-      fail(argument, "'" + std::string(unit_.text(argument)) + "' cannot be incremented here");
+      return fail(argument, "'" + std::string(unit_.text(argument)) + "' cannot be incremented here");
     Expr e = make(ExprOp::IncLocal, s->type, n);
     e.slot = s->slot;
     e.post = post;
@@ -158,7 +160,7 @@ int32_t Lowerer::update(TSNode n) {
     return add(e);
   }
   const int32_t el = expr(argument);
-  if (!isElementOp(p_.exprs[size_t(el)].op)) fail(argument, "only a variable or an array element can be incremented");
+  if (!isElementOp(p_.exprs[size_t(el)].op)) return fail(argument, "only a variable or an array element can be incremented");
   const Scalar type = p_.exprs[size_t(el)].type;
   const Scalar opType = usualArithmetic(type, Scalar::Int);
   Expr e = make(ExprOp::CompoundElement, type, n);
@@ -174,7 +176,7 @@ int32_t Lowerer::update(TSNode n) {
 int32_t Lowerer::printfCall(TSNode n, TSNode argumentList) {
   const uint32_t count = ts_node_named_child_count(argumentList);
   TSNode format = count ? ts_node_named_child(argumentList, 0) : TSNode{};
-  if (!is(format, "string_literal")) fail(n, "printf's first argument is a string in quotes");
+  if (!is(format, "string_literal")) return fail(n, "printf's first argument is a string in quotes");
   std::string text;
   for (uint32_t i = 0; i < ts_node_named_child_count(format); ++i) {
     TSNode part = ts_node_named_child(format, i);
@@ -205,10 +207,10 @@ int32_t Lowerer::call(TSNode n) {
     TSNode targs = field(function, "arguments");
     if (name == "static_cast" && ts_node_named_child_count(targs) == 1 && ts_node_named_child_count(argumentList) == 1)
       return castTo(ts_node_named_child(targs, 0), ts_node_named_child(argumentList, 0), n);
-    fail(n, "'" + name + "<...>' is outside the lab's CUDA subset");
+    return fail(n, "'" + name + "<...>' is outside the lab's CUDA subset");
   }
   if (is(function, "primitive_type") || is(function, "sized_type_specifier")) {  // int(x): a cast
-    if (ts_node_named_child_count(argumentList) != 1) fail(n, "a conversion such as int(x) takes one value");
+    if (ts_node_named_child_count(argumentList) != 1) return fail(n, "a conversion such as int(x) takes one value");
     Scalar to = Scalar::Int;
     const std::string_view t = unit_.text(function);
     if (t == "float") to = Scalar::Float;
@@ -216,13 +218,13 @@ int32_t Lowerer::call(TSNode n) {
     else if (t == "bool") to = Scalar::Bool;
     else if (t == "size_t") to = Scalar::ULong;
     else if (t == "unsigned") to = Scalar::UInt;
-    else if (t != "int") fail(function, "the conversion to '" + std::string(t) + "' is outside the lab's CUDA subset");
+    else if (t != "int") return fail(function, "the conversion to '" + std::string(t) + "' is outside the lab's CUDA subset");
     return convert(expr(ts_node_named_child(argumentList, 0)), to);
   }
-  if (!is(function, "identifier")) fail(n, "only named functions can be called in the lab's CUDA subset");
+  if (!is(function, "identifier")) return fail(n, "only named functions can be called in the lab's CUDA subset");
   const std::string name(unit_.text(function));
   if (name == "__syncthreads") {
-    if (ts_node_named_child_count(argumentList) != 0) fail(n, "__syncthreads() takes no arguments");
+    if (ts_node_named_child_count(argumentList) != 0) return fail(n, "__syncthreads() takes no arguments");
     return add(make(ExprOp::Sync, Scalar::Void, function));
   }
   if (name == "printf") return printfCall(n, argumentList);
@@ -232,7 +234,7 @@ int32_t Lowerer::call(TSNode n) {
     if (!is(a, "comment")) args.push_back(expr(a));
   }
   if (name == "make_float4") {
-    if (args.size() != 4) fail(n, "make_float4 takes four floats");
+    if (args.size() != 4) return fail(n, "make_float4 takes four floats");
     Expr e = make(ExprOp::MakeFloat4, Scalar::Float4, n);
     e.argsFirst = int32_t(p_.args.size());
     e.argsCount = 4;
@@ -241,12 +243,14 @@ int32_t Lowerer::call(TSNode n) {
   }
   if (const int32_t m = mathCall(n, name, args); m >= 0) return m;
   const int32_t index = functionFor(function, name);
+  if (failed()) return placeholder();  // index is no function's
   const Function& f = p_.functions[size_t(index)];
   if (f.parameters.size() != args.size())
-    fail(n, "'" + name + "' takes " + std::to_string(f.parameters.size()) + " arguments, not " + std::to_string(args.size()));
+    return fail(n, "'" + name + "' takes " + std::to_string(f.parameters.size()) + " arguments, not " + std::to_string(args.size()));
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (f.parameters[i] == Scalar::Pointer) {
-      if (p_.exprs[size_t(args[i])].type != Scalar::Pointer) fail(n, "argument " + std::to_string(i + 1) + " of '" + name + "' is a pointer");
+      if (p_.exprs[size_t(args[i])].type != Scalar::Pointer)
+        return fail(n, "argument " + std::to_string(i + 1) + " of '" + name + "' is a pointer");
     } else {
       args[i] = convert(args[i], f.parameters[i]);
     }
@@ -289,7 +293,7 @@ int32_t Lowerer::mathCall(TSNode n, const std::string& name, const std::vector<i
   for (const Known& k : known) {
     if (name != k.name) continue;
     if (int(args.size()) != k.arity)
-      fail(n, "'" + name + "' takes " + std::to_string(k.arity) + " argument" + (k.arity > 1 ? "s" : "") + ", not " +
+      return fail(n, "'" + name + "' takes " + std::to_string(k.arity) + " argument" + (k.arity > 1 ? "s" : "") + ", not " +
                   std::to_string(args.size()));
     Scalar type = k.type;
     if (type == Scalar::Void) {

@@ -40,12 +40,13 @@ int32_t Lowerer::constant(Scalar type, int64_t v, TSNode at) {
 int32_t Lowerer::convert(int32_t e, Scalar to) {
   const Expr& x = p_.exprs[size_t(e)];
   if (x.type == to) return e;
-  if (x.type == Scalar::Void) throw LowerError{{x.line, x.column, "this expression has no value"}};
+  if (x.type == Scalar::Void) return failAt(x.line, x.column, "this expression has no value");
   if (x.type == Scalar::Float4 || to == Scalar::Float4)
-    throw LowerError{{x.line, x.column, "a float4 is made with make_float4(...) or read with *reinterpret_cast<float4*>(&a[i]), "
-                                        "and its parts are .x, .y, .z and .w"}};
+    return failAt(x.line, x.column,
+                  "a float4 is made with make_float4(...) or read with *reinterpret_cast<float4*>(&a[i]), "
+                  "and its parts are .x, .y, .z and .w");
   if (x.type == Scalar::Pointer || to == Scalar::Pointer)
-    throw LowerError{{x.line, x.column, std::string("a pointer cannot be used as a number here, nor a number as a pointer")}};
+    return failAt(x.line, x.column, "a pointer cannot be used as a number here, nor a number as a pointer");
   if (x.op == ExprOp::Const) {
     Expr c = x;
     c.imm = convertValue(x.imm, x.type, to);
@@ -65,7 +66,9 @@ int32_t Lowerer::condition(TSNode n) { return convert(expr(n), Scalar::Bool); }
 // Each level of an expression is a level of the interpreter's recursion on a fiber's stack.
 int32_t Lowerer::expr(TSNode n) {
   constexpr int32_t kMaxNesting = 64;
-  if (exprDepth_ >= kMaxNesting) fail(n, "this expression is nested more than " + std::to_string(kMaxNesting) + " levels deep: split it");
+  if (failed()) return placeholder();  // the first mistake is told; nothing after it is lowered
+  if (exprDepth_ >= kMaxNesting)
+    return fail(n, "this expression is nested more than " + std::to_string(kMaxNesting) + " levels deep: split it");
   ++exprDepth_;
   const int32_t e = exprAt(n);
   --exprDepth_;
@@ -115,7 +118,7 @@ int32_t Lowerer::exprAt(TSNode n) {
       return add(e);
     }
     if (op == "+") return convert(a, type);
-    if (op == "~" && !isIntegral(type)) fail(n, "'~' needs an integer");
+    if (op == "~" && !isIntegral(type)) return fail(n, "'~' needs an integer");
     Expr e = make(op == "-" ? ExprOp::Neg : ExprOp::BitNot, type, n);
     e.a = convert(a, type);
     if (p_.exprs[size_t(e.a)].op == ExprOp::Const && e.op == ExprOp::Neg) {
@@ -131,11 +134,9 @@ int32_t Lowerer::exprAt(TSNode n) {
                                                                                                                  : 4;
     return constant(Scalar::ULong, bytes, n);
   }
-  if (t == "string_literal") fail(n, "a string is only printf's first argument in the lab's CUDA subset");
-  if (t == "null" || t == "nullptr") fail(n, "null pointers are outside the lab's CUDA subset");
-  if (t == "lambda_expression" || t == "new_expression" || t == "delete_expression")
-    fail(n, outsideSubset(t) + " are outside the lab's CUDA subset");
-  fail(n, outsideSubset(t) + " are outside the lab's CUDA subset");
+  if (t == "string_literal") return fail(n, "a string is only printf's first argument in the lab's CUDA subset");
+  if (t == "null" || t == "nullptr") return fail(n, "null pointers are outside the lab's CUDA subset");
+  return fail(n, outsideSubset(t) + " are outside the lab's CUDA subset");
 }
 
 int32_t Lowerer::number(TSNode n) {
@@ -171,8 +172,8 @@ int32_t Lowerer::identifier(TSNode n) {
   const Symbol* s = find(name);
   if (!s) {
     if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim")
-      fail(n, "'" + name + "' has three coordinates: write " + name + ".x, .y or .z");
-    undeclared(n, name);
+      return fail(n, "'" + name + "' has three coordinates: write " + name + ".x, .y or .z");
+    return undeclared(n, name);
   }
   switch (s->kind) {
     case Symbol::Constant: return constant(s->type, s->constant, n);
@@ -183,15 +184,15 @@ int32_t Lowerer::identifier(TSNode n) {
       return add(e);
     }
     case Symbol::NamedArray: {
-      if (s->cols > 0) fail(n, "the two-dimensional array '" + name + "' needs both of its indices");
+      if (s->cols > 0) return fail(n, "the two-dimensional array '" + name + "' needs both of its indices");
       Expr e = make(ExprOp::ArrayBase, Scalar::Pointer, n);
       e.slot = s->array;
       e.operand = s->type;
       return add(e);
     }
-    case Symbol::LocalArray: fail(n, "the local array '" + name + "' is used here without an index");
+    case Symbol::LocalArray: return fail(n, "the local array '" + name + "' is used here without an index");
   }
-  undeclared(n, name);
+  return undeclared(n, name);
 }
 
 int32_t Lowerer::fieldExpression(TSNode n) {
@@ -201,27 +202,27 @@ int32_t Lowerer::fieldExpression(TSNode n) {
   for (int o = 0; o < 4; ++o) {
     const std::string coordinate = std::string(objects[o]) + ".";
     if (object.size() == coordinate.size() + 1 && object.rfind(coordinate, 0) == 0)  // threadIdx.z.x
-      fail(n, "'" + object + "' is a number: it has no '." + member + "'");
+      return fail(n, "'" + object + "' is a number: it has no '." + member + "'");
     if (object != objects[o]) continue;
     if (member != "x" && member != "y" && member != "z") {
       std::string lower = member;
       for (char& ch : lower) ch = char(std::tolower((unsigned char)ch));
-      fail(field(n, "field"), "'" + object + "' has no member '" + member + "'" +
-                                  (lower == "x" || lower == "y" || lower == "z" ? "; did you mean '" + lower + "'?"
-                                                                                : ": its coordinates are x, y and z"));
+      return fail(field(n, "field"), "'" + object + "' has no member '" + member + "'" +
+                                         (lower == "x" || lower == "y" || lower == "z" ? "; did you mean '" + lower + "'?"
+                                                                                       : ": its coordinates are x, y and z"));
     }
     Expr e = make(ExprOp::Builtin, Scalar::UInt, n);
     e.slot = o * 3 + (member[0] - 'x');
     return add(e);
   }
-  if (!find(object) && is(field(n, "argument"), "identifier")) undeclared(field(n, "argument"), object);
-  fail(n, "member accesses ('" + object + "." + member + "') are outside the lab's CUDA subset");
+  if (!find(object) && is(field(n, "argument"), "identifier")) return undeclared(field(n, "argument"), object);
+  return fail(n, "member accesses ('" + object + "." + member + "') are outside the lab's CUDA subset");
 }
 
 int32_t Lowerer::binary(TSNode n) {
   const std::string_view opText = unit_.text(field(n, "operator"));
   const ExprOp op = binaryOp(opText);
-  if (op == ExprOp::Const) fail(n, "the operator '" + std::string(opText) + "' is outside the lab's CUDA subset");
+  if (op == ExprOp::Const) return fail(n, "the operator '" + std::string(opText) + "' is outside the lab's CUDA subset");
   int32_t a = expr(field(n, "left")), b = expr(field(n, "right"));
   if (op == ExprOp::LogAnd || op == ExprOp::LogOr) {
     Expr e = make(op, Scalar::Bool, n);
@@ -250,14 +251,14 @@ int32_t Lowerer::binary(TSNode n) {
       e.b = convert(a, Scalar::Long);
       return add(e);
     }
-    fail(n, "pointers may only be moved by a number (p + i) in the lab's CUDA subset");
+    return fail(n, "pointers may only be moved by a number (p + i) in the lab's CUDA subset");
   }
   const bool comparison = op >= ExprOp::Lt && op <= ExprOp::Ne;
   const bool shift = op == ExprOp::Shl || op == ExprOp::Shr;
   Scalar type = shift ? promote(ta) : usualArithmetic(ta, tb);
   if ((op == ExprOp::Mod || shift || op == ExprOp::BitAnd || op == ExprOp::BitOr || op == ExprOp::BitXor) &&
       !isIntegral(type))
-    fail(n, "'" + std::string(opText) + "' needs integers, not " + scalarName(type));
+    return fail(n, "'" + std::string(opText) + "' needs integers, not " + scalarName(type));
   a = convert(a, type);
   b = convert(b, type);
   Expr e = make(op, comparison ? Scalar::Bool : type, n);
@@ -278,7 +279,7 @@ int32_t Lowerer::binary(TSNode n) {
 
 int32_t Lowerer::castTo(TSNode typeNode, TSNode value, TSNode at) {
   if (!ts_node_is_null(field(typeNode, "declarator")))
-    fail(at, "casts to pointers are outside the lab's CUDA subset");
+    return fail(at, "casts to pointers are outside the lab's CUDA subset");
   return convert(expr(value), declaredType(typeNode).scalar);
 }
 
@@ -288,18 +289,19 @@ int32_t Lowerer::pointerExpression(TSNode n) {
   if (op == "*") {
     if (const int32_t wide = wideAccess(argument); wide >= 0) return wide;
     const int32_t p = expr(argument);
-    if (p_.exprs[size_t(p)].type != Scalar::Pointer) fail(n, "'*' needs a pointer");
+    if (p_.exprs[size_t(p)].type != Scalar::Pointer) return fail(n, "'*' needs a pointer");
     Expr e = make(ExprOp::Element, p_.exprs[size_t(p)].operand, n);
     e.a = p;
     e.b = constant(Scalar::Long, 0, n);
     return add(e);
   }
   // &a[i]: a pointer to that element.
-  if (!is(argument, "subscript_expression")) fail(n, "'&' is only for an element of an array (&M[i]) in the lab's CUDA subset");
+  if (!is(argument, "subscript_expression")) return fail(n, "'&' is only for an element of an array (&M[i]) in the lab's CUDA subset");
   const int32_t el = subscript(argument);
+  if (failed()) return el;
   Expr x = p_.exprs[size_t(el)];
   if (x.op == ExprOp::LocalElement || x.op == ExprOp::LocalElement2)
-    fail(n, "pointers into local arrays are outside the lab's CUDA subset");
+    return fail(n, "pointers into local arrays are outside the lab's CUDA subset");
   Expr e = make(ExprOp::PtrAdd, Scalar::Pointer, n);
   e.operand = x.type;
   if (x.op == ExprOp::Element) {
@@ -334,15 +336,15 @@ int32_t Lowerer::wideAccess(TSNode n) {
   if (unit_.text(field(function, "name")) != "reinterpret_cast") return -1;
   const std::string target(unit_.text(field(function, "arguments")));
   if (target.find("float4") == std::string::npos || target.find('*') == std::string::npos)
-    fail(n, "reinterpret_cast is in the lab's CUDA subset only as *reinterpret_cast<float4*>(&a[i])");
+    return fail(n, "reinterpret_cast is in the lab's CUDA subset only as *reinterpret_cast<float4*>(&a[i])");
   TSNode args = field(n, "arguments");
   TSNode address = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : TSNode{};
   if (!is(address, "pointer_expression") || unit_.text(field(address, "operator")) != "&" ||
       !is(field(address, "argument"), "subscript_expression"))
-    fail(n, "a float4 access is *reinterpret_cast<float4*>(&a[i]): the address of an array element");
+    return fail(n, "a float4 access is *reinterpret_cast<float4*>(&a[i]): the address of an array element");
   const int32_t element = subscript(field(address, "argument"));
   const ExprOp op = p_.exprs[size_t(element)].op;
-  if (op != ExprOp::Element && op != ExprOp::Element2) fail(n, "float4 accesses are to matrices and shared arrays");
+  if (op != ExprOp::Element && op != ExprOp::Element2) return fail(n, "float4 accesses are to matrices and shared arrays");
   Expr e = make(ExprOp::Wide, Scalar::Float4, n);
   e.a = element;
   e.line = p_.exprs[size_t(element)].line;
@@ -361,7 +363,7 @@ int32_t Lowerer::float4Part(TSNode n) {
   if (!isVariable && p_.exprs[size_t(base)].type != Scalar::Float4) return -1;
   static const std::string parts = "xyzw";
   const std::size_t k = member.size() == 1 ? parts.find(member[0]) : std::string::npos;
-  if (k == std::string::npos) fail(field(n, "field"), "a float4 has the parts x, y, z and w, not '" + member + "'");
+  if (k == std::string::npos) return fail(field(n, "field"), "a float4 has the parts x, y, z and w, not '" + member + "'");
   if (isVariable) {
     Expr e = make(ExprOp::Local, Scalar::Float, n);
     e.slot = s->slot + int32_t(k);

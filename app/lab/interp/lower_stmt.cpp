@@ -28,7 +28,9 @@ int32_t Lowerer::blockOf(const std::vector<int32_t>& list, int32_t line) {
 
 int32_t Lowerer::statement(TSNode n) {
   constexpr int32_t kMaxNesting = 24;
-  if (stmtDepth_ >= kMaxNesting) fail(n, "the blocks and loops here are nested more than " + std::to_string(kMaxNesting) + " deep");
+  if (failed()) return -1;  // the first mistake is told; nothing after it is lowered
+  if (stmtDepth_ >= kMaxNesting)
+    return failStatement(n, "the blocks and loops here are nested more than " + std::to_string(kMaxNesting) + " deep");
   ++stmtDepth_;
   const int32_t s = statementAt(n);
   --stmtDepth_;
@@ -93,7 +95,7 @@ int32_t Lowerer::statementAt(TSNode n) {
   }
   if (t == "comment") return -1;
   if (t == "preproc_call" || t == "preproc_def") return -1;  // #pragma unroll and the like: hints only
-  fail(n, outsideSubset(t) + " are outside the lab's CUDA subset");
+  return failStatement(n, outsideSubset(t) + " are outside the lab's CUDA subset");
 }
 
 int32_t Lowerer::forStatement(TSNode n) {
@@ -126,7 +128,7 @@ int32_t Lowerer::switchStatement(TSNode n) {
   Stmt s{StmtOp::Switch};
   s.line = unit_.line(n);
   const int32_t value = expr(ts_node_named_child(field(n, "condition"), 0));
-  if (!isIntegral(p_.exprs[size_t(value)].type)) fail(n, "a switch needs an integer");
+  if (!isIntegral(p_.exprs[size_t(value)].type)) return failStatement(n, "a switch needs an integer");
   s.expr = convert(value, Scalar::Long);
   TSNode body = field(n, "body");
   std::vector<int32_t> list;
@@ -162,7 +164,7 @@ int32_t Lowerer::switchStatement(TSNode n) {
 
 int32_t Lowerer::lowerDeclaration(TSNode n) {
   const DeclaredType t = declaredType(n);
-  if (t.scalar == Scalar::Void) fail(n, "a variable cannot be void");
+  if (t.scalar == Scalar::Void) return failStatement(n, "a variable cannot be void");
   std::vector<int32_t> list;
   for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
     TSNode d = ts_node_named_child(n, i);
@@ -184,11 +186,13 @@ int32_t Lowerer::declareOne(TSNode d, const DeclaredType& t, TSNode declaration)
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
   if (is(target, "array_declarator")) return declareArray(d, t, declaration);
-  if (t.isShared) fail(d, "a __shared__ variable must be an array in the lab's CUDA subset");
+  if (t.isShared) return failStatement(d, "a __shared__ variable must be an array in the lab's CUDA subset");
   if (is(target, "pointer_declarator")) return declarePointer(target, value, t);
-  if (!is(target, "identifier")) fail(d, outsideSubset(typeOf(target)) + " are outside the lab's CUDA subset");
+  if (!is(target, "identifier"))
+    return failStatement(d, outsideSubset(typeOf(target)) + " are outside the lab's CUDA subset");
   const std::string name(unit_.text(target));
-  if (!ts_node_is_null(value) && is(value, "initializer_list")) fail(value, "'" + name + "' is one value, not a list");
+  if (!ts_node_is_null(value) && is(value, "initializer_list"))
+    return failStatement(value, "'" + name + "' is one value, not a list");
   if (t.scalar == Scalar::Float4) return declareFloat4(target, value);
   int32_t init = ts_node_is_null(value) ? -1 : convert(expr(value), t.scalar);
   Symbol s;
@@ -231,6 +235,32 @@ void Lowerer::checkSharedArray(TSNode d, Scalar element, const std::string& n, i
                 std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) of static shared memory");
 }
 
+// An array declarator's extents, outermost first (0: an extern array's missing size); empty
+// after a mistake, which fail() has recorded.
+std::vector<int64_t> Lowerer::arrayExtents(TSNode d, const DeclaredType& t, const std::vector<TSNode>& sizes,
+                                           const std::string& n) {
+  const auto refuse = [&](TSNode at, const std::string& message) {
+    fail(at, message);
+    return std::vector<int64_t>{};
+  };
+  std::vector<int64_t> extents;
+  for (TSNode size : sizes) {
+    if (ts_node_is_null(size)) {
+      if (!(t.isShared && t.isExtern && sizes.size() == 1)) return refuse(d, "the array '" + n + "' needs a size");
+      extents.push_back(0);
+      continue;
+    }
+    const int64_t e = constantValue(size);
+    if (failed()) return {};
+    if (e <= 0) return refuse(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
+    if (e > kMaxArrayExtent)
+      return refuse(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
+                              std::to_string(kMaxArrayExtent) + " elements)");
+    extents.push_back(e);
+  }
+  return extents;
+}
+
 int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   TSNode target = is(d, "init_declarator") ? field(d, "declarator") : d;
   TSNode value = is(d, "init_declarator") ? field(d, "value") : TSNode{};
@@ -240,32 +270,23 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     sizes.insert(sizes.begin(), field(name, "size"));
     name = field(name, "declarator");
   }
-  if (!is(name, "identifier") || sizes.size() > 2) fail(d, "arrays of one or two dimensions are in the lab's CUDA subset");
+  if (!is(name, "identifier") || sizes.size() > 2)
+    return failStatement(d, "arrays of one or two dimensions are in the lab's CUDA subset");
   const std::string n(unit_.text(name));
   Symbol s;
   s.type = t.scalar;
-  std::vector<int64_t> extents;
-  for (TSNode size : sizes) {
-    if (ts_node_is_null(size)) {
-      if (!(t.isShared && t.isExtern && sizes.size() == 1)) fail(d, "the array '" + n + "' needs a size");
-      extents.push_back(0);
-      continue;
-    }
-    const int64_t e = constantValue(size);
-    if (e <= 0) fail(size, "the size of '" + n + "' must be positive, not " + std::to_string(e));
-    if (e > kMaxArrayExtent)
-      fail(size, "the size of '" + n + "' is " + std::to_string(e) + ", more than the lab takes (" +
-                     std::to_string(kMaxArrayExtent) + " elements)");
-    extents.push_back(e);
-  }
+  const std::vector<int64_t> extents = arrayExtents(d, t, sizes, n);
+  if (extents.empty()) return -1;
   s.rows = int32_t(extents[0]);
   s.cols = extents.size() == 2 ? int32_t(extents[1]) : 0;
   const int64_t count = extents.size() == 2 ? extents[0] * extents[1] : extents[0];
   Stmt st{StmtOp::Nop};
   st.line = unit_.line(d);
   if (t.isShared) {
-    if (t.isExtern != (extents[0] == 0)) fail(d, "a dynamic shared array is 'extern __shared__ float name[];'");
+    if (t.isExtern != (extents[0] == 0))
+      return failStatement(d, "a dynamic shared array is 'extern __shared__ float name[];'");
     checkSharedArray(d, t.scalar, n, count);
+    if (failed()) return -1;
     ArrayInfo a{t.isExtern ? ArrayKind::ExternShared : ArrayKind::Shared};
     a.element = t.scalar;
     a.name = n;
@@ -279,14 +300,17 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
     st.op = StmtOp::DeclShared;
     st.slot = s.array;
     declare(name, n, s);
-    if (!ts_node_is_null(value)) fail(value, "a __shared__ array cannot be initialised where it is declared");
+    if (!ts_node_is_null(value))
+      return failStatement(value, "a __shared__ array cannot be initialised where it is declared");
     return addStmt(st);
   }
-  if (count > 4096) fail(d, "the local array '" + n + "' is too large for a thread's registers (at most 4096 elements)");
+  if (count > 4096)
+    return failStatement(d,
+                         "the local array '" + n + "' is too large for a thread's registers (at most 4096 elements)");
   s.kind = Symbol::LocalArray;
   const int32_t slotsPerElement = t.scalar == Scalar::Float4 ? 4 : 1;
   if (slotsPerElement == 4 && (s.cols > 0 || !ts_node_is_null(value)))
-    fail(d, "a float4 array has one dimension and no initial values in the lab's CUDA subset");
+    return failStatement(d, "a float4 array has one dimension and no initial values in the lab's CUDA subset");
   s.slot = newSlot(int32_t(count) * slotsPerElement);
   s.rows = s.cols > 0 ? s.rows : int32_t(count);
   st.op = StmtOp::DeclLocalArray;
@@ -295,10 +319,10 @@ int32_t Lowerer::declareArray(TSNode d, const DeclaredType& t, TSNode) {
   declare(name, n, s);
   const int32_t decl = addStmt(st);
   if (ts_node_is_null(value)) return decl;
-  if (!is(value, "initializer_list")) fail(value, "an array is initialised with a list: {0, 1, ...}");
+  if (!is(value, "initializer_list")) return failStatement(value, "an array is initialised with a list: {0, 1, ...}");
   std::vector<int32_t> list = {decl};
   for (uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
-    if (int64_t(i) >= count) fail(value, "more values than '" + n + "' has elements");
+    if (int64_t(i) >= count) return failStatement(value, "more values than '" + n + "' has elements");
     Expr a = make(ExprOp::AssignLocal, t.scalar, value);
     a.slot = s.slot + int32_t(i);
     a.b = convert(expr(ts_node_named_child(value, i)), t.scalar);
@@ -349,13 +373,16 @@ int32_t staticBase(const Program& p, int32_t e, const std::vector<int32_t>& slot
 // declaration rewrite makes it; a pointer into a matrix stays an element of that matrix.
 int32_t Lowerer::declarePointer(TSNode target, TSNode value, const DeclaredType& t) {
   TSNode name = field(target, "declarator");
-  if (!is(name, "identifier")) fail(target, "pointers to pointers are outside the lab's CUDA subset");
+  if (!is(name, "identifier")) return failStatement(target, "pointers to pointers are outside the lab's CUDA subset");
   const std::string n(unit_.text(name));
-  if (ts_node_is_null(value)) fail(target, "the pointer '" + n + "' must be set where it is declared (float* p = M + i;)");
+  if (ts_node_is_null(value))
+    return failStatement(target, "the pointer '" + n + "' must be set where it is declared (float* p = M + i;)");
   const int32_t init = expr(value);
-  if (p_.exprs[size_t(init)].type != Scalar::Pointer) fail(value, "'" + n + "' is a pointer: give it an array or a pointer");
+  if (failed()) return -1;
+  if (p_.exprs[size_t(init)].type != Scalar::Pointer)
+    return failStatement(value, "'" + n + "' is a pointer: give it an array or a pointer");
   if (p_.exprs[size_t(init)].operand != t.scalar)
-    fail(value, std::string("'") + n + "' points to " + scalarName(t.scalar) + ", but this is a pointer to " +
+    return failStatement(value, std::string("'") + n + "' points to " + scalarName(t.scalar) + ", but this is a pointer to " +
                     scalarName(p_.exprs[size_t(init)].operand));
   Symbol s;
   s.type = Scalar::Pointer;

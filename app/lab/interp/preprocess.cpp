@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -173,6 +176,34 @@ std::optional<Diagnostic> dropIncludes(std::string& text, const std::vector<Defi
   return std::nullopt;
 }
 
+// A line number's digits as an int, saturating (std::stoi throws past INT_MAX, and the page is
+// built without exceptions).
+int lineNumber(std::string_view digits) {
+  long long n = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') break;
+    n = std::min<long long>(n * 10 + (c - '0'), std::numeric_limits<int>::max());
+  }
+  return int(n);
+}
+
+// Whether a line is `#line N ...` (N in `number`) or a #pragma: read by hand, not by
+// std::regex, whose matcher recurses once per character of a line (a macro's expansion can
+// make mcpp's output lines longer than any line the student wrote).
+bool isLineDirective(std::string_view line, int& number) {
+  if (line.substr(0, 6) != "#line " || line.size() < 7 || line[6] < '0' || line[6] > '9') return false;
+  number = lineNumber(line.substr(6));
+  return true;
+}
+bool isPragma(std::string_view line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line[i] != '#') return false;
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string_view::npos || line.substr(i, 6) != "pragma") return false;
+  const std::size_t after = i + 6;
+  return after == line.size() || !(std::isalnum((unsigned char)line[after]) || line[after] == '_');
+}
+
 // mcpp's messages: "<file>:<line>: error: <what>"; the first error becomes the diagnostic.
 std::optional<Diagnostic> firstError(const std::string& messages) {
   static const std::regex error(R"(:(\d+): (?:fatal )?error: (.*))");
@@ -182,7 +213,7 @@ std::optional<Diagnostic> firstError(const std::string& messages) {
     if (std::regex_search(line, m, error)) {
       std::string what = m[2].str();
       if (what.size() > 200) what = what.substr(0, 200) + "...";
-      return Diagnostic{std::stoi(m[1].str()), 0, what};
+      return Diagnostic{lineNumber(m[1].str()), 0, what};
     }
   return std::nullopt;
 }
@@ -190,20 +221,17 @@ std::optional<Diagnostic> firstError(const std::string& messages) {
 // mcpp's output carries `#line N "file"` where lines were dropped; those lines are blanked
 // and every output line is mapped to the student's line. #pragma lines are blanked too.
 void mapLines(const std::string& raw, Preprocessed& p) {
-  static const std::regex lineDirective(R"(^#line (\d+).*$)");
-  static const std::regex pragma(R"(^[ \t]*#[ \t]*pragma\b.*$)");  // nvcc's hints (#pragma unroll): nothing to run
   std::istringstream in(raw);
   int next = 1;
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_match(line, m, lineDirective)) {
-      next = std::stoi(m[1].str());
+    if (int number = 0; isLineDirective(line, number)) {
+      next = number;
       p.sourceLine.push_back(next);
       p.text += '\n';
       continue;
     }
     p.sourceLine.push_back(next++);
-    if (!std::regex_match(line, pragma)) p.text += line;
+    if (!isPragma(line)) p.text += line;  // nvcc's hints (#pragma unroll): nothing to run
     p.text += '\n';
   }
 }

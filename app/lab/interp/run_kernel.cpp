@@ -49,7 +49,10 @@ Value ThreadRun::math(const Expr& e) {
                                  ? negate(e.type, a[0])
                                  : a[0];
     case MathFn::CeilDiv:  // kernels/ceil_div.h: (extent + tile - 1) / tile, in int
-      if (a[1].i == 0) stop(e, "division by zero (ceilDiv by 0)");
+      if (a[1].i == 0) {
+        stop(e, "division by zero (ceilDiv by 0)");
+        return Value::ofInt(0);
+      }
       return arithmetic(ExprOp::Div, Scalar::Int, arithmetic(ExprOp::Sub, Scalar::Int, arithmetic(ExprOp::Add, Scalar::Int, a[0], a[1]), Value::ofInt(1)), a[1]);
   }
   return Value::ofInt(0);
@@ -78,7 +81,10 @@ Value ThreadRun::printf(const Expr& e) {
     std::string spec;
     for (std::size_t k = i; k < end; ++k)
       if (format[k] != 'l' && format[k] != 'h' && format[k] != 'z') spec += format[k];
-    if (next >= e.argsCount) stop(e, "printf has fewer values than its format asks for");
+    if (next >= e.argsCount) {
+      stop(e, "printf has fewer values than its format asks for");
+      return Value::ofInt(0);
+    }
     const int32_t argument = p_.args[size_t(e.argsFirst + next++)];
     const Scalar type = p_.exprs[size_t(argument)].type;
     const Value v = eval(argument);
@@ -92,10 +98,12 @@ Value ThreadRun::printf(const Expr& e) {
       if (conversion == 'c') std::snprintf(buffer, sizeof buffer, "%c", char(n));
     } else {
       stop(e, std::string("printf's %") + conversion + " is outside the lab's CUDA subset");
+      return Value::ofInt(0);
     }
     out += buffer;
     i = end;
   }
+  if (stopped()) return Value::ofInt(0);  // an argument stopped the launch: nothing printed
   const std::size_t room = kMaxPrintedBytes - std::min(launch_.printed.size(), kMaxPrintedBytes);
   launch_.printed.append(out, 0, std::min(room, out.size()));
   if (out.size() > room) launch_.printedTruncated = true;
@@ -163,10 +171,7 @@ RunResult runProgram(const RunRequest& request) {
   auto thread = [&] {
     if (launch.stopped) return;
     Recorder recorder(sink);
-    try {
-      ThreadRun(launch, recorder).runKernel();
-    } catch (const RuntimeStop&) {
-    }
+    ThreadRun(launch, recorder).runKernel();
   };
   emu::runGrid(request.grid, request.block, request.dynamicSharedBytes, emu::ThreadBody(thread), result.report);
   if (launch.error) result.report.divergences.clear();  // threads left at a barrier by the stop itself

@@ -61,6 +61,9 @@ std::string locationPart(bool query) {
 
 void startProcess() {
   setenv("TILESCOPE_ASSETS", "/assets", 0);  // preloaded there (app/platform/CMakeLists.txt)
+  // The lab's autosave and progress (app/ui/model/lab_state.h): /state is the browser's storage
+  // for this site (IndexedDB), loaded before main and written back by the shell (web/shell.html).
+  setenv("XDG_STATE_HOME", "/state", 1);
   if (tilescopeGlChecksAsked()) setenv("TILESCOPE_GL_CHECKS", "1", 1);
   std::error_code ec;
   std::filesystem::create_directories("/out", ec);  // where a script's files go (read back with Module.FS)
@@ -86,12 +89,8 @@ std::string traceReopening() {
          "tilescope --open on a laptop";
 }
 
-std::optional<std::string> labUnavailable() {
-  return std::string(
-      "The lab compiles and sandboxes your kernel with the desktop app's compiler, which a web page does not have: "
-      "open tilescope on a Linux machine (make run) to write kernels. This page runs the built-in kernels on the CPU "
-      "emulator.");
-}
+// The lab runs here: its own interpreter needs no compiler and no sandbox (web/lab_web.cpp).
+std::optional<std::string> labUnavailable() { return std::nullopt; }
 
 // The Timing panel shows it after "No live timing on this machine: ".
 std::optional<std::string> liveTimingUnavailable() {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "platform/page.h"
+
 namespace tilescope::ui {
 namespace {
 
@@ -24,7 +26,10 @@ std::shared_ptr<const LabJob> applyLabIntent(AppState& state, RunWorker& worker,
   std::shared_ptr<const LabJob> job;
   std::visit(Overloaded{
                  [&](const LabOpenFile& i) { openLabFile(s, i.path); },
-                 [&](const LabSaveFile& i) { saveLabFile(s, i.path); },
+                 [&](const LabSaveFile& i) {
+                   // A page saves into its own memory: the browser hands the file to the student.
+                   if (saveLabFile(s, i.path)) platform::offerDownload(s.path);
+                 },
                  [&](const LabSetText& i) { setLabText(s, i.text); },
                  [&](const LabAppendLine& i) {
                    std::string text = s.text;

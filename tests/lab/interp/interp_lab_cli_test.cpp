@@ -92,6 +92,16 @@ TEST_F(InterpreterEngine, EndlessRecursionIsStoppedAndCrashes) {
   EXPECT_NE(r.out.find("crashed: the calls are nested too deeply (endless recursion?)"), std::string::npos) << r.out;
 }
 
+// The clock is read every few thousand statements, here in the loop's body (lines 4 and 5): the
+// time-out names the loop of line 3, where the mistake is (k never changes).
+TEST_F(InterpreterEngine, ATimeOutNamesTheLoopItWasSpinningIn) {
+  const std::string file = writeKernel("body.cu", std::string(kHeader) + "  float s = 0;\n  for (int k = 0; k < 4;) {\n"
+                                                                  "    s += 1.0f;\n    s *= 0.5f;\n  }\n  P[0] = s;\n}\n");
+  const CliResult r = runInterpreted("run --backend emu " + file + " --size 2 --block 2x1 --timeout 0.5");
+  EXPECT_EQ(r.exitCode, 3) << r.all();
+  EXPECT_NE(r.out.find("(an endless loop?) in block (0,0) thread tx=0, ty=0 at line 3"), std::string::npos) << r.out;
+}
+
 TEST_F(InterpreterEngine, AnEndlessLoopTimesOutAtItsLine) {
   const std::string file = writeKernel("spin.cu", std::string(kHeader) + "  float x = M[threadIdx.x];\n"
                                                                   "  volatile int spin = 1;\n  while (spin) { }\n"

@@ -154,6 +154,25 @@ TEST(InterpSubset, ALocalArrayOverrunStopsTheRunAtItsLine) {
   EXPECT_EQ(r.error->message, "index 4 is outside the local array 'acc' (4 elements) (block (0, 0), thread (0, 0))");
 }
 
+// A stop ends the launch where it happened: thread 1 divides by zero; thread 0, which stored its
+// quotient and waits at the barrier, stores nothing and prints nothing after it (P is NaN-filled
+// before the run; 100 / (8 - 9) = -100 by hand).
+TEST(InterpSubset, NothingHappensAfterARunStops) {
+  const Ran r = run(R"(__global__ void k(float* M, float* N, float* P, int n) {
+  int d = n - 9 + int(threadIdx.x);
+  P[threadIdx.x] = float(100 / d);
+  __syncthreads();
+  P[2 + threadIdx.x] = 7.0f;
+  printf("thread %d after the barrier\n", threadIdx.x);
+})", 4, {2, 1, 1});
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->line, 3);
+  EXPECT_EQ(r.error->message, "division by zero (block (0, 0), thread (1, 0))");
+  EXPECT_EQ(r.P[0], -100.0f);
+  for (int i = 1; i < 4; ++i) EXPECT_TRUE(std::isnan(r.P[size_t(i)])) << "P[" << i << "] = " << r.P[size_t(i)];
+  EXPECT_EQ(r.printed, "");
+}
+
 // The interpreter recurses on a thread's fiber stack: nesting is bounded where it is written.
 TEST(InterpSubset, NestingDeeperThanTheInterpreterTakesIsRefusedAtItsLine) {
   const std::string deep = std::string(70, '(') + "1" + std::string(70, ')');
@@ -170,6 +189,11 @@ TEST(InterpSubset, WhatIsOutsideTheSubsetIsNamed) {
       {"__global__ void k(float* M) { int x = 1; int& r = x; }", "references are outside the lab's CUDA subset"},
       {"__global__ void k(float* M) { struct S { int a; } s; }", "structs are outside the lab's CUDA subset"},
       {"__global__ void k(float* M) { float x = M; }", "a pointer cannot be used as a number here, nor a number as a pointer"},
+      // Lowering goes on past none of these (it once threw): the first sentence is the one told.
+      {"__global__ void k(float* M) { float x = min(); }", "'min' takes 2 arguments, not 0"},
+      {"__global__ void k(float* M) { float* p; p[0] = 1.0f; }",
+       "the pointer 'p' must be set where it is declared (float* p = M + i;)"},
+      {"__global__ void k(float* M) { M[0] = int(1, 2) + undeclaredName; }", "a conversion such as int(x) takes one value"},
   };
   for (auto [source, words] : cases) {
     const Compiled c = compileSource(source);
