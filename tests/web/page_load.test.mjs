@@ -77,9 +77,9 @@ test('one cold load fetches the four files of the site, asks for no icon, and an
   assert.deepEqual([...fetched].sort(), PAGE_FILES);
 });
 
-// Not met since the lab's interpreter is in the page (2.37 MB; bench/results/2026-11-29-web-lab
+// Not met since the lab's interpreter is in the page (1.29 MB; bench/results/2026-11-29-web-lab
 // says where the bytes are): a todo shows the figure in every run without failing the suite.
-test('one cold load fetches under 1.2 MB brotli (the .br a host sends)', { todo: 'issue 38: 2.37 MB with the lab' }, () => {
+test('one cold load fetches under 1.2 MB brotli (the .br a host sends)', { todo: 'issue 38: 1.29 MB with the lab' }, () => {
   const brotli = PAGE_FILES.reduce((sum, f) => sum + statSync(path.join(h.SITE, f + '.br')).size, 0);
   assert.ok(brotli < TRANSFER_BUDGET, `one load is ${(brotli / 1e6).toFixed(3)} MB brotli (budget ${TRANSFER_BUDGET / 1e6} MB)`);
 });
