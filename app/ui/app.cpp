@@ -1,10 +1,10 @@
-// [SECTION] fonts (found by app/platform's font_finder.h; the window, GL and ImGui's backends
-//           are app/platform's too)
+// (The fonts are app_fonts.cpp's; the window, GL and ImGui's backends are app/platform's.)
 // [SECTION] keyboard shortcuts
 // [SECTION] a frame's parts: clocks, the device's facts, a size too large to run, lesson pages,
 //           the style, the frame's captures and files, live timing
 // [SECTION] frame loop: the Session (start, one frame, finish) and runApp
 #include "app.h"
+#include "app_fonts.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -24,7 +24,6 @@
 #include "ui/export/animation_export.h"
 #include "ui/export/export_view.h"
 #include "ui/state/apply_intents.h"
-#include "platform/font_finder.h"
 #include "ui/export/frame_report.h"
 #include "ui/model/occupancy_view.h"
 #include "gfx/gl_context.h"
@@ -39,68 +38,6 @@
 
 namespace tilescope::ui {
 namespace {
-
-// ---------------------------------------------------------------------------------------
-// [SECTION] fonts
-// ---------------------------------------------------------------------------------------
-
-struct Fonts {
-  Result<platform::FontFile> sansFile = unavailable("not looked up");
-  Result<platform::FontFile> monoFile = unavailable("not looked up");
-  ImFont* sans = nullptr;
-  ImFont* mono = nullptr;
-  std::vector<ImFont*> code;  // mono at the Source panel's sizes, largest first
-  ImFont* caption = nullptr;  // the step in words
-  float builtScale = 0.0f;
-  float builtRatio = 0.0f;  // the window's pixelRatio() the atlas was rasterised at
-};
-
-// Once per session: fontconfig's answer does not change while the app runs, and the message
-// about a fallback should appear once, not at every font-scale change.
-void findFonts(Fonts& fonts, AppState& state) {
-  fonts.sansFile = platform::findFont(platform::FontRole::Sans);
-  fonts.monoFile = platform::findFont(platform::FontRole::Mono);
-  for (const auto* f : {&fonts.sansFile, &fonts.monoFile})
-    if (!*f)
-      std::fprintf(stderr, "tilescope: %s; using Dear ImGui's built-in font for %s\n", f->error().message.c_str(),
-                   f == &fonts.sansFile ? "the interface" : "source code");
-  state.fonts.sans = fonts.sansFile ? fonts.sansFile->path : "";
-  state.fonts.mono = fonts.monoFile ? fonts.monoFile->path : "";
-}
-
-// `px` in layout pixels; the glyphs are rasterised at `px * ratio` framebuffer pixels and drawn
-// at 1 / ratio (io.FontGlobalScale), so a page on a Retina screen gets text as sharp as its HTML.
-ImFont* addFont(const Result<platform::FontFile>& file, float px, float ratio) {
-  ImGuiIO& io = ImGui::GetIO();
-  px *= ratio;
-  if (file) {
-    ImFontConfig config;
-    config.FontNo = file->index;
-    if (ImFont* font = io.Fonts->AddFontFromFileTTF(file->path.c_str(), px, &config)) return font;
-  }
-  ImFontConfig config;  // ImGui's built-in bitmap font, scaled
-  config.SizePixels = std::round(13.0f * px / kBaseFontPx);
-  return io.Fonts->AddFontDefault(&config);
-}
-
-// Rebuilds the font atlas at the new scale: crisp text at 1x-3x instead of stretched pixels.
-void buildFonts(Fonts& fonts, float scale, float ratio) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
-  io.FontGlobalScale = 1.0f / ratio;
-  fonts.sans = addFont(fonts.sansFile, std::round(kBaseFontPx * scale), ratio);
-  fonts.mono = addFont(fonts.monoFile, std::round(kBaseFontPx * scale), ratio);
-  // The Source panel picks the largest of these that shows the whole kernel (presenter layout).
-  fonts.code.assign(1, fonts.mono);
-  for (float f : {0.9f, 0.8f, 0.72f, 0.65f, 0.58f, 0.52f})
-    if (const float px = std::round(kBaseFontPx * scale * f); px >= 10.0f) fonts.code.push_back(addFont(fonts.monoFile, px, ratio));
-  fonts.caption = addFont(fonts.sansFile, std::round(kBaseFontPx * scale * 1.15f), ratio);
-  io.Fonts->Build();
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
-  fonts.builtScale = scale;
-  fonts.builtRatio = ratio;
-}
 
 // ---------------------------------------------------------------------------------------
 // [SECTION] keyboard shortcuts: space play/pause, arrows step, +/- speed, F, P, lessons

@@ -49,7 +49,7 @@ struct FinishOptions {
   bool hazards = false;  // search the trace for shared-memory hazards (FinishedRun::hazards)
   // When the caller's work on this run began (a request, a file opened): `seconds` counts from
   // there; without it, the launch's own time plus the finishing.
-  std::optional<std::chrono::steady_clock::time_point> startedAt;
+  std::optional<std::chrono::steady_clock::time_point> startedAt{};
 };
 
 // Finishes `run` (which carries its verification) into `into`: the bounds report, the

@@ -51,8 +51,8 @@ struct LaunchState {
   // Each thread of the running block: its frames and its arrays, owned here, not by the thread,
   // so a thread abandoned at a barrier (never resumed, never unwound) holds nothing of its own.
   std::size_t stackSlots = 0;
-  std::vector<Value> stackPool;
-  std::vector<ArrayInstance> arrayPool;
+  std::vector<Value> stackPool{};
+  std::vector<ArrayInstance> arrayPool{};
   uint64_t statements = 0;  // statements run: the clock is read every few thousand
 };
 

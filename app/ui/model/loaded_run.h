@@ -38,7 +38,7 @@ struct PartialPicture {
   int phasesTotal = 0;   // the whole launch's
   // Why the whole run that was to replace it failed ("" while it runs): the picture stays, and
   // says that the rest of the launch did not run, and why.
-  std::string wholeRunFailed;
+  std::string wholeRunFailed{};
 };
 
 struct LoadedRun : FinishedRun {
